@@ -1,0 +1,33 @@
+// Fields and formatting shared by every message error class (generated and hand-written).
+import { Schema } from "effect"
+
+/** A literal message ID that the constructor fills in by itself. */
+export const messageCode = <const Id extends string>(id: Id) =>
+  Schema.Literal(id).pipe(Schema.propertySignature, Schema.withConstructorDefault(() => id))
+
+/** The message text as the server sent it; defaults to the catalogue's text. */
+export const messageText = (text: string) =>
+  Schema.String.pipe(Schema.propertySignature, Schema.withConstructorDefault(() => text))
+
+/** What every message error carries besides its code and text. */
+export const messageFields = {
+  /** HTTP status of the response that carried the message. */
+  httpStatus: Schema.Number,
+  /** `status.code` of the envelope, when there was one. */
+  statusCode: Schema.optional(Schema.Number),
+  /** The caller's reference echoed by the server (`referenceID` / `referenceId`). */
+  referenceID: Schema.optional(Schema.String),
+  /** `serverVersion` of the envelope. */
+  serverVersion: Schema.optional(Schema.String)
+}
+
+/** Human-readable message: code, text, HTTP status and reference. Never contains credentials. */
+export const describeMessage = (error: {
+  readonly code: string
+  readonly text: string
+  readonly httpStatus: number
+  readonly referenceID?: string | undefined
+}): string =>
+  `${error.code}: ${error.text} (HTTP ${error.httpStatus}${
+    error.referenceID === undefined ? "" : `, referenceID ${error.referenceID}`
+  })`

@@ -1,0 +1,93 @@
+/**
+ * Order Management environments: Test (`US_QUA`, `CA_QUA`) on the test host and Production
+ * (`US_PRD`, `CA_PRD`) on the production host; the base path is the host plus
+ * `/web/services/<environment>`.
+ *
+ * @since 0.1.0
+ */
+import { Schema } from "effect"
+
+/**
+ * An environment name.
+ *
+ * @example
+ * import { Schema } from "effect"
+ * import { OrderManagement } from "@shoplink/protocol"
+ * Schema.decodeUnknownSync(OrderManagement.Environment)("US_QUA")
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Environment = Schema.Literal("US_QUA", "CA_QUA", "US_PRD", "CA_PRD").annotations({
+  identifier: "Environment",
+  message: () => ({ message: "environment must be one of US_QUA, CA_QUA, US_PRD, CA_PRD", override: true })
+})
+/** @since 0.1.0 */
+export type Environment = typeof Environment.Type
+
+/**
+ * What each environment is: its country and whether it is a test or production environment.
+ *
+ * @example
+ * import { OrderManagement } from "@shoplink/protocol"
+ * OrderManagement.ENVIRONMENTS.CA_PRD // { country: "CA", tier: "production" }
+ *
+ * @since 0.1.0
+ */
+export const ENVIRONMENTS = {
+  US_QUA: { country: "US", tier: "test" },
+  CA_QUA: { country: "CA", tier: "test" },
+  US_PRD: { country: "US", tier: "production" },
+  CA_PRD: { country: "CA", tier: "production" }
+} as const satisfies Record<Environment, { country: "US" | "CA"; tier: "test" | "production" }>
+
+/**
+ * The environment's path below its host.
+ *
+ * @example
+ * import { OrderManagement } from "@shoplink/protocol"
+ * OrderManagement.basePath("US_QUA") // "/web/services/US_QUA"
+ *
+ * @since 0.1.0
+ */
+export const basePath = (environment: Environment): string => `/web/services/${environment}`
+
+/**
+ * The environment's full base URL, choosing the test or production host.
+ *
+ * @example
+ * import { OrderManagement } from "@shoplink/protocol"
+ * OrderManagement.baseUrl("CA_PRD", { testBaseUrl: "https://test.example", prodBaseUrl: "https://api.example/" })
+ * // "https://api.example/web/services/CA_PRD"
+ *
+ * @since 0.1.0
+ */
+export const baseUrl = (
+  environment: Environment,
+  hosts: { readonly testBaseUrl: string; readonly prodBaseUrl: string }
+): string => {
+  const host = ENVIRONMENTS[environment].tier === "test" ? hosts.testBaseUrl : hosts.prodBaseUrl
+  return `${host.replace(/\/+$/, "")}${basePath(environment)}`
+}
+
+/**
+ * Known endpoint paths below the base path. `priceAndAvailability_v2` is listed in the spec's
+ * endpoint list with the spelling `priceAndAvailablity_v2` (sic); both are exported.
+ *
+ * @example
+ * import { OrderManagement } from "@shoplink/protocol"
+ * OrderManagement.ENDPOINTS.priceAndAvailabilityV2 // "/priceAndAvailablity_v2"
+ *
+ * @since 0.1.0
+ */
+export const ENDPOINTS = {
+  accountDetails: "/accountDetails",
+  createOrder: "/createOrder",
+  priceAndAvailabilityV2: "/priceAndAvailablity_v2",
+  priceAndAvailabilityV2Corrected: "/priceAndAvailability_v2",
+  priceAndAvailability: "/priceAndAvailability",
+  orderDetails: "/orderDetails",
+  invoiceDetails: "/invoiceDetails",
+  productDetails: "/productDetails",
+  productDigitalAsset: "/productDigitalAsset"
+} as const

@@ -1,0 +1,25 @@
+// Shared vitest settings for every workspace package.
+// Usage (in a package's vitest.config.ts):
+//   import { defineShoplinkConfig } from "@shoplink/vitest-config"
+//   export default defineShoplinkConfig()
+import { defineConfig, mergeConfig } from "vitest/config"
+
+/**
+ * @param {import("vitest/config").UserConfig} [overrides]
+ */
+export const defineShoplinkConfig = (overrides = {}) =>
+  mergeConfig(
+    defineConfig({
+      test: {
+        include: ["test/**/*.test.ts"],
+        // Tests start real loopback servers; keep the pool small on 2-core machines.
+        pool: "forks",
+        poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+        testTimeout: 30_000,
+        hookTimeout: 30_000,
+        reporters: process.env.CI ? ["default"] : ["default"],
+        sequence: { hooks: "stack" }
+      }
+    }),
+    defineConfig(overrides)
+  )
