@@ -1,0 +1,334 @@
+/**
+ * The durable inbox between receiving a webhook and applying it to the shop system. A delivery is
+ * written here before the receiver answers 2xx, deduplicated by its content key, and then applied
+ * by the worker, which records each failure and dead-letters an entry that keeps failing.
+ * Replay puts a dead entry back in line. SQLite keeps it across restarts; memory is for tests.
+ *
+ * @since 0.1.0
+ */
+import { SqlClient } from "@effect/sql"
+import { Clock, Context, Effect, Layer, Option, Ref, Schema } from "effect"
+
+/**
+ * Which webhook a delivery came from.
+ *
+ * @example
+ * import type { WebhookInbox } from "@shoplink/connector"
+ * const kind: WebhookInbox.DeliveryKind = "order"
+ *
+ * @since 0.1.0
+ */
+export type DeliveryKind = "order" | "quote"
+
+/**
+ * `pending` (waiting or retrying), `applied`, or `dead` (gave up; see `lastError`, replay to retry).
+ *
+ * @example
+ * import type { WebhookInbox } from "@shoplink/connector"
+ * const status: WebhookInbox.EntryStatus = "dead"
+ *
+ * @since 0.1.0
+ */
+export type EntryStatus = "pending" | "applied" | "dead"
+
+/**
+ * A delivery as received.
+ *
+ * @example
+ * import type { WebhookInbox } from "@shoplink/connector"
+ * const delivery: WebhookInbox.Delivery = {
+ *   kind: "order", contentKey: "order:shop_1:ro_8f2:10423:3", shopId: "shop_1", repairOrderId: "ro_8f2", body: "{}"
+ * }
+ *
+ * @since 0.1.0
+ */
+export interface Delivery {
+  readonly kind: DeliveryKind
+  /** Dedupe key: the same content delivered twice has the same key. */
+  readonly contentKey: string
+  readonly shopId: string
+  readonly repairOrderId: string
+  /** The raw body, exactly as received. */
+  readonly body: string
+}
+
+/**
+ * An inbox entry. Times are epoch milliseconds of the Effect Clock.
+ *
+ * @example
+ * import type { WebhookInbox } from "@shoplink/connector"
+ * const isDue = (entry: WebhookInbox.InboxEntry, now: number) => entry.status === "pending" && entry.nextAttemptAt <= now
+ *
+ * @since 0.1.0
+ */
+export interface InboxEntry extends Delivery {
+  readonly id: string
+  readonly status: EntryStatus
+  readonly attempts: number
+  readonly lastError: string | undefined
+  readonly receivedAt: number
+  readonly nextAttemptAt: number
+  readonly appliedAt: number | undefined
+}
+
+/**
+ * The inbox could not be read or written.
+ *
+ * @example
+ * import { WebhookInbox } from "@shoplink/connector"
+ * new WebhookInbox.InboxError({ reason: "disk I/O error" })
+ *
+ * @since 0.1.0
+ */
+export class InboxError extends Schema.TaggedError<InboxError>()("InboxError", { reason: Schema.String }) {}
+
+/**
+ * No entry has that id.
+ *
+ * @example
+ * import { WebhookInbox } from "@shoplink/connector"
+ * new WebhookInbox.EntryNotFound({ id: "4b1c" })
+ *
+ * @since 0.1.0
+ */
+export class EntryNotFound extends Schema.TaggedError<EntryNotFound>()("EntryNotFound", { id: Schema.String }) {}
+
+/**
+ * The inbox's operations.
+ *
+ * @example
+ * import type { WebhookInbox } from "@shoplink/connector"
+ * const pendingCount = (inbox: WebhookInbox.Operations) => inbox.list({ status: "pending" })
+ *
+ * @since 0.1.0
+ */
+export interface Operations {
+  /** Stores a delivery unless one with the same content key exists; says which happened. */
+  readonly receive: (delivery: Delivery) => Effect.Effect<{ readonly entry: InboxEntry; readonly duplicate: boolean }, InboxError>
+  /** Pending entries whose next attempt is due, oldest first. */
+  readonly due: (limit: number) => Effect.Effect<ReadonlyArray<InboxEntry>, InboxError>
+  readonly markApplied: (id: string) => Effect.Effect<void, InboxError>
+  /** Records a failed attempt: retry at `retryAt`, or dead-letter when it is undefined. */
+  readonly markFailed: (id: string, failure: { readonly error: string; readonly retryAt: number | undefined }) => Effect.Effect<void, InboxError>
+  /** Puts a dead (or any) entry back in line now, with its attempt count reset. */
+  readonly replay: (id: string) => Effect.Effect<InboxEntry, InboxError | EntryNotFound>
+  readonly get: (id: string) => Effect.Effect<InboxEntry, InboxError | EntryNotFound>
+  readonly list: (filter?: { readonly status?: EntryStatus }) => Effect.Effect<ReadonlyArray<InboxEntry>, InboxError>
+}
+
+/**
+ * The service tag.
+ *
+ * @example
+ * import { Effect } from "effect"
+ * import { WebhookInbox } from "@shoplink/connector"
+ * const deadLetters = Effect.flatMap(WebhookInbox.WebhookInbox, (inbox) => inbox.list({ status: "dead" }))
+ *
+ * @since 0.1.0
+ */
+export class WebhookInbox extends Context.Tag("@shoplink/connector/WebhookInbox")<WebhookInbox, Operations>() {}
+
+const newEntry = (delivery: Delivery, now: number): InboxEntry => ({
+  ...delivery,
+  id: crypto.randomUUID(),
+  status: "pending",
+  attempts: 0,
+  lastError: undefined,
+  receivedAt: now,
+  nextAttemptAt: now,
+  appliedAt: undefined
+})
+
+/**
+ * An in-memory inbox (state lives as long as the layer).
+ *
+ * @example
+ * import { WebhookInbox } from "@shoplink/connector"
+ * const layer = WebhookInbox.layerMemory
+ *
+ * @since 0.1.0
+ */
+export const layerMemory: Layer.Layer<WebhookInbox> = Layer.effect(
+  WebhookInbox,
+  Effect.gen(function*() {
+    const entries = yield* Ref.make(new Map<string, InboxEntry>())
+    const find = (id: string) =>
+      Ref.get(entries).pipe(
+        Effect.flatMap((map) => Option.fromNullable(map.get(id))),
+        Effect.catchTag("NoSuchElementException", () => new EntryNotFound({ id }))
+      )
+    const update = (id: string, f: (entry: InboxEntry) => InboxEntry) =>
+      Ref.update(entries, (map) => {
+        const entry = map.get(id)
+        return entry === undefined ? map : new Map(map).set(id, f(entry))
+      })
+    return WebhookInbox.of({
+      receive: (delivery) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          Ref.modify(entries, (map): readonly [{ readonly entry: InboxEntry; readonly duplicate: boolean }, Map<string, InboxEntry>] => {
+            for (const entry of map.values()) {
+              if (entry.contentKey === delivery.contentKey) return [{ entry, duplicate: true }, map]
+            }
+            const entry = newEntry(delivery, now)
+            return [{ entry, duplicate: false }, new Map(map).set(entry.id, entry)]
+          })),
+      due: (limit) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          Ref.get(entries).pipe(Effect.map((map) =>
+            [...map.values()]
+              .filter((e) => e.status === "pending" && e.nextAttemptAt <= now)
+              .sort((a, b) => a.receivedAt - b.receivedAt)
+              .slice(0, limit)
+          ))),
+      markApplied: (id) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          update(id, (e) => ({ ...e, status: "applied", attempts: e.attempts + 1, appliedAt: now, lastError: undefined }))),
+      markFailed: (id, { error, retryAt }) =>
+        update(id, (e) => ({
+          ...e,
+          attempts: e.attempts + 1,
+          lastError: error,
+          status: retryAt === undefined ? "dead" : "pending",
+          nextAttemptAt: retryAt ?? e.nextAttemptAt
+        })),
+      replay: (id) =>
+        Effect.gen(function*() {
+          const now = yield* Clock.currentTimeMillis
+          const entry = yield* find(id)
+          const replayed: InboxEntry = { ...entry, status: "pending", attempts: 0, nextAttemptAt: now }
+          yield* update(id, () => replayed)
+          return replayed
+        }),
+      get: find,
+      list: (filter) =>
+        Ref.get(entries).pipe(Effect.map((map) =>
+          [...map.values()]
+            .filter((e) => filter?.status === undefined || e.status === filter.status)
+            .sort((a, b) => a.receivedAt - b.receivedAt)
+        ))
+    })
+  })
+)
+
+const Row = Schema.Struct({
+  id: Schema.String,
+  kind: Schema.Literal("order", "quote"),
+  content_key: Schema.String,
+  shop_id: Schema.String,
+  repair_order_id: Schema.String,
+  body: Schema.String,
+  status: Schema.Literal("pending", "applied", "dead"),
+  attempts: Schema.Number,
+  last_error: Schema.NullOr(Schema.String),
+  received_at: Schema.Number,
+  next_attempt_at: Schema.Number,
+  applied_at: Schema.NullOr(Schema.Number)
+})
+
+const fromRow = (row: typeof Row.Type): InboxEntry => ({
+  id: row.id,
+  kind: row.kind,
+  contentKey: row.content_key,
+  shopId: row.shop_id,
+  repairOrderId: row.repair_order_id,
+  body: row.body,
+  status: row.status,
+  attempts: row.attempts,
+  lastError: row.last_error ?? undefined,
+  receivedAt: row.received_at,
+  nextAttemptAt: row.next_attempt_at,
+  appliedAt: row.applied_at ?? undefined
+})
+
+const inboxError = (error: { readonly message: string }) => new InboxError({ reason: error.message })
+const decodeRows = Schema.decodeUnknown(Schema.Array(Row))
+
+/**
+ * An inbox in the `shoplink_inbox` table of the `SqlClient` in context (created if missing). The
+ * content key is UNIQUE, so two receivers racing on one delivery still store it once.
+ *
+ * @example
+ * import { SqliteClient } from "@effect/sql-sqlite-node"
+ * import { Layer } from "effect"
+ * import { WebhookInbox } from "@shoplink/connector"
+ * const layer = WebhookInbox.layerSql.pipe(Layer.provide(SqliteClient.layer({ filename: "shoplink.db" })))
+ *
+ * @since 0.1.0
+ */
+export const layerSql: Layer.Layer<WebhookInbox, InboxError, SqlClient.SqlClient> = Layer.effect(
+  WebhookInbox,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`CREATE TABLE IF NOT EXISTS shoplink_inbox (
+      id TEXT PRIMARY KEY,
+      kind TEXT NOT NULL,
+      content_key TEXT NOT NULL UNIQUE,
+      shop_id TEXT NOT NULL,
+      repair_order_id TEXT NOT NULL,
+      body TEXT NOT NULL,
+      status TEXT NOT NULL,
+      attempts INTEGER NOT NULL,
+      last_error TEXT,
+      received_at INTEGER NOT NULL,
+      next_attempt_at INTEGER NOT NULL,
+      applied_at INTEGER
+    )`.pipe(Effect.mapError(inboxError))
+    yield* sql`CREATE INDEX IF NOT EXISTS shoplink_inbox_due ON shoplink_inbox (status, next_attempt_at)`.pipe(
+      Effect.mapError(inboxError)
+    )
+
+    const select = (rows: Effect.Effect<ReadonlyArray<unknown>, { readonly message: string }>) =>
+      rows.pipe(Effect.flatMap(decodeRows), Effect.map((rs) => rs.map(fromRow)), Effect.mapError(inboxError))
+    const byKey = (contentKey: string) => select(sql`SELECT * FROM shoplink_inbox WHERE content_key = ${contentKey}`)
+    const get = (id: string) =>
+      select(sql`SELECT * FROM shoplink_inbox WHERE id = ${id}`).pipe(
+        Effect.flatMap((rows) => rows[0] === undefined ? Effect.fail(new EntryNotFound({ id })) : Effect.succeed(rows[0]))
+      )
+
+    return WebhookInbox.of({
+      receive: (delivery) =>
+        Effect.gen(function*() {
+          const entry = newEntry(delivery, yield* Clock.currentTimeMillis)
+          const inserted = yield* sql`INSERT INTO shoplink_inbox
+              (id, kind, content_key, shop_id, repair_order_id, body, status, attempts, last_error, received_at, next_attempt_at, applied_at)
+            VALUES (${entry.id}, ${entry.kind}, ${entry.contentKey}, ${entry.shopId}, ${entry.repairOrderId}, ${entry.body},
+              'pending', 0, NULL, ${entry.receivedAt}, ${entry.nextAttemptAt}, NULL)
+            ON CONFLICT (content_key) DO NOTHING
+            RETURNING id`.pipe(Effect.mapError(inboxError))
+          if (inserted.length > 0) return { entry, duplicate: false }
+          const existing = yield* byKey(delivery.contentKey)
+          if (existing[0] === undefined) return yield* new InboxError({ reason: "insert conflicted but no entry found" })
+          return { entry: existing[0], duplicate: true }
+        }),
+      due: (limit) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          select(sql`SELECT * FROM shoplink_inbox WHERE status = 'pending' AND next_attempt_at <= ${now}
+                     ORDER BY received_at, rowid LIMIT ${limit}`)),
+      markApplied: (id) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          sql`UPDATE shoplink_inbox SET status = 'applied', attempts = attempts + 1, applied_at = ${now}, last_error = NULL
+              WHERE id = ${id}`.pipe(Effect.asVoid, Effect.mapError(inboxError))),
+      markFailed: (id, { error, retryAt }) =>
+        (retryAt === undefined
+          ? sql`UPDATE shoplink_inbox SET status = 'dead', attempts = attempts + 1, last_error = ${error} WHERE id = ${id}`
+          : sql`UPDATE shoplink_inbox SET attempts = attempts + 1, last_error = ${error}, next_attempt_at = ${retryAt}
+                WHERE id = ${id}`).pipe(Effect.asVoid, Effect.mapError(inboxError)),
+      replay: (id) =>
+        Effect.gen(function*() {
+          yield* get(id)
+          const now = yield* Clock.currentTimeMillis
+          yield* sql`UPDATE shoplink_inbox SET status = 'pending', attempts = 0, next_attempt_at = ${now} WHERE id = ${id}`.pipe(
+            Effect.mapError(inboxError)
+          )
+          return yield* get(id)
+        }),
+      get,
+      list: (filter) =>
+        select(
+          filter?.status === undefined
+            ? sql`SELECT * FROM shoplink_inbox ORDER BY received_at, rowid`
+            : sql`SELECT * FROM shoplink_inbox WHERE status = ${filter.status} ORDER BY received_at, rowid`
+        )
+    })
+  })
+)

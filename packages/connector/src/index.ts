@@ -1,0 +1,12 @@
+/**
+ * @shoplink/connector — the contract an SMS adapter implements and the runtime around it.
+ *
+ * @since 0.1.0
+ */
+export * as Connector from "./Connector.js"
+export * as InboxWorker from "./InboxWorker.js"
+export * as CredentialStore from "./CredentialStore.js"
+export * as LaunchRegistry from "./LaunchRegistry.js"
+export * as Money from "./Money.js"
+export * as ShopSystem from "./ShopSystem.js"
+export * as WebhookInbox from "./WebhookInbox.js"

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "@effect/vitest"
+import { LaunchRegistry } from "@shoplink/connector"
+import { Effect, Exit, Layer, TestClock } from "effect"
+import { scratchDatabase, sqlite } from "./fixtures.js"
+
+const launch = (expiresAt: number) => ({
+  shopId: "shop_1",
+  repairOrderId: "ro_1042",
+  repairOrderNumber: "1042",
+  repairOrderUrl: undefined,
+  expiresAt
+})
+
+const failureTag = <A, E extends { readonly _tag: string }>(exit: Exit.Exit<A, E>) =>
+  Exit.isFailure(exit) && exit.cause._tag === "Fail" ? exit.cause.error._tag : "no failure"
+
+const suite = (name: string, layer: () => Layer.Layer<LaunchRegistry.LaunchRegistry, unknown>) =>
+  describe(name, () => {
+    it.effect("resolves a registered key until it expires, then answers expired; unknown keys are unknown", () =>
+      Effect.gen(function*() {
+        const registry = yield* LaunchRegistry.LaunchRegistry
+        const { key } = yield* registry.register(launch(60_000))
+        expect(key).toMatch(/^[A-Za-z0-9_-]{32}$/) // 24 bytes = 192 bits
+        expect((yield* registry.resolve(key)).repairOrderNumber).toBe("1042")
+        expect(failureTag(yield* Effect.exit(registry.resolve(LaunchRegistry.newKey())))).toBe("LaunchKeyUnknown")
+        yield* TestClock.adjust("61 seconds")
+        expect(failureTag(yield* Effect.exit(registry.resolve(key)))).toBe("LaunchKeyExpired")
+      }).pipe(Effect.provide(layer())))
+
+    it.effect("gives every launch its own key", () =>
+      Effect.gen(function*() {
+        const registry = yield* LaunchRegistry.LaunchRegistry
+        const keys = yield* Effect.forEach(Array.from({ length: 50 }), () => registry.register(launch(60_000)))
+        expect(new Set(keys.map((k) => k.key)).size).toBe(50)
+      }).pipe(Effect.provide(layer())))
+  })
+
+suite("LaunchRegistry.layerMemory", () => LaunchRegistry.layerMemory)
+suite("LaunchRegistry.layerSql", () => LaunchRegistry.layerSql.pipe(Layer.provide(sqlite(scratchDatabase()))))
+
+describe("LaunchRegistry.layerSql storage", () => {
+  it.effect("keeps keys across a restart but stores only their digest", () =>
+    Effect.gen(function*() {
+      const file = scratchDatabase()
+      const open = () => LaunchRegistry.layerSql.pipe(Layer.provide(sqlite(file)))
+      const { key } = yield* Effect.flatMap(LaunchRegistry.LaunchRegistry, (r) => r.register(launch(60_000))).pipe(
+        Effect.provide(open())
+      )
+      const resolved = yield* Effect.flatMap(LaunchRegistry.LaunchRegistry, (r) => r.resolve(key)).pipe(Effect.provide(open()))
+      expect(resolved.shopId).toBe("shop_1")
+      const { readFileSync } = yield* Effect.promise(() => import("node:fs"))
+      expect(readFileSync(file).includes(Buffer.from(key))).toBe(false)
+    }))
+})
