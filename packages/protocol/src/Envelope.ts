@@ -36,7 +36,7 @@ export const StatusMessage = Schema.Struct({
  * @category schemas
  */
 export const Status = Schema.Struct({
-  code: Schema.Union(Schema.Number, Schema.NumberFromString).annotations({ arbitrary: () => (fc) => fc.integer({ min: 100, max: 599 }) }),
+  code: Schema.Union(Schema.JsonNumber, Schema.compose(Schema.NumberFromString, Schema.JsonNumber)).annotations({ arbitrary: () => (fc) => fc.integer({ min: 100, max: 599 }) }),
   message: StatusMessage
 }).annotations({ identifier: "Status" })
 /** @since 0.1.0 */

@@ -75,8 +75,11 @@ export const toEpoch = (dateTime: DateTime.DateTime, unit: EpochUnit): number =>
   return unit === "milliseconds" ? millis : Math.floor(millis / 1000)
 }
 
+const EPOCH_TEXT = /^\d+(\.\d+)?$/
+
 /**
- * Reads an epoch number (or a numeric string) in either unit as a `DateTime.Utc`.
+ * Reads an epoch number (or a string of decimal digits) in either unit as a `DateTime.Utc`;
+ * `undefined` for anything else, including negative numbers.
  *
  * @example
  * import { Epoch } from "@shoplink/protocol"
@@ -85,8 +88,10 @@ export const toEpoch = (dateTime: DateTime.DateTime, unit: EpochUnit): number =>
  * @since 0.1.0
  */
 export const fromEpoch = (raw: number | string): DateTime.Utc | undefined => {
-  const n = typeof raw === "number" ? raw : raw.trim() === "" ? Number.NaN : Number(raw)
-  if (!Number.isFinite(n)) return undefined
+  // Only plain decimal digits: `Number()` would also take "0x10", "1e3" or "Infinity".
+  const n = typeof raw === "number" ? raw : EPOCH_TEXT.test(raw.trim()) ? Number(raw.trim()) : Number.NaN
+  // A negative epoch (before 1970) is never a time this API sends.
+  if (!Number.isFinite(n) || n < 0) return undefined
   const unit = unitOf(n)
   const dateTime = DateTime.make(unit === "seconds" ? n * 1000 : n)
   if (dateTime._tag === "None") return undefined

@@ -190,7 +190,7 @@ export const OptionalText = Schema.optionalWith(Schema.String, { nullable: true,
  * @since 0.1.0
  * @category schemas
  */
-export const LenientNumber = Schema.optionalWith(Schema.Number, { nullable: true, default: () => 0 })
+export const LenientNumber = Schema.optionalWith(Schema.JsonNumber, { nullable: true, default: () => 0 })
 
 /**
  * A license plate with the state that issued it; the spec does not accept a plate alone.

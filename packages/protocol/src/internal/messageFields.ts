@@ -12,9 +12,9 @@ export const messageText = (text: string) =>
 /** What every message error carries besides its code and text. */
 export const messageFields = {
   /** HTTP status of the response that carried the message. */
-  httpStatus: Schema.Number,
+  httpStatus: Schema.JsonNumber,
   /** `status.code` of the envelope, when there was one. */
-  statusCode: Schema.optional(Schema.Number),
+  statusCode: Schema.optional(Schema.JsonNumber),
   /** The caller's reference echoed by the server (`referenceID` / `referenceId`). */
   referenceID: Schema.optional(Schema.String),
   /** `serverVersion` of the envelope. */

@@ -72,7 +72,7 @@ export const OrderHeader = Schema.Struct({
   customerPO: Schema.optionalWith(Schema.String, { nullable: true, exact: true }),
   comment: Schema.optionalWith(Schema.String, { nullable: true, exact: true }),
   orderDate: Schema.optionalWith(Schema.String, { nullable: true, exact: true }),
-  orderTotal: Schema.optionalWith(Schema.Number, { nullable: true, exact: true }),
+  orderTotal: Schema.optionalWith(Schema.JsonNumber, { nullable: true, exact: true }),
   shippingAddress: Schema.optionalWith(ShippingAddress, { nullable: true, exact: true })
 }).annotations({ identifier: "OrderHeader" })
 /** @since 0.1.0 */
@@ -94,9 +94,9 @@ export const OrderLineDetail = Schema.Struct({
   productID: IdString,
   brandCode: Schema.String,
   productDesc: OptionalText,
-  quantity: Schema.Number,
+  quantity: Schema.JsonNumber,
   quantityShipped: LenientNumber,
-  price: Schema.Number,
+  price: Schema.JsonNumber,
   corePrice: LenientNumber,
   warehouseCode: OptionalText,
   brand: Schema.optionalWith(BrandInformation, { nullable: true, exact: true })
@@ -124,7 +124,7 @@ export interface OrderLineDetail extends Schema.Schema.Type<typeof OrderLineDeta
 export const CreateOrderResponse = Schema.Struct({
   ...envelopeFields,
   clientTransactionID: OptionalText,
-  customerAccountNo: Schema.optionalWith(Schema.Union(Schema.Number, Schema.NumberFromString), { nullable: true, exact: true }),
+  customerAccountNo: Schema.optionalWith(Schema.Union(Schema.JsonNumber, Schema.compose(Schema.NumberFromString, Schema.JsonNumber)), { nullable: true, exact: true }),
   orderHeader: Schema.optionalWith(OrderHeader, { nullable: true, default: () => ({}) }),
   orderLines: Schema.optionalWith(Schema.Array(OrderLineDetail), { nullable: true, default: () => [] }),
   recommendedDropShipAddress: Schema.optionalWith(RecommendedDropShipAddress, { nullable: true, exact: true })

@@ -207,7 +207,7 @@ export const WarehouseAvailability = Schema.Struct({
   warehouseCode: Schema.String,
   warehouseName: OptionalText,
   quantityAvailable: LenientNumber,
-  deliveryDays: Schema.optionalWith(Schema.Number, { nullable: true, exact: true })
+  deliveryDays: Schema.optionalWith(Schema.JsonNumber, { nullable: true, exact: true })
 }).annotations({ identifier: "WarehouseAvailability" })
 /** @since 0.1.0 */
 export interface WarehouseAvailability extends Schema.Schema.Type<typeof WarehouseAvailability> {}
@@ -230,7 +230,7 @@ export const PricedItem = Schema.Struct({
   brandCode: Schema.String,
   productDesc: Schema.optionalWith(Schema.String, { nullable: true, default: () => "" }),
   quantityRequested: LenientNumber,
-  price: Schema.Number,
+  price: Schema.JsonNumber,
   listPrice: LenientNumber,
   corePrice: LenientNumber,
   brand: Schema.optionalWith(BrandInformation, { nullable: true, exact: true }),

@@ -3,7 +3,7 @@
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
+import { Arbitrary, Pretty, Schema } from "effect"
 import { envelopeFields } from "../Envelope.js"
 import { EpochSeconds } from "../Epoch.js"
 import { HttpUrl, NonBlank } from "../internal/fields.js"
@@ -118,9 +118,64 @@ export interface CreateSessionRequest extends Schema.Schema.Type<typeof CreateSe
  */
 export const COMMAND_PLACEHOLDER = "{command}"
 
+const SessionGrantedFields = Schema.Struct({
+  url: Schema.String.pipe(
+    Schema.filter((s) => (/^https?:\/\//.test(s) && s.includes(COMMAND_PLACEHOLDER)) || "punchout.url must start with http and contain {command}")
+  ).annotations({
+    arbitrary: () => (fc) => fc.uuid().map((token) => `https://dist.example/punchout/v1/{command}?token=${token}`)
+  }),
+  token: Schema.Redacted(NonBlank("punchout.token")),
+  expiration: EpochSeconds
+})
+
+/**
+ * A session URL with the value of its `token` query parameter replaced by `<redacted>`, for logs
+ * and error messages.
+ *
+ * @example
+ * import { Punchout } from "@shoplink/protocol"
+ * Punchout.redactSessionUrl("https://dist.example/punchout/v1/{command}?token=0f9c")
+ * // "https://dist.example/punchout/v1/{command}?token=<redacted>"
+ *
+ * @since 0.1.0
+ */
+export const redactSessionUrl = (url: string): string => url.replace(/([?&]token=)[^&#]*/gi, "$1<redacted>")
+
+const inspectCustom = Symbol.for("nodejs.util.inspect.custom")
+
+// The URL template carries the session token in its query string, so a decoded SessionGranted
+// prints (String, JSON.stringify, util.inspect, Effect's logger) with that token masked. The
+// fields stay plain so `url.replace("{command}", …)` keeps working; a spread copy loses the mask.
+const withMaskedPrinting = <A extends { readonly url: string }>(granted: A): A => {
+  const printable = () => ({ ...granted, url: redactSessionUrl(granted.url) })
+  return Object.defineProperties({ ...granted }, {
+    toJSON: { value: printable },
+    toString: { value: () => `SessionGranted(${redactSessionUrl(granted.url)})` },
+    [inspectCustom]: {
+      value: (_depth: number, options: object, inspect: (value: unknown, options: object) => string) =>
+        inspect(printable(), options)
+    }
+  })
+}
+
+// The decoded side is checked by a guard, not rebuilt field by field (as a Struct would), so the
+// masked printing attached on decode survives.
+const SessionGrantedType = Schema.typeSchema(SessionGrantedFields)
+const isSessionGranted = Schema.is(SessionGrantedType)
+const SessionGrantedValue = Schema.declare(
+  (u: unknown): u is typeof SessionGrantedType.Type => isSessionGranted(u),
+  {
+    identifier: "SessionGrantedValue",
+    arbitrary: () => () => Arbitrary.make(SessionGrantedType),
+    equivalence: () => Schema.equivalence(SessionGrantedType),
+    pretty: () => Pretty.make(SessionGrantedType)
+  }
+)
+
 /**
  * `punchout` of a successful create: the URL template (with `{command}` and a `token` parameter),
- * the token, and the expiration (10-digit seconds in the samples).
+ * the token, and the expiration (10-digit seconds in the samples). The URL holds the session token
+ * too: a decoded value prints it as `token=<redacted>` (see `redactSessionUrl`).
  *
  * @example
  * import { Schema } from "effect"
@@ -132,20 +187,16 @@ export const COMMAND_PLACEHOLDER = "{command}"
  * @since 0.1.0
  * @category schemas
  */
-export const SessionGranted = Schema.Struct({
-  url: Schema.String.pipe(
-    Schema.filter((s) => (/^https?:\/\//.test(s) && s.includes(COMMAND_PLACEHOLDER)) || "punchout.url must start with http and contain {command}")
-  ).annotations({
-    arbitrary: () => (fc) => fc.uuid().map((token) => `https://dist.example/punchout/v1/{command}?token=${token}`)
-  }),
-  token: Schema.Redacted(NonBlank("punchout.token")),
-  expiration: EpochSeconds
+export const SessionGranted = Schema.transform(SessionGrantedFields, SessionGrantedValue, {
+  strict: true,
+  decode: withMaskedPrinting,
+  encode: (granted) => granted
 }).annotations({ identifier: "SessionGranted" })
 /** @since 0.1.0 */
 export interface SessionGranted extends Schema.Schema.Type<typeof SessionGranted> {}
 
 /**
- * `punchout` of a refused create: empty URL, no token, expiration 0.
+ * `punchout` of a refused create: empty URL, no token (or a `null` / empty one), expiration 0.
  *
  * @example
  * import { Schema } from "effect"
@@ -158,7 +209,8 @@ export interface SessionGranted extends Schema.Schema.Type<typeof SessionGranted
 export const SessionRefused = Schema.Struct({
   url: Schema.Literal(""),
   expiration: Schema.Literal(0),
-  token: Schema.optionalWith(Schema.Null, { exact: true })
+  // "absent on failure"; a null or empty token is read the same way.
+  token: Schema.optionalWith(Schema.Union(Schema.Null, Schema.Literal("")), { exact: true })
 }).annotations({ identifier: "SessionRefused" })
 
 /**
