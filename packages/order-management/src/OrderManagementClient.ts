@@ -1,0 +1,611 @@
+/**
+ * `OrderManagementClient`: a typed client of the distributor's Order Management REST API on
+ * @effect/platform's `HttpClient`.
+ *
+ * Authentication follows the spec: the partner's `APIKey` header on every call, the customer's
+ * `APIToken` query parameter (both `Redacted`; neither ever appears in a log, span, error or
+ * printed URL) and `accept: application/json`. Customer credentials are bound with
+ * `forCustomer`, which returns a handle whose operations fill in `customerAccountNo`.
+ *
+ * @since 0.1.0
+ */
+import { HttpClient } from "@effect/platform"
+import { OrderManagement } from "@shoplink/protocol"
+import type { MessageError } from "@shoplink/protocol"
+import { Config, Context, Duration, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
+import type { ConfigError } from "effect/ConfigError"
+import * as AssetUrls from "./AssetUrls.js"
+import type { Customer } from "./Customer.js"
+import * as KeyTier from "./KeyTier.js"
+import {
+  ConfigurationError,
+  DropShipAddressRejected,
+  type OrderManagementError
+} from "./OrderManagementError.js"
+import { type Call, execute, type Runtime } from "./internal/execute.js"
+import { defaultRetryPolicy, type RetryPolicy } from "./internal/retry.js"
+import { checkInvoiceDates, type DayInput, dayOf, toWire } from "./internal/validate.js"
+
+/**
+ * Retry settings (see the package README for exactly what is retried).
+ *
+ * @example
+ * import { Duration } from "effect"
+ * import type { OrderManagementClient } from "@shoplink/order-management"
+ * const retry: OrderManagementClient.RetryOptions = { maxAttempts: 3, baseDelay: Duration.millis(100) }
+ *
+ * @since 0.1.0
+ */
+export interface RetryOptions {
+  /** Attempts in all, the first included (default 4; 1 disables retries). */
+  readonly maxAttempts?: number
+  /** First backoff delay, doubled per attempt, half of it jittered (default 250 ms). */
+  readonly baseDelay?: Duration.DurationInput
+  /** Largest backoff delay (default 4 s). */
+  readonly maxDelay?: Duration.DurationInput
+  /** No retry starts after this much time since the first attempt (default 30 s). */
+  readonly maxElapsed?: Duration.DurationInput
+  /** Largest `Retry-After` honoured; a longer one fails at once (default 30 s). */
+  readonly retryAfterCap?: Duration.DurationInput
+}
+
+/**
+ * Client options.
+ *
+ * @example
+ * import { Redacted } from "effect"
+ * import type { OrderManagementClient } from "@shoplink/order-management"
+ * const options: OrderManagementClient.Options = {
+ *   environment: "US_QUA",
+ *   apiKey: Redacted.make("sbx-oms-test-key-0001"),
+ *   testBaseUrl: "http://127.0.0.1:8080"
+ * }
+ *
+ * @since 0.1.0
+ */
+export interface Options {
+  readonly environment: OrderManagement.Environment
+  /** The partner's API key for the environment's tier. */
+  readonly apiKey: Redacted.Redacted<string>
+  /** `{test_base_url}`: host of US_QUA / CA_QUA. */
+  readonly testBaseUrl?: string | undefined
+  /** `{prod_base_url}`: host of US_PRD / CA_PRD. */
+  readonly prodBaseUrl?: string | undefined
+  /** The key's tier when known; otherwise `classifyKey` guesses it. */
+  readonly keyTier?: KeyTier.KeyTier | undefined
+  /** Guesses a key's tier (default `KeyTier.classifyByName`). */
+  readonly classifyKey?: KeyTier.KeyClassifier | undefined
+  /** `{asset_url}` for digital asset and brand logo URLs. */
+  readonly assetBaseUrl?: string | undefined
+  /**
+   * Path of price and availability v2. Default: the spec's endpoint list spelling
+   * `/priceAndAvailablity_v2`; the corrected `/priceAndAvailability_v2` is also served.
+   */
+  readonly priceAndAvailabilityPath?: string | undefined
+  /** Time allowed for one attempt to get a response (default 30 s; `Duration.infinity` for none). */
+  readonly timeout?: Duration.DurationInput | undefined
+  readonly retry?: RetryOptions | undefined
+  /** Adjusts the underlying HttpClient (proxies, extra headers, test instrumentation). */
+  readonly transformClient?: ((client: HttpClient.HttpClient) => HttpClient.HttpClient) | undefined
+}
+
+/**
+ * A product identified by ID and brand code.
+ *
+ * @example
+ * import type { OrderManagementClient } from "@shoplink/order-management"
+ * const product: OrderManagementClient.ProductInput = { productID: "51515", brandCode: "WIX" }
+ *
+ * @since 0.1.0
+ */
+export interface ProductInput {
+  readonly productID: string
+  readonly brandCode: string
+}
+
+/**
+ * A product search: at least one of `searchText` (3 or more characters), `categoryCode`,
+ * `vehicleGroupId`, `vin` (17 characters, no I/O/Q) or a license plate with its state.
+ *
+ * @example
+ * import type { OrderManagementClient } from "@shoplink/order-management"
+ * const search: OrderManagementClient.ProductSearchInput = { searchText: "oil filter", licensePlate: { licensePlate: "8ABC123", licensePlateState: "CA" } }
+ *
+ * @since 0.1.0
+ */
+export interface ProductSearchInput {
+  readonly searchText?: string
+  readonly categoryCode?: string
+  readonly vehicleGroupId?: string
+  readonly vin?: string
+  readonly licensePlate?: { readonly licensePlate: string; readonly licensePlateState: string }
+}
+
+/**
+ * A createOrder request without `customerAccountNo` (the customer handle adds it). Lines need a
+ * positive whole `quantity`; `shippingAddress` makes it a drop-ship order.
+ *
+ * @example
+ * import type { OrderManagementClient } from "@shoplink/order-management"
+ * const order: OrderManagementClient.CreateOrderInput = {
+ *   customerPO: "PO-77", orderLines: [{ productID: "51515", brandCode: "WIX", quantity: 1 }]
+ * }
+ *
+ * @since 0.1.0
+ */
+export type CreateOrderInput =
+  & Omit<Schema.Schema.Encoded<typeof OrderManagement.CreateOrderRequest>, "customerAccountNo" | "orderLines">
+  & {
+    /** At least one line (checked before sending). */
+    readonly orderLines: ReadonlyArray<Schema.Schema.Encoded<typeof OrderManagement.OrderLineRequest>>
+  }
+
+/**
+ * An item to price: product, brand code and a positive whole quantity.
+ *
+ * @example
+ * import type { OrderManagementClient } from "@shoplink/order-management"
+ * const item: OrderManagementClient.PriceItemInput = { productID: "51515", brandCode: "WIX", quantity: 2 }
+ *
+ * @since 0.1.0
+ */
+export type PriceItemInput = Schema.Schema.Encoded<typeof OrderManagement.PriceAndAvailabilityRequest>["items"][number]
+
+/**
+ * invoiceDetails input: one invoice by `invoiceNo`, or a date range (both dates, not later than
+ * today, fromDate ≤ toDate). Dates are calendar days: a zoned `DateTime` counts in its own zone,
+ * a UTC `DateTime` or JS `Date` in UTC.
+ *
+ * @example
+ * import { DateTime } from "effect"
+ * import type { OrderManagementClient } from "@shoplink/order-management"
+ * const range: OrderManagementClient.InvoiceDetailsInput = {
+ *   fromDate: DateTime.unsafeMake("2026-11-01"), toDate: DateTime.unsafeMake("2026-11-20")
+ * }
+ *
+ * @since 0.1.0
+ */
+export interface InvoiceDetailsInput {
+  readonly invoiceNo?: string
+  readonly fromDate?: DayInput
+  readonly toDate?: DayInput
+}
+
+/**
+ * The operations for one customer. Every operation validates its input first (failing with
+ * `InvalidInput` before any request) and fails with the message's own error class otherwise.
+ *
+ * @example
+ * import { Effect } from "effect"
+ * import { OrderManagementClient } from "@shoplink/order-management"
+ * const prices = (customer: OrderManagementClient.CustomerClient) =>
+ *   customer.priceAndAvailability({ items: [{ productID: "51515", brandCode: "WIX", quantity: 2 }] }).pipe(
+ *     Effect.map((response) => response.items)
+ *   )
+ *
+ * @since 0.1.0
+ */
+export interface CustomerClient {
+  readonly accountNo: string
+  /** `GET /accountDetails`: the account, with `submitDate` sent as yyyymmdd. */
+  readonly accountDetails: (input: {
+    readonly submitDate: DayInput
+  }) => Effect.Effect<OrderManagement.AccountDetailsResponse, OrderManagementError>
+  /**
+   * `POST /createOrder`. Never retried once the request may have reached the server. A refused
+   * drop-ship address (API0327) fails with `DropShipAddressRejected`.
+   */
+  readonly createOrder: (input: CreateOrderInput) => Effect.Effect<OrderManagement.CreateOrderResponse, OrderManagementError>
+  /**
+   * Sends the refused order again with the server's recommended address; fails with the same
+   * `DropShipAddressRejected` when it carried no recommendation.
+   */
+  readonly resubmitWithRecommendation: (
+    rejected: DropShipAddressRejected
+  ) => Effect.Effect<OrderManagement.CreateOrderResponse, OrderManagementError>
+  /** `POST /priceAndAvailablity_v2` (configurable): prices and per-warehouse availability. */
+  readonly priceAndAvailability: (input: {
+    /** At least one item (checked before sending). */
+    readonly items: ReadonlyArray<PriceItemInput>
+  }) => Effect.Effect<OrderManagement.PriceAndAvailabilityResponse, OrderManagementError>
+  /** `GET /orderDetails`. */
+  readonly orderDetails: (input: {
+    readonly orderNo: string
+  }) => Effect.Effect<OrderManagement.OrderDetailsResponse, OrderManagementError>
+  /** `GET /invoiceDetails`, date rules API0263–API0266 checked before sending. */
+  readonly invoiceDetails: (input: InvoiceDetailsInput) => Effect.Effect<OrderManagement.InvoiceDetailsResponse, OrderManagementError>
+  /** `GET /productDetails` by product ID and brand code. */
+  readonly productDetails: (
+    input: ProductInput
+  ) => Effect.Effect<typeof OrderManagement.ProductDetailsResponse.Type, OrderManagementError>
+  /** `GET /productDetails` with search criteria. */
+  readonly searchProducts: (
+    input: ProductSearchInput
+  ) => Effect.Effect<typeof OrderManagement.ProductDetailsResponse.Type, OrderManagementError>
+  /** `GET /productDigitalAsset`. */
+  readonly productDigitalAsset: (
+    input: ProductInput
+  ) => Effect.Effect<typeof OrderManagement.DigitalAssetsResponse.Type, OrderManagementError>
+}
+
+/**
+ * The client service.
+ *
+ * @example
+ * import { Effect, Redacted } from "effect"
+ * import { OrderManagementClient } from "@shoplink/order-management"
+ * const program = Effect.gen(function*() {
+ *   const client = yield* OrderManagementClient.OrderManagementClient
+ *   const customer = client.forCustomer({ accountNo: "100200", apiToken: Redacted.make("sbx-token-us-100200") })
+ *   return yield* customer.orderDetails({ orderNo: "5000123" })
+ * })
+ *
+ * @since 0.1.0
+ * @category tags
+ */
+export class OrderManagementClient extends Context.Tag("@shoplink/order-management/OrderManagementClient")<
+  OrderManagementClient,
+  OrderManagementClient.Service
+>() {}
+
+/**
+ * @since 0.1.0
+ */
+export declare namespace OrderManagementClient {
+  /**
+   * The service shape.
+   *
+   * @example
+   * import type { OrderManagementClient } from "@shoplink/order-management"
+   * const envOf = (client: OrderManagementClient.OrderManagementClient.Service) => client.environment
+   *
+   * @since 0.1.0
+   */
+  export interface Service {
+    readonly environment: OrderManagement.Environment
+    /** Host plus `/web/services/<environment>`. */
+    readonly baseUrl: string
+    /** Asset and brand logo URLs, when `assetBaseUrl` is configured. */
+    readonly assets: Option.Option<AssetUrls.AssetUrls>
+    /** The operations acting for one customer. */
+    readonly forCustomer: (customer: Customer) => CustomerClient
+  }
+}
+
+const validBaseUrl = (setting: string, value: string | undefined): Either.Either<string, ConfigurationError> => {
+  if (value === undefined || value.trim() === "") {
+    return Either.left(new ConfigurationError({ setting, problem: "is required for this environment" }))
+  }
+  try {
+    const url = new URL(value)
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("protocol")
+    if (url.search !== "" || url.hash !== "") throw new Error("query")
+    return Either.right(value.replace(/\/+$/, ""))
+  } catch {
+    return Either.left(new ConfigurationError({ setting, problem: "must be an absolute http(s) URL without query" }))
+  }
+}
+
+const retryPolicy = (options: RetryOptions | undefined): RetryPolicy => ({
+  maxAttempts: Math.max(1, Math.floor(options?.maxAttempts ?? defaultRetryPolicy.maxAttempts)),
+  baseDelay: options?.baseDelay === undefined ? defaultRetryPolicy.baseDelay : Duration.decode(options.baseDelay),
+  maxDelay: options?.maxDelay === undefined ? defaultRetryPolicy.maxDelay : Duration.decode(options.maxDelay),
+  maxElapsed: options?.maxElapsed === undefined ? defaultRetryPolicy.maxElapsed : Duration.decode(options.maxElapsed),
+  retryAfterCap: options?.retryAfterCap === undefined
+    ? defaultRetryPolicy.retryAfterCap
+    : Duration.decode(options.retryAfterCap)
+})
+
+// Query parameters from a wire object: strings kept, absent values dropped.
+const queryOf = (wire: Readonly<Record<string, unknown>>): Record<string, string> => {
+  const query: Record<string, string> = {}
+  for (const [key, value] of Object.entries(wire)) {
+    if (value !== undefined && value !== null) query[key] = String(value)
+  }
+  return query
+}
+
+const ProductSearchQuery = OrderManagement.ProductSearch
+
+/**
+ * Builds the client from options, checking the configuration first: the environment's host must
+ * be set, and a key whose tier is known must match the environment's tier.
+ *
+ * @example
+ * import { Effect, Redacted } from "effect"
+ * import { FetchHttpClient } from "@effect/platform"
+ * import { OrderManagementClient } from "@shoplink/order-management"
+ * const client = OrderManagementClient.make({
+ *   environment: "US_QUA", apiKey: Redacted.make("sbx-oms-test-key-0001"), testBaseUrl: "http://127.0.0.1:8080"
+ * }).pipe(Effect.provide(FetchHttpClient.layer))
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (
+  options: Options
+): Effect.Effect<OrderManagementClient.Service, ConfigurationError, HttpClient.HttpClient> =>
+  Effect.gen(function*() {
+    const environment = yield* Schema.decodeUnknown(OrderManagement.Environment)(options.environment).pipe(
+      Effect.mapError(() =>
+        new ConfigurationError({ setting: "environment", problem: "must be one of US_QUA, CA_QUA, US_PRD, CA_PRD" })
+      )
+    )
+    yield* KeyTier.check({
+      environment,
+      apiKey: options.apiKey,
+      keyTier: options.keyTier,
+      classifyKey: options.classifyKey
+    })
+    const tier = OrderManagement.ENVIRONMENTS[environment].tier
+    const host = yield* tier === "test"
+      ? validBaseUrl("testBaseUrl", options.testBaseUrl)
+      : validBaseUrl("prodBaseUrl", options.prodBaseUrl)
+    const assets = options.assetBaseUrl === undefined
+      ? Option.none()
+      : Option.some(AssetUrls.make(yield* validBaseUrl("assetBaseUrl", options.assetBaseUrl)))
+    const priceAndAvailabilityPath = options.priceAndAvailabilityPath ?? OrderManagement.ENDPOINTS.priceAndAvailabilityV2
+    if (!/^\/[A-Za-z0-9_\-/]+$/.test(priceAndAvailabilityPath)) {
+      return yield* new ConfigurationError({ setting: "priceAndAvailabilityPath", problem: "must be a path starting with /" })
+    }
+    const base = yield* HttpClient.HttpClient
+    const transformed = options.transformClient === undefined ? base : options.transformClient(base)
+    const basePath = OrderManagement.basePath(environment)
+    const runtime: Runtime = {
+      // The platform span would record the full URL, APIToken included: our own span replaces it.
+      httpClient: HttpClient.withTracerDisabledWhen(transformed, () => true),
+      environment,
+      baseUrl: `${host}${basePath}`,
+      basePath,
+      apiKey: options.apiKey,
+      timeout: Duration.decode(options.timeout ?? Duration.seconds(30)),
+      retry: retryPolicy(options.retry)
+    }
+
+    const forCustomer = (customer: Customer): CustomerClient => {
+      const run = <A>(call: Omit<Call<A>, "apiToken" | "accountNo">) =>
+        execute(runtime, { ...call, apiToken: customer.apiToken, accountNo: customer.accountNo })
+
+      const createOrder = (input: CreateOrderInput) =>
+        Effect.gen(function*() {
+          const { value: order, wire } = yield* toWire(OrderManagement.CreateOrderRequest, {
+            ...input,
+            customerAccountNo: customer.accountNo
+          })
+          return yield* run({
+            operation: "createOrder",
+            method: "POST",
+            path: OrderManagement.ENDPOINTS.createOrder,
+            query: {},
+            body: wire,
+            idempotent: false,
+            response: OrderManagement.CreateOrderResponse,
+            refine: (error, body) => error._tag === "DropShipAddressRecommended" ? rejected(error, body, order) : undefined
+          })
+        })
+
+      return {
+        accountNo: customer.accountNo,
+        accountDetails: (input) =>
+          Effect.gen(function*() {
+            const { wire } = yield* toWire(OrderManagement.AccountDetailsRequest, {
+              customerAccountNo: customer.accountNo,
+              submitDate: dayOf(input.submitDate)
+            })
+            return yield* run({
+              operation: "accountDetails",
+              method: "GET",
+              path: OrderManagement.ENDPOINTS.accountDetails,
+              query: queryOf(wire),
+              idempotent: true,
+              response: OrderManagement.AccountDetailsResponse
+            })
+          }),
+        createOrder,
+        resubmitWithRecommendation: (error) =>
+          Option.match(recommendedOrder(error), {
+            onNone: () => Effect.fail(error),
+            onSome: createOrder
+          }),
+        priceAndAvailability: (input) =>
+          Effect.gen(function*() {
+            const { wire } = yield* toWire(OrderManagement.PriceAndAvailabilityRequest, {
+              customerAccountNo: customer.accountNo,
+              items: input.items
+            })
+            return yield* run({
+              operation: "priceAndAvailability",
+              method: "POST",
+              path: priceAndAvailabilityPath,
+              query: {},
+              body: wire,
+              idempotent: true,
+              response: OrderManagement.PriceAndAvailabilityResponse
+            })
+          }),
+        orderDetails: (input) =>
+          Effect.gen(function*() {
+            const { wire } = yield* toWire(OrderManagement.OrderDetailsRequest, {
+              customerAccountNo: customer.accountNo,
+              orderNo: input.orderNo
+            })
+            return yield* run({
+              operation: "orderDetails",
+              method: "GET",
+              path: OrderManagement.ENDPOINTS.orderDetails,
+              query: queryOf(wire),
+              idempotent: true,
+              response: OrderManagement.OrderDetailsResponse
+            })
+          }),
+        invoiceDetails: (input) =>
+          Effect.gen(function*() {
+            const { wire } = yield* toWire(OrderManagement.InvoiceDetailsRequest, {
+              customerAccountNo: customer.accountNo,
+              ...(input.invoiceNo === undefined ? {} : { invoiceNo: input.invoiceNo }),
+              ...(input.fromDate === undefined ? {} : { fromDate: dayOf(input.fromDate) }),
+              ...(input.toDate === undefined ? {} : { toDate: dayOf(input.toDate) })
+            })
+            yield* checkInvoiceDates(wire)
+            return yield* run({
+              operation: "invoiceDetails",
+              method: "GET",
+              path: OrderManagement.ENDPOINTS.invoiceDetails,
+              query: queryOf(wire),
+              idempotent: true,
+              response: OrderManagement.InvoiceDetailsResponse
+            })
+          }),
+        productDetails: (input) => product("productDetails", OrderManagement.ENDPOINTS.productDetails, OrderManagement.ProductDetailsResponse, input),
+        searchProducts: (input) =>
+          Effect.gen(function*() {
+            const { wire } = yield* toWire(ProductSearchQuery, input)
+            const { licensePlate, ...rest } = wire
+            return yield* run({
+              operation: "searchProducts",
+              method: "GET",
+              path: OrderManagement.ENDPOINTS.productDetails,
+              query: queryOf({ ...rest, ...licensePlate }),
+              idempotent: true,
+              response: OrderManagement.ProductDetailsResponse
+            })
+          }),
+        productDigitalAsset: (input) =>
+          product("productDigitalAsset", OrderManagement.ENDPOINTS.productDigitalAsset, OrderManagement.DigitalAssetsResponse, input)
+      }
+
+      function product<A>(operation: string, path: string, response: Schema.Schema<A, any>, input: ProductInput) {
+        return Effect.gen(function*() {
+          const { wire } = yield* toWire(OrderManagement.ProductRef, { productID: input.productID, brandCode: input.brandCode })
+          return yield* run({ operation, method: "GET", path, query: queryOf(wire), idempotent: true, response })
+        })
+      }
+    }
+
+    return { environment, baseUrl: runtime.baseUrl, assets, forCustomer }
+  })
+
+/**
+ * The refused order with the server's recommended address, for callers who want to show or adjust
+ * it before sending (`CustomerClient.resubmitWithRecommendation` sends it as is); `None` when the
+ * server offered no recommendation.
+ *
+ * @example
+ * import { Effect, Option } from "effect"
+ * import { OrderManagementClient } from "@shoplink/order-management"
+ * const retryWithPo = (customer: OrderManagementClient.CustomerClient) =>
+ *   Effect.catchTag("DropShipAddressRejected", (rejected) =>
+ *     Option.match(OrderManagementClient.recommendedOrder(rejected), {
+ *       onNone: () => Effect.fail(rejected),
+ *       onSome: (order) => customer.createOrder({ ...order, comment: "address corrected" })
+ *     }))
+ *
+ * @since 0.1.0
+ */
+export const recommendedOrder = (rejected: DropShipAddressRejected): Option.Option<CreateOrderInput> => {
+  if (rejected.recommendedAddress === undefined) return Option.none()
+  const { customerAccountNo: _, ...order } = rejected.order
+  return Option.some({ ...order, shippingAddress: rejected.recommendedAddress })
+}
+
+// API0327 → DropShipAddressRejected, with the recommendation when the body carries one.
+const rejected = (
+  error: MessageError.MessageError,
+  body: unknown,
+  order: OrderManagement.CreateOrderRequest
+): DropShipAddressRejected => {
+  const decoded = Schema.decodeUnknownOption(OrderManagement.CreateOrderResponse)(body)
+  const recommendation = Option.flatMap(decoded, (response) => Option.fromNullable(response.recommendedDropShipAddress))
+  const inputAddress = Option.match(recommendation, {
+    onNone: () => order.shippingAddress,
+    onSome: (r) => r.inputAddress
+  })
+  return new DropShipAddressRejected({
+    text: error.text,
+    httpStatus: error.httpStatus,
+    ...(error.referenceID === undefined ? {} : { referenceID: error.referenceID }),
+    order,
+    ...(inputAddress === undefined ? {} : { inputAddress }),
+    recommendationText: Option.match(recommendation, { onNone: () => "", onSome: (r) => r.recommendationText }),
+    ...Option.match(recommendation, { onNone: () => ({}), onSome: (r) => ({ recommendedAddress: r.recommendedAddress }) })
+  })
+}
+
+/**
+ * A layer from options.
+ *
+ * @example
+ * import { Redacted } from "effect"
+ * import { FetchHttpClient } from "@effect/platform"
+ * import { Layer } from "effect"
+ * import { OrderManagementClient } from "@shoplink/order-management"
+ * const OmsLive = OrderManagementClient.layer({
+ *   environment: "US_QUA", apiKey: Redacted.make("sbx-oms-test-key-0001"), testBaseUrl: "http://127.0.0.1:8080"
+ * }).pipe(Layer.provide(FetchHttpClient.layer))
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (
+  options: Options
+): Layer.Layer<OrderManagementClient, ConfigurationError, HttpClient.HttpClient> =>
+  Layer.effect(OrderManagementClient, make(options))
+
+/**
+ * The options read from configuration: `SHOPLINK_OMS_ENVIRONMENT` (US_QUA, CA_QUA, US_PRD,
+ * CA_PRD), `SHOPLINK_OMS_TEST_BASE_URL`, `SHOPLINK_OMS_PROD_BASE_URL`, `SHOPLINK_OMS_API_KEY`
+ * (redacted), and optionally `SHOPLINK_OMS_KEY_TIER` (test | production),
+ * `SHOPLINK_OMS_ASSET_BASE_URL` and `SHOPLINK_OMS_PRICE_AND_AVAILABILITY_PATH`.
+ *
+ * @example
+ * import { Effect } from "effect"
+ * import { OrderManagementClient } from "@shoplink/order-management"
+ * const options = Effect.runSync(Effect.either(OrderManagementClient.config))
+ *
+ * @since 0.1.0
+ * @category config
+ */
+export const config: Config.Config<Options> = Config.all({
+  environment: Config.literal("US_QUA", "CA_QUA", "US_PRD", "CA_PRD")("SHOPLINK_OMS_ENVIRONMENT"),
+  apiKey: Config.redacted("SHOPLINK_OMS_API_KEY"),
+  testBaseUrl: Config.option(Config.string("SHOPLINK_OMS_TEST_BASE_URL")),
+  prodBaseUrl: Config.option(Config.string("SHOPLINK_OMS_PROD_BASE_URL")),
+  keyTier: Config.option(Config.literal("test", "production")("SHOPLINK_OMS_KEY_TIER")),
+  assetBaseUrl: Config.option(Config.string("SHOPLINK_OMS_ASSET_BASE_URL")),
+  priceAndAvailabilityPath: Config.option(Config.string("SHOPLINK_OMS_PRICE_AND_AVAILABILITY_PATH"))
+}).pipe(
+  Config.map((c): Options => ({
+    environment: c.environment,
+    apiKey: c.apiKey,
+    testBaseUrl: Option.getOrUndefined(c.testBaseUrl),
+    prodBaseUrl: Option.getOrUndefined(c.prodBaseUrl),
+    keyTier: Option.getOrUndefined(c.keyTier),
+    assetBaseUrl: Option.getOrUndefined(c.assetBaseUrl),
+    priceAndAvailabilityPath: Option.getOrUndefined(c.priceAndAvailabilityPath)
+  }))
+)
+
+/**
+ * A layer reading its options from configuration (see `config`); `overrides` set what
+ * configuration cannot (timeouts, retries, `transformClient`, a key classifier).
+ *
+ * @example
+ * import { NodeHttpClient } from "@effect/platform-node"
+ * import { Layer } from "effect"
+ * import { OrderManagementClient } from "@shoplink/order-management"
+ * const OmsLive = OrderManagementClient.layerConfig().pipe(Layer.provide(NodeHttpClient.layerUndici))
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerConfig = (
+  overrides: Omit<Options, "environment" | "apiKey"> = {}
+): Layer.Layer<OrderManagementClient, ConfigError | ConfigurationError, HttpClient.HttpClient> =>
+  Layer.effect(
+    OrderManagementClient,
+    Effect.flatMap(config, (options) =>
+      make({
+        ...options,
+        ...Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined))
+      }))
+  )

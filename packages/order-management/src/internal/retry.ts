@@ -1,0 +1,71 @@
+// What is retried and how long to wait (../shared/DESIGN.md "Retries").
+import { Duration } from "effect"
+import type { OrderManagementError } from "../OrderManagementError.js"
+
+/** Settings of the retry loop (all bounded). */
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  readonly maxAttempts: number
+  /** First backoff delay; doubles per attempt. */
+  readonly baseDelay: Duration.Duration
+  /** Largest backoff delay. */
+  readonly maxDelay: Duration.Duration
+  /** No retry starts once this much time has passed since the first attempt. */
+  readonly maxElapsed: Duration.Duration
+  /** Largest `Retry-After` honoured; a longer one ends the retries. */
+  readonly retryAfterCap: Duration.Duration
+}
+
+export const defaultRetryPolicy: RetryPolicy = {
+  maxAttempts: 4,
+  baseDelay: Duration.millis(250),
+  maxDelay: Duration.seconds(4),
+  maxElapsed: Duration.seconds(30),
+  retryAfterCap: Duration.seconds(30)
+}
+
+/** A failed attempt, with what the retry decision needs besides the error. */
+export interface AttemptFailure {
+  readonly error: OrderManagementError
+  /** Whether the request may have reached the server (false only for connection failures). */
+  readonly mayHaveReachedServer: boolean
+  /** `Retry-After` of the response, in milliseconds. */
+  readonly retryAfterMillis?: number | undefined
+}
+
+/**
+ * The allow-list. Never retried: anything after a non-idempotent call may have reached the server;
+ * `quota` (API0208), `auth`, `invalid` and `state` messages. Retried: connection failures always;
+ * for idempotent calls also broken transports, timeouts, 408/429/5xx responses without an
+ * envelope, `server` messages (API0500); busy messages (API0258 locked, API0273 in use, API0301).
+ */
+export const isRetryable = (failure: AttemptFailure, idempotent: boolean): boolean => {
+  const { error } = failure
+  if (!idempotent && failure.mayHaveReachedServer) return false
+  switch (error._tag) {
+    case "RequestFailed":
+      return true
+    case "InvalidInput":
+      return false
+    case "UnexpectedResponse":
+      return error.retryClass === "retryable" || error.retryClass === "server"
+    default:
+      return error.retryClass === "retryable" || error.retryClass === "server"
+  }
+}
+
+/** Exponential backoff with "equal jitter": half the delay fixed, half random (`random` in [0, 1)). */
+export const backoff = (policy: RetryPolicy, attempt: number, random: number): Duration.Duration => {
+  const base = Duration.toMillis(policy.baseDelay) * 2 ** (attempt - 1)
+  const capped = Math.min(base, Duration.toMillis(policy.maxDelay))
+  return Duration.millis(Math.round(capped / 2 + random * (capped / 2)))
+}
+
+/** `Retry-After` as seconds or an HTTP date, in milliseconds from `nowMillis`. */
+export const parseRetryAfter = (value: string | undefined, nowMillis: number): number | undefined => {
+  if (value === undefined || value.trim() === "") return undefined
+  const trimmed = value.trim()
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000
+  const date = Date.parse(trimmed)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMillis)
+}

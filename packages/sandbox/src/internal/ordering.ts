@@ -1,0 +1,190 @@
+// What a person does in the ordering application (search, add to cart, press an export button),
+// shared by the HTML pages and the admin test driver.
+import { ParseResult, Schema } from "effect"
+import { Punchout } from "@shoplink/protocol"
+import type { Product, Vehicle } from "./catalog.js"
+import type { Ctx } from "./context.js"
+import { fail, MessageFailure, textOf } from "./failure.js"
+import type { Session, StoredOrder } from "./state.js"
+import { encodeQuote, encodeWebhookOrder, SERVER_VERSION, successStatus } from "./wire.js"
+
+/** A problem shown on an error page (HTTP 400). */
+export class PageError {
+  readonly _tag = "PageError"
+  constructor(readonly message: string, readonly status = 400) {}
+}
+
+export interface CatalogView {
+  readonly vehicle: Vehicle | undefined
+  readonly identifier: string | undefined
+  readonly searchTerm: string | undefined
+  readonly products: ReadonlyArray<Product>
+}
+
+/**
+ * The export buttons of the order page.
+ *
+ * @example
+ * import type { ExportButton } from "@shoplink/sandbox"
+ * const button: ExportButton = "exportAndSubmit"
+ *
+ * @since 0.1.0
+ */
+export type ExportButton = "export" | "exportAndSubmit" | "exportAndSave"
+
+export const EXPORT_BUTTONS: ReadonlyArray<ExportButton> = ["export", "exportAndSubmit", "exportAndSave"]
+
+/**
+ * What pressing an export button did.
+ *
+ * @example
+ * import type { DriverPressResult } from "@shoplink/sandbox"
+ * const orderOf = (r: DriverPressResult) => r.orderID
+ *
+ * @since 0.1.0
+ */
+export interface PressResult {
+  readonly button: ExportButton
+  readonly orderID: string | undefined
+  /** Where the browser goes next (`webhooks.callback`), when one was given. */
+  readonly redirect: string | undefined
+  readonly webhook: "order" | "quote" | undefined
+  /** The Export and Save response body (ExportAndSaveResponse). */
+  readonly response: unknown
+}
+
+const countryOf = (ctx: Ctx, session: Session) => ctx.state.customers.get(session.accountNo)!.country
+
+/** ShowCatalog: the spec's parameter rules, then the vehicle and the search. */
+export const catalogView = (ctx: Ctx, session: Session, query: Record<string, string>): CatalogView => {
+  const cleaned = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== ""))
+  const decoded = Schema.decodeUnknownEither(Punchout.ShowCatalogQuery)(cleaned)
+  if (decoded._tag === "Left") {
+    const issues = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)
+    throw new PageError(issues.map((i) => i.message).join("; "))
+  }
+  const params = decoded.right
+  if (params.referenceID !== undefined) session.pageReferenceID = params.referenceID
+  let vehicle: Vehicle | undefined
+  let identifier: string | undefined
+  if (params.vin !== undefined) {
+    vehicle = ctx.state.vehicleByVin(params.vin)
+    if (vehicle === undefined) throw new PageError(`Could not decode VIN ${params.vin}`)
+    identifier = `VIN ${params.vin}`
+  } else if (params.licensePlate !== undefined && params.licensePlateState !== undefined) {
+    vehicle = ctx.state.vehicleByPlate(params.licensePlate, params.licensePlateState)
+    if (vehicle === undefined) throw new PageError(`No record found for the license plate ${params.licensePlate} (${params.licensePlateState})`)
+    identifier = `License plate ${params.licensePlate} (${params.licensePlateState})`
+  } else if (params.baseVehicleID !== undefined) {
+    vehicle = ctx.state.vehicleByBaseId(params.baseVehicleID)
+    if (vehicle === undefined) throw new PageError(`Unknown base vehicle ID ${params.baseVehicleID}`)
+    identifier = `Base vehicle ID ${params.baseVehicleID}`
+  }
+  // Quotes exported after a vehicle search carry the vehicle's make.
+  session.vehicleMakeId = vehicle?.makeId ?? 0
+  const products = params.searchTerm !== undefined || vehicle !== undefined
+    ? ctx.state.search(params.searchTerm, vehicle, 50)
+    : []
+  session.lastSearch = products.filter((p) => p.price !== undefined).map((product) => ({ product, quantity: 1 }))
+  return { vehicle, identifier, searchTerm: params.searchTerm, products }
+}
+
+const asPageError = (error: unknown): never => {
+  if (error instanceof MessageFailure) throw new PageError(`${error.id}: ${textOf(error)}`, 400)
+  throw error
+}
+
+/** The session's cart order, if it is still in the cart. */
+export const cartOf = (ctx: Ctx, session: Session): StoredOrder | undefined => {
+  if (session.cartOrderId === undefined) return undefined
+  const order = ctx.state.orders.get(session.cartOrderId)
+  return order !== undefined && order.state === "cart" ? order : undefined
+}
+
+export const addToCart = (
+  ctx: Ctx,
+  session: Session,
+  now: number,
+  item: { readonly productID: string; readonly brandID: string; readonly quantity: number }
+): StoredOrder => {
+  try {
+    if (!(item.quantity > 0) || !Number.isInteger(item.quantity)) fail("API0231")
+    const cart = cartOf(ctx, session)
+    if (cart === undefined) {
+      const allocations = ctx.state.allocate([item], countryOf(ctx, session))
+      const order = ctx.state.createCartOrder(now, session.accountNo, allocations, "")
+      session.cartOrderId = order.orderID
+      return order
+    }
+    ctx.state.addToCart(now, cart, item, countryOf(ctx, session))
+    return cart
+  } catch (error) {
+    return asPageError(error)
+  }
+}
+
+export const removeFromCart = (ctx: Ctx, session: Session, item: { readonly productID: string; readonly brandID: string }): void => {
+  const cart = cartOf(ctx, session)
+  if (cart === undefined) throw new PageError("The cart is empty")
+  try {
+    ctx.state.removeFromCart(cart, item.productID, item.brandID)
+  } catch (error) {
+    asPageError(error)
+  }
+}
+
+/** ShowOrder: opens an order of the account; an order in the cart becomes the session's cart. */
+export const openOrder = (ctx: Ctx, session: Session, orderId: string, referenceID: string | undefined): StoredOrder => {
+  const order = ctx.state.orders.get(orderId.trim())
+  if (order === undefined || order.accountNo !== session.accountNo) throw new PageError(`Order ${orderId} not found`, 404)
+  if (referenceID !== undefined) session.pageReferenceID = referenceID
+  if (order.state === "cart") session.cartOrderId = order.orderID
+  return order
+}
+
+const referenceOf = (session: Session) => session.pageReferenceID ?? session.referenceID ?? ""
+
+export const isVisible = (session: Session, button: ExportButton): boolean =>
+  button === "export" ? session.exportButtons.export : button === "exportAndSave" ? session.exportButtons.exportAndSave : true
+
+/** Presses an export button: webhooks go out in the background; the caller gets the redirect. */
+export const press = (ctx: Ctx, session: Session, now: number, button: ExportButton): { readonly result: PressResult; readonly send: ReadonlyArray<{ readonly event: "order" | "quote"; readonly url: string; readonly body: unknown }> } => {
+  if (!isVisible(session, button)) throw new PageError(`The ${button} button is not shown for this session (exportButtons)`)
+  const cart = cartOf(ctx, session)
+  const redirect = session.webhooks.callback
+  const referenceID = referenceOf(session)
+  if (button === "export") {
+    const country = countryOf(ctx, session)
+    const items = cart !== undefined && cart.lines.length > 0
+      ? cart.lines.map((l) => ({ product: l.product, quantity: l.quantity }))
+      : session.lastSearch
+    if (items.length === 0) throw new PageError("Nothing to export: search for products or add them to the cart first")
+    const quotes = items.map((i) => encodeQuote(ctx.state, now, i.product, i.quantity, country, session.vehicleMakeId))
+    return {
+      result: { button, orderID: cart?.orderID, redirect, webhook: "quote", response: undefined },
+      send: [{ event: "quote", url: session.webhooks.quote, body: { referenceID, quotes } }]
+    }
+  }
+  if (cart === undefined || cart.lines.length === 0) throw new PageError("The cart is empty")
+  if (button === "exportAndSubmit") {
+    try {
+      ctx.state.submitOrder(cart.orderID, session.accountNo)
+    } catch (error) {
+      asPageError(error)
+    }
+    session.cartOrderId = undefined
+    return {
+      result: { button, orderID: cart.orderID, redirect, webhook: "order", response: undefined },
+      send: [{ event: "order", url: session.webhooks.order, body: { referenceID, order: encodeWebhookOrder(ctx.state, cart) } }]
+    }
+  }
+  // Export and Save: the order stays reserved (KEEP_INVENTORY) and the answer carries its orderID.
+  session.cartOrderId = undefined
+  const response = {
+    serverVersion: SERVER_VERSION,
+    status: successStatus,
+    ...(referenceID === "" ? {} : { referenceID }),
+    orderID: cart.orderID
+  }
+  return { result: { button, orderID: cart.orderID, redirect, webhook: undefined, response }, send: [] }
+}

@@ -1,0 +1,142 @@
+// Server-rendered ordering pages: ShowCatalog, ShowOrder, the cart and the export buttons.
+import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect } from "effect"
+import { type Ctx, escapeHtml as h } from "./context.js"
+import { addToCart, cartOf, removeFromCart, catalogView, EXPORT_BUTTONS, type ExportButton, isVisible, openOrder, PageError, press } from "./ordering.js"
+import { dispatchTimeAt, type Session, type StoredOrder } from "./state.js"
+
+const BUTTON_LABEL: Record<ExportButton, { readonly label: string; readonly testid: string }> = {
+  export: { label: "Export", testid: "export" },
+  exportAndSubmit: { label: "Export and Submit", testid: "export-and-submit" },
+  exportAndSave: { label: "Export and Save", testid: "export-and-save" }
+}
+
+const money = (n: number | undefined) => (n === undefined ? "Call for price" : `$${n.toFixed(2)}`)
+const time = (millis: number) => new Date(millis).toISOString().replace("T", " ").slice(0, 16) + " UTC"
+
+const STYLE = `body{font-family:system-ui,sans-serif;margin:0;color:#1d2733}header{background:#0b3d6e;color:#fff;padding:12px 20px}
+main{padding:16px 20px}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #dde3ea;padding:6px;text-align:left}
+form.inline{display:inline}fieldset{border:1px solid #dde3ea;margin-bottom:12px}footer{border-top:1px solid #dde3ea;padding:10px 20px;color:#5b6b7b}
+.error{background:#fde8e8;border:1px solid #e0a0a0;padding:12px}.cart{background:#f4f8fc;padding:12px;margin-top:16px}button{cursor:pointer}`
+
+export const layout = (title: string, session: Session | undefined, body: string): string =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${h(title)}</title><style>${STYLE}</style></head><body>
+<header><strong>Parts ordering</strong> — Shoplink sandbox</header><main>${body}</main>
+<footer data-testid="footer">${session === undefined ? "" : `${h(session.smsVendorName)}${(session.pageReferenceID ?? session.referenceID) === undefined ? "" : ` · Reference ${h(session.pageReferenceID ?? session.referenceID ?? "")}`}`}</footer>
+</body></html>`
+
+export const errorPage = (message: string, session: Session | undefined, status = 400) =>
+  HttpServerResponse.html(layout("Error", session, `<div class="error" data-testid="error">${h(message)}</div>`)).pipe(
+    HttpServerResponse.setStatus(status)
+  )
+
+const q = (token: string) => `token=${encodeURIComponent(token)}`
+
+const cartHtml = (ctx: Ctx, session: Session, back: string): string => {
+  const cart = cartOf(ctx, session)
+  const lines = cart?.lines ?? []
+  const total = lines.reduce((n, l) => n + (l.product.price ?? 0) * l.quantity, 0)
+  const buttons = EXPORT_BUTTONS.filter((b) => isVisible(session, b)).map((b) =>
+    `<form class="inline" method="post" action="/punchout/v1/app/press?${q(session.token)}"><input type="hidden" name="button" value="${b}"><button type="submit" data-testid="${BUTTON_LABEL[b].testid}">${BUTTON_LABEL[b].label}</button></form>`
+  ).join(" ")
+  return `<section class="cart" data-testid="cart"><h2>Cart${cart === undefined ? "" : ` — order <span data-testid="cart-order-id">${h(cart.orderID)}</span>`}</h2>
+${lines.length === 0 ? `<p data-testid="cart-empty">The cart is empty.</p>` : `<table><tr><th>Brand</th><th>Part</th><th>Qty</th><th>Price</th><th>Warehouse</th><th></th></tr>${
+    lines.map((l) => `<tr data-testid="cart-line" data-product-id="${h(l.product.productID)}" data-brand-id="${h(l.product.brandCode)}"><td>${h(ctx.state.brandOf(l.product).name)}</td><td>${h(l.product.productID)} ${h(l.product.description)}</td><td>${l.quantity}</td><td>${money(l.product.price)}</td><td>${h(l.warehouseCode)}</td>
+<td><form class="inline" method="post" action="/punchout/v1/app/remove?${q(session.token)}"><input type="hidden" name="productID" value="${h(l.product.productID)}"><input type="hidden" name="brandID" value="${h(l.product.brandCode)}"><input type="hidden" name="back" value="${h(back)}"><button type="submit" data-testid="remove-from-cart">Remove</button></form></td></tr>`).join("")
+  }</table><p>Total ${money(total)}</p>`}
+<div data-testid="export-buttons">${buttons}</div></section>`
+}
+
+const catalogPage = (ctx: Ctx, session: Session, query: Record<string, string>, back: string, now: number): string => {
+  const view = catalogView(ctx, session, query)
+  const country = ctx.state.customers.get(session.accountNo)!.country
+  const v = view.vehicle
+  const field = (name: string, label: string) =>
+    `<label>${label} <input name="${name}" value="${h(query[name] ?? "")}"></label>`
+  const rows = view.products.map((p) => {
+    const brand = ctx.state.brandOf(p)
+    const warehouse = ctx.state.bestWarehouse(p, country, 1)
+    const available = p.stocked ? ctx.state.available(p, country) : 0
+    const quote = { dispatch: time(dispatchTimeAt(now, warehouse)) }
+    return `<tr data-testid="result" data-product-id="${h(p.productID)}" data-brand-id="${h(p.brandCode)}">
+<td><span class="brand" title="${h(brand.logo)}">${h(brand.name)}</span> (${h(brand.code)})</td><td>${h(p.productID)}</td><td>${h(p.description)}</td>
+<td data-testid="price">${money(p.price)}</td><td>List ${money(p.listPrice)}</td><td>Core ${money(p.corePrice)}</td>
+<td data-testid="availability">${available} available${available > 0 ? ` (${h(warehouse.name)})` : ""}</td><td data-testid="dispatch">Dispatch ${quote.dispatch}</td>
+<td><form class="inline" method="post" action="/punchout/v1/app/add?${q(session.token)}"><input type="hidden" name="productID" value="${h(p.productID)}"><input type="hidden" name="brandID" value="${h(p.brandCode)}"><input type="hidden" name="back" value="${h(back)}"><input name="quantity" value="1" size="3" aria-label="Quantity"><button type="submit" data-testid="add-to-cart">Add to cart</button></form></td></tr>`
+  }).join("")
+  return layout("Catalog", session, `<form method="get" action="/punchout/v1/ShowCatalog"><input type="hidden" name="token" value="${h(session.token)}">
+<fieldset><legend>Vehicle and search</legend>${field("searchTerm", "Search")} ${field("vin", "VIN")} ${field("licensePlate", "Plate")} ${field("licensePlateState", "State")} ${field("baseVehicleID", "Base vehicle ID")} <button type="submit">Search</button></fieldset></form>
+<div data-testid="vehicle">${v === undefined ? "No vehicle selected" : `${v.year} ${h(v.make)} ${h(v.model)} — ${h(view.identifier ?? "")}`}</div>
+<div data-testid="search-term">${h(view.searchTerm ?? "")}</div>
+<table data-testid="results"><tr><th>Brand</th><th>Part</th><th>Description</th><th>Price</th><th>List</th><th>Core</th><th>Availability</th><th>Dispatch</th><th></th></tr>${rows}</table>
+${view.products.length === 0 ? `<p data-testid="no-results">No products.</p>` : ""}
+${cartHtml(ctx, session, back)}`)
+}
+
+const orderPage = (ctx: Ctx, session: Session, order: StoredOrder, back: string): string =>
+  layout("Order", session, `<h1>Order <span data-testid="order-id">${h(order.orderID)}</span></h1>
+<p>Status: <span data-testid="order-status">${h(order.state === "cart" ? "In shopping cart" : order.state === "expired" ? "Expired" : order.state === "saved" ? "Saved for later" : "Order submitted")}</span>${order.comment === "" ? "" : ` · Comment ${h(order.comment)}`}</p>
+<table><tr><th>Brand</th><th>Part</th><th>Qty</th><th>Price</th><th>Dispatch</th></tr>${order.lines.map((l) =>
+    `<tr data-testid="order-line"><td>${h(ctx.state.brandOf(l.product).name)}</td><td>${h(l.product.productID)} ${h(l.product.description)}</td><td>${l.quantity}</td><td>${money(l.product.price)}</td><td>${time(l.dispatchTime)}</td></tr>`
+  ).join("")}</table>
+${order.state === "cart" ? cartHtml(ctx, session, back) : ""}`)
+
+const queryRecord = (url: URL): Record<string, string> => Object.fromEntries(url.searchParams.entries())
+
+/** GET ShowCatalog / ShowOrder for a valid session. */
+export const handlePage = (ctx: Ctx, command: "ShowCatalog" | "ShowOrder", session: Session, url: URL) =>
+  Effect.map(ctx.now, (now) => {
+    try {
+      const back = `${url.pathname}${url.search}`
+      if (command === "ShowCatalog") return HttpServerResponse.html(catalogPage(ctx, session, queryRecord(url), back, now))
+      const orderId = url.searchParams.get("orderId")
+      if (orderId === null || orderId.trim() === "") {
+        return errorPage(url.searchParams.has("orderID") ? "orderId is required (spelled orderId)" : "orderId is required", session)
+      }
+      const order = openOrder(ctx, session, orderId, url.searchParams.get("referenceID") ?? undefined)
+      return HttpServerResponse.html(orderPage(ctx, session, order, back))
+    } catch (error) {
+      if (error instanceof PageError) return errorPage(error.message, session, error.status)
+      throw error
+    }
+  })
+
+const safeBack = (back: string | undefined, token: string) =>
+  back !== undefined && /^\/punchout\/v1\/Show(Catalog|Order)\?/.test(back) ? back : `/punchout/v1/ShowCatalog?${q(token)}`
+
+/** POST /punchout/v1/app/{add|press} from the pages' forms. */
+export const handleAppAction = (ctx: Ctx, action: string, session: Session) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const form = yield* request.urlParamsBody.pipe(Effect.orElseSucceed(() => []))
+    const get = (name: string) => form.find(([k]) => k === name)?.[1]
+    const now = yield* ctx.now
+    try {
+      if (action === "add") {
+        addToCart(ctx, session, now, {
+          productID: get("productID") ?? "",
+          brandID: get("brandID") ?? "",
+          quantity: Number(get("quantity") ?? "1")
+        })
+        return HttpServerResponse.redirect(safeBack(get("back"), session.token), { status: 303 })
+      }
+      if (action === "remove") {
+        removeFromCart(ctx, session, { productID: get("productID") ?? "", brandID: get("brandID") ?? "" })
+        return HttpServerResponse.redirect(safeBack(get("back"), session.token), { status: 303 })
+      }
+      if (action === "press") {
+        const button = get("button") as ExportButton
+        if (!EXPORT_BUTTONS.includes(button)) return errorPage("Unknown button", session)
+        const { result, send } = press(ctx, session, now, button)
+        for (const s of send) yield* ctx.deliver(s.event, s.url, s.body)
+        if (result.redirect !== undefined) return HttpServerResponse.redirect(result.redirect, { status: 303 })
+        return HttpServerResponse.html(layout("Exported", session, `<div data-testid="export-result">${h(BUTTON_LABEL[button].label)} done.${
+          result.orderID === undefined ? "" : ` Order <span data-testid="order-id">${h(result.orderID)}</span>`
+        }</div>`))
+      }
+      return errorPage(`Unknown action ${action}`, session, 404)
+    } catch (error) {
+      if (error instanceof PageError) return errorPage(error.message, session, error.status)
+      throw error
+    }
+  })

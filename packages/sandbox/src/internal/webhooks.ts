@@ -1,0 +1,79 @@
+// Webhook delivery: POST JSON with a timeout and a few retries with backoff, recording every
+// attempt. Runs on the live clock (real network time) in a background fiber so a dead receiver
+// never blocks the ordering page.
+import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { Clock, Duration, Effect, Schedule, SubscriptionRef } from "effect"
+
+/**
+ * One delivery attempt of a webhook.
+ *
+ * @example
+ * import { Effect } from "effect"
+ * import { type WebhookDelivery, withSandbox } from "@shoplink/sandbox"
+ * const failed = (all: ReadonlyArray<WebhookDelivery>) => all.filter((d) => !d.ok)
+ * const program = withSandbox((sandbox) => Effect.map(sandbox.admin.deliveries(), failed))
+ *
+ * @since 0.1.0
+ */
+export interface WebhookDelivery {
+  /** Sequence number of the delivery (all attempts of one delivery share it). */
+  readonly deliveryId: number
+  readonly event: "order" | "quote"
+  readonly url: string
+  /** 1-based attempt number. */
+  readonly attempt: number
+  /** ISO time of the attempt (wall clock). */
+  readonly at: string
+  readonly body: unknown
+  /** HTTP status of the receiver's answer, when there was one. */
+  readonly status: number | undefined
+  /** Transport error or timeout, when there was no answer. */
+  readonly error: string | undefined
+  readonly ok: boolean
+}
+
+export interface WebhookOptions {
+  readonly timeout: Duration.DurationInput
+  readonly attempts: number
+  readonly backoff: Duration.DurationInput
+}
+
+export const makeDeliverer = (
+  client: HttpClient.HttpClient,
+  log: SubscriptionRef.SubscriptionRef<ReadonlyArray<WebhookDelivery>>,
+  options: WebhookOptions
+) => {
+  let nextId = 1
+  const liveClock = Clock.make()
+  return (event: "order" | "quote", url: string, body: unknown): Effect.Effect<void> => {
+    const deliveryId = nextId++
+    let attempt = 0
+    const record = (entry: Omit<WebhookDelivery, "deliveryId" | "event" | "url" | "body" | "at" | "attempt">) =>
+      SubscriptionRef.update(log, (all) => [
+        ...all,
+        { deliveryId, event, url, body, attempt, at: new Date().toISOString(), ...entry }
+      ])
+    const once = Effect.gen(function*() {
+      attempt++
+      const response = yield* client.execute(HttpClientRequest.post(url).pipe(HttpClientRequest.bodyUnsafeJson(body))).pipe(
+        Effect.flatMap((r) => Effect.as(r.text.pipe(Effect.ignore), r.status)),
+        Effect.scoped,
+        Effect.timeoutFail({ duration: options.timeout, onTimeout: () => "timeout" as const }),
+        Effect.either
+      )
+      if (response._tag === "Left") {
+        const error = response.left === "timeout" ? `timed out after ${Duration.format(options.timeout)}` : response.left.message
+        yield* record({ status: undefined, error, ok: false })
+        return yield* Effect.fail(error)
+      }
+      const ok = response.right >= 200 && response.right < 300
+      yield* record({ status: response.right, error: undefined, ok })
+      if (!ok) return yield* Effect.fail(`HTTP ${response.right}`)
+    })
+    return once.pipe(
+      Effect.retry(Schedule.exponential(options.backoff).pipe(Schedule.intersect(Schedule.recurs(Math.max(0, options.attempts - 1))))),
+      Effect.ignore,
+      Effect.withClock(liveClock)
+    )
+  }
+}
