@@ -15,7 +15,8 @@ const out = outArg > 0 ? resolve(process.argv[outArg + 1]) : mkdtempSync(join(tm
 mkdirSync(out, { recursive: true })
 const copy = mkdtempSync(join(tmpdir(), "shoplink-release-tree-"))
 
-const run = (cmd, args, cwd = copy) => execFileSync(cmd, args, { cwd, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" })
+const env = { ...process.env, TURBO_TELEMETRY_DISABLED: "1" }
+const run = (cmd, args, cwd = copy) => execFileSync(cmd, args, { cwd, env, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" })
 
 try {
   // The working tree as git sees it (tracked + untracked, not ignored): uncommitted changesets count.

@@ -1,0 +1,428 @@
+/**
+ * `PunchoutClient`: the typed client of the Vendor Punchout API on @effect/platform's HttpClient.
+ * It creates sessions and runs the API commands (GetProductQuotes, CreateOrder, SubmitOrder,
+ * ReserveOrder) inside them, reading the status envelope whatever the HTTP status.
+ *
+ * @since 0.1.0
+ */
+import { HttpClient } from "@effect/platform"
+import { Config, Context, Duration, Effect, Either, Layer, ParseResult, Redacted, Schema } from "effect"
+import type { ConfigError } from "effect/ConfigError"
+import type { NonEmptyReadonlyArray } from "effect/Array"
+import { OrderAlreadySubmitted, Punchout } from "@shoplink/protocol"
+import { type CommandSpec, type ExchangeConfig, prepareClient, runCommand } from "./internal/exchange.js"
+import { commandUrl } from "./internal/urls.js"
+import {
+  type CommandError,
+  type CommandName,
+  InvalidInput,
+  MalformedResponse,
+  OrderAlreadySubmittedAfterRetry,
+  type SubmitOrderError
+} from "./PunchoutError.js"
+import { type CreateSessionOptions, type Customer, customerKey, type PunchoutSession } from "./PunchoutSession.js"
+import * as RetryPolicy from "./RetryPolicy.js"
+
+/**
+ * How to reach the service. `requestTimeout` bounds each attempt (default 30 seconds);
+ * `transformClient` lets you add middleware (proxies, extra headers, tracing) to the HttpClient.
+ *
+ * @example
+ * import { Redacted } from "effect"
+ * import type { PunchoutClient } from "@shoplink/punchout"
+ * const options: PunchoutClient.PunchoutClientOptions = {
+ *   baseUrl: "https://punchout.distributor.example",
+ *   vendorApiKey: Redacted.make("vendor-key"),
+ *   requestTimeout: "10 seconds",
+ *   retry: { maxAttempts: 3 }
+ * }
+ *
+ * @since 0.1.0
+ */
+export interface PunchoutClientOptions {
+  readonly baseUrl: string
+  readonly vendorApiKey: Redacted.Redacted<string>
+  readonly requestTimeout?: Duration.DurationInput
+  readonly retry?: RetryPolicy.RetryPolicyInput
+  readonly transformClient?: (client: HttpClient.HttpClient) => HttpClient.HttpClient
+}
+
+/**
+ * GetProductQuotes input: a search term, or a `productID` (with `brandID` for an exact match),
+ * and a positive quantity.
+ *
+ * @example
+ * import type { PunchoutClient } from "@shoplink/punchout"
+ * const search: PunchoutClient.GetProductQuotesInput = { searchTerm: "oil filter", quantity: 1 }
+ * const exact: PunchoutClient.GetProductQuotesInput = { productID: "51515", brandID: "WIX", quantity: 2 }
+ *
+ * @since 0.1.0
+ */
+export type GetProductQuotesInput =
+  & ({ readonly searchTerm: string } | { readonly productID: string; readonly brandID?: string })
+  & { readonly quantity: number; readonly referenceID?: string }
+
+/**
+ * One product of a multi-product CreateOrder.
+ *
+ * @example
+ * import type { PunchoutClient } from "@shoplink/punchout"
+ * const item: PunchoutClient.OrderItem = { productID: "51515", brandID: "WIX", quantity: 2 }
+ *
+ * @since 0.1.0
+ */
+export interface OrderItem {
+  readonly productID: string
+  readonly brandID: string
+  readonly quantity: number
+}
+
+/**
+ * CreateOrder input: one product, or several in `quotes`. `comment` is 1 to 20 characters.
+ *
+ * @example
+ * import type { PunchoutClient } from "@shoplink/punchout"
+ * const one: PunchoutClient.CreateOrderInput = { productID: "51515", brandID: "WIX", quantity: 1, comment: "PO 77" }
+ * const many: PunchoutClient.CreateOrderInput = { quotes: [{ productID: "51515", brandID: "WIX", quantity: 1 }] }
+ *
+ * @since 0.1.0
+ */
+export type CreateOrderInput =
+  & (OrderItem | { readonly quotes: NonEmptyReadonlyArray<OrderItem> })
+  & { readonly referenceID?: string; readonly comment?: string }
+
+/**
+ * SubmitOrder input.
+ *
+ * @example
+ * import type { PunchoutClient } from "@shoplink/punchout"
+ * const input: PunchoutClient.SubmitOrderInput = { orderID: "10423" }
+ *
+ * @since 0.1.0
+ */
+export interface SubmitOrderInput {
+  readonly orderID: string
+  readonly referenceID?: string
+}
+
+/**
+ * ReserveOrder input: `orderID` a non-zero integer of 1 to 8 digits, `comment` 1 to 20 characters.
+ *
+ * @example
+ * import type { PunchoutClient } from "@shoplink/punchout"
+ * const input: PunchoutClient.ReserveOrderInput = { orderID: "10423", comment: "PO 77" }
+ *
+ * @since 0.1.0
+ */
+export interface ReserveOrderInput {
+  readonly orderID: string
+  readonly referenceID?: string
+  readonly comment?: string
+}
+
+/**
+ * Errors of `createSession`: a bad credential answers `Unauthorized`.
+ *
+ * @example
+ * import type { PunchoutClient } from "@shoplink/punchout"
+ * const isAuth = (e: PunchoutClient.CreateSessionError) => e._tag === "Unauthorized"
+ *
+ * @since 0.1.0
+ */
+export type CreateSessionError = CommandError
+
+/**
+ * The client's operations. Commands take the session they run in.
+ *
+ * @example
+ * import { Effect } from "effect"
+ * import { PunchoutClient } from "@shoplink/punchout"
+ * const quotes = (session: Parameters<PunchoutClient.Service["getProductQuotes"]>[0]) =>
+ *   Effect.flatMap(PunchoutClient.PunchoutClient, (client) => client.getProductQuotes(session, { searchTerm: "oil filter", quantity: 1 }))
+ *
+ * @since 0.1.0
+ */
+export interface Service {
+  readonly createSession: (customer: Customer, options: CreateSessionOptions) => Effect.Effect<PunchoutSession, CreateSessionError>
+  readonly getProductQuotes: (
+    session: PunchoutSession,
+    input: GetProductQuotesInput
+  ) => Effect.Effect<Punchout.GetProductQuotesResponse, CommandError>
+  readonly createOrder: (session: PunchoutSession, input: CreateOrderInput) => Effect.Effect<Punchout.OrderResponse, CommandError>
+  readonly submitOrder: (session: PunchoutSession, input: SubmitOrderInput) => Effect.Effect<Punchout.OrderResponse, SubmitOrderError>
+  readonly reserveOrder: (
+    session: PunchoutSession,
+    input: ReserveOrderInput
+  ) => Effect.Effect<Punchout.ReserveOrderResponse, CommandError>
+}
+
+/**
+ * The Punchout client service.
+ *
+ * @example
+ * import { FetchHttpClient } from "@effect/platform"
+ * import { Effect, Layer, Redacted } from "effect"
+ * import { PunchoutClient } from "@shoplink/punchout"
+ *
+ * const program = Effect.gen(function*() {
+ *   const client = yield* PunchoutClient.PunchoutClient
+ *   const session = yield* client.createSession(
+ *     { accountNo: "100200", username: "parts@mainstreet-auto.example", country: "US", apiToken: Redacted.make("token") },
+ *     { smsVendorName: "Acme SMS", webhooks: { order: "https://sms.example/o", quote: "https://sms.example/q" } }
+ *   )
+ *   return yield* client.getProductQuotes(session, { searchTerm: "oil filter", quantity: 1 })
+ * })
+ * const live = PunchoutClient.layer({ baseUrl: "http://127.0.0.1:8080", vendorApiKey: Redacted.make("key") })
+ * program.pipe(Effect.provide(live.pipe(Layer.provide(FetchHttpClient.layer))))
+ *
+ * @since 0.1.0
+ * @category services
+ */
+export class PunchoutClient extends Context.Tag("@shoplink/punchout/PunchoutClient")<PunchoutClient, Service>() {}
+
+const invalid = (command: CommandName) => (error: ParseResult.ParseError) =>
+  new InvalidInput({ command, message: ParseResult.TreeFormatter.formatErrorSync(error) })
+
+const encoders = new WeakMap<object, (u: unknown) => Either.Either<unknown, ParseResult.ParseError>>()
+
+// Validates against the protocol's refinements and encodes to the wire; encoders are built once.
+const encodeInput = <A, I>(command: CommandName, schema: Schema.Schema<A, I>, input: unknown): Either.Either<I, InvalidInput> => {
+  let encoder = encoders.get(schema)
+  if (encoder === undefined) {
+    encoder = Schema.encodeUnknownEither(schema, { onExcessProperty: "error" })
+    encoders.set(schema, encoder)
+  }
+  return Either.mapLeft(encoder(input) as Either.Either<I, ParseResult.ParseError>, invalid(command))
+}
+
+const withoutUndefined = <T extends Record<string, unknown>>(record: T): T =>
+  Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as T
+
+/**
+ * Builds the client from options; needs an `HttpClient`.
+ *
+ * @example
+ * import { FetchHttpClient } from "@effect/platform"
+ * import { Effect, Redacted } from "effect"
+ * import { PunchoutClient } from "@shoplink/punchout"
+ * const client = PunchoutClient.make({ baseUrl: "http://127.0.0.1:8080", vendorApiKey: Redacted.make("key") }).pipe(
+ *   Effect.provide(FetchHttpClient.layer)
+ * )
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (options: PunchoutClientOptions): Effect.Effect<Service, never, HttpClient.HttpClient> =>
+  Effect.gen(function*() {
+    const base = yield* HttpClient.HttpClient
+    const httpClient = prepareClient(options.transformClient ? options.transformClient(base) : base)
+    const config: ExchangeConfig = {
+      httpClient,
+      timeout: Duration.decode(options.requestTimeout ?? "30 seconds"),
+      retry: RetryPolicy.make(options.retry)
+    }
+    const baseUrl = options.baseUrl.replace(/\/+$/, "")
+
+    const run = <A, I>(spec: CommandSpec<A, I>) => runCommand(config, spec)
+
+    const createSession: Service["createSession"] = (customer, sessionOptions) =>
+      Effect.gen(function*() {
+        const body = yield* encodeInput("CreateSession", Punchout.CreateSessionRequest, withoutUndefined({
+          apiKey: options.vendorApiKey,
+          apiToken: customer.apiToken,
+          accountNo: customer.accountNo,
+          username: customer.username,
+          country: customer.country,
+          smsVendorName: sessionOptions.smsVendorName,
+          referenceID: sessionOptions.referenceID,
+          webhooks: withoutUndefined({ ...sessionOptions.webhooks }),
+          exportButtons: sessionOptions.exportButtons
+        }))
+        const response = yield* run({
+          command: "CreateSession",
+          url: Redacted.make(`${baseUrl}/punchout/v1/create`),
+          body,
+          response: Punchout.CreateSessionResponse,
+          mode: "idempotent",
+          referenceID: sessionOptions.referenceID,
+          secrets: [options.vendorApiKey, customer.apiToken]
+        })
+        const punchout = response.punchout
+        if (typeof punchout.expiration === "number" || punchout.token === undefined || punchout.token === null) {
+          return yield* new MalformedResponse({
+            command: "CreateSession",
+            reason: "UnexpectedShape",
+            httpStatus: 200,
+            detail: "a success envelope came with a refused session (empty url, no token)",
+            excerpt: ""
+          })
+        }
+        const session: PunchoutSession = {
+          customerKey: customerKey(customer),
+          token: punchout.token,
+          urlTemplate: Redacted.make(punchout.url),
+          expiresAt: punchout.expiration,
+          serverVersion: response.serverVersion ?? undefined
+        }
+        return session
+      })
+
+    const getProductQuotes: Service["getProductQuotes"] = (session, input) =>
+      Effect.gen(function*() {
+        const wire = "searchTerm" in input
+          ? { productID: input.searchTerm, quantity: input.quantity, referenceID: input.referenceID }
+          : { productID: input.productID, brandID: input.brandID, quantity: input.quantity, referenceID: input.referenceID }
+        const body = yield* encodeInput("GetProductQuotes", Punchout.GetProductQuotesRequest, withoutUndefined(wire))
+        return yield* run({
+          command: "GetProductQuotes",
+          url: commandUrl(session, "GetProductQuotes"),
+          body,
+          response: Punchout.GetProductQuotesResponse,
+          mode: "idempotent",
+          referenceID: input.referenceID,
+          secrets: [session.token]
+        })
+      })
+
+    const createOrder: Service["createOrder"] = (session, input) =>
+      Effect.gen(function*() {
+        const body = "quotes" in input
+          ? yield* encodeInput("CreateOrder", Punchout.CreateOrderMultiple, withoutUndefined({
+            quotes: input.quotes.map((q) => ({ productID: q.productID, brandID: q.brandID, quantity: q.quantity })),
+            referenceID: input.referenceID,
+            comment: input.comment
+          }))
+          : yield* encodeInput("CreateOrder", Punchout.CreateOrderSingle, withoutUndefined({
+            productID: input.productID,
+            brandID: input.brandID,
+            quantity: input.quantity,
+            referenceID: input.referenceID,
+            comment: input.comment
+          }))
+        return yield* run({
+          command: "CreateOrder",
+          url: commandUrl(session, "CreateOrder"),
+          body,
+          response: Punchout.OrderResponse,
+          mode: "unsafe",
+          referenceID: input.referenceID,
+          secrets: [session.token]
+        })
+      })
+
+    const submitOrder: Service["submitOrder"] = (session, input) =>
+      Effect.gen(function*() {
+        const body = yield* encodeInput("SubmitOrder", Punchout.SubmitOrderRequest, withoutUndefined({ ...input }))
+        return yield* runCommand(config, {
+          command: "SubmitOrder",
+          url: commandUrl(session, "SubmitOrder"),
+          body,
+          response: Punchout.OrderResponse,
+          mode: "unsafe",
+          referenceID: input.referenceID,
+          secrets: [session.token]
+        }, (error, attempts) =>
+          attempts > 1 && error instanceof OrderAlreadySubmitted
+            ? new OrderAlreadySubmittedAfterRetry({
+              orderID: input.orderID,
+              attempts,
+              ...(input.referenceID === undefined ? {} : { referenceID: input.referenceID })
+            })
+            : error)
+      })
+
+    const reserveOrder: Service["reserveOrder"] = (session, input) =>
+      Effect.gen(function*() {
+        const body = yield* encodeInput("ReserveOrder", Punchout.ReserveOrderRequest, withoutUndefined({ ...input }))
+        return yield* run({
+          command: "ReserveOrder",
+          url: commandUrl(session, "ReserveOrder"),
+          body,
+          response: Punchout.ReserveOrderResponse,
+          mode: "idempotent",
+          referenceID: input.referenceID,
+          secrets: [session.token]
+        })
+      })
+
+    return PunchoutClient.of({ createSession, getProductQuotes, createOrder, submitOrder, reserveOrder })
+  })
+
+/**
+ * A layer from options.
+ *
+ * @example
+ * import { FetchHttpClient } from "@effect/platform"
+ * import { Layer, Redacted } from "effect"
+ * import { PunchoutClient } from "@shoplink/punchout"
+ * const live = PunchoutClient.layer({ baseUrl: "http://127.0.0.1:8080", vendorApiKey: Redacted.make("key") }).pipe(
+ *   Layer.provide(FetchHttpClient.layer)
+ * )
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (options: PunchoutClientOptions): Layer.Layer<PunchoutClient, never, HttpClient.HttpClient> =>
+  Layer.effect(PunchoutClient, make(options))
+
+/**
+ * A layer from configuration: `SHOPLINK_PUNCHOUT_BASE_URL`, `SHOPLINK_VENDOR_API_KEY` (redacted),
+ * and optionally `SHOPLINK_PUNCHOUT_REQUEST_TIMEOUT` (a duration such as `10 seconds`),
+ * `SHOPLINK_PUNCHOUT_RETRY_MAX_ATTEMPTS`, `SHOPLINK_PUNCHOUT_RETRY_BASE_DELAY`,
+ * `SHOPLINK_PUNCHOUT_RETRY_MAX_DELAY`, `SHOPLINK_PUNCHOUT_RETRY_MAX_ELAPSED`. Any option can be
+ * replaced by another `Config`.
+ *
+ * @example
+ * import { FetchHttpClient } from "@effect/platform"
+ * import { Layer } from "effect"
+ * import { PunchoutClient } from "@shoplink/punchout"
+ * const live = PunchoutClient.layerConfig().pipe(Layer.provide(FetchHttpClient.layer))
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layerConfig = (
+  config: Partial<{ readonly [K in keyof Omit<PunchoutClientOptions, "transformClient">]: Config.Config<PunchoutClientOptions[K]> }> & {
+    readonly transformClient?: (client: HttpClient.HttpClient) => HttpClient.HttpClient
+  } = {}
+): Layer.Layer<PunchoutClient, ConfigError, HttpClient.HttpClient> => {
+  const optionalDuration = (name: string) => Config.option(Config.duration(name))
+  const retryFromEnv: Config.Config<RetryPolicy.RetryPolicyInput> = Config.all({
+    maxAttempts: Config.option(Config.integer("SHOPLINK_PUNCHOUT_RETRY_MAX_ATTEMPTS")),
+    baseDelay: optionalDuration("SHOPLINK_PUNCHOUT_RETRY_BASE_DELAY"),
+    maxDelay: optionalDuration("SHOPLINK_PUNCHOUT_RETRY_MAX_DELAY"),
+    maxElapsed: optionalDuration("SHOPLINK_PUNCHOUT_RETRY_MAX_ELAPSED")
+  }).pipe(Config.map((fields) =>
+    Object.fromEntries(
+      Object.entries(fields).flatMap(([key, value]) => value._tag === "Some" ? [[key, value.value]] : [])
+    ) as RetryPolicy.RetryPolicyInput
+  ))
+  const all = Config.all({
+    baseUrl: config.baseUrl ?? Config.string("SHOPLINK_PUNCHOUT_BASE_URL"),
+    vendorApiKey: config.vendorApiKey ?? Config.redacted("SHOPLINK_VENDOR_API_KEY"),
+    requestTimeout: config.requestTimeout ?? Config.duration("SHOPLINK_PUNCHOUT_REQUEST_TIMEOUT").pipe(Config.withDefault(Duration.seconds(30))),
+    retry: config.retry ?? retryFromEnv
+  })
+  return Layer.effect(
+    PunchoutClient,
+    Effect.flatMap(all, (options) =>
+      make({
+        baseUrl: options.baseUrl,
+        vendorApiKey: options.vendorApiKey,
+        ...(options.requestTimeout === undefined ? {} : { requestTimeout: options.requestTimeout }),
+        ...(options.retry === undefined ? {} : { retry: options.retry }),
+        ...(config.transformClient === undefined ? {} : { transformClient: config.transformClient })
+      }))
+  )
+}
+
+/**
+ * Whether an error means the session has ended (revoked token, expired or unknown session).
+ *
+ * @example
+ * import { PunchoutClient } from "@shoplink/punchout"
+ * PunchoutClient.isSessionEnded({ _tag: "Unauthorized" }) // true
+ *
+ * @since 0.1.0
+ */
+export const isSessionEnded = (error: { readonly _tag: string }): boolean => error._tag === "Unauthorized"

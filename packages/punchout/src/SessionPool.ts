@@ -1,0 +1,182 @@
+/**
+ * `SessionPool`: one live Punchout session per customer, shared by every fiber. A session is
+ * reused until `expiresAt` minus `refreshMargin`; concurrent callers for the same customer wait on
+ * one create request (single flight); a command answering `Unauthorized` (the session ended early)
+ * drops that session and runs again once with a fresh one. Sessions are never logged with their
+ * token: the token is `Redacted`.
+ *
+ * @since 0.1.0
+ */
+import { Clock, Context, DateTime, Deferred, Duration, Effect, FiberId, Layer, Predicate, type Scope } from "effect"
+import { isSessionEnded, PunchoutClient, type CreateSessionError } from "./PunchoutClient.js"
+import { type CreateSessionOptions, type Customer, customerKey, type PunchoutSession } from "./PunchoutSession.js"
+
+/**
+ * Pool settings: how long before `expiresAt` a session stops being handed out (default 5
+ * minutes), and the session options used when a call gives none.
+ *
+ * @example
+ * import type { SessionPool } from "@shoplink/punchout"
+ * const options: SessionPool.SessionPoolOptions = {
+ *   refreshMargin: "10 minutes",
+ *   session: { smsVendorName: "Acme SMS", webhooks: { order: "https://sms.example/o", quote: "https://sms.example/q" } }
+ * }
+ *
+ * @since 0.1.0
+ */
+export interface SessionPoolOptions {
+  readonly refreshMargin?: Duration.DurationInput
+  readonly session?: CreateSessionOptions
+}
+
+/**
+ * The pool's operations.
+ *
+ * @example
+ * import { Effect } from "effect"
+ * import { SessionPool } from "@shoplink/punchout"
+ * const tokenless = Effect.flatMap(SessionPool.SessionPool, (pool) => Effect.succeed(pool.size))
+ *
+ * @since 0.1.0
+ */
+export interface Service {
+  /** The live session of a customer, creating it (once, whoever asks) when missing or expiring. */
+  readonly get: (customer: Customer, options?: CreateSessionOptions) => Effect.Effect<PunchoutSession, CreateSessionError>
+  /** Drops a session so the next `get` creates a new one; ignored if the pool already replaced it. */
+  readonly invalidate: (session: PunchoutSession) => Effect.Effect<void>
+  /** Runs `f` with the customer's session, and once more with a fresh session if `f` fails `Unauthorized`. */
+  readonly withSession: <A, E, R>(
+    customer: Customer,
+    f: (session: PunchoutSession) => Effect.Effect<A, E, R>,
+    options?: CreateSessionOptions
+  ) => Effect.Effect<A, E | CreateSessionError, R>
+  /** How many customers have a session (live or being created). */
+  readonly size: Effect.Effect<number>
+}
+
+/**
+ * The session pool service.
+ *
+ * @example
+ * import { Effect } from "effect"
+ * import { PunchoutClient, SessionPool, type PunchoutSession } from "@shoplink/punchout"
+ * const quotes = (customer: PunchoutSession.Customer) =>
+ *   Effect.gen(function*() {
+ *     const pool = yield* SessionPool.SessionPool
+ *     const client = yield* PunchoutClient.PunchoutClient
+ *     return yield* pool.withSession(customer, (session) =>
+ *       client.getProductQuotes(session, { searchTerm: "oil filter", quantity: 1 }))
+ *   })
+ *
+ * @since 0.1.0
+ * @category services
+ */
+export class SessionPool extends Context.Tag("@shoplink/punchout/SessionPool")<SessionPool, Service>() {}
+
+interface Entry {
+  readonly deferred: Deferred.Deferred<PunchoutSession, CreateSessionError>
+  session: PunchoutSession | undefined
+}
+
+/**
+ * Builds a pool on the `PunchoutClient`; creations run in the given scope so a caller that is
+ * interrupted never strands the others waiting on the same creation.
+ *
+ * @example
+ * import { Effect } from "effect"
+ * import { SessionPool } from "@shoplink/punchout"
+ * const pool = SessionPool.make({ refreshMargin: "5 minutes" }) // Effect<Service, never, PunchoutClient | Scope>
+ *
+ * @since 0.1.0
+ * @category constructors
+ */
+export const make = (options: SessionPoolOptions = {}): Effect.Effect<Service, never, PunchoutClient | Scope.Scope> =>
+  Effect.gen(function*() {
+    const client = yield* PunchoutClient
+    const scope = yield* Effect.scope
+    const margin = Duration.toMillis(Duration.decode(options.refreshMargin ?? "5 minutes"))
+    const entries = new Map<string, Entry>()
+
+    const fresh = (session: PunchoutSession, now: number) => DateTime.toEpochMillis(session.expiresAt) - margin > now
+
+    const get: Service["get"] = (customer, sessionOptions) =>
+      Effect.gen(function*() {
+        const createOptions = sessionOptions ?? options.session
+        if (createOptions === undefined) {
+          return yield* Effect.dieMessage("SessionPool.get: no session options (give them to the call or to SessionPool.layer)")
+        }
+        const key = customerKey(customer)
+        const now = yield* Clock.currentTimeMillis
+        // Check and claim in one synchronous step: the fiber that installs the entry starts the
+        // creation (in the pool's scope, uninterruptibly with the claim), every other fiber awaits
+        // the same Deferred.
+        const entry = yield* Effect.uninterruptible(Effect.suspend(() => {
+          const existing = entries.get(key)
+          if (existing !== undefined && (existing.session === undefined || fresh(existing.session, now))) {
+            return Effect.succeed(existing)
+          }
+          const claimed: Entry = { deferred: Deferred.unsafeMake(FiberId.none), session: undefined }
+          entries.set(key, claimed)
+          return client.createSession(customer, createOptions).pipe(
+            Effect.tap((session) =>
+              Effect.sync(() => {
+                claimed.session = session
+              }).pipe(
+                Effect.zipRight(Effect.logDebug("punchout session created")),
+                Effect.annotateLogs({ "punchout.customer": key, "punchout.expiresAt": DateTime.formatIso(session.expiresAt) })
+              )
+            ),
+            Effect.tapError(() =>
+              Effect.sync(() => {
+                if (entries.get(key) === claimed) entries.delete(key)
+              })
+            ),
+            Effect.withSpan("SessionPool.create", { attributes: { "punchout.customer": key } }),
+            Effect.intoDeferred(claimed.deferred),
+            Effect.forkIn(scope),
+            Effect.as(claimed)
+          )
+        }))
+        return yield* Deferred.await(entry.deferred)
+      })
+
+    const invalidate: Service["invalidate"] = (session) =>
+      Effect.sync(() => {
+        const entry = entries.get(session.customerKey)
+        if (entry?.session !== undefined && entry.session.token === session.token) entries.delete(session.customerKey)
+      })
+
+    const withSession: Service["withSession"] = (customer, f, sessionOptions) =>
+      Effect.flatMap(get(customer, sessionOptions), (session) =>
+        f(session).pipe(
+          Effect.catchIf(
+            (error) => Predicate.hasProperty(error, "_tag") && typeof error._tag === "string" && isSessionEnded({ _tag: error._tag }),
+            () =>
+              Effect.logInfo("punchout session ended early; creating a new one").pipe(
+                Effect.annotateLogs({ "punchout.customer": session.customerKey }),
+                Effect.zipRight(invalidate(session)),
+                Effect.zipRight(get(customer, sessionOptions)),
+                Effect.flatMap(f)
+              )
+          )
+        ))
+
+    return SessionPool.of({ get, invalidate, withSession, size: Effect.sync(() => entries.size) })
+  })
+
+/**
+ * The pool as a layer (needs `PunchoutClient`).
+ *
+ * @example
+ * import { Layer } from "effect"
+ * import { SessionPool } from "@shoplink/punchout"
+ * const pool = SessionPool.layer({
+ *   refreshMargin: "5 minutes",
+ *   session: { smsVendorName: "Acme SMS", webhooks: { order: "https://sms.example/o", quote: "https://sms.example/q" } }
+ * })
+ *
+ * @since 0.1.0
+ * @category layers
+ */
+export const layer = (options: SessionPoolOptions = {}): Layer.Layer<SessionPool, never, PunchoutClient> =>
+  Layer.scoped(SessionPool, make(options))

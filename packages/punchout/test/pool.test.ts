@@ -1,0 +1,160 @@
+import { describe, expect, it } from "@effect/vitest"
+import { type Duration, Effect, Fiber, Layer, Redacted, TestClock } from "effect"
+import { PunchoutClient, SessionPool } from "../src/index.js"
+import {
+  captureLogs,
+  clientLayer,
+  customer,
+  envelope,
+  type FaultServer,
+  faultServer,
+  type Handler,
+  json,
+  quoteLine,
+  sessionOptions
+} from "./support/faultServer.js"
+
+const TWELVE_HOURS_S = 12 * 3600
+
+/**
+ * A fault server that issues sessions token-1, token-2, … expiring 12 hours after the TestClock's
+ * start, and answers GetProductQuotes with 401 for the tokens in `revoked`.
+ */
+const punchoutServer = (options: { readonly hold?: Promise<void>; readonly revoked?: Set<string> } = {}) => {
+  let issued = 0
+  const handler: Handler = (req, res) => {
+    if (req.path.endsWith("/create")) {
+      issued++
+      const token = `token-${issued}`
+      const answer = () =>
+        json(res, 200, {
+          ...envelope(200, "Success"),
+          punchout: { url: `http://${req.query.get("host") ?? "x"}/punchout/v1/{command}?token=${token}`, token, expiration: TWELVE_HOURS_S }
+        })
+      if (options.hold) void options.hold.then(answer)
+      else answer()
+      return
+    }
+    const token = req.query.get("token") ?? ""
+    if (options.revoked?.has(token)) return json(res, 401, envelope(401, "Unauthorized", "UNAUTHORIZED"))
+    json(res, 200, { ...envelope(200, "Success"), quotes: [quoteLine()] })
+  }
+  return { handler }
+}
+
+const poolLayer = (server: FaultServer, refreshMargin: Duration.DurationInput = "5 minutes") =>
+  SessionPool.layer({ refreshMargin, session: sessionOptions }).pipe(Layer.provideMerge(clientLayer(server.url)))
+
+// The session URL template points at the fault server.
+const fixTemplate = (server: FaultServer) => (handler: Handler): Handler => (req, res, n) => {
+  req.query.set("host", server.url.replace("http://", ""))
+  handler(req, res, n)
+}
+
+const setup = (options: Parameters<typeof punchoutServer>[0] = {}) =>
+  Effect.gen(function*() {
+    const script = punchoutServer(options)
+    let target: FaultServer | undefined
+    const server = yield* faultServer((req, res, n) => fixTemplate(target!)(script.handler)(req, res, n))
+    target = server
+    return { server, script }
+  })
+
+describe("SessionPool", () => {
+  it.scoped("reuses a session until expiresAt minus the margin, then creates a new one (TestClock)", () =>
+    Effect.gen(function*() {
+      const { server } = yield* setup()
+      yield* Effect.gen(function*() {
+        const pool = yield* SessionPool.SessionPool
+        const first = yield* pool.get(customer)
+        const again = yield* pool.get(customer)
+        expect(Redacted.value(again.token)).toBe(Redacted.value(first.token))
+        yield* TestClock.adjust(`${TWELVE_HOURS_S - 5 * 60 - 1} seconds`)
+        const stillFirst = yield* pool.get(customer)
+        expect(Redacted.value(stillFirst.token)).toBe("token-1")
+        expect(server.count("/create")).toBe(1)
+        yield* TestClock.adjust("2 seconds")
+        const refreshed = yield* pool.get(customer)
+        expect(Redacted.value(refreshed.token)).toBe("token-2")
+        expect(server.count("/create")).toBe(2)
+        // a different customer gets its own session
+        yield* pool.get({ ...customer, accountNo: "300400", country: "CA" })
+        expect(server.count("/create")).toBe(3)
+        expect(yield* pool.size).toBe(2)
+      }).pipe(Effect.provide(poolLayer(server)))
+    }))
+
+  it.scoped("creates the session once for 50 concurrent callers (single flight)", () =>
+    Effect.gen(function*() {
+      let releaseNow: () => void = () => undefined
+      const hold = new Promise<void>((resolve) => {
+        releaseNow = resolve
+      })
+      const { server } = yield* setup({ hold })
+      yield* Effect.gen(function*() {
+        const pool = yield* SessionPool.SessionPool
+        const fiber = yield* Effect.fork(
+          Effect.forEach(Array.from({ length: 50 }, (_, i) => i), () => pool.get(customer), { concurrency: "unbounded" })
+        )
+        yield* server.arrived(1, "/create")
+        releaseNow()
+        const sessions = yield* Fiber.join(fiber)
+        expect(sessions).toHaveLength(50)
+        expect(new Set(sessions.map((s) => Redacted.value(s.token)))).toEqual(new Set(["token-1"]))
+        expect(server.count("/create")).toBe(1)
+      }).pipe(Effect.provide(poolLayer(server)))
+    }))
+
+  it.scoped("a failed creation reaches every waiter once and the next get tries again", () =>
+    Effect.gen(function*() {
+      let creates = 0
+      const server = yield* faultServer((_req, res) => {
+        creates++
+        if (creates === 1) return json(res, 401, { ...envelope(401, "Unauthorized", "UNAUTHORIZED"), punchout: { url: "", expiration: 0 } })
+        json(res, 200, {
+          ...envelope(200, "Success"),
+          punchout: { url: `http://127.0.0.1/punchout/v1/{command}?token=token-ok`, token: "token-ok", expiration: TWELVE_HOURS_S }
+        })
+      })
+      yield* Effect.gen(function*() {
+        const pool = yield* SessionPool.SessionPool
+        const failures = yield* Effect.forEach([1, 2, 3], () => Effect.flip(pool.get(customer)), { concurrency: "unbounded" })
+        expect(failures.map((e) => e._tag)).toEqual(["Unauthorized", "Unauthorized", "Unauthorized"])
+        expect(server.count()).toBe(1)
+        const session = yield* pool.get(customer)
+        expect(Redacted.value(session.token)).toBe("token-ok")
+        expect(server.count()).toBe(2)
+      }).pipe(Effect.provide(poolLayer(server)))
+    }))
+
+  it.scoped("withSession drops a session that answers 401 and runs again once with a new one", () =>
+    Effect.gen(function*() {
+      const revoked = new Set<string>()
+      const { server } = yield* setup({ revoked })
+      const logs = captureLogs()
+      yield* Effect.gen(function*() {
+        const pool = yield* SessionPool.SessionPool
+        const client = yield* PunchoutClient.PunchoutClient
+        const quotes = () =>
+          pool.withSession(customer, (session) => client.getProductQuotes(session, { searchTerm: "oil filter", quantity: 1 }))
+        yield* quotes()
+        expect(server.count("/create")).toBe(1)
+        // the session ends early: 10 concurrent callers see 401, and exactly one new session is made
+        revoked.add("token-1")
+        const results = yield* Effect.forEach(Array.from({ length: 10 }), quotes, { concurrency: "unbounded" })
+        expect(results).toHaveLength(10)
+        expect(server.count("/create")).toBe(2)
+        const tokens = server.requests.filter((r) => r.path.endsWith("GetProductQuotes")).map((r) => r.query.get("token"))
+        expect(tokens.filter((t) => t === "token-2")).toHaveLength(10)
+        // when the new session is refused too, the error surfaces after one retry
+        revoked.add("token-2")
+        revoked.add("token-3")
+        const error = yield* Effect.flip(quotes())
+        expect(error._tag).toBe("Unauthorized")
+        expect(server.count("/create")).toBe(3)
+      }).pipe(Effect.provide(Layer.merge(poolLayer(server), logs.layer)))
+      const logged = logs.lines.join("\n")
+      expect(logged).toContain("session ended early")
+      expect(logged).not.toMatch(/token-\d/)
+    }))
+})
