@@ -113,8 +113,32 @@ export interface Operations {
   /** Puts a dead (or any) entry back in line now, with its attempt count reset. */
   readonly replay: (id: string) => Effect.Effect<InboxEntry, InboxError | EntryNotFound>
   readonly get: (id: string) => Effect.Effect<InboxEntry, InboxError | EntryNotFound>
-  readonly list: (filter?: { readonly status?: EntryStatus }) => Effect.Effect<ReadonlyArray<InboxEntry>, InboxError>
+  /** Entries oldest first, optionally only those of a status, a repair order, or received since a time. */
+  readonly list: (filter?: ListFilter) => Effect.Effect<ReadonlyArray<InboxEntry>, InboxError>
 }
+
+/**
+ * Which entries `list` returns (all conditions given must hold).
+ *
+ * @example
+ * import type { WebhookInbox } from "@shoplink/connector"
+ * const recent: WebhookInbox.ListFilter = { shopId: "shop_1", repairOrderId: "ro_8f2", receivedSince: 0 }
+ *
+ * @since 0.1.0
+ */
+export interface ListFilter {
+  readonly status?: EntryStatus
+  readonly shopId?: string
+  readonly repairOrderId?: string
+  /** Epoch milliseconds; entries received at or after it. */
+  readonly receivedSince?: number
+}
+
+const matches = (filter: ListFilter | undefined) => (e: InboxEntry) =>
+  (filter?.status === undefined || e.status === filter.status) &&
+  (filter?.shopId === undefined || e.shopId === filter.shopId) &&
+  (filter?.repairOrderId === undefined || e.repairOrderId === filter.repairOrderId) &&
+  (filter?.receivedSince === undefined || e.receivedAt >= filter.receivedSince)
 
 /**
  * The service tag.
@@ -203,7 +227,7 @@ export const layerMemory: Layer.Layer<WebhookInbox> = Layer.effect(
       list: (filter) =>
         Ref.get(entries).pipe(Effect.map((map) =>
           [...map.values()]
-            .filter((e) => filter?.status === undefined || e.status === filter.status)
+            .filter(matches(filter))
             .sort((a, b) => a.receivedAt - b.receivedAt)
         ))
     })
@@ -324,11 +348,15 @@ export const layerSql: Layer.Layer<WebhookInbox, InboxError, SqlClient.SqlClient
         }),
       get,
       list: (filter) =>
-        select(
-          filter?.status === undefined
-            ? sql`SELECT * FROM shoplink_inbox ORDER BY received_at, rowid`
-            : sql`SELECT * FROM shoplink_inbox WHERE status = ${filter.status} ORDER BY received_at, rowid`
-        )
+        Effect.gen(function*() {
+          const conditions = [
+            filter?.status === undefined ? undefined : sql`status = ${filter.status}`,
+            filter?.shopId === undefined ? undefined : sql`shop_id = ${filter.shopId}`,
+            filter?.repairOrderId === undefined ? undefined : sql`repair_order_id = ${filter.repairOrderId}`,
+            filter?.receivedSince === undefined ? undefined : sql`received_at >= ${filter.receivedSince}`
+          ].filter((c) => c !== undefined)
+          return yield* select(sql`SELECT * FROM shoplink_inbox WHERE ${sql.and(conditions)} ORDER BY received_at, rowid`)
+        })
     })
   })
 )

@@ -40,17 +40,22 @@ export interface SessionPoolOptions {
  * @since 0.1.0
  */
 export interface Service {
-  /** The live session of a customer, creating it (once, whoever asks) when missing or expiring. */
-  readonly get: (customer: Customer, options?: CreateSessionOptions) => Effect.Effect<PunchoutSession, CreateSessionError>
+  /**
+   * The live session of a customer, creating it (once, whoever asks) when missing or expiring.
+   * `partition` keeps separate sessions for one customer — e.g. one per repair order when each
+   * session carries its own webhook URLs (session options are fixed when a session is created).
+   */
+  readonly get: (customer: Customer, options?: CreateSessionOptions, partition?: string) => Effect.Effect<PunchoutSession, CreateSessionError>
   /** Drops a session so the next `get` creates a new one; ignored if the pool already replaced it. */
   readonly invalidate: (session: PunchoutSession) => Effect.Effect<void>
   /** Runs `f` with the customer's session, and once more with a fresh session if `f` fails `Unauthorized`. */
   readonly withSession: <A, E, R>(
     customer: Customer,
     f: (session: PunchoutSession) => Effect.Effect<A, E, R>,
-    options?: CreateSessionOptions
+    options?: CreateSessionOptions,
+    partition?: string
   ) => Effect.Effect<A, E | CreateSessionError, R>
-  /** How many customers have a session (live or being created). */
+  /** How many sessions the pool holds (live or being created). */
   readonly size: Effect.Effect<number>
 }
 
@@ -99,13 +104,13 @@ export const make = (options: SessionPoolOptions = {}): Effect.Effect<Service, n
 
     const fresh = (session: PunchoutSession, now: number) => DateTime.toEpochMillis(session.expiresAt) - margin > now
 
-    const get: Service["get"] = (customer, sessionOptions) =>
+    const get: Service["get"] = (customer, sessionOptions, partition) =>
       Effect.gen(function*() {
         const createOptions = sessionOptions ?? options.session
         if (createOptions === undefined) {
           return yield* Effect.dieMessage("SessionPool.get: no session options (give them to the call or to SessionPool.layer)")
         }
-        const key = customerKey(customer)
+        const key = partition === undefined ? customerKey(customer) : `${customerKey(customer)}#${partition}`
         const now = yield* Clock.currentTimeMillis
         // Check and claim in one synchronous step: the fiber that installs the entry starts the
         // creation (in the pool's scope, uninterruptibly with the claim), every other fiber awaits
@@ -140,14 +145,16 @@ export const make = (options: SessionPoolOptions = {}): Effect.Effect<Service, n
         return yield* Deferred.await(entry.deferred)
       })
 
+    // By token, not by key: the session may live under a partitioned key.
     const invalidate: Service["invalidate"] = (session) =>
       Effect.sync(() => {
-        const entry = entries.get(session.customerKey)
-        if (entry?.session !== undefined && entry.session.token === session.token) entries.delete(session.customerKey)
+        for (const [key, entry] of entries) {
+          if (entry.session !== undefined && entry.session.token === session.token) entries.delete(key)
+        }
       })
 
-    const withSession: Service["withSession"] = (customer, f, sessionOptions) =>
-      Effect.flatMap(get(customer, sessionOptions), (session) =>
+    const withSession: Service["withSession"] = (customer, f, sessionOptions, partition) =>
+      Effect.flatMap(get(customer, sessionOptions, partition), (session) =>
         f(session).pipe(
           Effect.catchIf(
             (error) => Predicate.hasProperty(error, "_tag") && typeof error._tag === "string" && isSessionEnded({ _tag: error._tag }),
@@ -155,7 +162,7 @@ export const make = (options: SessionPoolOptions = {}): Effect.Effect<Service, n
               Effect.logInfo("punchout session ended early; creating a new one").pipe(
                 Effect.annotateLogs({ "punchout.customer": session.customerKey }),
                 Effect.zipRight(invalidate(session)),
-                Effect.zipRight(get(customer, sessionOptions)),
+                Effect.zipRight(get(customer, sessionOptions, partition)),
                 Effect.flatMap(f)
               )
           )

@@ -157,4 +157,32 @@ describe("SessionPool", () => {
       expect(logged).toContain("session ended early")
       expect(logged).not.toMatch(/token-\d/)
     }))
+
+  it.scoped("keeps one session per partition of a customer, and re-creates only the partition that ended", () =>
+    Effect.gen(function*() {
+      const revoked = new Set<string>()
+      const { server } = yield* setup({ revoked })
+      yield* Effect.gen(function*() {
+        const pool = yield* SessionPool.SessionPool
+        const client = yield* PunchoutClient.PunchoutClient
+        const ro1 = yield* pool.get(customer, sessionOptions, "ro-1")
+        const ro2 = yield* pool.get(customer, sessionOptions, "ro-2")
+        const plain = yield* pool.get(customer)
+        expect(new Set([ro1, ro2, plain].map((s) => Redacted.value(s.token)))).toEqual(new Set(["token-1", "token-2", "token-3"]))
+        expect(Redacted.value((yield* pool.get(customer, sessionOptions, "ro-1")).token)).toBe("token-1")
+        expect(yield* pool.size).toBe(3)
+
+        revoked.add("token-1")
+        const quotes = yield* pool.withSession(
+          customer,
+          (session) => client.getProductQuotes(session, { searchTerm: "oil filter", quantity: 1 }),
+          sessionOptions,
+          "ro-1"
+        )
+        expect(quotes.quotes).toHaveLength(1)
+        expect(server.count("/create")).toBe(4)
+        expect(Redacted.value((yield* pool.get(customer, sessionOptions, "ro-1")).token)).toBe("token-4")
+        expect(Redacted.value((yield* pool.get(customer, sessionOptions, "ro-2")).token)).toBe("token-2")
+      }).pipe(Effect.provide(poolLayer(server)))
+    }))
 })
