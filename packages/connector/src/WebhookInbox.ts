@@ -7,7 +7,7 @@
  * @since 0.1.0
  */
 import { SqlClient } from "@effect/sql"
-import { Clock, Context, Effect, Layer, Option, Ref, Schema } from "effect"
+import { Clock, Context, Deferred, Effect, Layer, Option, Queue, Ref, Schema } from "effect"
 
 /**
  * Which webhook a delivery came from.
@@ -271,6 +271,10 @@ const decodeRows = Schema.decodeUnknown(Schema.Array(Row))
  * An inbox in the `shoplink_inbox` table of the `SqlClient` in context (created if missing). The
  * content key is UNIQUE, so two receivers racing on one delivery still store it once.
  *
+ * Receives are group-committed: deliveries arriving together are inserted in one transaction (one
+ * disk sync), and each `receive` completes only after that transaction has committed — so the
+ * receiver still answers 2xx only for what is durably stored.
+ *
  * @example
  * import { SqliteClient } from "@effect/sql-sqlite-node"
  * import { Layer } from "effect"
@@ -279,7 +283,7 @@ const decodeRows = Schema.decodeUnknown(Schema.Array(Row))
  *
  * @since 0.1.0
  */
-export const layerSql: Layer.Layer<WebhookInbox, InboxError, SqlClient.SqlClient> = Layer.effect(
+export const layerSql: Layer.Layer<WebhookInbox, InboxError, SqlClient.SqlClient> = Layer.scoped(
   WebhookInbox,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -303,26 +307,50 @@ export const layerSql: Layer.Layer<WebhookInbox, InboxError, SqlClient.SqlClient
 
     const select = (rows: Effect.Effect<ReadonlyArray<unknown>, { readonly message: string }>) =>
       rows.pipe(Effect.flatMap(decodeRows), Effect.map((rs) => rs.map(fromRow)), Effect.mapError(inboxError))
-    const byKey = (contentKey: string) => select(sql`SELECT * FROM shoplink_inbox WHERE content_key = ${contentKey}`)
     const get = (id: string) =>
       select(sql`SELECT * FROM shoplink_inbox WHERE id = ${id}`).pipe(
         Effect.flatMap((rows) => rows[0] === undefined ? Effect.fail(new EntryNotFound({ id })) : Effect.succeed(rows[0]))
       )
 
+    // One row; `duplicate` when the content key was already stored.
+    const insert = (entry: InboxEntry) =>
+      Effect.gen(function*() {
+        const inserted = yield* sql`INSERT INTO shoplink_inbox
+            (id, kind, content_key, shop_id, repair_order_id, body, status, attempts, last_error, received_at, next_attempt_at, applied_at)
+          VALUES (${entry.id}, ${entry.kind}, ${entry.contentKey}, ${entry.shopId}, ${entry.repairOrderId}, ${entry.body},
+            'pending', 0, NULL, ${entry.receivedAt}, ${entry.nextAttemptAt}, NULL)
+          ON CONFLICT (content_key) DO NOTHING
+          RETURNING id`
+        if (inserted.length > 0) return { entry, duplicate: false }
+        const existing = yield* sql`SELECT * FROM shoplink_inbox WHERE content_key = ${entry.contentKey}`.pipe(
+          Effect.flatMap(decodeRows)
+        )
+        if (existing[0] === undefined) return yield* Effect.fail({ message: "insert conflicted but no entry found" })
+        return { entry: fromRow(existing[0]), duplicate: true }
+      })
+
+    // The group-commit writer: whatever is waiting goes into one transaction.
+    type Pending = { readonly entry: InboxEntry; readonly done: Deferred.Deferred<{ readonly entry: InboxEntry; readonly duplicate: boolean }, InboxError> }
+    const pending = yield* Queue.unbounded<Pending>()
+    yield* Effect.forkScoped(Effect.forever(
+      Effect.gen(function*() {
+        const batch = yield* Queue.takeBetween(pending, 1, 128)
+        yield* sql.withTransaction(Effect.forEach(batch, (p) => insert(p.entry))).pipe(
+          Effect.matchEffect({
+            onFailure: (error) => Effect.forEach(batch, (p) => Deferred.fail(p.done, inboxError(error))),
+            onSuccess: (results) => Effect.forEach(batch, (p, i) => Deferred.succeed(p.done, results[i]!))
+          })
+        )
+      })
+    ))
+
     return WebhookInbox.of({
       receive: (delivery) =>
         Effect.gen(function*() {
           const entry = newEntry(delivery, yield* Clock.currentTimeMillis)
-          const inserted = yield* sql`INSERT INTO shoplink_inbox
-              (id, kind, content_key, shop_id, repair_order_id, body, status, attempts, last_error, received_at, next_attempt_at, applied_at)
-            VALUES (${entry.id}, ${entry.kind}, ${entry.contentKey}, ${entry.shopId}, ${entry.repairOrderId}, ${entry.body},
-              'pending', 0, NULL, ${entry.receivedAt}, ${entry.nextAttemptAt}, NULL)
-            ON CONFLICT (content_key) DO NOTHING
-            RETURNING id`.pipe(Effect.mapError(inboxError))
-          if (inserted.length > 0) return { entry, duplicate: false }
-          const existing = yield* byKey(delivery.contentKey)
-          if (existing[0] === undefined) return yield* new InboxError({ reason: "insert conflicted but no entry found" })
-          return { entry: existing[0], duplicate: true }
+          const done = yield* Deferred.make<{ readonly entry: InboxEntry; readonly duplicate: boolean }, InboxError>()
+          yield* Queue.offer(pending, { entry, done })
+          return yield* Deferred.await(done)
         }),
       due: (limit) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>

@@ -28,6 +28,17 @@ const suite = (name: string, layer: () => Layer.Layer<WebhookInbox.WebhookInbox,
         expect(first.entry).toMatchObject({ status: "pending", attempts: 0, body: delivery("order:10423:3").body })
       }).pipe(Effect.provide(layer())))
 
+    it.effect("concurrent receives (a burst with repeats) store each content key once and answer each caller", () =>
+      Effect.gen(function*() {
+        const box = yield* inbox
+        const keys = Array.from({ length: 50 }, (_, i) => `order:${i % 20}:3`)
+        const results = yield* Effect.forEach(keys, (key) => box.receive(delivery(key)), { concurrency: "unbounded" })
+        expect(results.filter((r) => !r.duplicate)).toHaveLength(20)
+        expect(yield* box.list()).toHaveLength(20)
+        const idByKey = new Map((yield* box.list()).map((e) => [e.contentKey, e.id]))
+        for (const [i, r] of results.entries()) expect(r.entry.id).toBe(idByKey.get(keys[i]!))
+      }).pipe(Effect.provide(layer())))
+
     it.effect("hands out due entries oldest first, and only when their retry time has come", () =>
       Effect.gen(function*() {
         const box = yield* inbox
