@@ -7,9 +7,10 @@
  *
  * @since 0.1.0
  */
-import { Clock, Duration, Effect, Either, Layer, Random, Schedule, Schema } from "effect"
+import { Clock, Duration, Effect, Either, Layer, Option, Random, Schedule, Schema } from "effect"
 import { Punchout } from "@shoplink/protocol"
 import { orderWrite, quoteWrite } from "./internal/deliveries.js"
+import { OrderVerifier } from "./OrderVerifier.js"
 import { ShopSystem } from "./ShopSystem.js"
 import { type InboxEntry, type InboxError, WebhookInbox } from "./WebhookInbox.js"
 
@@ -85,6 +86,16 @@ const applyEntry = (entry: InboxEntry): Effect.Effect<Outcome, never, ShopSystem
     const capability = entry.kind === "order" ? "writeOrderedParts" : "writeQuotedParts"
     // Nothing to write for an SMS that cannot take these lines: done, not failed.
     if (!sms.capabilities.has(capability)) return "applied" as const
+    const verifier = yield* Effect.serviceOption(OrderVerifier)
+    if (entry.kind === "order" && Option.isSome(verifier)) {
+      const orderID = Either.getOrThrow(decodeOrder(entry.body)).order.orderID
+      const verdict = yield* verifier.value.verify({ shopId: entry.shopId, orderID })
+      if (verdict._tag === "Unavailable") return { error: `order verification unavailable: ${verdict.reason}`, retryable: true }
+      if (verdict._tag === "Rejected") {
+        if (verifier.value.mode === "enforce") return { error: `order verification failed: ${verdict.reason}`, retryable: false }
+        yield* Effect.logWarning("order verification failed; applying anyway (warn mode)").pipe(Effect.annotateLogs({ reason: verdict.reason }))
+      }
+    }
     return yield* write.right.pipe(
       Effect.as("applied" as const),
       Effect.catchAll((error) =>

@@ -3,7 +3,8 @@
 import { HttpRouter } from "@effect/platform"
 import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
-import { CredentialStore, InboxWorker, LaunchRegistry, PunchoutLauncher, WebhookInbox, WebhookReceiver } from "@shoplink/connector"
+import { CredentialStore, InboxWorker, LaunchRegistry, OrderVerifier, PunchoutLauncher, WebhookInbox, WebhookReceiver } from "@shoplink/connector"
+import { OrderManagementClient } from "@shoplink/order-management"
 import { PunchoutClient, SessionPool } from "@shoplink/punchout"
 import { SANDBOX_FIXTURES, startSandbox } from "@shoplink/sandbox"
 import { Effect, Exit, Layer, Redacted, TestClock } from "effect"
@@ -49,7 +50,19 @@ const setup = Effect.gen(function*() {
     )
   const drain = InboxWorker.processDue({ maxAttempts: 3 }).pipe(Effect.provide(context))
   const inbox = Effect.provide(WebhookInbox.WebhookInbox, context)
-  return { sandbox, sms, launch, drain, inbox, publicBaseUrl }
+  // The same worker, checking orders against the sandbox's Order Management API first.
+  const verifier = OrderVerifier.layerOrderManagement({ mode: "enforce" }).pipe(
+    Layer.provide(OrderManagementClient.layer({
+      environment: "US_QUA",
+      testBaseUrl: sandbox.url,
+      apiKey: Redacted.make(sandbox.credentials.oms.testApiKey)
+    })),
+    Layer.provide(NodeHttpClient.layerUndici),
+    Layer.provide(Layer.succeedContext(context)),
+    Layer.orDie
+  )
+  const drainVerified = InboxWorker.processDue({ maxAttempts: 3 }).pipe(Effect.provide(verifier), Effect.provide(context))
+  return { sandbox, sms, launch, drain, drainVerified, inbox, publicBaseUrl }
 })
 
 const tokenOf = (url: Redacted.Redacted<string>) => new URL(Redacted.value(url)).searchParams.get("token")!
@@ -153,5 +166,36 @@ describe("connector runtime against the sandbox", () => {
       yield* TestClock.adjust("2 minutes")
       expect((yield* post(quoteUrl, JSON.stringify(delivery!.body))).status).toBe(410)
       expect((yield* fetchText(callbackUrl)).status).toBe(410)
+    }))
+
+  it.scoped("with an OrderVerifier, a submitted order is applied and a forged order webhook is dead-lettered", () =>
+    Effect.gen(function*() {
+      const { drainVerified, inbox, launch, sandbox, sms } = yield* setup
+      const token = tokenOf((yield* launch("ro_vin")).url)
+      yield* sandbox.admin.driver.addToCart(token, { ...SANDBOX_FIXTURES.products.oilFilter, quantity: 1 })
+      const submitted = yield* sandbox.admin.driver.press(token, "exportAndSubmit")
+      const [delivery] = yield* sandbox.admin.awaitDeliveries(1)
+      expect(yield* drainVerified).toMatchObject({ applied: 1, dead: 0 })
+      expect(sms.read.order("ro_vin")?.orderID).toBe(submitted.orderID)
+
+      // Same launch URL, but orders the distributor does not confirm: unknown, and still in a cart.
+      const inCart = yield* sandbox.admin.driver.addToCart(token, { ...SANDBOX_FIXTURES.products.oilFilter, quantity: 1 })
+      const forge = (orderID: string) => {
+        const body = delivery!.body as { order: Record<string, unknown> }
+        return fetchText(delivery!.url, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ ...body, order: { ...body.order, orderID } })
+        })
+      }
+      expect((yield* forge("99999999")).status).toBe(200)
+      expect((yield* forge(inCart.orderID)).status).toBe(200)
+      expect(yield* drainVerified).toMatchObject({ applied: 0, dead: 2 })
+      const dead = yield* Effect.flatMap(inbox, (i) => i.list({ status: "dead" }))
+      expect(dead.map((e) => e.lastError)).toEqual([
+        expect.stringContaining("order 99999999 is unknown to the distributor"),
+        expect.stringContaining(`order ${inCart.orderID} is not submitted at the distributor`)
+      ])
+      expect(sms.read.lines("ro_vin")).toHaveLength(1)
     }))
 })
