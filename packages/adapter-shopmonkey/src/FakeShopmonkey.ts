@@ -1,0 +1,412 @@
+/**
+ * A fake Shopmonkey API v3 for tests, the conformance suite and the sample app: a real HTTP server
+ * on 127.0.0.1 (port 0 by default) with the public resource and field names, stateful (services
+ * and parts written through it are kept and readable through `store`), seeded with repair orders
+ * whose vehicles are the sandbox's fixture vehicles, bearer-key authentication, `limit`/`skip`
+ * pagination with `meta.hasMore` and the limit clamped at 100 like the real API, and `429`
+ * injection with `Retry-After`.
+ *
+ * @since 0.1.0
+ */
+import { Effect, type Scope } from "effect"
+import * as Http from "node:http"
+import type { AddressInfo } from "node:net"
+import { COMPANY_ID, LOCATION_ID, type Row, SEED_VEHICLES, seedTables, type Tables } from "./internal/fakeStore.js"
+
+/**
+ * The API key the fake accepts unless told otherwise (a public test fixture, not a secret).
+ *
+ * @example
+ * import { FAKE_SHOPMONKEY_API_KEY } from "@shoplink/adapter-shopmonkey/testing"
+ * FAKE_SHOPMONKEY_API_KEY // "sm-fake-key-0001"
+ *
+ * @since 0.1.0
+ */
+export const FAKE_SHOPMONKEY_API_KEY = "sm-fake-key-0001"
+
+/**
+ * The seeded repair orders and what they exercise. Order ids are stable.
+ * - `vin` (#1042): 2019 Ford F-150 with the sandbox VIN and plate, customer Dana Reyes;
+ * - `plate` (#1043): 2018 Toyota Camry known by plate TXK4521 / TX only, customer Sam Okafor;
+ * - `yearMakeModel` (#1044): 2017 Honda Civic, no VIN or plate, customer Lee Park;
+ * - `fleet` (#1045): 2020 Chevrolet Silverado 1500 (VIN and plate), business customer;
+ * - `noVehicle` (#1046): no vehicle and no customer yet.
+ *
+ * @example
+ * import { FAKE_SHOPMONKEY_FIXTURES } from "@shoplink/adapter-shopmonkey/testing"
+ * FAKE_SHOPMONKEY_FIXTURES.orders.vin.id // "ord_1042"
+ *
+ * @since 0.1.0
+ */
+export const FAKE_SHOPMONKEY_FIXTURES = {
+  companyId: COMPANY_ID,
+  locationId: LOCATION_ID,
+  orders: {
+    vin: { id: "ord_1042", number: "1042", vehicle: SEED_VEHICLES.fordF150, customerName: "Dana Reyes" },
+    plate: { id: "ord_1043", number: "1043", vehicle: SEED_VEHICLES.toyotaCamry, customerName: "Sam Okafor" },
+    yearMakeModel: { id: "ord_1044", number: "1044", vehicle: SEED_VEHICLES.hondaCivic, customerName: "Lee Park" },
+    fleet: { id: "ord_1045", number: "1045", vehicle: SEED_VEHICLES.chevroletSilverado, customerName: "Northern Garage Fleet" },
+    noVehicle: { id: "ord_1046", number: "1046", vehicle: undefined, customerName: undefined }
+  },
+  vendors: ["NAPA Auto Parts", "Worldpac", "Local Tire Supply"]
+} as const
+
+/**
+ * Settings of the fake.
+ *
+ * @example
+ * import type { FakeShopmonkeyOptions } from "@shoplink/adapter-shopmonkey/testing"
+ * const options: FakeShopmonkeyOptions = { extraOrders: 250 }
+ *
+ * @since 0.1.0
+ */
+export interface FakeShopmonkeyOptions {
+  readonly port?: number
+  readonly host?: string
+  /** The accepted bearer key (default {@link FAKE_SHOPMONKEY_API_KEY}). */
+  readonly apiKey?: string
+  /** Extra archived orders (no vehicle) seeded after the fixtures, for pagination (default 0). */
+  readonly extraOrders?: number
+}
+
+/**
+ * A request the fake received. Whether it carried the right bearer key is recorded, not the
+ * header itself.
+ *
+ * @example
+ * import type { FakeRequest } from "@shoplink/adapter-shopmonkey/testing"
+ * const isPage = (r: FakeRequest) => r.method === "GET" && r.query.limit !== undefined
+ *
+ * @since 0.1.0
+ */
+export interface FakeRequest {
+  readonly method: string
+  /** Path without the query, e.g. `/v3/order/ord_1042`. */
+  readonly path: string
+  readonly query: Readonly<Record<string, string>>
+  /** The `Authorization` header was `Bearer <apiKey>`. */
+  readonly authorized: boolean
+  /** The `Authorization` header used the `Bearer` scheme (with any key). */
+  readonly bearer: boolean
+  readonly status: number
+}
+
+/**
+ * Direct reads of the fake's state (copies; changing them does not change the fake).
+ *
+ * @example
+ * import type { FakeShopmonkeyStore } from "@shoplink/adapter-shopmonkey/testing"
+ * const partNumbers = (store: FakeShopmonkeyStore, orderId: string) => store.parts(orderId).map((p) => p.partNumber)
+ *
+ * @since 0.1.0
+ */
+export interface FakeShopmonkeyStore {
+  readonly orders: () => ReadonlyArray<Record<string, unknown>>
+  readonly order: (id: string) => Record<string, unknown> | undefined
+  readonly vehicles: () => ReadonlyArray<Record<string, unknown>>
+  readonly customers: () => ReadonlyArray<Record<string, unknown>>
+  readonly vendors: () => ReadonlyArray<Record<string, unknown>>
+  /** Services of one order (or all), without their parts. */
+  readonly services: (orderId?: string) => ReadonlyArray<Record<string, unknown>>
+  /** Parts of one order (or all), in creation order. */
+  readonly parts: (orderId?: string) => ReadonlyArray<Record<string, unknown>>
+}
+
+/**
+ * A running fake.
+ *
+ * @example
+ * import { Effect } from "effect"
+ * import { startFakeShopmonkey } from "@shoplink/adapter-shopmonkey/testing"
+ * const program = Effect.scoped(Effect.map(startFakeShopmonkey(), (fake) => fake.url))
+ *
+ * @since 0.1.0
+ */
+export interface FakeShopmonkey {
+  /** Base URL including `/v3`, e.g. `http://127.0.0.1:41234/v3` (give it to `ShopmonkeyClient`). */
+  readonly url: string
+  readonly apiKey: string
+  readonly store: FakeShopmonkeyStore
+  /** Requests received so far, oldest first. */
+  readonly requests: () => ReadonlyArray<FakeRequest>
+  /** Answers the next `times` requests with 429 and `Retry-After: retryAfterSeconds`. */
+  readonly inject429: (times: number, retryAfterSeconds: number) => void
+  /** Answers the next `times` requests with a 503 (no `Retry-After`). */
+  readonly injectUnavailable: (times: number) => void
+}
+
+const send = (res: Http.ServerResponse, status: number, body: unknown, headers: Http.OutgoingHttpHeaders = {}) => {
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers })
+  res.end(JSON.stringify(body))
+}
+
+const failure = (res: Http.ServerResponse, status: number, message: string, code: string, headers: Http.OutgoingHttpHeaders = {}) =>
+  send(res, status, { success: false, code, message }, headers)
+
+const copy = (row: Row): Record<string, unknown> => structuredClone(row)
+
+const matches = (row: Row, where: Record<string, unknown>) => Object.entries(where).every(([k, v]) => row[k] === v)
+
+const MAX_LIMIT = 100
+
+/** Creates the fake's server and state; `listen` binds it. */
+const createFake = (options: FakeShopmonkeyOptions) => {
+  const apiKey = options.apiKey ?? FAKE_SHOPMONKEY_API_KEY
+  const tables: Tables = seedTables(Math.max(0, Math.floor(options.extraOrders ?? 0)))
+  const requests: Array<FakeRequest> = []
+  let pending429: { times: number; retryAfter: number } = { times: 0, retryAfter: 0 }
+  let pending503 = 0
+  let sequence = 0
+  const nextId = (prefix: string) => `${prefix}_${(++sequence).toString(36).padStart(6, "0")}`
+  const now = () => new Date().toISOString()
+
+  const servicesOf = (orderId: string) => [...tables.service.values()].filter((s) => s.orderId === orderId)
+  const partsOf = (orderId?: string) => [...tables.part.values()].filter((p) => orderId === undefined || p.orderId === orderId)
+
+  const list = (res: Http.ServerResponse, rows: ReadonlyArray<Row>, query: URLSearchParams) => {
+    let filtered = rows
+    const whereText = query.get("where")
+    if (whereText !== null) {
+      let where: unknown
+      try {
+        where = JSON.parse(whereText)
+      } catch {
+        return failure(res, 400, "where must be a JSON object", "BAD_REQUEST")
+      }
+      if (typeof where !== "object" || where === null) return failure(res, 400, "where must be a JSON object", "BAD_REQUEST")
+      filtered = rows.filter((row) => matches(row, where as Record<string, unknown>))
+    }
+    const limit = Math.min(MAX_LIMIT, Math.max(1, Number.parseInt(query.get("limit") ?? String(MAX_LIMIT), 10) || MAX_LIMIT))
+    const skip = Math.max(0, Number.parseInt(query.get("skip") ?? "0", 10) || 0)
+    const data = filtered.slice(skip, skip + limit).map(copy)
+    send(res, 200, { success: true, data, meta: { total: filtered.length, hasMore: skip + data.length < filtered.length } })
+  }
+
+  const one = (res: Http.ServerResponse, table: Map<string, Row>, id: string, what: string) => {
+    const row = table.get(id)
+    if (row === undefined) return failure(res, 404, `${what} not found`, "NOT_FOUND")
+    send(res, 200, { success: true, data: copy(row) })
+  }
+
+  const isText = (v: unknown): v is string => typeof v === "string" && v.trim() !== ""
+  const isCents = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0
+  const isMetadata = (v: unknown) => v === undefined || v === null || (typeof v === "object" && !Array.isArray(v))
+
+  const createService = (res: Http.ServerResponse, orderId: string, body: Record<string, unknown>) => {
+    if (!tables.order.has(orderId)) return failure(res, 404, "order not found", "NOT_FOUND")
+    if (!isText(body.name)) return failure(res, 400, "name is required", "BAD_REQUEST")
+    if (!isMetadata(body.metadata)) return failure(res, 400, "metadata must be an object", "BAD_REQUEST")
+    const row: Row = {
+      ...({ id: nextId("svc"), companyId: COMPANY_ID, locationId: LOCATION_ID, createdDate: now(), updatedDate: now() }),
+      orderId,
+      name: body.name,
+      note: typeof body.note === "string" ? body.note : "",
+      metadata: body.metadata ?? null,
+      pricing: "LineItem",
+      authorizationStatus: "NotAuthorized",
+      ordinal: servicesOf(orderId).length + 1
+    }
+    tables.service.set(row.id, row)
+    send(res, 200, { success: true, data: { ...copy(row), parts: [] } })
+  }
+
+  const createPart = (res: Http.ServerResponse, orderId: string, serviceId: string, body: Record<string, unknown>) => {
+    const service = tables.service.get(serviceId)
+    if (!tables.order.has(orderId) || service === undefined || service.orderId !== orderId) {
+      return failure(res, 404, "service not found", "NOT_FOUND")
+    }
+    if (!isText(body.name)) return failure(res, 400, "name is required", "BAD_REQUEST")
+    if (typeof body.quantity !== "number" || !(body.quantity > 0)) return failure(res, 400, "quantity must be positive", "BAD_REQUEST")
+    for (const field of ["wholesaleCostCents", "retailCostCents", "coreChargeCents"] as const) {
+      if (body[field] !== undefined && !isCents(body[field])) {
+        return failure(res, 400, `${field} must be a non-negative integer number of cents`, "BAD_REQUEST")
+      }
+    }
+    if (body.vendorId !== undefined && body.vendorId !== null && !tables.vendor.has(String(body.vendorId))) {
+      return failure(res, 400, "vendorId does not name a vendor", "BAD_REQUEST")
+    }
+    if (!isMetadata(body.metadata)) return failure(res, 400, "metadata must be an object", "BAD_REQUEST")
+    const row: Row = {
+      ...({ id: nextId("prt"), companyId: COMPANY_ID, locationId: LOCATION_ID, createdDate: now(), updatedDate: now() }),
+      orderId,
+      serviceId,
+      name: body.name,
+      partNumber: typeof body.partNumber === "string" ? body.partNumber : "",
+      quantity: body.quantity,
+      wholesaleCostCents: body.wholesaleCostCents ?? null,
+      retailCostCents: body.retailCostCents ?? 0,
+      coreChargeCents: body.coreChargeCents ?? null,
+      vendorId: body.vendorId ?? null,
+      note: typeof body.note === "string" ? body.note : "",
+      showPartNumber: body.showPartNumber === true,
+      metadata: body.metadata ?? null,
+      ordinal: partsOf(orderId).filter((p) => p.serviceId === serviceId).length + 1
+    }
+    tables.part.set(row.id, row)
+    send(res, 200, { success: true, data: copy(row) })
+  }
+
+  const createVendor = (res: Http.ServerResponse, body: Record<string, unknown>) => {
+    if (!isText(body.name)) return failure(res, 400, "name is required", "BAD_REQUEST")
+    const row: Row = { id: nextId("ven"), companyId: COMPANY_ID, locationId: LOCATION_ID, createdDate: now(), name: body.name, metadata: null }
+    tables.vendor.set(row.id, row)
+    send(res, 200, { success: true, data: copy(row) })
+  }
+
+  const route = (req: Http.IncomingMessage, res: Http.ServerResponse, url: URL, bodyText: string) => {
+    const method = req.method ?? "GET"
+    const parts = url.pathname.split("/").filter((s) => s !== "").map(decodeURIComponent)
+    if (parts[0] !== "v3") return failure(res, 404, "not found", "NOT_FOUND")
+    const [resource, id, sub, subId, leaf] = parts.slice(1)
+    let body: Record<string, unknown> = {}
+    if (method === "POST" || method === "PUT") {
+      try {
+        const parsed = JSON.parse(bodyText === "" ? "{}" : bodyText) as unknown
+        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not an object")
+        body = parsed as Record<string, unknown>
+      } catch {
+        return failure(res, 400, "the body must be a JSON object", "BAD_REQUEST")
+      }
+    }
+    const tableOf = (name: string | undefined) =>
+      name === "order" ? tables.order : name === "vehicle" ? tables.vehicle : name === "customer" ? tables.customer :
+      name === "vendor" ? tables.vendor : undefined
+    if (method === "GET" && id === undefined) {
+      const table = tableOf(resource)
+      if (table !== undefined) return list(res, [...table.values()], url.searchParams)
+    }
+    if (method === "GET" && id !== undefined && sub === undefined) {
+      const table = tableOf(resource)
+      if (table !== undefined) return one(res, table, id, resource ?? "row")
+    }
+    if (resource === "order" && id !== undefined && sub === "service") {
+      if (method === "GET" && subId === undefined) {
+        if (!tables.order.has(id)) return failure(res, 404, "order not found", "NOT_FOUND")
+        const data = servicesOf(id).map((s) => ({ ...copy(s), parts: partsOf(id).filter((p) => p.serviceId === s.id).map(copy) }))
+        return send(res, 200, { success: true, data })
+      }
+      if (method === "POST" && subId === undefined) return createService(res, id, body)
+      if (method === "POST" && subId !== undefined && leaf === "part") return createPart(res, id, subId, body)
+    }
+    if (resource === "vendor" && method === "POST" && id === undefined) return createVendor(res, body)
+    failure(res, 404, `no route for ${method} ${url.pathname}`, "NOT_FOUND")
+  }
+
+  const server = Http.createServer((req, res) => {
+    const chunks: Array<Buffer> = []
+    req.on("data", (chunk: Buffer) => chunks.push(chunk))
+    req.on("end", () => {
+      const url = new URL(req.url ?? "/", "http://127.0.0.1")
+      const header = req.headers.authorization ?? ""
+      const bearer = /^Bearer\s+/i.test(header)
+      const authorized = header === `Bearer ${apiKey}`
+      const record = (status: number) =>
+        requests.push({ method: req.method ?? "GET", path: url.pathname, query: Object.fromEntries(url.searchParams), authorized, bearer, status })
+      res.on("finish", () => record(res.statusCode))
+      if (!authorized) return failure(res, 401, "Unauthorized", "UNAUTHORIZED")
+      if (pending429.times > 0) {
+        pending429 = { ...pending429, times: pending429.times - 1 }
+        return failure(res, 429, "Too Many Requests", "TOO_MANY_REQUESTS", { "retry-after": String(pending429.retryAfter) })
+      }
+      if (pending503 > 0) {
+        pending503--
+        return failure(res, 503, "Service Unavailable", "SERVICE_UNAVAILABLE")
+      }
+      try {
+        route(req, res, url, Buffer.concat(chunks).toString("utf8"))
+      } catch (error) {
+        failure(res, 500, error instanceof Error ? error.message : "internal error", "INTERNAL")
+      }
+    })
+  })
+
+  const store: FakeShopmonkeyStore = {
+    orders: () => [...tables.order.values()].map(copy),
+    order: (id) => {
+      const row = tables.order.get(id)
+      return row === undefined ? undefined : copy(row)
+    },
+    vehicles: () => [...tables.vehicle.values()].map(copy),
+    customers: () => [...tables.customer.values()].map(copy),
+    vendors: () => [...tables.vendor.values()].map(copy),
+    services: (orderId) => [...tables.service.values()].filter((s) => orderId === undefined || s.orderId === orderId).map(copy),
+    parts: (orderId) => partsOf(orderId).map(copy)
+  }
+
+  return {
+    server,
+    apiKey,
+    store,
+    requests: () => [...requests],
+    inject429: (times: number, retryAfterSeconds: number) => {
+      pending429 = { times: Math.max(0, Math.floor(times)), retryAfter: Math.max(0, Math.floor(retryAfterSeconds)) }
+    },
+    injectUnavailable: (times: number) => {
+      pending503 = Math.max(0, Math.floor(times))
+    }
+  }
+}
+
+const listen = (server: Http.Server, port: number, host: string) =>
+  new Promise<void>((resolve, reject) => {
+    server.once("error", reject)
+    server.listen(port, host, () => {
+      server.off("error", reject)
+      resolve()
+    })
+  })
+
+const close = (server: Http.Server) =>
+  new Promise<void>((resolve) => {
+    server.closeAllConnections()
+    server.close(() => resolve())
+  })
+
+/**
+ * A fake with a Promise API, for code that does not use Effect (`close()` when done).
+ *
+ * @example
+ * import { startFakeShopmonkeyServer } from "@shoplink/adapter-shopmonkey/testing"
+ * const fake = await startFakeShopmonkeyServer()
+ * console.log(fake.url)
+ * await fake.close()
+ *
+ * @since 0.1.0
+ */
+export const startFakeShopmonkeyServer = async (
+  options: FakeShopmonkeyOptions = {}
+): Promise<FakeShopmonkey & { readonly close: () => Promise<void> }> => {
+  const fake = createFake(options)
+  const host = options.host ?? "127.0.0.1"
+  await listen(fake.server, options.port ?? 0, host)
+  const { port } = fake.server.address() as AddressInfo
+  return {
+    url: `http://${host}:${port}/v3`,
+    apiKey: fake.apiKey,
+    store: fake.store,
+    requests: fake.requests,
+    inject429: fake.inject429,
+    injectUnavailable: fake.injectUnavailable,
+    close: () => close(fake.server)
+  }
+}
+
+/**
+ * Starts a fake for the lifetime of the scope.
+ *
+ * @example
+ * import { Effect, Redacted } from "effect"
+ * import { startFakeShopmonkey } from "@shoplink/adapter-shopmonkey/testing"
+ * const program = Effect.gen(function*() {
+ *   const fake = yield* startFakeShopmonkey({ extraOrders: 120 })
+ *   fake.inject429(1, 2)
+ *   return { baseUrl: fake.url, apiKey: Redacted.make(fake.apiKey) }
+ * })
+ *
+ * @since 0.1.0
+ */
+export const startFakeShopmonkey = (options: FakeShopmonkeyOptions = {}): Effect.Effect<FakeShopmonkey, never, Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.promise(() => startFakeShopmonkeyServer(options)),
+    (fake) => Effect.promise(() => fake.close())
+  ).pipe(Effect.map(({ close: _close, ...fake }) => fake))
