@@ -1,0 +1,234 @@
+// `shoplink doctor`: configuration, reachability and credentials, one line per check with the fix.
+import * as Command from "@effect/cli/Command"
+import { OrderManagementClient } from "@shoplink/order-management"
+import { PunchoutClient } from "@shoplink/punchout"
+import { DateTime, Effect, Either, Option } from "effect"
+import { ExitCode, exitCodeOf } from "../ExitCode.js"
+import * as ShoplinkConfig from "../ShoplinkConfig.js"
+import {
+  common,
+  envOption,
+  omsCustomer,
+  omsEnvironment,
+  omsLayer,
+  punchoutCustomer,
+  punchoutLayer,
+  sessionOptions,
+  today
+} from "./common.js"
+import { help } from "./help.js"
+import { describeError, err, json, out } from "./output.js"
+
+type Status = "pass" | "fail" | "skip"
+
+interface Check {
+  readonly name: string
+  readonly status: Status
+  readonly detail: string
+  readonly fix?: string
+  readonly exitCode?: number
+}
+
+const pass = (name: string, detail: string): Check => ({ name, status: "pass", detail })
+const skip = (name: string, detail: string): Check => ({ name, status: "skip", detail })
+const fail = (name: string, detail: string, fix: string, exitCode: number): Check => ({ name, status: "fail", detail, fix, exitCode })
+
+const settingCheck = (settings: ShoplinkConfig.Settings, key: ShoplinkConfig.SettingKey): Check => {
+  const found = settings.values[key]
+  const env = ShoplinkConfig.SETTINGS[key].env
+  return found === undefined
+    ? fail(env, "not set", ShoplinkConfig.howToSet(key), ExitCode.Usage)
+    : pass(env, `${ShoplinkConfig.display(key, found.value)} (${found.source})`)
+}
+
+const isTransport = (error: unknown) => exitCodeOf(error) === ExitCode.Transport
+
+const errorDetail = (error: unknown) => {
+  const d = describeError(error)
+  return d.id !== undefined ? `${d.id} ${d.message}` : d.message
+}
+
+const punchoutChecks = (settings: ShoplinkConfig.Settings): Effect.Effect<ReadonlyArray<Check>> =>
+  Effect.gen(function*() {
+    const reach = "Punchout API reachable"
+    const auth = "Punchout vendor key + customer credentials"
+    const prepared = yield* Effect.either(Effect.all([punchoutLayer(settings), punchoutCustomer(settings)]))
+    if (Either.isLeft(prepared)) {
+      return [skip(reach, `needs configuration: ${prepared.left.message}`), skip(auth, "needs configuration")]
+    }
+    const [layer, customer] = prepared.right
+    const baseUrl = settings.values.punchoutBaseUrl?.value ?? ""
+    const result = yield* Effect.either(
+      Effect.flatMap(PunchoutClient.PunchoutClient, (client) => client.createSession(customer, sessionOptions(settings))).pipe(
+        Effect.provide(layer)
+      )
+    )
+    if (Either.isRight(result)) {
+      return [
+        pass(reach, baseUrl),
+        pass(auth, `session created for account ${customer.accountNo} (expires ${DateTime.formatIso(result.right.expiresAt)})`)
+      ]
+    }
+    const error = result.left
+    if (isTransport(error)) {
+      return [
+        fail(reach, `${baseUrl}: ${errorDetail(error)}`, `check ${ShoplinkConfig.SETTINGS.punchoutBaseUrl.env} and your network`, ExitCode.Transport),
+        skip(auth, "API not reachable")
+      ]
+    }
+    const code = exitCodeOf(error)
+    return [
+      pass(reach, baseUrl),
+      fail(
+        auth,
+        errorDetail(error),
+        code === ExitCode.Auth
+          ? "the vendor key or the customer's account number, username, country or token was refused (the API does not say which): check SHOPLINK_VENDOR_API_KEY and SHOPLINK_CUSTOMER_*"
+          : "see the message ID in the Punchout spec's message table",
+        code
+      )
+    ]
+  })
+
+const omsChecks = (
+  settings: ShoplinkConfig.Settings,
+  env: Option.Option<"US_QUA" | "CA_QUA" | "US_PRD" | "CA_PRD">
+): Effect.Effect<ReadonlyArray<Check>> =>
+  Effect.gen(function*() {
+    const reach = "Order Management API reachable"
+    const key = "Order Management API key"
+    const token = "customer token (accountDetails)"
+    const prepared = yield* Effect.either(
+      Effect.gen(function*() {
+        const environment = yield* omsEnvironment(settings, env)
+        return { environment, layer: yield* omsLayer(settings, environment), customer: yield* omsCustomer(settings) }
+      })
+    )
+    if (Either.isLeft(prepared)) {
+      const why = `needs configuration: ${prepared.left.message}`
+      return [skip(reach, why), skip(key, "needs configuration"), skip(token, "needs configuration")]
+    }
+    const { customer, environment, layer } = prepared.right
+    const submitDate = yield* today
+    const result = yield* Effect.either(
+      Effect.flatMap(OrderManagementClient.OrderManagementClient, (client) =>
+        client.forCustomer(customer).accountDetails({ submitDate })).pipe(Effect.provide(layer))
+    )
+    const where = `${environment}`
+    if (Either.isRight(result)) {
+      const name = result.right.accountName
+      return [
+        pass(reach, where),
+        pass(key, `accepted for ${environment}`),
+        pass(token, `account ${result.right.customerAccountNo}${name ? ` (${name})` : ""}`)
+      ]
+    }
+    const error = result.left
+    const tag = error._tag
+    if (tag === "ConfigurationError") {
+      return [
+        fail(reach, errorDetail(error), "make the key's tier match the environment (test keys for *_QUA, production keys for *_PRD)", ExitCode.Usage),
+        skip(key, "configuration error"),
+        skip(token, "configuration error")
+      ]
+    }
+    if (isTransport(error)) {
+      const host = environment.endsWith("_PRD") ? "omsProdBaseUrl" : "omsTestBaseUrl"
+      return [
+        fail(reach, `${where}: ${errorDetail(error)}`, `check ${ShoplinkConfig.SETTINGS[host].env} and your network`, ExitCode.Transport),
+        skip(key, "API not reachable"),
+        skip(token, "API not reachable")
+      ]
+    }
+    if (tag === "InvalidApiKey" || tag === "ApiKeyExpired") {
+      return [
+        pass(reach, where),
+        fail(key, errorDetail(error), `check ${ShoplinkConfig.SETTINGS.omsApiKey.env} (a ${environment.endsWith("_PRD") ? "production" : "test"} key, not expired)`, ExitCode.Auth),
+        skip(token, "API key refused")
+      ]
+    }
+    const code = exitCodeOf(error)
+    return [
+      pass(reach, where),
+      pass(key, `accepted for ${environment}`),
+      fail(
+        token,
+        errorDetail(error),
+        code === ExitCode.Auth
+          ? `check ${ShoplinkConfig.SETTINGS.customerApiToken.env} and ${ShoplinkConfig.SETTINGS.customerAccountNo.env}, and that the token is enabled for ${environment}`
+          : "see the message ID in the Order Management spec's message table",
+        code
+      )
+    ]
+  })
+
+const mark: Record<Status, string> = { pass: "PASS", fail: "FAIL", skip: "SKIP" }
+
+const configFileCheck = (settings: ShoplinkConfig.Settings): Check =>
+  settings.configFile !== undefined
+    ? pass("config file", settings.configFile)
+    : skip("config file", `none (./${ShoplinkConfig.DEFAULT_CONFIG_FILE} not found; using environment variables)`)
+
+export const doctorCommand = Command.make("doctor", { ...common, env: envOption }, (args) =>
+  Effect.gen(function*() {
+    const loaded = yield* Effect.either(ShoplinkConfig.load(Option.getOrUndefined(args.config), process.env))
+    const checks: Array<Check> = []
+    if (Either.isLeft(loaded)) {
+      checks.push(fail("config file", loaded.left.message, loaded.left.fix, ExitCode.Usage))
+    } else {
+      const settings = loaded.right
+      checks.push(configFileCheck(settings))
+      const tierHost = Option.getOrElse(
+        Option.orElse(args.env, () => Option.fromNullable(settings.values.omsEnvironment?.value)),
+        () => "US_QUA"
+      ).endsWith("_PRD")
+        ? "omsProdBaseUrl"
+        : "omsTestBaseUrl"
+      const keys: ReadonlyArray<ShoplinkConfig.SettingKey> = [
+        "punchoutBaseUrl",
+        "vendorApiKey",
+        "customerAccountNo",
+        "customerUsername",
+        "customerCountry",
+        "customerApiToken",
+        ...(Option.isSome(args.env) ? [] : ["omsEnvironment" as const]),
+        "omsApiKey",
+        tierHost
+      ]
+      for (const k of keys) checks.push(settingCheck(settings, k))
+      checks.push(...yield* punchoutChecks(settings))
+      checks.push(...yield* omsChecks(settings, args.env))
+    }
+    const failed = checks.filter((c) => c.status === "fail")
+    if (args.json) {
+      yield* json({ ok: failed.length === 0, checks })
+    } else {
+      for (const c of checks) {
+        yield* out(`${mark[c.status]}  ${c.name}: ${c.detail}`)
+        if (c.fix !== undefined) yield* out(`      fix: ${c.fix}`)
+      }
+      yield* out("")
+      yield* out(failed.length === 0 ? "All checks passed." : `${failed.length} check(s) failed.`)
+    }
+    const first = failed[0]
+    if (first !== undefined) {
+      if (!args.json) yield* err(`doctor: ${failed.length} check(s) failed; first: ${first.name}`)
+      return yield* Effect.fail(new DoctorFailed({ exitCode: first.exitCode ?? ExitCode.Failure }))
+    }
+  })).pipe(Command.withDescription(help(
+    "Check the configuration, reach each API, and validate the vendor key, the OMS key and the customer's credentials. Each check prints PASS, FAIL (with the fix) or SKIP; secrets are never printed.",
+    ["shoplink doctor", "shoplink doctor --config ./shoplink.config.json --env CA_QUA", "shoplink doctor --json"],
+    [
+      "Config file shape: { \"punchout\": { \"baseUrl\", \"vendorApiKey\" }, \"oms\": { \"environment\", \"apiKey\", \"testBaseUrl\", \"prodBaseUrl\" }, \"customer\": { \"accountNo\", \"username\", \"country\", \"apiToken\" }, \"smsVendorName\", \"webhooks\": { \"order\", \"quote\", \"callback\" } }. Environment variables win over the file.",
+      "Exit code: that of the first failing check (2 configuration, 3 auth, 4 distributor, 5 transport)."
+    ]
+  )))
+
+/** Doctor's failures are already printed; this only carries the exit code. */
+export class DoctorFailed {
+  readonly _tag = "DoctorFailed"
+  readonly exitCode: number
+  constructor(props: { readonly exitCode: number }) {
+    this.exitCode = props.exitCode
+  }
+}

@@ -1,0 +1,120 @@
+// Runs the built CLI (`node dist/bin.js`) as a subprocess, as a user would.
+import type { RunningSandbox } from "@shoplink/sandbox"
+import { Effect, Scope } from "effect"
+import { spawn } from "node:child_process"
+import { mkdtempSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+
+export const BIN = fileURLToPath(new URL("../../dist/bin.js", import.meta.url))
+
+/** A working directory without a shoplink.config.json. */
+export const scratchDir = () => mkdtempSync(join(tmpdir(), "shoplink-cli-test-"))
+
+/** The test process's environment minus any SHOPLINK_* the developer may have exported. */
+const baseEnv = (): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && !e[0].startsWith("SHOPLINK_"))
+  )
+
+export const sandboxEnv = (sandbox: RunningSandbox): Record<string, string> => {
+  const c = sandbox.credentials
+  return {
+    SHOPLINK_PUNCHOUT_BASE_URL: sandbox.url,
+    SHOPLINK_VENDOR_API_KEY: c.vendorApiKey,
+    SHOPLINK_OMS_ENVIRONMENT: "US_QUA",
+    SHOPLINK_OMS_TEST_BASE_URL: sandbox.url,
+    SHOPLINK_OMS_API_KEY: c.oms.testApiKey,
+    SHOPLINK_CUSTOMER_ACCOUNT_NO: c.customers.us.accountNo,
+    SHOPLINK_CUSTOMER_USERNAME: c.customers.us.username,
+    SHOPLINK_CUSTOMER_COUNTRY: c.customers.us.country,
+    SHOPLINK_CUSTOMER_API_TOKEN: c.customers.us.apiToken
+  }
+}
+
+/** Every secret of the sandbox, to assert none is ever printed. */
+export const sandboxSecrets = (sandbox: RunningSandbox): ReadonlyArray<string> => [
+  sandbox.credentials.vendorApiKey,
+  sandbox.credentials.oms.testApiKey,
+  sandbox.credentials.customers.us.apiToken
+]
+
+export interface Result {
+  readonly code: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+export interface RunOptions {
+  readonly cwd?: string
+}
+
+export const runCli = (args: ReadonlyArray<string>, env: Record<string, string>, options: RunOptions = {}) =>
+  Effect.async<Result>((resume) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd ?? scratchDir(),
+      env: { ...baseEnv(), ...env },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d))
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d))
+    child.once("close", (code) => resume(Effect.succeed({ code, stdout, stderr })))
+  })
+
+export interface Running {
+  /** Resolves with all stdout so far once `predicate` holds for it. */
+  readonly waitForStdout: (predicate: (stdout: string) => boolean) => Effect.Effect<string>
+  readonly stderr: () => string
+  /** Sends `signal` and resolves with the exit code. */
+  readonly stop: (signal: NodeJS.Signals) => Effect.Effect<number | null>
+}
+
+/** Starts a long-running command (`webhook listen`, `sandbox start`); killed when the scope closes. */
+export const startCli = (args: ReadonlyArray<string>, env: Record<string, string>): Effect.Effect<Running, never, Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      const child = spawn(process.execPath, [BIN, ...args], {
+        cwd: scratchDir(),
+        env: { ...baseEnv(), ...env },
+        stdio: ["ignore", "pipe", "pipe"]
+      })
+      let stdout = ""
+      let stderr = ""
+      const waiters = new Set<() => void>()
+      const closed = new Promise<number | null>((resolve) => child.once("close", resolve))
+      child.stdout.setEncoding("utf8").on("data", (d: string) => {
+        stdout += d
+        for (const w of waiters) w()
+      })
+      child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d))
+      const running: Running = {
+        waitForStdout: (predicate) =>
+          Effect.async<string>((resume) => {
+            const check = () => {
+              if (predicate(stdout)) {
+                waiters.delete(check)
+                resume(Effect.succeed(stdout))
+              }
+            }
+            waiters.add(check)
+            check()
+            return Effect.sync(() => waiters.delete(check))
+          }),
+        stderr: () => stderr,
+        stop: (signal) =>
+          Effect.promise(() => {
+            if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+            return closed
+          })
+      }
+      return { child, running }
+    }),
+    ({ child }) => Effect.sync(() => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
+    })
+  ).pipe(Effect.map(({ running }) => running))
+
+export const parseJson = <A = any>(text: string): A => JSON.parse(text) as A
