@@ -1,0 +1,10 @@
+/**
+ * @shoplink/connector-testkit — the conformance suite every Shoplink SMS adapter runs against the
+ * sandbox, the harness types an adapter supplies, and the runtime the suite builds.
+ *
+ * @since 0.1.0
+ */
+export * as Conformance from "./Conformance.js"
+export { runConnectorConformance } from "./Conformance.js"
+export * as ConformanceHarness from "./ConformanceHarness.js"
+export * as ConformanceRuntime from "./ConformanceRuntime.js"

@@ -1,0 +1,396 @@
+// The checks of the conformance suite as data: a name, what it requires, whether it runs as a
+// certification or as an "absent" assertion, and the Effect that performs it. Conformance.ts
+// registers them with vitest; the test-kit's own tests run single checks against broken adapters.
+import { expect } from "@effect/vitest"
+import { type InboxWorker, LaunchRegistry, ShopSystem } from "@shoplink/connector"
+import { startSandbox } from "@shoplink/sandbox"
+import { Context, Effect, Layer, Redacted, type Scope, TestClock } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import type { CheckStatus, ConformanceReport, Options } from "../Conformance.js"
+import { SEED_REPAIR_ORDERS, type SmsHarness, VEHICLE_IDENTIFIERS, type VehicleIdentifier } from "../ConformanceHarness.js"
+import * as ConformanceRuntime from "../ConformanceRuntime.js"
+import { drain, type ExportKind, exportParts, fetchText, postJson, sorted } from "./flows.js"
+
+export interface Env {
+  readonly sandbox: Effect.Effect.Success<ReturnType<typeof startSandbox>>
+  readonly harness: SmsHarness<unknown>
+  readonly shopSystem: Layer.Layer<ShopSystem.ShopSystem, unknown>
+  readonly shopId: string
+  /** The repair order the export checks use. */
+  readonly repairOrderId: string
+  readonly runtime: (
+    storage?: ConformanceRuntime.Options<unknown, never>["storage"]
+  ) => Effect.Effect<ConformanceRuntime.ConformanceRuntime, unknown, Scope.Scope>
+}
+
+export interface Check {
+  readonly name: string
+  readonly requires: ReadonlyArray<string>
+  readonly status: CheckStatus
+  readonly run: (env: Env) => Effect.Effect<void, unknown, Scope.Scope>
+}
+
+const identifierText = (identifier: VehicleIdentifier, vehicle: ShopSystem.Vehicle): string =>
+  identifier === "vin"
+    ? `VIN ${vehicle.vin}`
+    : identifier === "licensePlate"
+    ? `License plate ${vehicle.licensePlate} (${vehicle.licensePlateState})`
+    : `Base vehicle ID ${vehicle.baseVehicleId}`
+
+const unescapeHtml = (s: string) =>
+  s.replace(/&quot;/g, "\"").replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&")
+
+export interface Suite {
+  readonly report: ConformanceReport
+  /** Every check, the report check last. */
+  readonly checks: ReadonlyArray<Check>
+  /** A fresh sandbox, fake SMS and adapter layer, for one check. */
+  readonly environment: Effect.Effect<Env, unknown, Scope.Scope>
+}
+
+export const makeSuite = <E, R>(options: Options<E, R>): Suite => {
+  const { connector } = options
+  const shopId = options.shopId ?? "shop_1"
+  const declared = connector.capabilities
+  const certified = new Set([...declared].filter((c) => options.capabilities?.includes(c) ?? true))
+  const identifiers = new Set(options.vehicleIdentifiers ?? VEHICLE_IDENTIFIERS)
+  const statusOf = (capability: ShopSystem.Capability): CheckStatus =>
+    certified.has(capability) ? "checked" : declared.has(capability) ? "excluded" : "absent"
+  // Checks about writes use order webhooks when the SMS takes ordered parts, quotes otherwise.
+  const writeKind: ExportKind | undefined = certified.has("writeOrderedParts")
+    ? "order"
+    : certified.has("writeQuotedParts")
+    ? "quote"
+    : undefined
+  const writeStatus: CheckStatus = writeKind !== undefined
+    ? "checked"
+    : declared.has("writeOrderedParts") || declared.has("writeQuotedParts")
+    ? "excluded"
+    : "absent"
+  const primaryIdentifier = VEHICLE_IDENTIFIERS.find((i) => identifiers.has(i)) ?? "vin"
+
+  const environment: Effect.Effect<Env, unknown, Scope.Scope> = Effect.gen(function*() {
+    const sandbox = yield* startSandbox()
+    const harness = yield* options.sms.setup({ shopId, repairOrders: SEED_REPAIR_ORDERS })
+    const shopSystem = connector.layer.pipe(Layer.provide(harness.layer))
+    return {
+      sandbox,
+      harness: harness as SmsHarness<unknown>,
+      shopSystem,
+      shopId,
+      repairOrderId: harness.repairOrders[primaryIdentifier],
+      runtime: (storage = "memory") => ConformanceRuntime.make({ sandbox, shopSystem, shopId, storage })
+    }
+  })
+
+  // Declared but excluded by options: the test documents the exclusion and checks it is real.
+  const excluded = (requires: ReadonlyArray<string>) => (_env: Env) =>
+    Effect.sync(() => {
+      const left = requires.flatMap((r) => r.split(" or ")).filter((c) =>
+        declared.has(c as ShopSystem.Capability) && !certified.has(c as ShopSystem.Capability)
+      )
+      expect(left, `${requires.join(", ")}: declared by the connector and left out by options`).not.toEqual([])
+    })
+
+  const lacks = (capability: ShopSystem.Capability) => (env: Env) =>
+    Effect.gen(function*() {
+      const sms = yield* Layer.build(env.shopSystem).pipe(Effect.map(Context.get(ShopSystem.ShopSystem)))
+      expect(sms.capabilities.has(capability), `the ShopSystem service does not offer ${capability}`).toBe(false)
+    })
+
+  const checks: Array<Check> = []
+  const add = (name: string, requires: ReadonlyArray<string>, status: CheckStatus, runs: {
+    readonly checked: Check["run"]
+    readonly absent: Check["run"]
+  }) =>
+    checks.push({
+      name,
+      requires,
+      status,
+      run: status === "checked" ? runs.checked : status === "absent" ? runs.absent : excluded(requires)
+    })
+
+  // --- Launch: one check per vehicle identifier --------------------------------------------------
+  for (const seed of SEED_REPAIR_ORDERS) {
+    const identifier = seed.identifier
+    const status: CheckStatus = statusOf("readRepairOrder") !== "checked"
+      ? statusOf("readRepairOrder")
+      : identifiers.has(identifier)
+      ? "checked"
+      : "absent"
+    add(`launch: the catalog opens for the vehicle by ${identifier}`, ["readRepairOrder", identifier], status, {
+      checked: (env) =>
+        Effect.gen(function*() {
+          const runtime = yield* env.runtime()
+          const launched = yield* runtime.launch(env.harness.repairOrders[identifier])
+          expect(launched.vehicle, `repair order ${seed.number} has only a ${identifier}`).toBe(identifier)
+          expect(launched.repairOrder.number).toBe(seed.number)
+          expect(String(launched.url)).not.toContain("token=")
+          const page = yield* fetchText(Redacted.value(launched.url))
+          expect(page.status).toBe(200)
+          const vehicle = /data-testid="vehicle">([^<]*)</.exec(page.text)?.[1] ?? ""
+          expect(vehicle).toContain(`${seed.vehicle.year} ${seed.vehicle.make} ${seed.vehicle.model}`)
+          expect(vehicle).toContain(identifierText(identifier, seed.vehicle))
+          expect(page.text).toContain(`Reference ${seed.number}`)
+        }),
+      absent: (env) =>
+        Effect.gen(function*() {
+          const runtime = yield* env.runtime()
+          const launched = yield* runtime.launch(env.harness.repairOrders[identifier])
+          expect(launched.vehicle, `the adapter declares no ${identifier} support`).not.toBe(identifier)
+        })
+    })
+  }
+
+  add("launch: an unknown repair order fails with RepairOrderNotFound", ["readRepairOrder"], statusOf("readRepairOrder"), {
+    checked: (env) =>
+      Effect.gen(function*() {
+        const runtime = yield* env.runtime()
+        const error = yield* Effect.flip(runtime.launch("shoplink-conformance-no-such-ro"))
+        expect(error._tag, `loadRepairOrder of a missing repair order failed with: ${error.message}`).toBe("RepairOrderNotFound")
+      }),
+    absent: lacks("readRepairOrder")
+  })
+
+  // --- Export and Export and Submit --------------------------------------------------------------
+  add("export: quoted lines on the repair order (part, brand, description, quantity, cost, list, core)", ["writeQuotedParts"], statusOf("writeQuotedParts"), {
+    checked: (env) =>
+      Effect.gen(function*() {
+        const runtime = yield* env.runtime()
+        const exported = yield* exportParts(env.sandbox, runtime, env.repairOrderId, "quote")
+        expect(exported.expected.some((l) => l.coreCents > 0), "the export includes a part with a core charge").toBe(true)
+        expect(yield* drain(runtime)).toMatchObject({ applied: 1, retrying: 0, dead: 0 })
+        const lines = yield* env.harness.readLines(env.repairOrderId)
+        expect(sorted(lines)).toEqual(sorted(exported.expected))
+      }),
+    absent: (env) =>
+      Effect.gen(function*() {
+        yield* lacks("writeQuotedParts")(env)
+        const runtime = yield* env.runtime()
+        yield* exportParts(env.sandbox, runtime, env.repairOrderId, "quote")
+        expect(yield* drain(runtime)).toMatchObject({ applied: 1, dead: 0 })
+        expect(yield* env.harness.readLines(env.repairOrderId)).toEqual([])
+      })
+  })
+
+  add("export and submit: ordered lines on the repair order", ["writeOrderedParts"], statusOf("writeOrderedParts"), {
+    checked: (env) =>
+      Effect.gen(function*() {
+        const runtime = yield* env.runtime()
+        const exported = yield* exportParts(env.sandbox, runtime, env.repairOrderId, "order")
+        expect(yield* drain(runtime)).toMatchObject({ applied: 1, retrying: 0, dead: 0 })
+        const lines = yield* env.harness.readLines(env.repairOrderId)
+        expect(sorted(lines.filter((l) => l.kind === "ordered"))).toEqual(sorted(exported.expected))
+      }),
+    absent: (env) =>
+      Effect.gen(function*() {
+        yield* lacks("writeOrderedParts")(env)
+        const runtime = yield* env.runtime()
+        yield* exportParts(env.sandbox, runtime, env.repairOrderId, "order")
+        yield* drain(runtime)
+        expect((yield* env.harness.readLines(env.repairOrderId)).filter((l) => l.kind === "ordered")).toEqual([])
+      })
+  })
+
+  add("export and submit: the distributor orderID on the repair order", ["recordPurchaseOrder"], statusOf("recordPurchaseOrder"), {
+    checked: (env) =>
+      Effect.gen(function*() {
+        const runtime = yield* env.runtime()
+        const exported = yield* exportParts(env.sandbox, runtime, env.repairOrderId, "order")
+        yield* drain(runtime)
+        const order = yield* env.harness.readOrder(env.repairOrderId)
+        expect(order?.orderID).toBe(exported.order?.orderID)
+        expect(order?.status ?? "").not.toBe("")
+      }),
+    absent: (env) =>
+      Effect.gen(function*() {
+        yield* lacks("recordPurchaseOrder")(env)
+        const runtime = yield* env.runtime()
+        yield* exportParts(env.sandbox, runtime, env.repairOrderId, "order")
+        yield* drain(runtime)
+        expect(yield* env.harness.readOrder(env.repairOrderId)).toBeUndefined()
+      })
+  })
+
+  add("callback: the page after an export links back to the repair order", ["linkToRepairOrder"], statusOf("linkToRepairOrder"), {
+    checked: (env) =>
+      Effect.gen(function*() {
+        const runtime = yield* env.runtime()
+        const ro = yield* runtime.shopSystem.loadRepairOrder({ shopId: env.shopId, repairOrderId: env.repairOrderId })
+        expect(ro.url, "loadRepairOrder returns the repair order's URL").toMatch(/^https?:\/\//)
+        const exported = yield* exportParts(env.sandbox, runtime, env.repairOrderId, "quote")
+        const page = yield* fetchText(exported.redirect ?? "")
+        expect(page.status).toBe(200)
+        const href = /data-testid="repair-order-link" href="([^"]*)"/.exec(page.text)?.[1]
+        expect(href === undefined ? undefined : unescapeHtml(href)).toBe(ro.url)
+      }),
+    absent: (env) =>
+      Effect.gen(function*() {
+        yield* lacks("linkToRepairOrder")(env)
+        const runtime = yield* env.runtime()
+        const exported = yield* exportParts(env.sandbox, runtime, env.repairOrderId, "quote")
+        const page = yield* fetchText(exported.redirect ?? "")
+        expect(page.text).not.toContain("data-testid=\"repair-order-link\"")
+      })
+  })
+
+  // --- Delivery guarantees ------------------------------------------------------------------------
+  const noWrites = (what: string) => (env: Env) =>
+    Effect.gen(function*() {
+      const runtime = yield* env.runtime()
+      yield* exportParts(env.sandbox, runtime, env.repairOrderId, "order")
+      yield* drain(runtime)
+      expect(yield* env.harness.readLines(env.repairOrderId), `no write capability: ${what}`).toEqual([])
+    })
+  const writeRequires = ["writeOrderedParts or writeQuotedParts"]
+
+  add("webhooks: the same delivery twice is stored and applied once", writeRequires, writeStatus, {
+    checked: (env) =>
+      Effect.gen(function*() {
+        const runtime = yield* env.runtime()
+        const exported = yield* exportParts(env.sandbox, runtime, env.repairOrderId, writeKind!)
+        const again = yield* postJson(exported.delivery.url, JSON.stringify(exported.delivery.body))
+        expect(again.status).toBe(200)
+        expect(JSON.parse(again.text)).toEqual({ received: true, duplicate: true })
+        yield* drain(runtime)
+        yield* drain(runtime)
+        expect(yield* runtime.inbox.list()).toHaveLength(1)
+        expect(sorted(yield* env.harness.readLines(env.repairOrderId))).toEqual(sorted(exported.expected))
+      }),
+    absent: noWrites("nothing is written")
+  })
+
+  add("webhooks: a malformed body or an unknown key is rejected and nothing is written", [], "checked", {
+    checked: (env) =>
+      Effect.gen(function*() {
+        const runtime = yield* env.runtime()
+        const exported = yield* exportParts(env.sandbox, runtime, env.repairOrderId, "quote")
+        const quoteUrl = exported.delivery.url
+        const orderUrl = quoteUrl.replace(/\/quote$/, "/order")
+        const body = JSON.stringify(exported.delivery.body)
+        expect((yield* postJson(quoteUrl, "{\"quotes\":[{\"productID\":7}]}")).status).toBe(400)
+        expect((yield* postJson(orderUrl, body)).status, "a quote body on the order webhook").toBe(400)
+        expect((yield* postJson(quoteUrl, "quotes=1", "application/x-www-form-urlencoded")).status).toBe(400)
+        const unknown = `${runtime.publicBaseUrl}/shoplink/webhooks/${LaunchRegistry.newKey()}/quote`
+        expect((yield* postJson(unknown, body)).status).toBe(404)
+        // Only the genuine delivery is in the inbox, and nothing reached the SMS before the worker ran.
+        expect(yield* runtime.inbox.list()).toHaveLength(1)
+        for (const id of Object.values(env.harness.repairOrders)) {
+          expect(yield* env.harness.readLines(id)).toEqual([])
+        }
+      }),
+    absent: () => Effect.void
+  })
+
+  add("SMS outage: a write that fails twice (retryable) then recovers is applied once", writeRequires, writeStatus, {
+    checked: (env) =>
+      Effect.gen(function*() {
+        const runtime = yield* env.runtime()
+        const exported = yield* exportParts(env.sandbox, runtime, env.repairOrderId, writeKind!)
+        yield* env.harness.failNextWrites(2, true)
+        // The worker retries with backoff (its client may retry too): at most a few passes.
+        const passes: Array<InboxWorker.PassResult> = []
+        for (let i = 0; i < 5 && passes.every((p) => p.applied === 0); i++) {
+          if (i > 0) yield* TestClock.adjust("1 minute")
+          const pass = yield* drain(runtime)
+          passes.push(pass)
+          expect(pass.dead, "an outage (retryable ShopSystemError) is retried, not dead-lettered").toBe(0)
+        }
+        const [entry] = yield* runtime.inbox.list()
+        expect(entry?.status, `applied once the SMS recovers (passes: ${JSON.stringify(passes)})`).toBe("applied")
+        const written = (yield* env.harness.readLines(env.repairOrderId)).filter((l) => l.kind === exported.expected[0]?.kind)
+        expect(sorted(written)).toEqual(sorted(exported.expected))
+      }),
+    absent: noWrites("nothing is written")
+  })
+
+  add("SMS refusal: a write that fails for good is dead-lettered, and replay applies it once", writeRequires, writeStatus, {
+    checked: (env) =>
+      Effect.gen(function*() {
+        const runtime = yield* env.runtime()
+        const exported = yield* exportParts(env.sandbox, runtime, env.repairOrderId, writeKind!)
+        yield* env.harness.failNextWrites(1, false)
+        expect(yield* drain(runtime), "a non-retryable ShopSystemError dead-letters").toMatchObject({ applied: 0, dead: 1 })
+        const [dead] = yield* runtime.inbox.list({ status: "dead" })
+        expect(dead?.lastError ?? "").not.toBe("")
+        yield* runtime.inbox.replay(dead!.id)
+        expect(yield* drain(runtime)).toMatchObject({ applied: 1 })
+        const written = (yield* env.harness.readLines(env.repairOrderId)).filter((l) => l.kind === exported.expected[0]?.kind)
+        expect(sorted(written)).toEqual(sorted(exported.expected))
+      }),
+    absent: noWrites("nothing is written")
+  })
+
+  add("restart: a delivery received before a restart is applied once after it", writeRequires, writeStatus, {
+    checked: (env) =>
+      Effect.gen(function*() {
+        const dir = mkdtempSync(join(tmpdir(), "shoplink-conformance-"))
+        yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
+        const storage = { sqlite: join(dir, "runtime.sqlite") }
+
+        // First process: receive, then stop before the worker runs.
+        const exported = yield* Effect.scoped(
+          Effect.gen(function*() {
+            const runtime = yield* env.runtime(storage)
+            const exported = yield* exportParts(env.sandbox, runtime, env.repairOrderId, writeKind!)
+            expect(yield* runtime.inbox.list({ status: "pending" })).toHaveLength(1)
+            return exported
+          })
+        )
+        expect(yield* env.harness.readLines(env.repairOrderId), "nothing applied before the restart").toEqual([])
+
+        // Second process on the same database.
+        const runtime = yield* env.runtime(storage)
+        expect(yield* drain(runtime)).toMatchObject({ applied: 1, dead: 0 })
+        // The sender retries against the new process: same key, same content → a duplicate.
+        const path = new URL(exported.delivery.url).pathname
+        const again = yield* postJson(`${runtime.publicBaseUrl}${path}`, JSON.stringify(exported.delivery.body))
+        expect(JSON.parse(again.text)).toEqual({ received: true, duplicate: true })
+        // A crash after the write but before markApplied means the entry runs again: still once.
+        const [entry] = yield* runtime.inbox.list()
+        yield* runtime.inbox.replay(entry!.id)
+        expect(yield* drain(runtime)).toMatchObject({ applied: 1 })
+        expect(sorted(yield* env.harness.readLines(env.repairOrderId))).toEqual(sorted(exported.expected))
+      }),
+    absent: noWrites("nothing is written")
+  })
+
+  const report: ConformanceReport = {
+    connector: connector.id,
+    contractVersion: connector.contractVersion,
+    checks: checks.map(({ name, requires, status }) => ({ name, requires, status }))
+  }
+
+  checks.push({
+    name: "report: declared capabilities match the ShopSystem service; turned-off checks listed",
+    requires: [],
+    status: "checked",
+    run: (env) =>
+      Effect.gen(function*() {
+        const sms = yield* Layer.build(env.shopSystem).pipe(Effect.map(Context.get(ShopSystem.ShopSystem)))
+        expect([...sms.capabilities].sort(), "connector.capabilities and the service's capabilities agree").toEqual(
+          [...declared].sort()
+        )
+        const off = report.checks.filter((c) => c.status !== "checked")
+        for (const check of off) {
+          const missing = check.requires.filter((r) =>
+            (ShopSystem.ALL_CAPABILITIES as ReadonlyArray<string>).includes(r)
+              ? !certified.has(r as ShopSystem.Capability)
+              : r.includes(" or ") ? writeKind === undefined : !identifiers.has(r as VehicleIdentifier)
+          )
+          expect(missing, `"${check.name}" is off only for a capability not certified`).not.toEqual([])
+        }
+        console.info(
+          [
+            `${connector.name} (${connector.id}), contract v${connector.contractVersion}:`,
+            `  ${report.checks.length - off.length} of ${report.checks.length} checks certified`,
+            ...off.map((c) => `  - ${c.status}: ${c.name} (needs ${c.requires.join(", ")})`)
+          ].join("\n")
+        )
+      })
+  })
+
+  return { report, checks, environment }
+}

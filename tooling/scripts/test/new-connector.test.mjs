@@ -1,0 +1,63 @@
+// The generator's own checks (the compile check of its output lives in
+// packages/connector-testkit/test/generator.test.ts, next to the packages it compiles against).
+import { spawnSync } from "node:child_process"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterEach, describe, expect, it } from "vitest"
+import { generate, placeholders } from "../new-connector.mjs"
+
+const scratch = []
+const newRoot = () => {
+  const root = mkdtempSync(join(tmpdir(), "shoplink-gen-"))
+  scratch.push(root)
+  return root
+}
+afterEach(() => {
+  for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true })
+})
+
+describe("new-connector.mjs", () => {
+  it("derives every placeholder from the name", () => {
+    expect(placeholders("acme-shop-pro")).toEqual({
+      __name__: "acme-shop-pro",
+      __Name__: "AcmeShopPro",
+      __NAME__: "ACME_SHOP_PRO",
+      __title__: "Acme Shop Pro"
+    })
+    expect(placeholders("tekmetric", "Tekmetric").__title__).toBe("Tekmetric")
+  })
+
+  it("writes a package the repository's package check accepts, a private app and a changeset", () => {
+    const root = newRoot()
+    const result = generate({ name: "acme", root })
+    expect(result.files.some((f) => f.endsWith(join("adapter-acme", "src", "AcmeConnector.ts")))).toBe(true)
+    const check = spawnSync(process.execPath, [join(import.meta.dirname, "../check-packages.mjs")], {
+      env: { ...process.env, SHOPLINK_ROOT: root },
+      encoding: "utf8"
+    })
+    expect(check.stderr + check.stdout).toContain("1 publishable package(s) complete")
+    expect(check.status).toBe(0)
+    expect(readFileSync(join(root, ".changeset/adapter-acme-initial.md"), "utf8")).toContain("\"@shoplink/adapter-acme\": minor")
+  })
+
+  it("refuses a bad name or an existing target before writing anything", () => {
+    const root = newRoot()
+    expect(() => generate({ name: "Acme", root })).toThrow(/kebab-case/)
+    expect(() => generate({ name: "adapter-acme", root })).toThrow(/without "adapter-"/)
+    expect(existsSync(join(root, "packages"))).toBe(false)
+    generate({ name: "acme", root })
+    expect(() => generate({ name: "acme", root })).toThrow(/already exists/)
+  })
+
+  it("runs as a command and exits non-zero with the reason", () => {
+    const root = newRoot()
+    const script = join(import.meta.dirname, "../new-connector.mjs")
+    const ok = spawnSync(process.execPath, [script, "acme", "--root", root], { encoding: "utf8" })
+    expect(ok.status).toBe(0)
+    expect(ok.stdout).toContain("pnpm --filter @shoplink/adapter-acme test")
+    const bad = spawnSync(process.execPath, [script, "Bad_Name", "--root", root], { encoding: "utf8" })
+    expect(bad.status).toBe(1)
+    expect(bad.stderr).toContain("kebab-case")
+  })
+})
