@@ -131,6 +131,11 @@ export interface FakeShopmonkey {
   readonly requests: () => ReadonlyArray<FakeRequest>
   /** Answers the next `times` requests with 429 and `Retry-After: retryAfterSeconds`. */
   readonly inject429: (times: number, retryAfterSeconds: number) => void
+  /**
+   * Answers the next `times` writes (POST, PUT, PATCH, DELETE) with `status` — a 5xx for an outage,
+   * a 4xx for a write Shopmonkey refuses — leaving reads alone.
+   */
+  readonly failNextWrites: (times: number, status: number) => void
   /** Answers the next `times` requests with a 503 (no `Retry-After`). */
   readonly injectUnavailable: (times: number) => void
 }
@@ -155,6 +160,7 @@ const createFake = (options: FakeShopmonkeyOptions) => {
   const tables: Tables = seedTables(Math.max(0, Math.floor(options.extraOrders ?? 0)))
   const requests: Array<FakeRequest> = []
   let pending429: { times: number; retryAfter: number } = { times: 0, retryAfter: 0 }
+  let pendingWriteFailures: { times: number; status: number } = { times: 0, status: 503 }
   let pending503 = 0
   let sequence = 0
   const nextId = (prefix: string) => `${prefix}_${(++sequence).toString(36).padStart(6, "0")}`
@@ -304,6 +310,11 @@ const createFake = (options: FakeShopmonkeyOptions) => {
         requests.push({ method: req.method ?? "GET", path: url.pathname, query: Object.fromEntries(url.searchParams), authorized, bearer, status })
       res.on("finish", () => record(res.statusCode))
       if (!authorized) return failure(res, 401, "Unauthorized", "UNAUTHORIZED")
+      if (pendingWriteFailures.times > 0 && req.method !== "GET" && req.method !== "HEAD") {
+        pendingWriteFailures = { ...pendingWriteFailures, times: pendingWriteFailures.times - 1 }
+        const status = pendingWriteFailures.status
+        return failure(res, status, status >= 500 ? "Service Unavailable" : "Unprocessable Entity", status >= 500 ? "UNAVAILABLE" : "VALIDATION_ERROR")
+      }
       if (pending429.times > 0) {
         pending429 = { ...pending429, times: pending429.times - 1 }
         return failure(res, 429, "Too Many Requests", "TOO_MANY_REQUESTS", { "retry-after": String(pending429.retryAfter) })
@@ -343,6 +354,9 @@ const createFake = (options: FakeShopmonkeyOptions) => {
     },
     injectUnavailable: (times: number) => {
       pending503 = Math.max(0, Math.floor(times))
+    },
+    failNextWrites: (times: number, status: number) => {
+      pendingWriteFailures = { times: Math.max(0, Math.floor(times)), status }
     }
   }
 }
@@ -387,6 +401,7 @@ export const startFakeShopmonkeyServer = async (
     requests: fake.requests,
     inject429: fake.inject429,
     injectUnavailable: fake.injectUnavailable,
+    failNextWrites: fake.failNextWrites,
     close: () => close(fake.server)
   }
 }
