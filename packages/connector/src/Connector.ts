@@ -51,7 +51,7 @@ export interface Connector<E = never, R = never> {
  *   name: "Example SMS",
  *   capabilities: ["readRepairOrder"],
  *   layer: Layer.succeed(ShopSystem.ShopSystem, {
- *     capabilities: new Set(["readRepairOrder"]),
+ *     capabilities: new Set<ShopSystem.Capability>(["readRepairOrder"]),
  *     loadRepairOrder: ({ repairOrderId }) => Effect.succeed({ id: repairOrderId, number: "1", vehicle: {} }),
  *     applyQuote: () => Effect.succeed({ added: 0, alreadyPresent: 0 }),
  *     applyOrder: () => Effect.succeed({ added: 0, alreadyPresent: 0 })

@@ -9,7 +9,7 @@
  *
  * @since 0.1.0
  */
-import { HttpClient } from "@effect/platform"
+import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { OrderManagement } from "@shoplink/protocol"
 import type { MessageError } from "@shoplink/protocol"
 import { Config, Context, Duration, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
@@ -25,6 +25,7 @@ import {
 import { type Call, execute, type Runtime } from "./internal/execute.js"
 import { defaultRetryPolicy, type RetryPolicy } from "./internal/retry.js"
 import { checkInvoiceDates, type DayInput, dayOf, toWire } from "./internal/validate.js"
+import { USER_AGENT } from "./internal/version.js"
 
 /**
  * Retry settings (see the package README for exactly what is retried).
@@ -348,7 +349,8 @@ export const make = (
     if (!/^\/[A-Za-z0-9_\-/]+$/.test(priceAndAvailabilityPath)) {
       return yield* new ConfigurationError({ setting: "priceAndAvailabilityPath", problem: "must be a path starting with /" })
     }
-    const base = yield* HttpClient.HttpClient
+    // Our User-Agent goes under the caller's transformClient, which may still replace it.
+    const base = HttpClient.mapRequest(yield* HttpClient.HttpClient, HttpClientRequest.setHeader("user-agent", USER_AGENT))
     const transformed = options.transformClient === undefined ? base : options.transformClient(base)
     const basePath = OrderManagement.basePath(environment)
     const runtime: Runtime = {
@@ -493,12 +495,15 @@ export const make = (
  * @example
  * import { Effect, Option } from "effect"
  * import { OrderManagementClient } from "@shoplink/order-management"
- * const retryWithPo = (customer: OrderManagementClient.CustomerClient) =>
+ * declare const customer: OrderManagementClient.CustomerClient
+ * declare const input: OrderManagementClient.CreateOrderInput
+ * const placed = customer.createOrder(input).pipe(
  *   Effect.catchTag("DropShipAddressRejected", (rejected) =>
  *     Option.match(OrderManagementClient.recommendedOrder(rejected), {
  *       onNone: () => Effect.fail(rejected),
- *       onSome: (order) => customer.createOrder({ ...order, comment: "address corrected" })
+ *       onSome: (order) => customer.createOrder(order)
  *     }))
+ * )
  *
  * @since 0.1.0
  */

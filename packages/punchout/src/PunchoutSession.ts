@@ -78,9 +78,8 @@ export interface PunchoutSession {
  * The key that identifies a customer in the session pool: country, account number and username.
  *
  * @example
- * import { Redacted } from "effect"
  * import { PunchoutSession } from "@shoplink/punchout"
- * PunchoutSession.customerKey({ accountNo: "100200", username: "a@b.example", country: "US", apiToken: Redacted.make("t") })
+ * PunchoutSession.customerKey({ accountNo: "100200", username: "a@b.example", country: "US" })
  * // "US/100200/a@b.example"
  *
  * @since 0.1.0

@@ -6,6 +6,7 @@ import { Envelope, type MessageError } from "@shoplink/protocol"
 import { type CommandName, MalformedResponse, PunchoutTransportError } from "../PunchoutError.js"
 import { delayFor, isRetryable, type RetryMode, type RetryPolicy } from "../RetryPolicy.js"
 import { excerpt, redactText } from "./redact.js"
+import { USER_AGENT } from "./version.js"
 
 export interface ExchangeConfig {
   readonly httpClient: HttpClient.HttpClient
@@ -25,6 +26,10 @@ export interface CommandSpec<A, I> {
 }
 
 export type ExchangeError = MessageError.MessageError | PunchoutTransportError | MalformedResponse
+
+/** Sets our User-Agent under the caller's `transformClient`, which may still replace it. */
+export const withUserAgent = (client: HttpClient.HttpClient): HttpClient.HttpClient =>
+  HttpClient.mapRequest(client, HttpClientRequest.setHeader("user-agent", USER_AGENT))
 
 /** The platform client records `url.full` on its span, which would carry the session token. */
 export const prepareClient = (client: HttpClient.HttpClient): HttpClient.HttpClient =>

@@ -1,0 +1,145 @@
+#!/usr/bin/env node
+// Type-checks every JSDoc `@example` of every public export of every publishable package.
+// Public = reachable from the package.json `exports` entry points (src/<entry>.ts), through
+// namespace re-exports, as in tooling/scripts/check-jsdoc.mjs. Each example becomes a module in
+// <package>/.tmp/examples/ (gitignored) that imports the packages by name, exactly as a user
+// would: the package's own name resolves through its `exports` to the built dist/*.d.ts, other
+// names through the package's dependencies. All examples of a package compile in one strict
+// program; a failure names the export, its source file and line, and the compiler's message.
+// Usage: node check-examples.mjs [packageDir …]   (default: every publishable package; build first)
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { join, relative, resolve } from "node:path"
+import ts from "typescript"
+import { publishablePackages } from "../scripts/workspace.mjs"
+
+/** How examples are compiled: the repository's strict settings, minus the unused-name checks. */
+export const exampleCompilerOptions = {
+  target: ts.ScriptTarget.ES2022,
+  lib: ["lib.es2023.d.ts", "lib.dom.d.ts"],
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  types: ["node"],
+  strict: true,
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
+  verbatimModuleSyntax: true,
+  skipLibCheck: true,
+  noEmit: true
+}
+
+const tagText = (comment) =>
+  comment === undefined ? "" : typeof comment === "string" ? comment : comment.map((part) => part.text).join("")
+
+/** The code of an `@example`: markdown fences and a leading caption line without code removed. */
+const exampleCode = (text) =>
+  text.split("\n").filter((line) => !/^\s*```/.test(line)).join("\n").trim()
+
+/** Every `@example` of the public exports of the package in `dir`, with where it is written. */
+export const collectExamples = (dir) => {
+  const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))
+  const entries = Object.entries(pkg.exports ?? {})
+    .filter(([key]) => key !== "./package.json")
+    .map(([key, target]) => {
+      const js = typeof target === "string" ? target : target.default ?? target.import
+      return { key, file: join(dir, js.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts")) }
+    })
+    .filter((entry) => existsSync(entry.file))
+  const program = ts.createProgram(entries.map((e) => e.file), { ...exampleCompilerOptions, noEmit: true })
+  const checker = program.getTypeChecker()
+  const examples = []
+  const seenSymbols = new Set()
+  const seenTags = new Set()
+  const visit = (moduleSymbol, prefix) => {
+    for (const exported of checker.getExportsOfModule(moduleSymbol)) {
+      const name = `${prefix}${exported.getName()}`
+      const target = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported
+      if (seenSymbols.has(target)) continue
+      seenSymbols.add(target)
+      const declarations = target.getDeclarations() ?? []
+      if (declarations.some((d) => ts.isSourceFile(d) || ts.isModuleDeclaration(d))) {
+        visit(target, `${name}.`)
+        continue
+      }
+      for (const declaration of declarations) {
+        const file = declaration.getSourceFile()
+        if (relative(dir, file.fileName).startsWith("..")) continue
+        for (const tag of ts.getJSDocTags(declaration)) {
+          if (tag.tagName.text !== "example" || seenTags.has(tag)) continue
+          seenTags.add(tag) // merged declarations (a schema const and its type) share one comment
+          const { line } = file.getLineAndCharacterOfPosition(tag.getStart())
+          examples.push({
+            exportName: name,
+            source: relative(dir, file.fileName),
+            line: line + 1,
+            code: exampleCode(tagText(tag.comment))
+          })
+        }
+      }
+    }
+  }
+  for (const entry of entries) {
+    const source = program.getSourceFile(entry.file)
+    const symbol = source && checker.getSymbolAtLocation(source)
+    if (symbol) visit(symbol, entry.key === "." ? "" : `${entry.key.slice(2)}:`)
+  }
+  return { name: pkg.name, examples }
+}
+
+/** Writes and compiles the examples of one package; returns the failures as readable lines. */
+export const checkPackageExamples = (dir) => {
+  const { name, examples } = collectExamples(dir)
+  const out = join(dir, ".tmp", "examples")
+  rmSync(out, { recursive: true, force: true })
+  mkdirSync(out, { recursive: true })
+  const byFile = new Map()
+  examples.forEach((example, i) => {
+    const file = join(out, `${String(i).padStart(3, "0")}-${example.exportName.replace(/[^A-Za-z0-9]+/g, "_")}.ts`)
+    // `export {}` makes every example a module, so top-level names never clash across examples.
+    writeFileSync(file, `${example.code}\nexport {}\n`)
+    byFile.set(file, example)
+  })
+  const failures = []
+  try {
+    if (examples.length > 0) {
+      const program = ts.createProgram([...byFile.keys()], exampleCompilerOptions)
+      for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
+        const example = diagnostic.file && byFile.get(resolve(diagnostic.file.fileName))
+        const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n    ")
+        if (example === undefined) {
+          failures.push(`${name}: ${diagnostic.file ? relative(dir, diagnostic.file.fileName) : "(global)"}: TS${diagnostic.code}: ${message}`)
+          continue
+        }
+        const { line } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0)
+        const codeLine = example.code.split("\n")[line]?.trim() ?? ""
+        failures.push(
+          `${name} ${example.exportName} (${example.source}:${example.line}), example line ${line + 1}: TS${diagnostic.code}: ${message}\n    > ${codeLine}`
+        )
+      }
+    }
+  } finally {
+    rmSync(out, { recursive: true, force: true })
+    // Leave no empty .tmp behind (but keep one that holds anything else).
+    if (readdirSync(join(dir, ".tmp")).length === 0) rmSync(join(dir, ".tmp"), { recursive: true, force: true })
+  }
+  return { name, count: examples.length, failures }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const dirs = process.argv.length > 2
+    ? process.argv.slice(2).map((d) => resolve(d))
+    : publishablePackages().map((p) => p.dir)
+  let failed = 0
+  for (const dir of dirs) {
+    const { name, count, failures } = checkPackageExamples(dir)
+    if (failures.length === 0) {
+      console.log(`${name}: ${count} @example block(s) type-check`)
+    } else {
+      failed += failures.length
+      console.error(`${name}: ${failures.length} error(s) in @example blocks:\n- ${failures.join("\n- ")}`)
+    }
+  }
+  if (failed > 0) {
+    console.error(`\n${failed} error(s) in JSDoc examples: fix the example (it must compile as written; declare what a fragment needs)`)
+    process.exit(1)
+  }
+}
