@@ -2,6 +2,7 @@
 // answer whatever its status, map every failure to a ShopmonkeyError, and retry per the call's mode.
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Clock, Duration, Effect, Either, Option, Random, Redacted } from "effect"
+import { Transport } from "@shoplink/protocol"
 import { ShopmonkeyError } from "../ShopmonkeyError.js"
 
 export interface RetrySettings {
@@ -45,36 +46,6 @@ interface Failure {
   readonly retryAfterMillis?: number
 }
 
-const REFUSED = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"])
-
-// Walks `cause` chains and AggregateErrors (undici, happy-eyeballs) for errno codes.
-const codesOf = (error: unknown, depth = 0): ReadonlyArray<string> => {
-  if (depth > 6 || typeof error !== "object" || error === null) return []
-  const record = error as { code?: unknown; cause?: unknown; errors?: unknown }
-  const own = typeof record.code === "string" ? [record.code] : []
-  const nested = Array.isArray(record.errors) ? record.errors.flatMap((e) => codesOf(e, depth + 1)) : []
-  return [...own, ...nested, ...codesOf(record.cause, depth + 1)]
-}
-
-const describe = (error: unknown): string => {
-  const parts: Array<string> = []
-  let current: unknown = error
-  for (let i = 0; i < 4 && typeof current === "object" && current !== null; i++) {
-    const message = (current as { message?: unknown }).message
-    if (typeof message === "string" && message !== "" && !parts.includes(message)) parts.push(message)
-    current = (current as { cause?: unknown }).cause
-  }
-  return parts.join(": ") || "transport failure"
-}
-
-/** `Retry-After` as delay-seconds or an HTTP date, in milliseconds from `now`. */
-export const parseRetryAfter = (value: string | undefined, now: number): number | undefined => {
-  if (value === undefined) return undefined
-  const trimmed = value.trim()
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000
-  const at = Date.parse(trimmed)
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now)
-}
 
 const errorBody = (text: string): { readonly code?: string; readonly message?: string; readonly success?: unknown } => {
   try {
@@ -113,10 +84,10 @@ const attemptOnce = (config: ExchangeConfig, call: Call): Effect.Effect<Either.E
         return Either.left<Failure>({ reason: "Timeout", detail: `no answer within ${Duration.format(config.timeout)}`, requestSent: true })
       }
       if (error._tag === "RequestError" && error.reason !== "Transport") {
-        return Either.left<Failure>({ reason: "InvalidRequest", detail: describe(error.cause ?? error), requestSent: false })
+        return Either.left<Failure>({ reason: "InvalidRequest", detail: Transport.describeCause(error.cause ?? error), requestSent: false })
       }
-      const refused = error._tag === "RequestError" && codesOf(error.cause).some((code) => REFUSED.has(code))
-      return Either.left<Failure>({ reason: "Transport", detail: describe(error.cause ?? error), requestSent: !refused })
+      const refused = error._tag === "RequestError" && Transport.neverSent(error.cause)
+      return Either.left<Failure>({ reason: "Transport", detail: Transport.describeCause(error.cause ?? error), requestSent: !refused })
     }
     const raw = exchanged.right
     const body = errorBody(raw.text)
@@ -127,7 +98,7 @@ const attemptOnce = (config: ExchangeConfig, call: Call): Effect.Effect<Either.E
         return Either.left<Failure>({ reason: "Decode", status: raw.status, detail: `not JSON: ${excerpt(raw.text)}`, requestSent: true })
       }
     }
-    const retryAfterMillis = parseRetryAfter(raw.retryAfter, yield* Clock.currentTimeMillis)
+    const retryAfterMillis = Transport.retryAfterMillis(raw.retryAfter, yield* Clock.currentTimeMillis)
     return Either.left<Failure>({
       reason: "HttpStatus",
       status: raw.status,

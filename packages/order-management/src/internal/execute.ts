@@ -1,7 +1,7 @@
 // One Order Management call: credentials, request, envelope classification, retries, span and logs.
 import { Headers, HttpClient, HttpClientRequest } from "@effect/platform"
 import type { HttpClientError } from "@effect/platform"
-import { Envelope, type MessageError, UnknownMessage } from "@shoplink/protocol"
+import { Envelope, type MessageError, Transport, UnknownMessage } from "@shoplink/protocol"
 import { Clock, Duration, Effect, Either, FiberRef, ParseResult, Random, Redacted, Schema } from "effect"
 import {
   type ApiError,
@@ -11,7 +11,7 @@ import {
   UnexpectedResponse
 } from "../OrderManagementError.js"
 import { redactedUrl, supportReport } from "./redact.js"
-import { type AttemptFailure, backoff, isRetryable, parseRetryAfter, type RetryPolicy } from "./retry.js"
+import { type AttemptFailure, backoff, isRetryable, type RetryPolicy } from "./retry.js"
 
 /** What every call of one client shares. */
 export interface Runtime {
@@ -39,31 +39,6 @@ export interface Call<A> {
   readonly response: Schema.Schema<A, any>
   /** Replaces a message error with a richer one (API0327 on createOrder). */
   readonly refine?: ((error: MessageError.MessageError, body: unknown) => ApiError | undefined) | undefined
-}
-
-// Connection failures where the request cannot have reached the server.
-const connectCodes = new Set([
-  "ECONNREFUSED",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "UND_ERR_CONNECT_TIMEOUT"
-])
-
-const errorCode = (cause: unknown): string | undefined => {
-  let current: unknown = cause
-  for (let depth = 0; depth < 5 && typeof current === "object" && current !== null; depth++) {
-    const code = (current as { code?: unknown }).code
-    if (typeof code === "string") return code
-    const errors = (current as { errors?: unknown }).errors
-    if (Array.isArray(errors) && errors.length > 0) {
-      current = errors[0]
-      continue
-    }
-    current = (current as { cause?: unknown }).cause
-  }
-  return undefined
 }
 
 const apiKeyHeader = /^apikey$/i
@@ -105,8 +80,8 @@ const attempt = <A>(runtime: Runtime, call: Call<A>, url: string): Effect.Effect
       retryAfterMillis
     })
     const transportFailure = (error: HttpClientError.HttpClientError): AttemptFailure => {
-      const code = errorCode(error.cause)
-      const connect = code !== undefined && connectCodes.has(code)
+      const code = Transport.errorCodes(error.cause)[0]
+      const connect = Transport.neverSent(error.cause)
       return fail(
         new RequestFailed({
           reason: connect ? "Connect" : "Transport",
@@ -138,7 +113,7 @@ const attempt = <A>(runtime: Runtime, call: Call<A>, url: string): Effect.Effect
     const status = response.status
     yield* Effect.annotateCurrentSpan("http.response.status_code", status)
     const now = yield* Clock.currentTimeMillis
-    const retryAfterMillis = parseRetryAfter(response.headers["retry-after"], now)
+    const retryAfterMillis = Transport.retryAfterMillis(response.headers["retry-after"], now)
     const unexpected = (detail: string) =>
       fail(new UnexpectedResponse({ httpStatus: status, method: call.method, url, detail }), true, retryAfterMillis)
     const body = yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: () => unexpected("body is not JSON") })

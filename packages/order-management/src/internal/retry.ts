@@ -61,11 +61,3 @@ export const backoff = (policy: RetryPolicy, attempt: number, random: number): D
   return Duration.millis(Math.round(capped / 2 + random * (capped / 2)))
 }
 
-/** `Retry-After` as seconds or an HTTP date, in milliseconds from `nowMillis`. */
-export const parseRetryAfter = (value: string | undefined, nowMillis: number): number | undefined => {
-  if (value === undefined || value.trim() === "") return undefined
-  const trimmed = value.trim()
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000
-  const date = Date.parse(trimmed)
-  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMillis)
-}

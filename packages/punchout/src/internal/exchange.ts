@@ -2,7 +2,7 @@
 // a typed error, and retry per the command's mode. Secrets never reach spans, logs or errors.
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Clock, Duration, Effect, Either, ParseResult, Random, Redacted, Schema } from "effect"
-import { Envelope, type MessageError } from "@shoplink/protocol"
+import { Envelope, type MessageError, Transport } from "@shoplink/protocol"
 import { type CommandName, MalformedResponse, PunchoutTransportError } from "../PunchoutError.js"
 import { delayFor, isRetryable, type RetryMode, type RetryPolicy } from "../RetryPolicy.js"
 import { excerpt, redactText } from "./redact.js"
@@ -35,36 +35,6 @@ export const withUserAgent = (client: HttpClient.HttpClient): HttpClient.HttpCli
 export const prepareClient = (client: HttpClient.HttpClient): HttpClient.HttpClient =>
   HttpClient.withTracerDisabledWhen(client, () => true)
 
-const REFUSED_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"])
-
-// Walks `cause` chains and AggregateError lists (undici's fetch, Node's happy-eyeballs) for an errno code.
-const errorCodes = (error: unknown, depth = 0): ReadonlyArray<string> => {
-  if (depth > 6 || typeof error !== "object" || error === null) return []
-  const record = error as { code?: unknown; cause?: unknown; errors?: unknown }
-  const own = typeof record.code === "string" ? [record.code] : []
-  const nested = Array.isArray(record.errors) ? record.errors.flatMap((e) => errorCodes(e, depth + 1)) : []
-  return [...own, ...nested, ...errorCodes(record.cause, depth + 1)]
-}
-
-const describeCause = (error: unknown): string => {
-  const parts: Array<string> = []
-  let current: unknown = error
-  for (let i = 0; i < 4 && typeof current === "object" && current !== null; i++) {
-    const message = (current as { message?: unknown }).message
-    if (typeof message === "string" && message !== "" && !parts.includes(message)) parts.push(message)
-    current = (current as { cause?: unknown }).cause
-  }
-  return parts.join(": ") || "transport failure"
-}
-
-const parseRetryAfter = (value: string | undefined, now: number): number | undefined => {
-  if (value === undefined) return undefined
-  const trimmed = value.trim()
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000
-  const at = Date.parse(trimmed)
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now)
-}
-
 interface RawResponse {
   readonly status: number
   readonly contentType: string
@@ -96,7 +66,7 @@ const decodeResponse = <A, I>(
     const cut = excerpt(raw.text, spec.secrets)
     const safeDetail = redactText(detail, spec.secrets)
     if (transientStatus(raw.status)) {
-      const retryAfterMillis = parseRetryAfter(raw.retryAfter, now)
+      const retryAfterMillis = Transport.retryAfterMillis(raw.retryAfter, now)
       return new PunchoutTransportError({
         command: spec.command,
         reason: "HttpStatus",
@@ -174,13 +144,13 @@ const attemptOnce = <A, I>(config: ExchangeConfig, spec: CommandSpec<A, I>, atte
     Effect.mapError((error) => {
       if (error._tag === "RequestError") {
         if (error.reason !== "Transport") return transport("Transport", false, `${error.reason}: request could not be built`)
-        const refused = errorCodes(error.cause).some((code) => REFUSED_CODES.has(code))
+        const refused = Transport.neverSent(error.cause)
         return refused
-          ? transport("ConnectionRefused", false, describeCause(error.cause))
-          : transport("Transport", true, describeCause(error.cause))
+          ? transport("ConnectionRefused", false, Transport.describeCause(error.cause))
+          : transport("Transport", true, Transport.describeCause(error.cause))
       }
       // The response started but its body could not be read: the server has the request.
-      return transport("Transport", true, describeCause(error.cause ?? error))
+      return transport("Transport", true, Transport.describeCause(error.cause ?? error))
     }),
     Effect.timeoutFail({
       duration: config.timeout,

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Transport } from "@shoplink/protocol"
+import { createServer } from "node:net"
+
+const closedPort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer()
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+
+describe("Transport", () => {
+  it("recognises a refused connection from a real fetch, down the cause chain", async () => {
+    const port = await closedPort()
+    const error = await fetch(`http://127.0.0.1:${port}/`).then(() => undefined, (e: unknown) => e)
+    expect(Transport.errorCodes(error)).toContain("ECONNREFUSED")
+    expect(Transport.neverSent(error)).toBe(true)
+    expect(Transport.describeCause(error)).toMatch(/fetch failed: .*ECONNREFUSED/)
+  })
+
+  it("finds codes in AggregateError members and treats resets and timeouts after sending as possibly sent", () => {
+    const aggregate = new AggregateError([Object.assign(new Error("a"), { code: "EHOSTUNREACH" })], "connect failed")
+    expect(Transport.neverSent(new Error("outer", { cause: aggregate }))).toBe(true)
+    expect(Transport.neverSent(Object.assign(new Error("reset"), { code: "ECONNRESET" }))).toBe(false)
+    expect(Transport.neverSent(Object.assign(new Error("body timeout"), { code: "UND_ERR_BODY_TIMEOUT" }))).toBe(false)
+    expect(Transport.neverSent("not an error")).toBe(false)
+    expect(Transport.describeCause(undefined)).toBe("transport failure")
+  })
+
+  it("reads Retry-After as seconds or an HTTP date", () => {
+    const now = Date.parse("2026-11-21T12:00:00Z")
+    expect(Transport.retryAfterMillis("0", now)).toBe(0)
+    expect(Transport.retryAfterMillis(" 120 ", now)).toBe(120_000)
+    expect(Transport.retryAfterMillis("Sat, 21 Nov 2026 12:00:30 GMT", now)).toBe(30_000)
+    expect(Transport.retryAfterMillis("Sat, 21 Nov 2026 11:00:00 GMT", now)).toBe(0)
+    expect(Transport.retryAfterMillis("soon", now)).toBeUndefined()
+    expect(Transport.retryAfterMillis("", now)).toBeUndefined()
+    expect(Transport.retryAfterMillis(undefined, now)).toBeUndefined()
+  })
+})
