@@ -7,10 +7,10 @@
 // names through the package's dependencies. All examples of a package compile in one strict
 // program; a failure names the export, its source file and line, and the compiler's message.
 // Usage: node check-examples.mjs [packageDir …]   (default: every publishable package; build first)
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join, relative, resolve } from "node:path"
 import ts from "typescript"
-import { publishablePackages } from "../scripts/workspace.mjs"
+import { entrySources, publishablePackages } from "../scripts/workspace.mjs"
 
 /** How examples are compiled: the repository's strict settings, minus the unused-name checks. */
 export const exampleCompilerOptions = {
@@ -37,13 +37,7 @@ const exampleCode = (text) =>
 /** Every `@example` of the public exports of the package in `dir`, with where it is written. */
 export const collectExamples = (dir) => {
   const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))
-  const entries = Object.entries(pkg.exports ?? {})
-    .filter(([key]) => key !== "./package.json")
-    .map(([key, target]) => {
-      const js = typeof target === "string" ? target : target.default ?? target.import
-      return { key, file: join(dir, js.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts")) }
-    })
-    .filter((entry) => existsSync(entry.file))
+  const entries = entrySources(dir)
   const program = ts.createProgram(entries.map((e) => e.file), { ...exampleCompilerOptions, noEmit: true })
   const checker = program.getTypeChecker()
   const examples = []

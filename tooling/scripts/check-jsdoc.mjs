@@ -3,21 +3,15 @@
 // from the entry points in package.json `exports` (source: src/<entry>.ts), through namespace
 // re-exports. Declarations merged under one name (a schema const and its type) share their tags.
 // Usage: node check-jsdoc.mjs [packageDir]   (default: the current folder)
-import { existsSync, readFileSync } from "node:fs"
+import { readFileSync } from "node:fs"
 import { join, relative, resolve } from "node:path"
 import ts from "typescript"
+import { entrySources } from "./workspace.mjs"
 
 const dir = resolve(process.argv[2] ?? process.cwd())
 const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))
 
-// dist/<name>.js → src/<name>.ts for each exported entry.
-const entries = Object.entries(pkg.exports ?? {})
-  .filter(([key]) => key !== "./package.json")
-  .map(([key, target]) => {
-    const js = typeof target === "string" ? target : target.default ?? target.import
-    return { key, file: join(dir, js.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts")) }
-  })
-  .filter((entry) => existsSync(entry.file))
+const entries = entrySources(dir)
 
 const program = ts.createProgram(entries.map((e) => e.file), {
   module: ts.ModuleKind.NodeNext,

@@ -22,3 +22,18 @@ export const workspacePackages = () =>
 
 /** Packages that npm would publish. */
 export const publishablePackages = () => workspacePackages().filter((p) => p.group === "packages" && !p.json.private)
+
+/**
+ * The source file of each public entry point of the package in `dir`: `exports` targets
+ * `./dist/<name>.js` map to `src/<name>.ts` (entries without a source file are left out).
+ */
+export const entrySources = (dir) => {
+  const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))
+  return Object.entries(pkg.exports ?? {})
+    .filter(([key]) => key !== "./package.json")
+    .map(([key, target]) => {
+      const js = typeof target === "string" ? target : target.default ?? target.import
+      return { key, file: join(dir, js.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts")) }
+    })
+    .filter((entry) => existsSync(entry.file))
+}
