@@ -44,6 +44,10 @@ const setup = Effect.gen(function*() {
   const launcher = yield* Layer.build(
     PunchoutLauncher.layer({ publicBaseUrl, smsVendorName: "Shoplink Tests" }).pipe(Layer.provide(punchout), Layer.provide(Layer.succeedContext(context)))
   )
+  const openOrder = (repairOrderId: string, orderId: string) =>
+    Effect.flatMap(PunchoutLauncher.PunchoutLauncher, (l) => l.openOrder({ shopId: "shop_1", repairOrderId, orderId })).pipe(
+      Effect.provide(launcher)
+    )
   const launch = (repairOrderId: string, searchTerm?: string) =>
     Effect.flatMap(PunchoutLauncher.PunchoutLauncher, (l) => l.launch({ shopId: "shop_1", repairOrderId, searchTerm })).pipe(
       Effect.provide(launcher)
@@ -62,7 +66,7 @@ const setup = Effect.gen(function*() {
     Layer.orDie
   )
   const drainVerified = InboxWorker.processDue({ maxAttempts: 3 }).pipe(Effect.provide(verifier), Effect.provide(context))
-  return { sandbox, sms, launch, drain, drainVerified, inbox, publicBaseUrl }
+  return { sandbox, sms, launch, openOrder, drain, drainVerified, inbox, publicBaseUrl }
 })
 
 const tokenOf = (url: Redacted.Redacted<string>) => new URL(Redacted.value(url)).searchParams.get("token")!
@@ -197,5 +201,25 @@ describe("connector runtime against the sandbox", () => {
         expect.stringContaining(`order ${inCart.orderID} is not submitted at the distributor`)
       ])
       expect(sms.read.lines("ro_vin")).toHaveLength(1)
+    }))
+
+  it.scoped("openOrder returns the ShowOrder URL of a distributor order in the repair order's session", () =>
+    Effect.gen(function*() {
+      const { launch, openOrder, sandbox } = yield* setup
+      const launched = yield* launch("ro_vin")
+      const token = tokenOf(launched.url)
+      yield* sandbox.admin.driver.addToCart(token, { ...SANDBOX_FIXTURES.products.oilFilter, quantity: 1 })
+      const submitted = yield* sandbox.admin.driver.press(token, "exportAndSubmit")
+      const opened = yield* openOrder("ro_vin", submitted.orderID!)
+      const url = new URL(Redacted.value(opened.url))
+      expect(url.pathname).toBe("/punchout/v1/ShowOrder")
+      expect(url.searchParams.get("orderId")).toBe(submitted.orderID)
+      expect(url.searchParams.get("referenceID")).toBe("1042")
+      // The same session (and so the same webhook URLs) as the launch: the pool reuses it.
+      expect(url.searchParams.get("token")).toBe(token)
+      const page = yield* fetchText(url.toString())
+      expect(page.status).toBe(200)
+      expect(page.text).toContain(`<span data-testid="order-id">${submitted.orderID}</span>`)
+      expect(page.text).toContain('<span data-testid="order-status">Order submitted</span>')
     }))
 })
