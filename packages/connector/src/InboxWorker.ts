@@ -79,16 +79,23 @@ const decodeQuote = Schema.decodeUnknownEither(Schema.parseJson(Punchout.QuoteWe
 const applyEntry = (entry: InboxEntry): Effect.Effect<Outcome, never, ShopSystem> =>
   Effect.gen(function*() {
     const sms = yield* ShopSystem
-    const write = entry.kind === "order"
-      ? Either.map(decodeOrder(entry.body), (body) => sms.applyOrder(orderWrite(entry.shopId, entry.repairOrderId, body)))
-      : Either.map(decodeQuote(entry.body), (body) => sms.applyQuote(quoteWrite(entry.shopId, entry.repairOrderId, body)))
-    if (Either.isLeft(write)) return { error: `stored body does not decode: ${write.left.message}`, retryable: false }
+    // Decoded once: the write to run, and the order number the verifier checks.
+    const decoded = entry.kind === "order"
+      ? Either.map(decodeOrder(entry.body), (body) => ({
+        orderID: body.order.orderID as string | undefined,
+        write: sms.applyOrder(orderWrite(entry.shopId, entry.repairOrderId, body))
+      }))
+      : Either.map(decodeQuote(entry.body), (body) => ({
+        orderID: undefined,
+        write: sms.applyQuote(quoteWrite(entry.shopId, entry.repairOrderId, body))
+      }))
+    if (Either.isLeft(decoded)) return { error: `stored body does not decode: ${decoded.left.message}`, retryable: false }
+    const { orderID, write } = decoded.right
     const capability = entry.kind === "order" ? "writeOrderedParts" : "writeQuotedParts"
     // Nothing to write for an SMS that cannot take these lines: done, not failed.
     if (!sms.capabilities.has(capability)) return "applied" as const
     const verifier = yield* Effect.serviceOption(OrderVerifier)
-    if (entry.kind === "order" && Option.isSome(verifier)) {
-      const orderID = Either.getOrThrow(decodeOrder(entry.body)).order.orderID
+    if (orderID !== undefined && Option.isSome(verifier)) {
       const verdict = yield* verifier.value.verify({ shopId: entry.shopId, orderID })
       if (verdict._tag === "Unavailable") return { error: `order verification unavailable: ${verdict.reason}`, retryable: true }
       if (verdict._tag === "Rejected") {
@@ -96,7 +103,7 @@ const applyEntry = (entry: InboxEntry): Effect.Effect<Outcome, never, ShopSystem
         yield* Effect.logWarning("order verification failed; applying anyway (warn mode)").pipe(Effect.annotateLogs({ reason: verdict.reason }))
       }
     }
-    return yield* write.right.pipe(
+    return yield* write.pipe(
       Effect.as("applied" as const),
       Effect.catchAll((error) =>
         Effect.succeed({ error: error.message, retryable: error._tag === "ShopSystemError" && error.retryable })
