@@ -7,7 +7,7 @@
  * @since 0.1.0
  */
 import { SqlClient } from "@effect/sql"
-import { Clock, Context, Deferred, Effect, Layer, Option, Queue, Ref, Schema } from "effect"
+import { Cause, Clock, Context, Effect, Exit, Layer, Option, Ref, Runtime, Schema } from "effect"
 
 /**
  * Which webhook a delivery came from.
@@ -264,7 +264,11 @@ const fromRow = (row: typeof Row.Type): InboxEntry => ({
   appliedAt: row.applied_at ?? undefined
 })
 
-const inboxError = (error: { readonly message: string }) => new InboxError({ reason: error.message })
+// SqlError's message is generic ("Failed to execute statement"); the driver's reason is in its cause.
+const inboxError = (error: { readonly message: string; readonly cause?: unknown }) =>
+  new InboxError({
+    reason: error.cause instanceof Error && error.cause.message !== "" ? `${error.message}: ${error.cause.message}` : error.message
+  })
 const decodeRows = Schema.decodeUnknown(Schema.Array(Row))
 
 /**
@@ -312,46 +316,105 @@ export const layerSql: Layer.Layer<WebhookInbox, InboxError, SqlClient.SqlClient
         Effect.flatMap((rows) => rows[0] === undefined ? Effect.fail(new EntryNotFound({ id })) : Effect.succeed(rows[0]))
       )
 
-    // One row; `duplicate` when the content key was already stored.
-    const insert = (entry: InboxEntry) =>
+    type Received = { readonly entry: InboxEntry; readonly duplicate: boolean }
+    const columns = "(id, kind, content_key, shop_id, repair_order_id, body, status, attempts, last_error, received_at, next_attempt_at, applied_at)"
+    const insertText = (rows: number) =>
+      `INSERT INTO shoplink_inbox ${columns} VALUES ${Array(rows).fill("(?, ?, ?, ?, ?, ?, 'pending', 0, NULL, ?, ?, NULL)").join(", ")}
+       ON CONFLICT (content_key) DO NOTHING RETURNING content_key`
+    // Batches are cut into power-of-two chunks so only a handful of statement texts ever reach the
+    // client's prepared-statement cache.
+    const chunkSizes = [64, 32, 16, 8, 4, 2, 1]
+    const insertBatch = (entries: ReadonlyArray<InboxEntry>) =>
       Effect.gen(function*() {
-        const inserted = yield* sql`INSERT INTO shoplink_inbox
-            (id, kind, content_key, shop_id, repair_order_id, body, status, attempts, last_error, received_at, next_attempt_at, applied_at)
-          VALUES (${entry.id}, ${entry.kind}, ${entry.contentKey}, ${entry.shopId}, ${entry.repairOrderId}, ${entry.body},
-            'pending', 0, NULL, ${entry.receivedAt}, ${entry.nextAttemptAt}, NULL)
-          ON CONFLICT (content_key) DO NOTHING
-          RETURNING id`
-        if (inserted.length > 0) return { entry, duplicate: false }
-        const existing = yield* sql`SELECT * FROM shoplink_inbox WHERE content_key = ${entry.contentKey}`.pipe(
-          Effect.flatMap(decodeRows)
-        )
-        if (existing[0] === undefined) return yield* Effect.fail({ message: "insert conflicted but no entry found" })
-        return { entry: fromRow(existing[0]), duplicate: true }
+        const inserted = new Set<string>()
+        let offset = 0
+        while (offset < entries.length) {
+          const size = chunkSizes.find((n) => n <= entries.length - offset)!
+          const chunk = entries.slice(offset, offset + size)
+          offset += size
+          const rows = yield* sql.unsafe<{ readonly content_key: string }>(
+            insertText(size),
+            chunk.flatMap((e) => [e.id, e.kind, e.contentKey, e.shopId, e.repairOrderId, e.body, e.receivedAt, e.nextAttemptAt])
+          )
+          for (const row of rows) inserted.add(row.content_key)
+        }
+        // A key that did not insert was stored before; a key repeated within the batch inserted
+        // once, for its first delivery.
+        const firstByKey = new Map<string, InboxEntry>()
+        for (const entry of entries) if (!firstByKey.has(entry.contentKey)) firstByKey.set(entry.contentKey, entry)
+        const conflicted = [...firstByKey.keys()].filter((key) => !inserted.has(key))
+        const existing = new Map<string, InboxEntry>()
+        if (conflicted.length > 0) {
+          const rows = yield* decodeRows(yield* sql`SELECT * FROM shoplink_inbox WHERE ${sql.in("content_key", conflicted)}`)
+          for (const row of rows) existing.set(row.content_key, fromRow(row))
+        }
+        return yield* Effect.forEach(entries, (entry): Effect.Effect<Received, { readonly message: string }> => {
+          if (inserted.has(entry.contentKey)) {
+            const first = firstByKey.get(entry.contentKey)!
+            return Effect.succeed(first === entry ? { entry, duplicate: false } : { entry: first, duplicate: true })
+          }
+          const stored = existing.get(entry.contentKey)
+          return stored === undefined
+            ? Effect.fail({ message: `insert of ${entry.contentKey} conflicted but no entry was found` })
+            : Effect.succeed({ entry: stored, duplicate: true })
+        })
       })
 
-    // The group-commit writer: whatever is waiting goes into one transaction.
-    type Pending = { readonly entry: InboxEntry; readonly done: Deferred.Deferred<{ readonly entry: InboxEntry; readonly duplicate: boolean }, InboxError> }
-    const pending = yield* Queue.unbounded<Pending>()
-    yield* Effect.forkScoped(Effect.forever(
-      Effect.gen(function*() {
-        const batch = yield* Queue.takeBetween(pending, 1, 128)
-        yield* sql.withTransaction(Effect.forEach(batch, (p) => insert(p.entry))).pipe(
-          Effect.matchEffect({
-            onFailure: (error) => Effect.forEach(batch, (p) => Deferred.fail(p.done, inboxError(error))),
-            onSuccess: (results) => Effect.forEach(batch, (p, i) => Deferred.succeed(p.done, results[i]!))
-          })
-        )
+    // The group-commit writer. Deliveries queue in memory; one flush per turn of the event loop
+    // (setImmediate runs after every socket read of that turn) writes all of them in one
+    // transaction, so a burst costs one disk sync, and each caller resumes only after the commit.
+    type Waiting = { readonly entry: InboxEntry; readonly resume: (result: Effect.Effect<Received, InboxError>) => void }
+    const runtime = yield* Effect.runtime<never>()
+    let waiting: Array<Waiting> = []
+    let flushing = false
+    let scheduled = false
+    let closed = false
+    const schedule = () => {
+      if (scheduled || flushing || waiting.length === 0) return
+      scheduled = true
+      setImmediate(flush)
+    }
+    const flush = () => {
+      scheduled = false
+      const batch = waiting.slice(0, 256)
+      waiting = waiting.slice(batch.length)
+      flushing = true
+      Runtime.runCallback(runtime)(sql.withTransaction(insertBatch(batch.map((w) => w.entry))), {
+        onExit: (exit) => {
+          flushing = false
+          if (Exit.isSuccess(exit)) batch.forEach((w, i) => w.resume(Effect.succeed(exit.value[i]!)))
+          else {
+            const failure = Cause.failureOption(exit.cause)
+            const error = Option.isSome(failure) ? inboxError(failure.value) : new InboxError({ reason: Cause.pretty(exit.cause) })
+            batch.forEach((w) => w.resume(Effect.fail(error)))
+          }
+          schedule()
+        }
       })
-    ))
+    }
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() => {
+        closed = true
+        const left = waiting
+        waiting = []
+        left.forEach((w) => w.resume(Effect.fail(new InboxError({ reason: "the inbox was closed" }))))
+      })
+    )
 
     return WebhookInbox.of({
       receive: (delivery) =>
-        Effect.gen(function*() {
-          const entry = newEntry(delivery, yield* Clock.currentTimeMillis)
-          const done = yield* Deferred.make<{ readonly entry: InboxEntry; readonly duplicate: boolean }, InboxError>()
-          yield* Queue.offer(pending, { entry, done })
-          return yield* Deferred.await(done)
-        }),
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          Effect.async<Received, InboxError>((resume) => {
+            if (closed) return resume(Effect.fail(new InboxError({ reason: "the inbox was closed" })))
+            const waiter: Waiting = { entry: newEntry(delivery, now), resume }
+            waiting.push(waiter)
+            schedule()
+            // An interrupted caller leaves the queue; once its batch is in flight it is stored
+            // anyway, and the sender's retry is then answered as a duplicate.
+            return Effect.sync(() => {
+              waiting = waiting.filter((w) => w !== waiter)
+            })
+          })),
       due: (limit) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
           select(sql`SELECT * FROM shoplink_inbox WHERE status = 'pending' AND next_attempt_at <= ${now}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { WebhookInbox } from "@shoplink/connector"
-import { Effect, Exit, Layer, TestClock } from "effect"
+import { SqlClient } from "@effect/sql"
+import { Effect, Exit, Fiber, Layer, TestClock } from "effect"
 import { scratchDatabase, sqlite } from "./fixtures.js"
 
 const delivery = (contentKey: string, kind: WebhookInbox.DeliveryKind = "order"): WebhookInbox.Delivery => ({
@@ -95,4 +96,49 @@ describe("WebhookInbox.layerSql across a restart", () => {
       expect(due.map((e) => e.id)).toEqual([entry.id])
       expect(again.duplicate).toBe(true)
     }))
+})
+
+describe("WebhookInbox.layerSql group commit", () => {
+  const layer = () => WebhookInbox.layerSql.pipe(Layer.provideMerge(sqlite(scratchDatabase())))
+
+  it.effect("a burst larger than one insert chunk lands in one piece, each caller answered with its own entry", () =>
+    Effect.gen(function*() {
+      const box = yield* inbox
+      // 300 waiting deliveries: more than one flush (256) and chunks of every size (64 … 1).
+      const keys = Array.from({ length: 300 }, (_, i) => `order:${i}:3`)
+      const results = yield* Effect.forEach(keys, (key) => box.receive(delivery(key)), { concurrency: "unbounded" })
+      expect(results.map((r) => [r.entry.contentKey, r.duplicate])).toEqual(keys.map((key) => [key, false]))
+      expect(new Set(results.map((r) => r.entry.id)).size).toBe(300)
+      expect(yield* box.list()).toHaveLength(300)
+    }).pipe(Effect.provide(layer())))
+
+  it.effect("a receive interrupted before its batch is written leaves nothing behind", () =>
+    Effect.gen(function*() {
+      const box = yield* inbox
+      const fiber = yield* Effect.fork(box.receive(delivery("order:1:3")))
+      yield* Fiber.interrupt(fiber)
+      yield* box.receive(delivery("order:2:3"))
+      expect((yield* box.list()).map((e) => e.contentKey)).toEqual(["order:2:3"])
+    }).pipe(Effect.provide(layer())))
+
+  it.effect("a failed transaction fails every delivery of the batch with InboxError and stores none", () =>
+    Effect.gen(function*() {
+      const box = yield* inbox
+      const sql = yield* SqlClient.SqlClient
+      // A trigger that rejects one key makes the whole batch's transaction roll back.
+      yield* sql`CREATE TRIGGER reject_poison BEFORE INSERT ON shoplink_inbox
+        WHEN NEW.content_key = 'order:poison:3' BEGIN SELECT RAISE(ABORT, 'poisoned'); END`
+      const results = yield* Effect.forEach(
+        ["order:1:3", "order:poison:3", "order:2:3"],
+        (key) => Effect.either(box.receive(delivery(key))),
+        { concurrency: "unbounded" }
+      )
+      for (const result of results) {
+        expect(result._tag).toBe("Left")
+        if (result._tag === "Left") expect(result.left).toMatchObject({ _tag: "InboxError", reason: expect.stringContaining("poisoned") })
+      }
+      yield* sql`DROP TRIGGER reject_poison`
+      expect(yield* box.list()).toHaveLength(0)
+      expect((yield* box.receive(delivery("order:1:3"))).duplicate).toBe(false)
+    }).pipe(Effect.provide(layer())))
 })
