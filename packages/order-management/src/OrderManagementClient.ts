@@ -12,7 +12,7 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { OrderManagement } from "@shoplink/protocol"
 import type { MessageError } from "@shoplink/protocol"
-import { Config, Context, Duration, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
+import { Config, Context, type DateTime, Duration, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
 import type { ConfigError } from "effect/ConfigError"
 import * as AssetUrls from "./AssetUrls.js"
 import type { Customer } from "./Customer.js"
@@ -24,7 +24,7 @@ import {
 } from "./OrderManagementError.js"
 import { type Call, execute, type Runtime } from "./internal/execute.js"
 import { defaultRetryPolicy, type RetryPolicy } from "./internal/retry.js"
-import { checkInvoiceDates, type DayInput, dayOf, toWire } from "./internal/validate.js"
+import { checkInvoiceDates, dayOf, toWire } from "./internal/validate.js"
 import { USER_AGENT } from "./internal/version.js"
 
 /**
@@ -151,6 +151,20 @@ export type CreateOrderInput =
  * @since 0.1.0
  */
 export type PriceItemInput = Schema.Schema.Encoded<typeof OrderManagement.PriceAndAvailabilityRequest>["items"][number]
+
+/**
+ * A calendar day: a zoned `DateTime` counts in its own zone, a UTC `DateTime` or a JS `Date` in
+ * UTC. Sent as `yyyymmdd`.
+ *
+ * @example
+ * import { DateTime } from "effect"
+ * import type { OrderManagementClient } from "@shoplink/order-management"
+ * const day: OrderManagementClient.DayInput = DateTime.unsafeMake("2026-11-20")
+ * const sameDay: OrderManagementClient.DayInput = new Date(Date.UTC(2026, 10, 20))
+ *
+ * @since 0.1.0
+ */
+export type DayInput = DateTime.DateTime | Date
 
 /**
  * invoiceDetails input: one invoice by `invoiceNo`, or a date range (both dates, not later than

@@ -15,7 +15,7 @@ import type { SandboxAdminError } from "./internal/admin.js"
 import { makeAdmin } from "./internal/admin.js"
 import { makeApp } from "./internal/app.js"
 import type { Ctx } from "./internal/context.js"
-import type { ExportButton, PressResult } from "./internal/ordering.js"
+import type { ExportButton } from "./internal/ordering.js"
 import { type Fault, type OrderState, SandboxState } from "./internal/state.js"
 import { makeDeliverer, type WebhookDelivery } from "./internal/webhooks.js"
 
@@ -95,7 +95,15 @@ export interface DriverSearchResult {
  *
  * @since 0.1.0
  */
-export type DriverPressResult = PressResult
+export interface DriverPressResult {
+  readonly button: ExportButton
+  readonly orderID: string | undefined
+  /** Where the browser goes next (`webhooks.callback`), when one was given. */
+  readonly redirect: string | undefined
+  readonly webhook: "order" | "quote" | undefined
+  /** The Export and Save response body (ExportAndSaveResponse). */
+  readonly response: unknown
+}
 
 /**
  * The admin helpers: the same operations as the `/__sandbox/` HTTP API, as Effects.

@@ -1,6 +1,7 @@
 // Input checks before any request: schema rules from the protocol, and the invoice date rules.
 import { OrderManagement } from "@shoplink/protocol"
 import { DateTime, Effect, ParseResult, Schema } from "effect"
+import type { DayInput } from "../OrderManagementClient.js"
 import { InvalidInput } from "../OrderManagementError.js"
 
 // Rules that mirror a message ID the server would answer with.
@@ -37,9 +38,6 @@ export const toWire = <A, I>(schema: Schema.Schema<A, I>, candidate: unknown): E
     Effect.flatMap((value) => Effect.map(Schema.encode(schema)(value), (wire) => ({ value, wire }))),
     Effect.mapError(toInvalidInput)
   )
-
-/** A calendar day given as a DateTime (its own zone's day) or a JS Date (its UTC day). */
-export type DayInput = DateTime.DateTime | Date
 
 /** The calendar day as `yyyymmdd`. */
 export const dayOf = (input: DayInput): string => {

@@ -1,5 +1,6 @@
 // What a person does in the ordering application (search, add to cart, press an export button),
 // shared by the HTML pages and the admin test driver.
+import type { DriverPressResult } from "../Sandbox.js"
 import { ParseResult, Schema } from "effect"
 import { Punchout } from "@shoplink/protocol"
 import type { Product, Vehicle } from "./catalog.js"
@@ -34,24 +35,8 @@ export type ExportButton = "export" | "exportAndSubmit" | "exportAndSave"
 
 export const EXPORT_BUTTONS: ReadonlyArray<ExportButton> = ["export", "exportAndSubmit", "exportAndSave"]
 
-/**
- * What pressing an export button did.
- *
- * @example
- * import type { DriverPressResult } from "@shoplink/sandbox"
- * const orderOf = (r: DriverPressResult) => r.orderID
- *
- * @since 0.1.0
- */
-export interface PressResult {
-  readonly button: ExportButton
-  readonly orderID: string | undefined
-  /** Where the browser goes next (`webhooks.callback`), when one was given. */
-  readonly redirect: string | undefined
-  readonly webhook: "order" | "quote" | undefined
-  /** The Export and Save response body (ExportAndSaveResponse). */
-  readonly response: unknown
-}
+// Declared with the public admin API; the ordering pages produce it.
+export type PressResult = DriverPressResult
 
 const countryOf = (ctx: Ctx, session: Session) => ctx.state.customers.get(session.accountNo)!.country
 
