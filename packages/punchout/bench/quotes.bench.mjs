@@ -1,9 +1,12 @@
 // GetProductQuotes through PunchoutClient vs the same request with raw undici, against the sandbox
 // on loopback. The sandbox runs in a child process so its CPU does not compete with the client's
-// event loop. Rounds interleave the two clients so both see the same machine state; prints the
-// ratio of medians (target ≤ 1.15×). Run with `pnpm --filter @shoplink/punchout bench` after a build.
+// event loop. Rounds interleave the clients so all see the same machine state; prints the ratio of
+// medians. The target (≤ 1.15×) is PunchoutClient over @shoplink/http-node's UndiciHttpClient, the
+// recommended Node transport; PunchoutClient over @effect/platform-node's NodeHttpClient.layerUndici
+// is printed for information. Run with `pnpm --filter @shoplink/punchout bench` after a build.
 import { NodeHttpClient } from "@effect/platform-node"
-import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
+import { UndiciHttpClient } from "@shoplink/http-node"
+import { Layer, ManagedRuntime, Redacted } from "effect"
 import { SANDBOX_CREDENTIALS, SANDBOX_FIXTURES } from "@shoplink/sandbox"
 import { spawn } from "node:child_process"
 import { once } from "node:events"
@@ -26,18 +29,24 @@ const child = spawn(process.execPath, [
 const [firstLine] = await once(child.stdout, "data")
 const sandbox = { url: String(firstLine).trim() }
 const us = SANDBOX_CREDENTIALS.customers.us
-const runtime = ManagedRuntime.make(
-  PunchoutClient.layer({ baseUrl: sandbox.url, vendorApiKey: Redacted.make(SANDBOX_CREDENTIALS.vendorApiKey) }).pipe(
-    Layer.provide(NodeHttpClient.layerUndici)
+const clientOver = async (transport) => {
+  const runtime = ManagedRuntime.make(
+    PunchoutClient.layer({ baseUrl: sandbox.url, vendorApiKey: Redacted.make(SANDBOX_CREDENTIALS.vendorApiKey) }).pipe(
+      Layer.provide(transport)
+    )
   )
-)
-const client = await runtime.runPromise(PunchoutClient.PunchoutClient)
-const session = await runtime.runPromise(client.createSession(
+  const client = await runtime.runPromise(PunchoutClient.PunchoutClient)
+  return { runtime, client }
+}
+const lean = await clientOver(UndiciHttpClient.layer)
+const platform = await clientOver(NodeHttpClient.layerUndici)
+const session = await lean.runtime.runPromise(lean.client.createSession(
   { accountNo: us.accountNo, username: us.username, country: "US", apiToken: Redacted.make(us.apiToken) },
   { smsVendorName: "bench", webhooks: { order: "http://127.0.0.1:9/o", quote: "http://127.0.0.1:9/q" } }
 ))
 const input = { ...SANDBOX_FIXTURES.products.oilFilter, quantity: 1 }
-const viaClient = () => runtime.runPromise(client.getProductQuotes(session, input))
+const viaClient = () => lean.runtime.runPromise(lean.client.getProductQuotes(session, input))
+const viaPlatform = () => platform.runtime.runPromise(platform.client.getProductQuotes(session, input))
 
 const dispatcher = new Agent({ keepAliveTimeout: 10_000 })
 const rawUrl = Redacted.value(session.urlTemplate).replace("{command}", "GetProductQuotes")
@@ -54,7 +63,7 @@ const viaUndici = async () => {
   return json
 }
 
-const cpu = { client: 0, undici: 0 }
+const cpu = { client: 0, platform: 0, undici: 0 }
 const time = async (f, key) => {
   const startCpu = process.cpuUsage()
   const start = process.hrtime.bigint()
@@ -71,29 +80,29 @@ const median = (xs) => {
 
 for (let i = 0; i < WARMUP; i++) {
   await viaClient()
+  await viaPlatform()
   await viaUndici()
 }
-const clientMs = []
-const undiciMs = []
+const runs = { client: [], platform: [], undici: [] }
+const contenders = [["client", viaClient], ["platform", viaPlatform], ["undici", viaUndici]]
 for (let round = 0; round < ROUNDS; round++) {
-  // alternate which goes first so neither always runs on a warmer machine
-  if (round % 2 === 0) {
-    clientMs.push(await time(viaClient, "client"))
-    undiciMs.push(await time(viaUndici, "undici"))
-  } else {
-    undiciMs.push(await time(viaUndici, "undici"))
-    clientMs.push(await time(viaClient, "client"))
+  // rotate the order so no contender always runs first (on a warmer or colder machine)
+  for (let i = 0; i < contenders.length; i++) {
+    const [key, f] = contenders[(round + i) % contenders.length]
+    runs[key].push(await time(f, key))
   }
 }
-const ratio = median(clientMs) / median(undiciMs)
-console.log(`GetProductQuotes, ${ROUNDS} interleaved rounds of ${PER_ROUND} requests each`)
-console.log(`  PunchoutClient  median ${median(clientMs).toFixed(3)} ms/request`)
-console.log(`  raw undici      median ${median(undiciMs).toFixed(3)} ms/request`)
-const perRequest = (total) => (total / (ROUNDS * PER_ROUND)).toFixed(3)
-console.log(`  client-side CPU  PunchoutClient ${perRequest(cpu.client)} ms/request, raw undici ${perRequest(cpu.undici)} ms/request`)
-console.log(`  ratio ${ratio.toFixed(3)}× (target ≤ 1.15×) ${ratio <= 1.15 ? "OK" : "ABOVE TARGET"}`)
+const ms = (key) => median(runs[key])
+const ratio = ms("client") / ms("undici")
+const perRequest = (key) => (cpu[key] / (ROUNDS * PER_ROUND)).toFixed(3)
+console.log(`GetProductQuotes, ${ROUNDS} interleaved rounds of ${PER_ROUND} requests each (median ms/request, client-side CPU ms/request)`)
+console.log(`  PunchoutClient over UndiciHttpClient.layer      ${ms("client").toFixed(3)} ms  CPU ${perRequest("client")} ms  ${ratio.toFixed(3)}×`)
+console.log(`  PunchoutClient over NodeHttpClient.layerUndici  ${ms("platform").toFixed(3)} ms  CPU ${perRequest("platform")} ms  ${(ms("platform") / ms("undici")).toFixed(3)}× (for information)`)
+console.log(`  raw undici                                      ${ms("undici").toFixed(3)} ms  CPU ${perRequest("undici")} ms`)
+console.log(`  ratio ${ratio.toFixed(3)}× (PunchoutClient over UndiciHttpClient / raw undici, target ≤ 1.15×) ${ratio <= 1.15 ? "OK" : "ABOVE TARGET"}`)
 
-await runtime.dispose()
+await lean.runtime.dispose()
+await platform.runtime.dispose()
 await dispatcher.close()
 child.stdin.end()
 await once(child, "exit")

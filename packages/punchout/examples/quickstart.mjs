@@ -1,6 +1,6 @@
 // Runnable quick start: starts the local sandbox, opens a session, prices an oil filter, builds a
 // ShowCatalog URL. Run after a build: `node examples/quickstart.mjs` (from packages/punchout).
-import { NodeHttpClient } from "@effect/platform-node"
+import { UndiciHttpClient } from "@shoplink/http-node"
 import { Effect, Either, Layer, Redacted } from "effect"
 import { SANDBOX_CREDENTIALS, startSandbox } from "@shoplink/sandbox"
 import { PunchoutClient, SessionPool, ShowUrls } from "@shoplink/punchout"
@@ -14,7 +14,7 @@ const program = Effect.gen(function*() {
     session: { smsVendorName: "Acme SMS", webhooks: { order: "https://sms.example/hooks/order", quote: "https://sms.example/hooks/quote" } }
   }).pipe(
     Layer.provideMerge(PunchoutClient.layer({ baseUrl: sandbox.url, vendorApiKey: Redacted.make(SANDBOX_CREDENTIALS.vendorApiKey) })),
-    Layer.provide(NodeHttpClient.layerUndici)
+    Layer.provide(UndiciHttpClient.layer)
   )
 
   yield* Effect.gen(function*() {

@@ -1,7 +1,7 @@
 // The README's quick example, kept here so `pnpm typecheck` proves it compiles. It reads
 // SHOPLINK_PUNCHOUT_BASE_URL and SHOPLINK_VENDOR_API_KEY; see quickstart.mjs for a version that
 // starts the sandbox itself.
-import { NodeHttpClient } from "@effect/platform-node"
+import { UndiciHttpClient } from "@shoplink/http-node"
 import { Effect, Layer, Redacted } from "effect"
 import { PunchoutClient, SessionPool, ShowUrls } from "@shoplink/punchout"
 
@@ -29,7 +29,7 @@ const live = SessionPool.layer({
   session: { smsVendorName: "Acme SMS", webhooks: { order: "https://sms.example/o", quote: "https://sms.example/q" } }
 }).pipe(
   Layer.provideMerge(PunchoutClient.layerConfig()), // SHOPLINK_PUNCHOUT_BASE_URL, SHOPLINK_VENDOR_API_KEY
-  Layer.provide(NodeHttpClient.layerUndici)
+  Layer.provide(UndiciHttpClient.layer)
 )
 
 export const main = () => Effect.runPromise(program.pipe(Effect.provide(live)))

@@ -10,7 +10,7 @@ import { Config, Context, Duration, Effect, Either, Layer, ParseResult, Redacted
 import type { ConfigError } from "effect/ConfigError"
 import type { NonEmptyReadonlyArray } from "effect/Array"
 import { OrderAlreadySubmitted, Punchout } from "@shoplink/protocol"
-import { type CommandSpec, type ExchangeConfig, prepareClient, runCommand, withUserAgent } from "./internal/exchange.js"
+import { type CommandSpec, type ExchangeConfig, prepareClient, runCommand } from "./internal/exchange.js"
 import { commandUrl } from "./internal/urls.js"
 import {
   type CommandError,
@@ -214,7 +214,8 @@ const withoutUndefined = <T extends Record<string, unknown>>(record: T): T =>
  */
 export const make = (options: PunchoutClientOptions): Effect.Effect<Service, never, HttpClient.HttpClient> =>
   Effect.gen(function*() {
-    const base = withUserAgent(yield* HttpClient.HttpClient)
+    // Requests carry our User-Agent from the start, so `transformClient` may still replace it.
+    const base = yield* HttpClient.HttpClient
     const httpClient = prepareClient(options.transformClient ? options.transformClient(base) : base)
     const config: ExchangeConfig = {
       httpClient,

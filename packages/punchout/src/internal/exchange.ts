@@ -1,11 +1,12 @@
 // One command exchange: POST JSON, read the envelope whatever the HTTP status, map every failure to
 // a typed error, and retry per the command's mode. Secrets never reach spans, logs or errors.
-import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { Clock, Duration, Effect, Either, ParseResult, Random, Redacted, Schema } from "effect"
+import { HttpBody, HttpClient, type HttpClientError, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
+import { Clock, Context, Duration, Effect, Either, FiberRef, LogLevel, ParseResult, Random, Redacted, Schema, type Tracer } from "effect"
 import { Envelope, type MessageError, Transport } from "@shoplink/protocol"
 import { type CommandName, MalformedResponse, PunchoutTransportError } from "../PunchoutError.js"
 import { delayFor, isRetryable, type RetryMode, type RetryPolicy } from "../RetryPolicy.js"
 import { excerpt, redactText } from "./redact.js"
+import { withDeadline } from "./timeout.js"
 import { USER_AGENT } from "./version.js"
 
 export interface ExchangeConfig {
@@ -26,10 +27,6 @@ export interface CommandSpec<A, I> {
 }
 
 export type ExchangeError = MessageError.MessageError | PunchoutTransportError | MalformedResponse
-
-/** Sets our User-Agent under the caller's `transformClient`, which may still replace it. */
-export const withUserAgent = (client: HttpClient.HttpClient): HttpClient.HttpClient =>
-  HttpClient.mapRequest(client, HttpClientRequest.setHeader("user-agent", USER_AGENT))
 
 /** The platform client records `url.full` on its span, which would carry the session token. */
 export const prepareClient = (client: HttpClient.HttpClient): HttpClient.HttpClient =>
@@ -125,22 +122,36 @@ const decodeResponse = <A, I>(
   )
 }
 
-const attemptOnce = <A, I>(config: ExchangeConfig, spec: CommandSpec<A, I>, attempt: number): Effect.Effect<A, ExchangeError> => {
-  const request = HttpClientRequest.post(Redacted.value(spec.url)).pipe(
-    HttpClientRequest.acceptJson,
-    HttpClientRequest.bodyUnsafeJson(spec.body)
-  )
+interface Attempt {
+  readonly number: number
+  readonly clock: Clock.Clock
+  readonly commandSpan: Tracer.Span
+}
+
+const readRaw = (response: HttpClientResponse.HttpClientResponse): Effect.Effect<RawResponse, HttpClientError.ResponseError> =>
+  Effect.map(response.text, (text): RawResponse => ({
+    status: response.status,
+    contentType: response.headers["content-type"] ?? "",
+    retryAfter: response.headers["retry-after"],
+    text
+  }))
+
+const attemptOnce = <A, I>(
+  config: ExchangeConfig,
+  spec: CommandSpec<A, I>,
+  request: HttpClientRequest.HttpClientRequest,
+  attempt: Attempt
+): Effect.Effect<A, ExchangeError> => {
   const transport = (reason: PunchoutTransportError["reason"], requestSent: boolean, detail: string) =>
-    new PunchoutTransportError({ command: spec.command, reason, requestSent, attempt, detail: redactText(detail, spec.secrets) })
-  return config.httpClient.execute(request).pipe(
-    Effect.flatMap((response) =>
-      Effect.map(response.text, (text): RawResponse => ({
-        status: response.status,
-        contentType: response.headers["content-type"] ?? "",
-        retryAfter: response.headers["retry-after"],
-        text
-      }))
-    ),
+    new PunchoutTransportError({
+      command: spec.command,
+      reason,
+      requestSent,
+      attempt: attempt.number,
+      detail: redactText(detail, spec.secrets)
+    })
+  const exchange = config.httpClient.execute(request).pipe(
+    Effect.flatMap(readRaw),
     Effect.mapError((error) => {
       if (error._tag === "RequestError") {
         if (error.reason !== "Transport") return transport("Transport", false, `${error.reason}: request could not be built`)
@@ -151,68 +162,87 @@ const attemptOnce = <A, I>(config: ExchangeConfig, spec: CommandSpec<A, I>, atte
       }
       // The response started but its body could not be read: the server has the request.
       return transport("Transport", true, Transport.describeCause(error.cause ?? error))
-    }),
-    Effect.timeoutFail({
-      duration: config.timeout,
-      onTimeout: () => transport("Timeout", true, `no complete response within ${Duration.format(config.timeout)}`)
-    }),
-    Effect.flatMap((raw) => Effect.flatMap(Clock.currentTimeMillis, (now) => decodeResponse(spec, raw, attempt, now))),
-    Effect.withSpan(`Punchout.${spec.command}.attempt`, {
-      kind: "client",
-      captureStackTrace: false,
-      attributes: { "punchout.command": spec.command, "punchout.attempt": attempt }
     })
   )
+  return Effect.useSpan(`Punchout.${spec.command}.attempt`, {
+    kind: "client",
+    captureStackTrace: false,
+    parent: attempt.commandSpan,
+    attributes: { "punchout.command": spec.command, "punchout.attempt": attempt.number }
+  }, (span) =>
+    Effect.flatMap(
+      withDeadline(exchange, {
+        duration: config.timeout,
+        onTimeout: () => transport("Timeout", true, `no complete response within ${Duration.format(config.timeout)}`),
+        parentSpan: span
+      }),
+      (raw) => decodeResponse(spec, raw, attempt.number, attempt.clock.unsafeCurrentTimeMillis())
+    ))
 }
 
 /**
  * Runs a command with its retry rule. `finalError` may replace the error that ends the command,
  * knowing how many attempts were made (SubmitOrder's "already submitted after a retry").
+ *
+ * The command span is the parent of the attempt spans and of the debug logs, and each attempt span
+ * the parent of what the HttpClient does (the attempt fiber starts with it in its context). The
+ * command span is not provided around the whole loop: that would copy the caller's context and
+ * FiberRefs on every command for nothing.
  */
 export const runCommand = <A, I, E = never>(
   config: ExchangeConfig,
   spec: CommandSpec<A, I>,
   finalError: (error: ExchangeError, attempts: number) => ExchangeError | E = (error) => error
-): Effect.Effect<A, ExchangeError | E> =>
-  Effect.gen(function*() {
-    const policy = config.retry
-    // Annotations go on each log line rather than around the whole command: cheaper on the happy path.
-    const logContext = { "punchout.command": spec.command, "punchout.referenceID": spec.referenceID ?? "" }
-    const started = yield* Clock.currentTimeMillis
-    let attempt = 1
-    while (true) {
-      const outcome = yield* Effect.either(attemptOnce(config, spec, attempt))
-      if (Either.isRight(outcome)) {
-        yield* Effect.annotateCurrentSpan("punchout.attempts", attempt)
-        yield* Effect.logDebug("punchout command succeeded").pipe(Effect.annotateLogs({ ...logContext, "punchout.attempt": attempt }))
-        return outcome.right
-      }
-      const error = outcome.left
-      const now = yield* Clock.currentTimeMillis
-      const retryAfter = error._tag === "PunchoutTransportError" ? error.retryAfterMillis : undefined
-      const delay = delayFor(policy, attempt, yield* Random.next, retryAfter)
-      const withinBudget = now - started + Duration.toMillis(delay) <= Duration.toMillis(policy.maxElapsed)
-      if (attempt >= policy.maxAttempts || !withinBudget || !isRetryable(spec.mode, error)) {
-        yield* Effect.annotateCurrentSpan("punchout.attempts", attempt)
-        yield* Effect.logDebug("punchout command failed").pipe(
-          Effect.annotateLogs({ ...logContext, "punchout.attempt": attempt, "punchout.error": error.message })
-        )
-        return yield* Effect.fail(finalError(error, attempt))
-      }
-      yield* Effect.logDebug("punchout command failed; retrying").pipe(
-        Effect.annotateLogs({
-          ...logContext,
-          "punchout.attempt": attempt,
-          "punchout.error": error.message,
-          "punchout.retryIn": Duration.format(delay)
+): Effect.Effect<A, ExchangeError | E> => {
+  const commandAttributes = { "punchout.command": spec.command, "punchout.referenceID": spec.referenceID ?? "" }
+  return Effect.useSpan(`PunchoutClient.${spec.command}`, { captureStackTrace: false, attributes: commandAttributes }, (span) =>
+    Effect.withFiberRuntime<A, ExchangeError | E>((fiber) => {
+      const policy = config.retry
+      const clock = Context.get(fiber.currentDefaultServices, Clock.Clock)
+      // A debug log costs FiberRef updates even when it is filtered out: build it only when enabled.
+      const debug = LogLevel.lessThanEqual(fiber.getFiberRef(FiberRef.currentMinimumLogLevel), LogLevel.Debug)
+      const log = (message: string, annotations: Record<string, unknown>) =>
+        Effect.logDebug(message).pipe(Effect.annotateLogs({ ...commandAttributes, ...annotations }), Effect.withParentSpan(span))
+      const started = clock.unsafeCurrentTimeMillis()
+      // One request for every attempt: the body and headers do not change between them.
+      const request = HttpClientRequest.post(Redacted.value(spec.url), {
+        headers: { accept: "application/json", "user-agent": USER_AGENT },
+        body: HttpBody.unsafeJson(spec.body)
+      })
+      const finish = (attempt: number) => span.attribute("punchout.attempts", attempt)
+      const run = (attempt: number): Effect.Effect<A, ExchangeError | E> =>
+        Effect.matchEffect(attemptOnce(config, spec, request, { number: attempt, clock, commandSpan: span }), {
+          onSuccess: (value) => {
+            finish(attempt)
+            return debug ? Effect.as(log("punchout command succeeded", { "punchout.attempt": attempt }), value) : Effect.succeed(value)
+          },
+          onFailure: (error) =>
+            Effect.flatMap(Random.next, (random) => {
+              const now = clock.unsafeCurrentTimeMillis()
+              const retryAfter = error._tag === "PunchoutTransportError" ? error.retryAfterMillis : undefined
+              const delay = delayFor(policy, attempt, random, retryAfter)
+              const withinBudget = now - started + Duration.toMillis(delay) <= Duration.toMillis(policy.maxElapsed)
+              if (attempt >= policy.maxAttempts || !withinBudget || !isRetryable(spec.mode, error)) {
+                finish(attempt)
+                const failed = Effect.fail(finalError(error, attempt))
+                return debug
+                  ? Effect.zipRight(log("punchout command failed", { "punchout.attempt": attempt, "punchout.error": error.message }), failed)
+                  : failed
+              }
+              const again = Effect.suspend(() => run(attempt + 1))
+              const next = Duration.toMillis(delay) > 0 ? Effect.zipRight(Effect.sleep(delay), again) : again
+              return debug
+                ? Effect.zipRight(
+                  log("punchout command failed; retrying", {
+                    "punchout.attempt": attempt,
+                    "punchout.error": error.message,
+                    "punchout.retryIn": Duration.format(delay)
+                  }),
+                  next
+                )
+                : next
+            })
         })
-      )
-      if (Duration.toMillis(delay) > 0) yield* Effect.sleep(delay)
-      attempt++
-    }
-  }).pipe(
-    Effect.withSpan(`PunchoutClient.${spec.command}`, {
-      captureStackTrace: false,
-      attributes: { "punchout.command": spec.command, "punchout.referenceID": spec.referenceID ?? "" }
-    })
-  )
+      return run(1)
+    }))
+}

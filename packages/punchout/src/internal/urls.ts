@@ -10,5 +10,19 @@ export const commandUrlObject = (session: PunchoutSession, command: Punchout.Com
   return url
 }
 
-export const commandUrl = (session: PunchoutSession, command: Punchout.Command): Redacted.Redacted<string> =>
-  Redacted.make(commandUrlObject(session, command).toString())
+// A pooled session serves many commands: build each of its command URLs once.
+const commandUrls = new WeakMap<PunchoutSession, Map<Punchout.Command, Redacted.Redacted<string>>>()
+
+export const commandUrl = (session: PunchoutSession, command: Punchout.Command): Redacted.Redacted<string> => {
+  let urls = commandUrls.get(session)
+  if (urls === undefined) {
+    urls = new Map()
+    commandUrls.set(session, urls)
+  }
+  let url = urls.get(command)
+  if (url === undefined) {
+    url = Redacted.make(commandUrlObject(session, command).toString())
+    urls.set(command, url)
+  }
+  return url
+}

@@ -1,5 +1,6 @@
 // A bare node:http server on 127.0.0.1:0 that counts requests and answers as each test scripts it,
 // for the faults the sandbox cannot produce (resets, HTML gateways, hangs, malformed bodies).
+import type { HttpClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import { DateTime, Effect, Layer, Logger, LogLevel, Redacted } from "effect"
 import * as Http from "node:http"
@@ -23,6 +24,8 @@ export interface FaultServer {
   readonly count: (suffix?: string) => number
   /** Resolves once `n` requests to `suffix` have arrived. */
   readonly arrived: (n: number, suffix?: string) => Effect.Effect<void>
+  /** Resolves once `n` client connections have closed (an aborted request closes its socket). */
+  readonly closed: (n: number) => Effect.Effect<void>
 }
 
 export const yieldToEventLoop = Effect.promise(() => new Promise<void>((resolve) => setImmediate(resolve)))
@@ -50,6 +53,8 @@ export const faultServer = (handler: Handler, options: { readonly port?: number 
         handler(recorded, res, requests.filter((r) => r.path === recorded.path).length)
       })
     })
+    let closedConnections = 0
+    server.on("connection", (socket) => socket.on("close", () => closedConnections++))
     yield* Effect.acquireRelease(listen(server, options.port ?? 0), () =>
       Effect.async<void>((resume) => {
         server.closeAllConnections()
@@ -59,7 +64,9 @@ export const faultServer = (handler: Handler, options: { readonly port?: number 
     const count = (suffix?: string) => requests.filter((r) => suffix === undefined || r.path.endsWith(suffix)).length
     const arrived = (n: number, suffix?: string): Effect.Effect<void> =>
       Effect.suspend(() => count(suffix) >= n ? Effect.void : Effect.zipRight(yieldToEventLoop, arrived(n, suffix)))
-    const result: FaultServer = { url: `http://127.0.0.1:${port}`, port, requests, count, arrived }
+    const closed = (n: number): Effect.Effect<void> =>
+      Effect.suspend(() => closedConnections >= n ? Effect.void : Effect.zipRight(yieldToEventLoop, closed(n)))
+    const result: FaultServer = { url: `http://127.0.0.1:${port}`, port, requests, count, arrived, closed }
     return result
   })
 
@@ -146,15 +153,22 @@ export const sessionOptions = {
 
 export const VENDOR_KEY = "vendor-key-secret-0001"
 
-/** The client against a base URL, on the undici HttpClient, with no backoff pause by default. */
-export const clientLayer = (baseUrl: string, options: Partial<PunchoutClient.PunchoutClientOptions> = {}) =>
+/**
+ * The client against a base URL, on @effect/platform-node's undici HttpClient unless another
+ * transport is given, with no backoff pause by default.
+ */
+export const clientLayer = (
+  baseUrl: string,
+  options: Partial<PunchoutClient.PunchoutClientOptions> = {},
+  transport: Layer.Layer<HttpClient.HttpClient> = NodeHttpClient.layerUndici
+) =>
   PunchoutClient.layer({
     baseUrl,
     vendorApiKey: Redacted.make(VENDOR_KEY),
     requestTimeout: "5 seconds",
     retry: { maxAttempts: 3, baseDelay: 0, maxDelay: 0 },
     ...options
-  }).pipe(Layer.provide(NodeHttpClient.layerUndici))
+  }).pipe(Layer.provide(transport))
 
 /** Collects every log line (message and annotations) so tests can check what was logged. */
 export const captureLogs = () => {
