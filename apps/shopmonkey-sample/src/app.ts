@@ -1,7 +1,8 @@
 // The integration service: the repair order pages, "Order parts" (launch → the distributor's
 // catalog), and the connector's webhook receiver and worker, on one @effect/platform server.
 import { HttpRouter, HttpServerResponse } from "@effect/platform"
-import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
+import { NodeHttpServer } from "@effect/platform-node"
+import { UndiciHttpClient } from "@shoplink/http-node"
 import { SqliteClient } from "@effect/sql-sqlite-node"
 import { Context, Effect, Layer, Redacted, type Scope } from "effect"
 import { createServer } from "node:http"
@@ -54,7 +55,8 @@ export const startApp = (settings: Settings): Effect.Effect<RunningApp, never, S
     const url = `http://${settings.host}:${port}`
     const publicBaseUrl = settings.publicBaseUrl ?? url
 
-    const http = NodeHttpClient.layerUndici
+    // One lean HttpClient for the distributor and Shopmonkey: see @shoplink/http-node.
+    const http = UndiciHttpClient.layer
     const stores = Layer.mergeAll(WebhookInbox.layerSql, LaunchRegistry.layerSql, CredentialStore.layerSql).pipe(
       Layer.provide(SqliteClient.layer({ filename: settings.databaseFile }))
     )

@@ -3,7 +3,7 @@
 // start everything → pick a repair order → Order parts (launch) → search the catalog for the
 // vehicle → add parts → Export (quoted lines appear on the RO) → Export and Submit (ordered lines
 // and the distributor order) → re-reserve an expired order after advancing the sandbox clock.
-import { NodeHttpClient } from "@effect/platform-node"
+import { UndiciHttpClient } from "@shoplink/http-node"
 import { Console, Duration, Effect, Layer, Logger, LogLevel, Schedule } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -98,7 +98,7 @@ const program = Effect.gen(function*() {
 
   yield* heading("Re-reserving an expired order")
   const punchout = PunchoutClient.layer({ baseUrl: embedded.sandbox.url, vendorApiKey: embedded.settings.vendorApiKey }).pipe(
-    Layer.provide(NodeHttpClient.layerUndici)
+    Layer.provide(UndiciHttpClient.layer)
   )
   yield* Effect.gen(function*() {
     const client = yield* PunchoutClient.PunchoutClient
