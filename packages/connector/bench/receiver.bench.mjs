@@ -73,6 +73,7 @@ const load = async (origin, path) => {
   let next = 0
   let failures = 0
   const started = performance.now()
+  const cpuStart = process.cpuUsage()
   const worker = async () => {
     while (next < REQUESTS) {
       next++
@@ -83,24 +84,29 @@ const load = async (origin, path) => {
   }
   await Promise.all(Array.from({ length: CONNECTIONS }, worker))
   const seconds = (performance.now() - started) / 1000
+  const cpu = process.cpuUsage(cpuStart)
   await pool.close()
   if (failures > 0) throw new Error(`${failures} requests failed against ${origin}${path}`)
-  return REQUESTS / seconds
+  return { rate: REQUESTS / seconds, cpuMicros: (cpu.user + cpu.system) / REQUESTS }
 }
 
-const receiverRates = []
-const bareRates = []
+const receiverRuns = []
+const bareRuns = []
 await load(receiverUrl, `/shoplink/webhooks/${key}/order`) // warm-up
 await load(bareUrl, "/")
 for (let round = 0; round < ROUNDS; round++) {
-  receiverRates.push(await load(receiverUrl, `/shoplink/webhooks/${key}/order`))
-  bareRates.push(await load(bareUrl, "/"))
+  receiverRuns.push(await load(receiverUrl, `/shoplink/webhooks/${key}/order`))
+  bareRuns.push(await load(bareUrl, "/"))
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-const receiver = median(receiverRates)
-const baseline = median(bareRates)
+const receiver = median(receiverRuns.map((r) => r.rate))
+const baseline = median(bareRuns.map((r) => r.rate))
+// Process CPU per request, load generator included (it shares the event loop with both servers).
+const receiverCpu = median(receiverRuns.map((r) => r.cpuMicros))
+const bareCpu = median(bareRuns.map((r) => r.cpuMicros))
 console.log(`webhook receiver → SQLite inbox: ${receiver.toFixed(0)} deliveries/s (median of ${ROUNDS} rounds × ${REQUESTS})`)
 console.log(`bare node:http body reader:     ${baseline.toFixed(0)} requests/s`)
+console.log(`CPU per request (load generator included): receiver ${receiverCpu.toFixed(0)} µs, bare ${bareCpu.toFixed(0)} µs`)
 console.log(`ratio receiver / bare: ${(receiver / baseline).toFixed(2)}× (target ≥ 0.70×) on ${availableParallelism()} cores, ${CONNECTIONS} connections`)
 
 bare.close()
