@@ -7,6 +7,7 @@ import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import { ShopmonkeyClient } from "../src/index.js"
 import { awaitSleep, driveClock, TEST_TIMEOUT_MILLIS, yieldToEventLoop } from "./support.js"
+import { closedPort as refusedPort } from "@shoplink/vitest-config/net"
 
 const bareServer = (handler: (req: Http.IncomingMessage, res: Http.ServerResponse) => void) =>
   Effect.gen(function*() {
@@ -29,13 +30,7 @@ const bareServer = (handler: (req: Http.IncomingMessage, res: Http.ServerRespons
     return { url: `http://127.0.0.1:${port}/v3`, count: () => count }
   })
 
-const closedPort = Effect.async<number>((resume) => {
-  const server = Http.createServer()
-  server.listen(0, "127.0.0.1", () => {
-    const { port } = server.address() as AddressInfo
-    server.close(() => resume(Effect.succeed(port)))
-  })
-})
+const closedPort: Effect.Effect<number> = Effect.promise(refusedPort)
 
 const client = (baseUrl: string, options: Partial<ShopmonkeyClient.Options> = {}) =>
   ShopmonkeyClient.layer({ apiKey: Redacted.make("k"), baseUrl, timeout: TEST_TIMEOUT_MILLIS, ...options }).pipe(

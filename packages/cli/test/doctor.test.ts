@@ -2,9 +2,9 @@ import { expect, layer } from "@effect/vitest"
 import { SandboxServer } from "@shoplink/sandbox"
 import { Effect } from "effect"
 import { writeFileSync } from "node:fs"
-import { createServer } from "node:net"
 import { join } from "node:path"
 import { parseJson, runCli, sandboxEnv, sandboxSecrets, scratchDir } from "./support/cli.js"
+import { closedPort as refusedPort } from "@shoplink/vitest-config/net"
 
 interface DoctorJson {
   readonly ok: boolean
@@ -12,16 +12,7 @@ interface DoctorJson {
 }
 
 /** A port that refuses connections: bound, then closed. */
-const closedPort = Effect.promise(() =>
-  new Promise<number>((resolve) => {
-    const server = createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
-)
+const closedPort = Effect.promise(refusedPort)
 
 // Live clock: the CLI runs in another process on the real date, so the sandbox must agree with it.
 layer(SandboxServer.layer(), { excludeTestServices: true })("shoplink doctor", (it) => {

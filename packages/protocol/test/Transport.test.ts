@@ -1,15 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Transport } from "@shoplink/protocol"
-import { createServer } from "node:net"
-
-const closedPort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
+import { closedPort } from "@shoplink/vitest-config/net"
 
 describe("Transport", () => {
   it("recognises a refused connection from a real fetch, down the cause chain", async () => {

@@ -3,6 +3,7 @@
 import { Deferred, Effect } from "effect"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
+import { closedPort as refusedPort } from "@shoplink/vitest-config/net"
 
 export interface Received {
   readonly method: string
@@ -79,13 +80,7 @@ export const testServer = (handler: Handler) =>
   })
 
 /** A port on which nothing listens (connections are refused). */
-export const closedPort = Effect.async<number>((resume) => {
-  const server = Http.createServer()
-  server.listen(0, "127.0.0.1", () => {
-    const port = (server.address() as AddressInfo).port
-    server.close(() => resume(Effect.succeed(port)))
-  })
-})
+export const closedPort: Effect.Effect<number> = Effect.promise(refusedPort)
 
 export const sendJson = (res: Http.ServerResponse, status: number, body: unknown, headers: Http.OutgoingHttpHeaders = {}) => {
   res.writeHead(status, { "content-type": "application/json", ...headers })

@@ -3,6 +3,7 @@
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import { Effect, Queue, type Scope } from "effect"
+import { closedPort as refusedPort } from "@shoplink/vitest-config/net"
 
 export interface Recorded {
   readonly method: string
@@ -73,13 +74,7 @@ export const startFaultServer = (
   })
 
 /** A port nothing listens on: bind, read the port, close. */
-export const closedPort: Effect.Effect<number> = Effect.async<number>((resume) => {
-  const server = Http.createServer()
-  server.listen(0, "127.0.0.1", () => {
-    const { port } = server.address() as AddressInfo
-    server.close(() => resume(Effect.succeed(port)))
-  })
-})
+export const closedPort: Effect.Effect<number> = Effect.promise(refusedPort)
 
 /** A status envelope. */
 export const envelope = (id: string, text: string, code = 200, extra: Record<string, unknown> = {}) => ({

@@ -6,6 +6,7 @@ import { DateTime, Effect, Layer, Logger, LogLevel, Redacted } from "effect"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import { PunchoutClient, type PunchoutSession } from "../../src/index.js"
+import { closedPort as refusedPort } from "@shoplink/vitest-config/net"
 
 export interface Recorded {
   readonly method: string
@@ -71,13 +72,7 @@ export const faultServer = (handler: Handler, options: { readonly port?: number 
   })
 
 /** A port on which nothing listens (connections are refused). */
-export const closedPort = Effect.async<number>((resume) => {
-  const server = Http.createServer()
-  server.listen(0, "127.0.0.1", () => {
-    const port = (server.address() as AddressInfo).port
-    server.close(() => resume(Effect.succeed(port)))
-  })
-})
+export const closedPort: Effect.Effect<number> = Effect.promise(refusedPort)
 
 export const json = (res: Http.ServerResponse, status: number, body: unknown, headers: Http.OutgoingHttpHeaders = {}) => {
   res.writeHead(status, { "content-type": "application/json", ...headers })

@@ -1,0 +1,2 @@
+/** A loopback port on which nothing listens (connecting is refused with ECONNREFUSED). */
+export declare const closedPort: () => Promise<number>
