@@ -225,6 +225,14 @@ describe("limits and failures", () => {
       expect(Transport.errorCodes(error.cause)).toContain("ECONNREFUSED")
     }))
 
+  it.scoped("a host name that does not resolve is a Transport RequestError that Transport.notSentReason calls HostNotFound", () =>
+    Effect.gen(function*() {
+      const error = yield* withClient((client) => Effect.flip(client.get("http://shoplink-nonexistent.invalid/x?token=t")))
+      expect(error._tag === "RequestError" && error.reason).toBe("Transport")
+      expect(Transport.errorCodes(error.cause)).toContain("ENOTFOUND")
+      expect(Transport.notSentReason(error.cause)).toBe("HostNotFound")
+    }))
+
   it.scoped("a reset before the response is a Transport RequestError that may have been sent", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_request, res) => {

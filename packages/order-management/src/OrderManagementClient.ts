@@ -301,15 +301,33 @@ const validBaseUrl = (setting: string, value: string | undefined): Either.Either
   }
 }
 
-const retryPolicy = (options: RetryOptions | undefined): RetryPolicy => ({
-  maxAttempts: Math.max(1, Math.floor(options?.maxAttempts ?? defaultRetryPolicy.maxAttempts)),
-  baseDelay: options?.baseDelay === undefined ? defaultRetryPolicy.baseDelay : Duration.decode(options.baseDelay),
-  maxDelay: options?.maxDelay === undefined ? defaultRetryPolicy.maxDelay : Duration.decode(options.maxDelay),
-  maxElapsed: options?.maxElapsed === undefined ? defaultRetryPolicy.maxElapsed : Duration.decode(options.maxElapsed),
-  retryAfterCap: options?.retryAfterCap === undefined
-    ? defaultRetryPolicy.retryAfterCap
-    : Duration.decode(options.retryAfterCap)
-})
+const decodeDuration = (input: Duration.DurationInput): Duration.Duration | undefined => {
+  try {
+    return Duration.decode(input)
+  } catch {
+    return undefined
+  }
+}
+
+// Durations and counts that are wrong on their face are configuration errors, not a throw later.
+const retryPolicy = (options: RetryOptions | undefined): Either.Either<RetryPolicy, ConfigurationError> => {
+  const maxAttempts = options?.maxAttempts ?? defaultRetryPolicy.maxAttempts
+  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
+    return Either.left(new ConfigurationError({ setting: "retry.maxAttempts", problem: `must be a whole number of at least 1, got ${maxAttempts}` }))
+  }
+  const { baseDelay, maxDelay, maxElapsed, retryAfterCap } = defaultRetryPolicy
+  const durations = { baseDelay, maxDelay, maxElapsed, retryAfterCap }
+  for (const name of ["baseDelay", "maxDelay", "maxElapsed", "retryAfterCap"] as const) {
+    const input = options?.[name]
+    if (input === undefined) continue
+    const decoded = decodeDuration(input)
+    if (decoded === undefined || Duration.toMillis(decoded) < 0) {
+      return Either.left(new ConfigurationError({ setting: `retry.${name}`, problem: "must be a duration such as \"500 millis\"" }))
+    }
+    durations[name] = decoded
+  }
+  return Either.right({ maxAttempts, ...durations })
+}
 
 // Query parameters from a wire object: strings kept, absent values dropped.
 const queryOf = (wire: Readonly<Record<string, unknown>>): Record<string, string> => {
@@ -323,8 +341,10 @@ const queryOf = (wire: Readonly<Record<string, unknown>>): Record<string, string
 const ProductSearchQuery = OrderManagement.ProductSearch
 
 /**
- * Builds the client from options, checking the configuration first: the environment's host must
- * be set, and a key whose tier is known must match the environment's tier.
+ * Builds the client from options, checking the configuration first (`ConfigurationError`): the
+ * key must not be empty, the environment's host must be set and be an http(s) URL, a key whose
+ * tier is known must match the environment's tier, and timeouts and retry settings must be
+ * durations and counts.
  *
  * @example
  * import { Effect, Redacted } from "effect"
@@ -346,6 +366,14 @@ export const make = (
         new ConfigurationError({ setting: "environment", problem: "must be one of US_QUA, CA_QUA, US_PRD, CA_PRD" })
       )
     )
+    if (!Redacted.isRedacted(options.apiKey) || String(Redacted.value(options.apiKey)).trim() === "") {
+      return yield* new ConfigurationError({ setting: "apiKey", problem: "must not be empty" })
+    }
+    const timeout = decodeDuration(options.timeout ?? Duration.seconds(30))
+    if (timeout === undefined || Duration.toMillis(timeout) <= 0) {
+      return yield* new ConfigurationError({ setting: "timeout", problem: "must be a positive duration such as \"10 seconds\" (or Duration.infinity)" })
+    }
+    const retry = yield* retryPolicy(options.retry)
     yield* KeyTier.check({
       environment,
       apiKey: options.apiKey,
@@ -374,8 +402,8 @@ export const make = (
       baseUrl: `${host}${basePath}`,
       basePath,
       apiKey: options.apiKey,
-      timeout: Duration.decode(options.timeout ?? Duration.seconds(30)),
-      retry: retryPolicy(options.retry)
+      timeout,
+      retry
     }
 
     const forCustomer = (customer: Customer): CustomerClient => {

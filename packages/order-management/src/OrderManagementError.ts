@@ -6,7 +6,7 @@
  * @since 0.1.0
  */
 import { MessageError, type MessageCatalog, OrderManagement, SomethingWentWrong } from "@shoplink/protocol"
-import { Predicate, Schema } from "effect"
+import { Duration, Predicate, Schema } from "effect"
 
 /**
  * How a caller should react to an error (`retryable`, `quota`, `auth`, `invalid`, `state`,
@@ -23,7 +23,8 @@ export type RetryClass = MessageCatalog.RetryClass
 /**
  * Input refused by the client before any request was sent: which field, which rule, and the
  * message ID the server would have answered with when the rule mirrors one (API0263–API0266,
- * API0304, …).
+ * API0304, …). Its message is one line, the field then the rule:
+ * `Invalid input: searchText must be 3 or more characters, got 2 (API0304)`.
  *
  * @example
  * import { Effect } from "effect"
@@ -50,8 +51,10 @@ export class InvalidInput extends Schema.TaggedError<InvalidInput>()("InvalidInp
 }
 
 /**
- * The client cannot be built as configured (for example a production environment with a test
- * key, or no host for the environment's tier). Raised before any request.
+ * The client cannot be built as configured (for example an empty key, a production environment
+ * with a test key, no host for the environment's tier, a host that does not parse, or a timeout
+ * that is not a duration). Raised when the layer is built, before any request; the Punchout
+ * client's `ConfigurationError` has the same tag and fields.
  *
  * @example
  * import { OrderManagementError } from "@shoplink/order-management"
@@ -73,9 +76,11 @@ export class ConfigurationError extends Schema.TaggedError<ConfigurationError>()
 }
 
 /**
- * The request got no HTTP response: the connection failed (`Connect`, the server never saw the
- * request), broke mid-way (`Transport`), or no answer came within the timeout (`Timeout`).
- * `url` is redacted (`APIToken=<redacted>`).
+ * The request got no HTTP response: the host name did not resolve (`HostNotFound`: `ENOTFOUND`,
+ * or `EAI_AGAIN` when the resolver could not answer), the connection failed (`Connect`: refused,
+ * unreachable), in both cases before the server saw the request; the connection broke mid-way
+ * (`Transport`), or no answer came within the timeout (`Timeout`). `url` is redacted
+ * (`APIToken=<redacted>`).
  *
  * @example
  * import { OrderManagementError } from "@shoplink/order-management"
@@ -88,7 +93,7 @@ export class ConfigurationError extends Schema.TaggedError<ConfigurationError>()
  * @category errors
  */
 export class RequestFailed extends Schema.TaggedError<RequestFailed>()("RequestFailed", {
-  reason: Schema.Literal("Connect", "Transport", "Timeout"),
+  reason: Schema.Literal("HostNotFound", "Connect", "Transport", "Timeout"),
   method: Schema.String,
   url: Schema.String,
   detail: Schema.String
@@ -120,7 +125,9 @@ export class UnexpectedResponse extends Schema.TaggedError<UnexpectedResponse>()
   httpStatus: Schema.Number,
   method: Schema.String,
   url: Schema.String,
-  detail: Schema.String
+  detail: Schema.String,
+  /** The response's `Retry-After`, when it sent one (e.g. a 503 during maintenance). */
+  retryAfter: Schema.optional(Schema.DurationFromSelf)
 }) {
   get retryClass(): RetryClass {
     return this.httpStatus === 408 || this.httpStatus === 429
@@ -131,6 +138,37 @@ export class UnexpectedResponse extends Schema.TaggedError<UnexpectedResponse>()
   }
   override get message(): string {
     return `Unexpected response (HTTP ${this.httpStatus}): ${this.detail} (${this.method} ${this.url})`
+  }
+}
+
+/**
+ * HTTP 429 without a status envelope: too many requests (the monthly allowance, API0208, is
+ * `MonthlyLimitExceeded` instead). `retryAfter` is the response's `Retry-After` when it sent one.
+ * Reads retry it, waiting `retryAfter`; a `retryAfter` above `retryAfterCap` ends the retries at
+ * once with this error, so the caller decides when to come back. `url` is redacted.
+ *
+ * @example
+ * import { Duration, Effect } from "effect"
+ * import type { OrderManagementError } from "@shoplink/order-management"
+ * const later = <A>(self: Effect.Effect<A, OrderManagementError.RateLimited>) =>
+ *   self.pipe(Effect.catchTag("RateLimited", (e) => Effect.logWarning(`come back in ${Duration.format(e.retryAfter ?? Duration.minutes(1))}`)))
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
+  httpStatus: Schema.Number,
+  method: Schema.String,
+  url: Schema.String,
+  /** The response's `Retry-After`, when it sent one. */
+  retryAfter: Schema.optional(Schema.DurationFromSelf)
+}) {
+  get retryClass(): RetryClass {
+    return "retryable"
+  }
+  override get message(): string {
+    const after = this.retryAfter === undefined ? "" : `, retry after ${Duration.format(this.retryAfter)}`
+    return `Rate limited (HTTP ${this.httpStatus}${after}) (${this.method} ${this.url})`
   }
 }
 
@@ -250,11 +288,12 @@ export type ApiError =
  * @since 0.1.0
  * @category errors
  */
-export type OrderManagementError = ApiError | InvalidInput | RequestFailed | UnexpectedResponse
+export type OrderManagementError = ApiError | InvalidInput | RequestFailed | RateLimited | UnexpectedResponse
 
 const clientTags: ReadonlySet<string> = new Set([
   "InvalidInput",
   "RequestFailed",
+  "RateLimited",
   "UnexpectedResponse",
   "DropShipAddressRejected",
   "ConfigurationError"

@@ -171,6 +171,27 @@ describe("input validation happens before any request", () => {
       expect(server.requests).toHaveLength(0)
     }))
 
+  it.scopedLive("the message is one line, the field then the rule, with field, rule and code on the error", () =>
+    Effect.gen(function*() {
+      const server = yield* startFaultServer(() => ({ json: emptyOk }))
+      const { oms } = yield* makeClient(server.url)
+      const search = yield* Effect.flip(oms.searchProducts({ searchText: "ab" }))
+      expect(search._tag === "InvalidInput" && [search.field, search.rule, search.code]).toEqual([
+        "searchText",
+        "must be 3 or more characters, got 2",
+        "API0304"
+      ])
+      expect(search.message).toBe("Invalid input: searchText must be 3 or more characters, got 2 (API0304)")
+      const quantity = yield* Effect.flip(oms.createOrder({ orderLines: [{ productID: "51515", brandCode: "WIX", quantity: 0 }] }))
+      expect(quantity.message).toBe("Invalid input: orderLines.0.quantity must be a positive whole number, got 0 (API0231)")
+      const empty = yield* Effect.flip(oms.createOrder({ orderLines: [] }))
+      expect(empty.message).toBe("Invalid input: orderLines must not be empty")
+      const mistyped = yield* Effect.flip(oms.orderDetails({ orderNo: 5000123 as never }))
+      expect(mistyped.message).toBe("Invalid input: orderNo must be string, got 5000123")
+      for (const error of [search, quantity, empty, mistyped]) expect(error.message).not.toContain("\n")
+      expect(server.requests).toHaveLength(0)
+    }))
+
   it.scoped("invoiceDetails checks API0263–API0266 against today's date from the Clock", () =>
     Effect.gen(function*() {
       yield* TestClock.setTime(Date.parse("2026-11-21T12:00:00Z"))

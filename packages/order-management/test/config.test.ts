@@ -61,6 +61,24 @@ describe("environment selection", () => {
       expect(badEnv.setting).toBe("environment")
     }))
 
+  it.effect("an empty key, a bad timeout or retry setting is a configuration error, naming the setting", () =>
+    Effect.gen(function*() {
+      const cases: Array<[Partial<OrderManagementClient.Options>, string]> = [
+        [{ apiKey: Redacted.make("") }, "apiKey"],
+        [{ apiKey: Redacted.make("   ") }, "apiKey"],
+        [{ testBaseUrl: "not a url" }, "testBaseUrl"],
+        [{ timeout: "soon" as never }, "timeout"],
+        [{ timeout: 0 }, "timeout"],
+        [{ retry: { maxAttempts: Number.NaN } }, "retry.maxAttempts"],
+        [{ retry: { retryAfterCap: "long" as never } }, "retry.retryAfterCap"]
+      ]
+      for (const [options, setting] of cases) {
+        const error = yield* Effect.flip(build({ environment: "US_QUA", apiKey: testKey, ...hosts, ...options }))
+        expect([error._tag, error.setting]).toEqual(["ConfigurationError", setting])
+        expect(error.message).not.toContain("\n")
+      }
+    }))
+
   it("the default classifier recognises the sandbox keys and common words", () => {
     const tier = (key: string) => KeyTier.classifyByName(Redacted.make(key))
     expect(tier("sbx-oms-test-key-0001")).toBe("test")
@@ -113,5 +131,17 @@ describe("layerConfig", () => {
       })))
       expect(Either.isLeft(missingKey) && missingKey.left._tag).not.toBe("ConfigurationError")
       expect(Either.isLeft(missingKey)).toBe(true)
+      const emptyKey = yield* Effect.either(Layer.build(layerWith({
+        SHOPLINK_OMS_ENVIRONMENT: "US_QUA",
+        SHOPLINK_OMS_TEST_BASE_URL: "https://test.example",
+        SHOPLINK_OMS_API_KEY: ""
+      })))
+      expect(Either.isLeft(emptyKey) && emptyKey.left._tag === "ConfigurationError" && emptyKey.left.setting).toBe("apiKey")
+      const badUrl = yield* Effect.either(Layer.build(layerWith({
+        SHOPLINK_OMS_ENVIRONMENT: "US_QUA",
+        SHOPLINK_OMS_TEST_BASE_URL: "test.example",
+        SHOPLINK_OMS_API_KEY: "a1b2c3"
+      })))
+      expect(Either.isLeft(badUrl) && badUrl.left._tag === "ConfigurationError" && badUrl.left.setting).toBe("testBaseUrl")
     }).pipe(Effect.scoped))
 })

@@ -3,6 +3,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { HttpClient } from "@effect/platform"
 import { Deferred, Duration, Effect, Exit, Fiber, Queue, TestClock } from "effect"
+import { OrderManagementError } from "../src/index.js"
 import { closedPort, envelope, ok, startFaultServer } from "./support/FaultServer.js"
 import { makeClient, order } from "./support/client.js"
 
@@ -71,6 +72,17 @@ describe("retries", () => {
       expect(server.requests).toHaveLength(1)
     }))
 
+  it.scopedLive("a host name that does not resolve is HostNotFound, retried as never sent, for createOrder too", () =>
+    Effect.gen(function*() {
+      const { attempts, oms } = yield* makeClient("http://shoplink-nonexistent.invalid", { retry: { maxAttempts: 3, baseDelay: "1 millis" } })
+      const read = yield* Effect.flip(oms.orderDetails({ orderNo: "5000123" }))
+      expect(read._tag === "RequestFailed" && [read.reason, read.detail]).toEqual(["HostNotFound", "ENOTFOUND"])
+      expect(read.message).not.toContain("SECRET")
+      const create = yield* Effect.flip(oms.createOrder(order))
+      expect(create._tag === "RequestFailed" && create.reason).toBe("HostNotFound")
+      expect(attempts.count).toBe(6)
+    }))
+
   it.scopedLive("connection refused is retried, for createOrder too (the server never saw it)", () =>
     Effect.gen(function*() {
       const port = yield* closedPort
@@ -81,6 +93,28 @@ describe("retries", () => {
       const create = yield* Effect.flip(oms.createOrder(order))
       expect(create._tag === "RequestFailed" && create.reason).toBe("Connect")
       expect(attempts.count).toBe(6)
+    }))
+})
+
+// API0258 means the server refused the request (another job holds the order): nothing happened,
+// so a bounded retry is safe for createOrder too.
+describe("createOrder retries a busy refusal (API0258 order locked)", () => {
+  it.scopedLive("API0258, then success → 2 requests and the order", () =>
+    Effect.gen(function*() {
+      const server = yield* startFaultServer((_, n) => ({ json: n === 1 ? locked : ok({ orderHeader: { orderNo: "5000124" } }) }))
+      const { oms } = yield* makeClient(server.url)
+      const created = yield* oms.createOrder(order)
+      expect(created.orderHeader.orderNo).toBe("5000124")
+      expect(server.requests).toHaveLength(2)
+    }))
+
+  it.scopedLive("API0258 on every attempt → maxAttempts requests, then OrderLocked", () =>
+    Effect.gen(function*() {
+      const server = yield* startFaultServer(() => ({ json: locked }))
+      const { oms } = yield* makeClient(server.url, { retry: { maxAttempts: 3, baseDelay: "1 millis" } })
+      const error = yield* Effect.flip(oms.createOrder(order))
+      expect(error._tag).toBe("OrderLocked")
+      expect(server.requests).toHaveLength(3)
     }))
 })
 
@@ -95,12 +129,12 @@ describe("createOrder is never retried once the request may have reached the ser
       expect(server.requests).toHaveLength(1)
     }))
 
-  it.scopedLive("order locked → exactly 1 request", () =>
+  it.scopedLive("an unknown message ID on a 429 → exactly 1 request", () =>
     Effect.gen(function*() {
-      const server = yield* startFaultServer(() => ({ json: locked }))
+      const server = yield* startFaultServer(() => ({ status: 429, json: envelope("API0999", "Slow down", 429) }))
       const { oms } = yield* makeClient(server.url)
       const error = yield* Effect.flip(oms.createOrder(order))
-      expect(error._tag).toBe("OrderLocked")
+      expect(error._tag).toBe("UnknownMessage")
       expect(server.requests).toHaveLength(1)
     }))
 
@@ -176,12 +210,37 @@ describe("Retry-After", () => {
       expect(server.requests).toHaveLength(2)
     }))
 
-  it.scopedLive("longer than the cap ends the retries at once", () =>
+  it.scopedLive("longer than the cap ends the retries at once, the delay on the error", () =>
     Effect.gen(function*() {
       const server = yield* startFaultServer(() => ({ status: 503, headers: { "retry-after": "3600" }, text: "maintenance" }))
       const { oms } = yield* makeClient(server.url, { retry: { retryAfterCap: "30 seconds" } })
       const error = yield* Effect.flip(oms.orderDetails({ orderNo: "5000123" }))
       expect(error._tag).toBe("UnexpectedResponse")
+      expect(error._tag === "UnexpectedResponse" && error.retryAfter && Duration.toMillis(error.retryAfter)).toBe(3_600_000)
       expect(server.requests).toHaveLength(1)
+    }))
+
+  it.scopedLive("a 429 with Retry-After: 3600 fails RateLimited with retryAfter 1 hour after 1 request", () =>
+    Effect.gen(function*() {
+      const server = yield* startFaultServer(() => ({ status: 429, headers: { "retry-after": "3600" }, text: "slow down" }))
+      const { oms } = yield* makeClient(server.url)
+      const error = yield* Effect.flip(oms.orderDetails({ orderNo: "5000123" }))
+      expect(error).toBeInstanceOf(OrderManagementError.RateLimited)
+      if (error._tag !== "RateLimited") return
+      expect(error.retryAfter && Duration.toMillis(error.retryAfter)).toBe(3_600_000)
+      expect([error.httpStatus, error.retryClass]).toEqual([429, "retryable"])
+      expect(error.message).toContain("retry after 1h")
+      expect(error.message).not.toContain("SECRET")
+      expect(server.requests).toHaveLength(1)
+    }))
+
+  it.scopedLive("a 429 without Retry-After is retried up to maxAttempts and ends as RateLimited", () =>
+    Effect.gen(function*() {
+      const server = yield* startFaultServer(() => ({ status: 429, text: "" }))
+      const { oms } = yield* makeClient(server.url, { retry: { maxAttempts: 3, baseDelay: "1 millis" } })
+      const error = yield* Effect.flip(oms.orderDetails({ orderNo: "5000123" }))
+      expect(error._tag === "RateLimited" && error.retryAfter).toBeUndefined()
+      expect(error._tag).toBe("RateLimited")
+      expect(server.requests).toHaveLength(3)
     }))
 })

@@ -1,5 +1,5 @@
 /**
- * The Order Management REST API's wire model (../shared/spec/order-management-api.md).
+ * The Order Management REST API's wire model (docs/spec/order-management-api.md).
  *
  * @since 0.1.0
  */

@@ -1,5 +1,5 @@
 /**
- * The Vendor Punchout API's wire model (../shared/spec/punchout-api.md).
+ * The Vendor Punchout API's wire model (docs/spec/punchout-api.md).
  *
  * @since 0.1.0
  */

@@ -21,10 +21,27 @@ export const NOT_SENT_CODES: ReadonlySet<string> = new Set([
   "ECONNREFUSED",
   "ENOTFOUND",
   "EAI_AGAIN",
+  "EAI_FAIL",
+  "EAI_NONAME",
+  "EAI_NODATA",
   "EHOSTUNREACH",
   "ENETUNREACH",
   "UND_ERR_CONNECT_TIMEOUT"
 ])
+
+/**
+ * The subset of `NOT_SENT_CODES` that are name-resolution failures: the host name did not
+ * resolve (`ENOTFOUND`, `EAI_NONAME`, `EAI_NODATA`), or the resolver could not answer
+ * (`EAI_AGAIN` is temporary, `EAI_FAIL` is not).
+ *
+ * @example
+ * import { Transport } from "@shoplink/protocol"
+ * Transport.HOST_NOT_FOUND_CODES.has("ENOTFOUND") // true
+ * Transport.HOST_NOT_FOUND_CODES.has("ECONNREFUSED") // false
+ *
+ * @since 0.1.0
+ */
+export const HOST_NOT_FOUND_CODES: ReadonlySet<string> = new Set(["ENOTFOUND", "EAI_AGAIN", "EAI_FAIL", "EAI_NONAME", "EAI_NODATA"])
 
 /**
  * Every `code` found on an error, its `cause` chain, and `AggregateError` members (undici and
@@ -55,6 +72,38 @@ export const errorCodes = (error: unknown, depth = 0): ReadonlyArray<string> => 
  * @since 0.1.0
  */
 export const neverSent = (error: unknown): boolean => errorCodes(error).some((code) => NOT_SENT_CODES.has(code))
+
+/**
+ * Why a request was never sent: the host name did not resolve (`HostNotFound`, see
+ * `HOST_NOT_FOUND_CODES`), or no connection could be opened (`ConnectionRefused`: refused,
+ * unreachable, connect timeout).
+ *
+ * @example
+ * import type { Transport } from "@shoplink/protocol"
+ * const reason: Transport.NotSentReason = "HostNotFound"
+ *
+ * @since 0.1.0
+ */
+export type NotSentReason = "HostNotFound" | "ConnectionRefused"
+
+/**
+ * Classifies a transport failure that happened before the request was sent, or `undefined` when
+ * the request may have reached the server. A DNS failure wins over any other code in the chain.
+ *
+ * @example
+ * import { Transport } from "@shoplink/protocol"
+ * const dns = Object.assign(new Error("getaddrinfo ENOTFOUND shoplink-nonexistent.invalid"), { code: "ENOTFOUND" })
+ * Transport.notSentReason(new Error("fetch failed", { cause: dns })) // "HostNotFound"
+ * Transport.notSentReason(Object.assign(new Error("connect"), { code: "ECONNREFUSED" })) // "ConnectionRefused"
+ * Transport.notSentReason(Object.assign(new Error("reset"), { code: "ECONNRESET" })) // undefined
+ *
+ * @since 0.1.0
+ */
+export const notSentReason = (error: unknown): NotSentReason | undefined => {
+  const codes = errorCodes(error)
+  if (codes.some((code) => HOST_NOT_FOUND_CODES.has(code))) return "HostNotFound"
+  return codes.some((code) => NOT_SENT_CODES.has(code)) ? "ConnectionRefused" : undefined
+}
 
 /**
  * The distinct messages of an error and its causes, joined: "fetch failed: connect ECONNREFUSED …".

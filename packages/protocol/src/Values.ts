@@ -5,6 +5,7 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
+import { BoundedId } from "./internal/fields.js"
 
 /**
  * A ReserveOrder `orderID`: a non-zero integer of 1 to 8 digits, carried as a string.
@@ -26,6 +27,39 @@ export const ReserveOrderId = Schema.String.pipe(
 })
 /** @since 0.1.0 */
 export type ReserveOrderId = typeof ReserveOrderId.Type
+
+/**
+ * A distributor order number (`orderID` of orders, order webhooks, SubmitOrder and Export and
+ * Save): a string, or an integer number read as its digits, not blank and at most 64 characters.
+ * The spec types it "string" without a limit; the bound is docs/assumptions.md's.
+ *
+ * @example
+ * import { Schema } from "effect"
+ * import { Values } from "@shoplink/protocol"
+ * Schema.decodeUnknownSync(Values.OrderId)(10423) // "10423"
+ * Schema.decodeUnknownEither(Values.OrderId)("") // Left: orderID must not be empty
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const OrderId = BoundedId("orderID", 64).annotations({ identifier: "OrderId" })
+
+/**
+ * The vendor's `referenceID` as the session, the Show commands and the webhooks carry it: at
+ * most 255 characters, possibly empty (it is optional). The spec gives no limit; the bound is
+ * docs/assumptions.md's.
+ *
+ * @example
+ * import { Schema } from "effect"
+ * import { Values } from "@shoplink/protocol"
+ * Schema.decodeUnknownSync(Values.ReferenceId)("RO-1042") // "RO-1042"
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const ReferenceId = Schema.String.pipe(
+  Schema.filter((s) => s.length <= 255 || `referenceID must be at most 255 characters, got ${s.length}`)
+).annotations({ identifier: "ReferenceId" })
 
 /**
  * An order comment or P.O. number: 1 to 20 characters.

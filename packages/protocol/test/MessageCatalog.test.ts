@@ -8,10 +8,7 @@ import * as Protocol from "../src/index.js"
 import { Envelope, MessageCatalog, MessageError, MessageErrors } from "../src/index.js"
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url))
-const specCandidates = [
-  `${repoRoot}../shared/spec/order-management-api.md`,
-  `${repoRoot}docs/spec/order-management-api.md`
-]
+const specCandidates = [`${repoRoot}docs/spec/order-management-api.md`]
 
 interface SpecRow {
   readonly id: string

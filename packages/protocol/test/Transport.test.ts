@@ -20,6 +20,25 @@ describe("Transport", () => {
     expect(Transport.describeCause(undefined)).toBe("transport failure")
   })
 
+  it("a host name that does not resolve is HostNotFound (a real fetch), a refused connection ConnectionRefused", async () => {
+    const dns = await fetch("http://shoplink-nonexistent.invalid/").then(() => undefined, (e: unknown) => e)
+    expect(Transport.errorCodes(dns)).toContain("ENOTFOUND")
+    expect(Transport.notSentReason(dns)).toBe("HostNotFound")
+    expect(Transport.neverSent(dns)).toBe(true)
+    const port = await closedPort()
+    const refused = await fetch(`http://127.0.0.1:${port}/`).then(() => undefined, (e: unknown) => e)
+    expect(Transport.notSentReason(refused)).toBe("ConnectionRefused")
+  })
+
+  it("a resolver that cannot answer (EAI_AGAIN) is HostNotFound too; a reset was maybe sent", () => {
+    const again = Object.assign(new Error("getaddrinfo EAI_AGAIN distributor.example"), { code: "EAI_AGAIN" })
+    expect(Transport.notSentReason(new Error("fetch failed", { cause: again }))).toBe("HostNotFound")
+    const unreachable = new AggregateError([Object.assign(new Error("a"), { code: "EHOSTUNREACH" })], "connect failed")
+    expect(Transport.notSentReason(unreachable)).toBe("ConnectionRefused")
+    expect(Transport.notSentReason(Object.assign(new Error("reset"), { code: "ECONNRESET" }))).toBeUndefined()
+    expect(Transport.notSentReason("not an error")).toBeUndefined()
+  })
+
   it("reads Retry-After as seconds or an HTTP date", () => {
     const now = Date.parse("2026-11-21T12:00:00Z")
     expect(Transport.retryAfterMillis("0", now)).toBe(0)

@@ -6,15 +6,17 @@
  * @since 0.1.0
  */
 import { HttpClient } from "@effect/platform"
-import { Config, Context, Duration, Effect, Either, Layer, ParseResult, Redacted, Schema } from "effect"
+import { Config, Context, Duration, Effect, Either, Layer, type ParseResult, Redacted, Schema } from "effect"
 import type { ConfigError } from "effect/ConfigError"
 import type { NonEmptyReadonlyArray } from "effect/Array"
-import { OrderAlreadySubmitted, Punchout } from "@shoplink/protocol"
+import { OrderAlreadySubmitted, Punchout, Violation } from "@shoplink/protocol"
 import { type CommandSpec, type ExchangeConfig, prepareClient, runCommand } from "./internal/exchange.js"
+import { checkSettings } from "./internal/settings.js"
 import { commandUrl } from "./internal/urls.js"
 import {
   type CommandError,
   type CommandName,
+  type ConfigurationError,
   InvalidInput,
   MalformedResponse,
   OrderAlreadySubmittedAfterRetry,
@@ -26,6 +28,8 @@ import * as RetryPolicy from "./RetryPolicy.js"
 /**
  * How to reach the service. `requestTimeout` bounds each attempt (default 30 seconds);
  * `transformClient` lets you add middleware (proxies, extra headers, tracing) to the HttpClient.
+ * Settings that are wrong on their face (an empty key, a base URL that does not parse, a timeout
+ * that is not a positive duration) fail with `ConfigurationError` when the client is built.
  *
  * @example
  * import { Redacted } from "effect"
@@ -180,8 +184,10 @@ export interface Service {
  */
 export class PunchoutClient extends Context.Tag("@shoplink/punchout/PunchoutClient")<PunchoutClient, Service>() {}
 
-const invalid = (command: CommandName) => (error: ParseResult.ParseError) =>
-  new InvalidInput({ command, message: ParseResult.TreeFormatter.formatErrorSync(error) })
+const invalid = (command: CommandName) => (error: ParseResult.ParseError) => {
+  const violation = Violation.first(error)
+  return new InvalidInput({ command, message: violation.message, field: violation.field, rule: violation.rule })
+}
 
 const encoders = new WeakMap<object, (u: unknown) => Either.Either<unknown, ParseResult.ParseError>>()
 
@@ -199,7 +205,8 @@ const withoutUndefined = <T extends Record<string, unknown>>(record: T): T =>
   Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as T
 
 /**
- * Builds the client from options; needs an `HttpClient`.
+ * Builds the client from options; needs an `HttpClient`. Fails with `ConfigurationError` when a
+ * setting is wrong on its face, before any request.
  *
  * @example
  * import { FetchHttpClient } from "@effect/platform"
@@ -212,17 +219,14 @@ const withoutUndefined = <T extends Record<string, unknown>>(record: T): T =>
  * @since 0.1.0
  * @category constructors
  */
-export const make = (options: PunchoutClientOptions): Effect.Effect<Service, never, HttpClient.HttpClient> =>
+export const make = (options: PunchoutClientOptions): Effect.Effect<Service, ConfigurationError, HttpClient.HttpClient> =>
   Effect.gen(function*() {
+    const settings = yield* checkSettings(options)
     // Requests carry our User-Agent from the start, so `transformClient` may still replace it.
     const base = yield* HttpClient.HttpClient
     const httpClient = prepareClient(options.transformClient ? options.transformClient(base) : base)
-    const config: ExchangeConfig = {
-      httpClient,
-      timeout: Duration.decode(options.requestTimeout ?? "30 seconds"),
-      retry: RetryPolicy.make(options.retry)
-    }
-    const baseUrl = options.baseUrl.replace(/\/+$/, "")
+    const config: ExchangeConfig = { httpClient, timeout: settings.timeout, retry: settings.retry }
+    const baseUrl = settings.baseUrl
 
     const run = <A, I>(spec: CommandSpec<A, I>) => runCommand(config, spec)
 
@@ -350,7 +354,8 @@ export const make = (options: PunchoutClientOptions): Effect.Effect<Service, nev
   })
 
 /**
- * A layer from options.
+ * A layer from options. Building it fails with `ConfigurationError` when a setting is wrong on its
+ * face.
  *
  * @example
  * import { FetchHttpClient } from "@effect/platform"
@@ -363,15 +368,17 @@ export const make = (options: PunchoutClientOptions): Effect.Effect<Service, nev
  * @since 0.1.0
  * @category layers
  */
-export const layer = (options: PunchoutClientOptions): Layer.Layer<PunchoutClient, never, HttpClient.HttpClient> =>
+export const layer = (options: PunchoutClientOptions): Layer.Layer<PunchoutClient, ConfigurationError, HttpClient.HttpClient> =>
   Layer.effect(PunchoutClient, make(options))
 
 /**
  * A layer from configuration: `SHOPLINK_PUNCHOUT_BASE_URL`, `SHOPLINK_VENDOR_API_KEY` (redacted),
  * and optionally `SHOPLINK_PUNCHOUT_REQUEST_TIMEOUT` (a duration such as `10 seconds`),
  * `SHOPLINK_PUNCHOUT_RETRY_MAX_ATTEMPTS`, `SHOPLINK_PUNCHOUT_RETRY_BASE_DELAY`,
- * `SHOPLINK_PUNCHOUT_RETRY_MAX_DELAY`, `SHOPLINK_PUNCHOUT_RETRY_MAX_ELAPSED`. Any option can be
- * replaced by another `Config`.
+ * `SHOPLINK_PUNCHOUT_RETRY_MAX_DELAY`, `SHOPLINK_PUNCHOUT_RETRY_MAX_ELAPSED`,
+ * `SHOPLINK_PUNCHOUT_RETRY_AFTER_CAP`. Any option can be replaced by another `Config`. A missing
+ * or unreadable variable fails with a `ConfigError`, a value wrong on its face (an empty key, a
+ * base URL that does not parse) with `ConfigurationError`, both when the layer is built.
  *
  * @example
  * import { FetchHttpClient } from "@effect/platform"
@@ -386,13 +393,14 @@ export const layerConfig = (
   config: Partial<{ readonly [K in keyof Omit<PunchoutClientOptions, "transformClient">]: Config.Config<PunchoutClientOptions[K]> }> & {
     readonly transformClient?: (client: HttpClient.HttpClient) => HttpClient.HttpClient
   } = {}
-): Layer.Layer<PunchoutClient, ConfigError, HttpClient.HttpClient> => {
+): Layer.Layer<PunchoutClient, ConfigError | ConfigurationError, HttpClient.HttpClient> => {
   const optionalDuration = (name: string) => Config.option(Config.duration(name))
   const retryFromEnv: Config.Config<RetryPolicy.RetryPolicyInput> = Config.all({
     maxAttempts: Config.option(Config.integer("SHOPLINK_PUNCHOUT_RETRY_MAX_ATTEMPTS")),
     baseDelay: optionalDuration("SHOPLINK_PUNCHOUT_RETRY_BASE_DELAY"),
     maxDelay: optionalDuration("SHOPLINK_PUNCHOUT_RETRY_MAX_DELAY"),
-    maxElapsed: optionalDuration("SHOPLINK_PUNCHOUT_RETRY_MAX_ELAPSED")
+    maxElapsed: optionalDuration("SHOPLINK_PUNCHOUT_RETRY_MAX_ELAPSED"),
+    retryAfterCap: optionalDuration("SHOPLINK_PUNCHOUT_RETRY_AFTER_CAP")
   }).pipe(Config.map((fields) =>
     Object.fromEntries(
       Object.entries(fields).flatMap(([key, value]) => value._tag === "Some" ? [[key, value.value]] : [])

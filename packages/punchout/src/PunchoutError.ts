@@ -1,10 +1,11 @@
 /**
- * Errors the Punchout client adds to the protocol's message errors: bad input caught before any
- * network call, failed exchanges, unreadable responses, and a SubmitOrder that was already done.
+ * Errors the Punchout client adds to the protocol's message errors: bad settings caught when the
+ * layer is built, bad input caught before any network call, failed exchanges, rate limiting,
+ * unreadable responses, and a SubmitOrder that was already done.
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
+import { Duration, Schema } from "effect"
 import type { MessageError } from "@shoplink/protocol"
 
 /**
@@ -19,12 +20,19 @@ import type { MessageError } from "@shoplink/protocol"
 export type CommandName = "CreateSession" | "GetProductQuotes" | "CreateOrder" | "SubmitOrder" | "ReserveOrder" | "ShowCatalog" | "ShowOrder"
 
 /**
- * Input refused by the protocol's rules before anything was sent. `message` is the formatted
- * parse error, which names the field and the rule.
+ * Input refused by the protocol's rules before anything was sent. `message` is one line naming
+ * the field and the rule (`apiToken must not be empty`); `field` (the path, e.g.
+ * `quotes.0.quantity`) and `rule` (`must be a positive whole number, got 0`) carry the same
+ * details apart, as the Order Management client's `InvalidInput` does.
  *
  * @example
  * import { PunchoutError } from "@shoplink/punchout"
- * const error = new PunchoutError.InvalidInput({ command: "ReserveOrder", message: "orderID must be a non-zero integer of 1 to 8 digits" })
+ * const error = new PunchoutError.InvalidInput({
+ *   command: "ReserveOrder",
+ *   message: "orderID must be a non-zero integer of 1 to 8 digits",
+ *   field: "orderID",
+ *   rule: "must be a non-zero integer of 1 to 8 digits"
+ * })
  * error._tag // "InvalidInput"
  *
  * @since 0.1.0
@@ -32,16 +40,46 @@ export type CommandName = "CreateSession" | "GetProductQuotes" | "CreateOrder" |
  */
 export class InvalidInput extends Schema.TaggedError<InvalidInput>()("InvalidInput", {
   command: Schema.String,
-  message: Schema.String
+  message: Schema.String,
+  /** Dotted path of the refused field; `""` when the rule is about the input as a whole. */
+  field: Schema.optional(Schema.String),
+  /** The broken rule, without the field name. */
+  rule: Schema.optional(Schema.String)
 }) {}
 
 /**
+ * The client cannot be built as configured: a setting that is wrong on its face (an empty vendor
+ * key, a base URL that does not parse, a timeout that is not a positive duration). Raised when the
+ * layer is built, before any request; the same tag and fields as the Order Management client's
+ * `ConfigurationError`, so one `Effect.catchTag("ConfigurationError", …)` covers both.
+ *
+ * @example
+ * import { PunchoutError } from "@shoplink/punchout"
+ * new PunchoutError.ConfigurationError({ setting: "baseUrl", problem: "must be an absolute http(s) URL" }).message
+ * // "Punchout client configuration: baseUrl: must be an absolute http(s) URL"
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ConfigurationError extends Schema.TaggedError<ConfigurationError>()("ConfigurationError", {
+  setting: Schema.String,
+  problem: Schema.String
+}) {
+  override get message(): string {
+    return `Punchout client configuration: ${this.setting}: ${this.problem}`
+  }
+}
+
+/**
  * Why an exchange failed below the envelope.
- * - `ConnectionRefused`: nothing accepted the connection, so the request provably never reached the server.
+ * - `HostNotFound`: the base URL's host name did not resolve (`ENOTFOUND`, or `EAI_AGAIN` when the
+ *   resolver could not answer): the request never left the client.
+ * - `ConnectionRefused`: nothing accepted the connection (refused, unreachable, connect timeout),
+ *   so the request provably never reached the server.
  * - `Timeout`: no complete answer within the request timeout; the server may have acted.
  * - `Transport`: the connection broke (reset, hang-up, TLS); the server may have acted.
- * - `HttpStatus`: an answer without a readable envelope and with a transient status (408, 429, 5xx),
- *   such as a gateway's HTML 502 page.
+ * - `HttpStatus`: an answer without a readable envelope and with a transient status (408, 5xx),
+ *   such as a gateway's HTML 502 page. A 429 is `RateLimited` instead.
  *
  * @example
  * import { PunchoutError } from "@shoplink/punchout"
@@ -49,7 +87,7 @@ export class InvalidInput extends Schema.TaggedError<InvalidInput>()("InvalidInp
  *
  * @since 0.1.0
  */
-export type TransportReason = "ConnectionRefused" | "Timeout" | "Transport" | "HttpStatus"
+export type TransportReason = "HostNotFound" | "ConnectionRefused" | "Timeout" | "Transport" | "HttpStatus"
 
 /**
  * The exchange with the service failed: see `TransportReason`. `requestSent` is `false` only when
@@ -67,7 +105,7 @@ export type TransportReason = "ConnectionRefused" | "Timeout" | "Transport" | "H
  */
 export class PunchoutTransportError extends Schema.TaggedError<PunchoutTransportError>()("PunchoutTransportError", {
   command: Schema.String,
-  reason: Schema.Literal("ConnectionRefused", "Timeout", "Transport", "HttpStatus"),
+  reason: Schema.Literal("HostNotFound", "ConnectionRefused", "Timeout", "Transport", "HttpStatus"),
   requestSent: Schema.Boolean,
   attempt: Schema.Number,
   detail: Schema.String,
@@ -80,6 +118,36 @@ export class PunchoutTransportError extends Schema.TaggedError<PunchoutTransport
   override get message(): string {
     const status = this.httpStatus === undefined ? "" : ` HTTP ${this.httpStatus}`
     return `${this.command}: ${this.reason}${status} (attempt ${this.attempt}): ${this.detail}`
+  }
+}
+
+/**
+ * The service (or a gateway in front of it) answered HTTP 429 without a readable envelope: too
+ * many requests. `retryAfter` is its `Retry-After` when it sent one. Idempotent commands retry it,
+ * waiting `retryAfter`; a `retryAfter` longer than the policy's `retryAfterCap` ends the retries at
+ * once with this error, so the caller decides when to come back.
+ *
+ * @example
+ * import { Duration, Effect } from "effect"
+ * import { PunchoutError } from "@shoplink/punchout"
+ * const later = <A>(self: Effect.Effect<A, PunchoutError.RateLimited>) =>
+ *   self.pipe(Effect.catchTag("RateLimited", (e) => Effect.logWarning(`come back in ${Duration.format(e.retryAfter ?? Duration.minutes(1))}`)))
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
+  command: Schema.String,
+  httpStatus: Schema.Number,
+  attempt: Schema.Number,
+  /** The response's `Retry-After`, when it sent one. */
+  retryAfter: Schema.optional(Schema.DurationFromSelf),
+  /** A redacted excerpt of the body. */
+  excerpt: Schema.String
+}) {
+  override get message(): string {
+    const after = this.retryAfter === undefined ? "" : `, retry after ${Duration.format(this.retryAfter)}`
+    return `${this.command}: RateLimited HTTP ${this.httpStatus}${after} (attempt ${this.attempt})`
   }
 }
 
@@ -111,9 +179,9 @@ export class MalformedResponse extends Schema.TaggedError<MalformedResponse>()("
 }
 
 /**
- * SubmitOrder was retried (its first attempt never reached the server) and the retry answered
- * "Order has already been submitted" (API0247): the order is submitted, so callers can treat
- * this as done.
+ * SubmitOrder was retried (an earlier attempt never reached the server, or was refused as busy,
+ * e.g. API0258 "Order is locked by another job") and the retry answered "Order has already been
+ * submitted" (API0247): the order is submitted, so callers can treat this as done.
  *
  * @example
  * import { Effect } from "effect"
@@ -148,7 +216,7 @@ export class OrderAlreadySubmittedAfterRetry extends Schema.TaggedError<OrderAlr
  * @since 0.1.0
  * @category errors
  */
-export type CommandError = MessageError.PunchoutMessageError | PunchoutTransportError | MalformedResponse | InvalidInput
+export type CommandError = MessageError.PunchoutMessageError | PunchoutTransportError | RateLimited | MalformedResponse | InvalidInput
 
 /**
  * Every error SubmitOrder can fail with.

@@ -5,20 +5,29 @@
  * drops that session and runs again once with a fresh one. Sessions are never logged with their
  * token: the token is `Redacted`.
  *
+ * Memory stays bounded: a session that can no longer be handed out (past `expiresAt` minus the
+ * margin) is evicted by a sweep that runs on access (a `get` at least a minute after the last
+ * sweep) and every `evictionInterval` (default 1 hour, on the Effect `Clock`), and the pool holds
+ * at most `maxSessions` (default 10,000; beyond it, the least recently created sessions are
+ * dropped and re-created when next asked for).
+ *
  * @since 0.1.0
  */
-import { Clock, Context, DateTime, Deferred, Duration, Effect, FiberId, Layer, Predicate, type Scope } from "effect"
+import { Clock, Context, DateTime, Deferred, Duration, Effect, Exit, FiberId, Layer, Predicate, Schedule, type Scope } from "effect"
 import { isSessionEnded, PunchoutClient, type CreateSessionError } from "./PunchoutClient.js"
 import { type CreateSessionOptions, type Customer, customerKey, type PunchoutSession } from "./PunchoutSession.js"
 
 /**
  * Pool settings: how long before `expiresAt` a session stops being handed out (default 5
- * minutes), and the session options used when a call gives none.
+ * minutes), the session options used when a call gives none, and how expired sessions are
+ * evicted.
  *
  * @example
  * import type { SessionPool } from "@shoplink/punchout"
  * const options: SessionPool.SessionPoolOptions = {
  *   refreshMargin: "10 minutes",
+ *   evictionInterval: "5 minutes",
+ *   maxSessions: 50_000,
  *   session: { smsVendorName: "Acme SMS", webhooks: { order: "https://sms.example/o", quote: "https://sms.example/q" } }
  * }
  *
@@ -27,6 +36,13 @@ import { type CreateSessionOptions, type Customer, customerKey, type PunchoutSes
 export interface SessionPoolOptions {
   readonly refreshMargin?: Duration.DurationInput
   readonly session?: CreateSessionOptions
+  /**
+   * How often sessions that can no longer be handed out are evicted when the pool is idle
+   * (default 1 hour); a `get` also sweeps when the last sweep is a minute old or more.
+   */
+  readonly evictionInterval?: Duration.DurationInput
+  /** Most sessions held at once (default 10,000); beyond it the least recently created are dropped. */
+  readonly maxSessions?: number
 }
 
 /**
@@ -100,9 +116,37 @@ export const make = (options: SessionPoolOptions = {}): Effect.Effect<Service, n
     const client = yield* PunchoutClient
     const scope = yield* Effect.scope
     const margin = Duration.toMillis(Duration.decode(options.refreshMargin ?? "5 minutes"))
+    const evictionInterval = Duration.decode(options.evictionInterval ?? "1 hour")
+    const accessSweepMillis = Math.min(60_000, Duration.toMillis(evictionInterval))
+    const maxSessions = Math.max(1, options.maxSessions ?? 10_000)
     const entries = new Map<string, Entry>()
 
     const fresh = (session: PunchoutSession, now: number) => DateTime.toEpochMillis(session.expiresAt) - margin > now
+
+    // Eviction: sessions that can no longer be handed out go (a creation in flight stays), and
+    // beyond maxSessions the oldest created go too (a Map iterates in insertion order; a
+    // re-created key is moved to the end).
+    let lastSweep = -Infinity
+    const sweep = (now: number) => {
+      lastSweep = now
+      for (const [key, entry] of entries) {
+        if (entry.session !== undefined && !fresh(entry.session, now)) entries.delete(key)
+      }
+    }
+    const bound = (now: number, keep: string) => {
+      if (entries.size <= maxSessions) return
+      sweep(now)
+      for (const [key, entry] of entries) {
+        if (entries.size <= maxSessions) break
+        if (key !== keep && entry.session !== undefined) entries.delete(key)
+      }
+    }
+    yield* Effect.forkScoped(
+      Effect.flatMap(Clock.currentTimeMillis, (now) => Effect.sync(() => sweep(now))).pipe(
+        Effect.repeat(Schedule.spaced(evictionInterval)),
+        Effect.delay(evictionInterval)
+      )
+    )
 
     const get: Service["get"] = (customer, sessionOptions, partition) =>
       Effect.gen(function*() {
@@ -112,16 +156,21 @@ export const make = (options: SessionPoolOptions = {}): Effect.Effect<Service, n
         }
         const key = partition === undefined ? customerKey(customer) : `${customerKey(customer)}#${partition}`
         const now = yield* Clock.currentTimeMillis
-        // Check and claim in one synchronous step: the fiber that installs the entry starts the
-        // creation (in the pool's scope, uninterruptibly with the claim), every other fiber awaits
-        // the same Deferred.
+        // Check and claim in one synchronous step: the fiber that installs the entry forks the
+        // creation in the pool's scope, every other fiber awaits the same Deferred. The fork would
+        // inherit this region's uninterruptibility, so the creation is made interruptible again:
+        // the client's deadline and the pool's scope must be able to end it. An interrupted waiter
+        // only stops waiting; the creation goes on for the others, within the client's limits.
         const entry = yield* Effect.uninterruptible(Effect.suspend(() => {
+          if (now - lastSweep >= accessSweepMillis) sweep(now)
           const existing = entries.get(key)
           if (existing !== undefined && (existing.session === undefined || fresh(existing.session, now))) {
             return Effect.succeed(existing)
           }
           const claimed: Entry = { deferred: Deferred.unsafeMake(FiberId.none), session: undefined }
+          entries.delete(key)
           entries.set(key, claimed)
+          bound(now, key)
           return client.createSession(customer, createOptions).pipe(
             Effect.tap((session) =>
               Effect.sync(() => {
@@ -131,13 +180,16 @@ export const make = (options: SessionPoolOptions = {}): Effect.Effect<Service, n
                 Effect.annotateLogs({ "punchout.customer": key, "punchout.expiresAt": DateTime.formatIso(session.expiresAt) })
               )
             ),
-            Effect.tapError(() =>
-              Effect.sync(() => {
-                if (entries.get(key) === claimed) entries.delete(key)
-              })
+            Effect.onExit((exit) =>
+              Exit.isSuccess(exit)
+                ? Effect.void
+                : Effect.sync(() => {
+                  if (entries.get(key) === claimed) entries.delete(key)
+                })
             ),
             Effect.withSpan("SessionPool.create", { attributes: { "punchout.customer": key } }),
             Effect.intoDeferred(claimed.deferred),
+            Effect.interruptible,
             Effect.forkIn(scope),
             Effect.as(claimed)
           )

@@ -7,8 +7,8 @@
  *
  * @since 0.1.0
  */
-import { Either, ParseResult, Redacted, Schema } from "effect"
-import { Punchout } from "@shoplink/protocol"
+import { Either, type ParseResult, Redacted, Schema } from "effect"
+import { Punchout, Violation } from "@shoplink/protocol"
 import { commandUrlObject } from "./internal/urls.js"
 import { InvalidInput } from "./PunchoutError.js"
 import type { PunchoutSession } from "./PunchoutSession.js"
@@ -46,7 +46,13 @@ export interface ShowOrderInput {
   readonly referenceID?: string
 }
 
-const invalid = (command: "ShowCatalog" | "ShowOrder", message: string) => new InvalidInput({ command, message })
+const invalid = (command: "ShowCatalog" | "ShowOrder", field: string, rule: string) =>
+  new InvalidInput({ command, message: field === "" ? rule : `${field} ${rule}`, field, rule })
+
+const invalidParams = (command: "ShowCatalog" | "ShowOrder") => (error: ParseResult.ParseError) => {
+  const violation = Violation.first(error)
+  return invalid(command, violation.field, violation.rule)
+}
 
 const build = (
   session: PunchoutSession,
@@ -82,7 +88,7 @@ export const showCatalogUrl = (
 ): Either.Either<Redacted.Redacted<string>, InvalidInput> => {
   for (const [legacy, current] of Object.entries(Punchout.LEGACY_SHOW_CATALOG_PARAMETERS)) {
     if (legacy in params) {
-      return Either.left(invalid("ShowCatalog", `parameter ${legacy} was renamed ${current} (2025-04-22): pass ${current}`))
+      return Either.left(invalid("ShowCatalog", legacy, `was renamed ${current} (2025-04-22): pass ${current}`))
     }
   }
   const input = withoutUndefined({
@@ -91,7 +97,7 @@ export const showCatalogUrl = (
     token: session.token
   })
   return Schema.encodeUnknownEither(Punchout.ShowCatalogParams, { onExcessProperty: "error" })(input).pipe(
-    Either.mapLeft((error) => invalid("ShowCatalog", ParseResult.TreeFormatter.formatErrorSync(error))),
+    Either.mapLeft(invalidParams("ShowCatalog")),
     Either.map(({ token: _token, ...rest }) => build(session, "ShowCatalog", rest))
   )
 }
@@ -114,6 +120,6 @@ export const showOrderUrl = (
   Schema.encodeUnknownEither(Punchout.ShowOrderParams, { onExcessProperty: "error" })(
     withoutUndefined({ ...params, token: session.token })
   ).pipe(
-    Either.mapLeft((error) => invalid("ShowOrder", ParseResult.TreeFormatter.formatErrorSync(error))),
+    Either.mapLeft(invalidParams("ShowOrder")),
     Either.map(({ token: _token, ...rest }) => build(session, "ShowOrder", rest))
   )

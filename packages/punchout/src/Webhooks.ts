@@ -1,12 +1,13 @@
 /**
  * Decoding of the bodies the service POSTs to the vendor: the order webhook (after Export and
  * Submit) and the quote webhook (after Export). Pass the raw body, exactly as received; errors
- * name the first bad field and tell the common mistakes apart.
+ * name the first bad field and tell the common mistakes apart. The decoders are total: any input
+ * (any type, size or nesting) gives the payload or a `WebhookDecodeError`, never a throw.
  *
  * @since 0.1.0
  */
-import { Either, ParseResult, Schema } from "effect"
-import { Punchout } from "@shoplink/protocol"
+import { Either, Schema } from "effect"
+import { Punchout, Violation } from "@shoplink/protocol"
 
 /**
  * What went wrong with a webhook body.
@@ -14,7 +15,8 @@ import { Punchout } from "@shoplink/protocol"
  * - `EmptyBody`: the body is empty.
  * - `WrongContentType`: the request was not JSON (a form-encoded body, or a non-JSON content type).
  * - `InvalidJson`: the body is not JSON.
- * - `InvalidPayload`: JSON of the wrong shape; `field` is the path of the first bad field.
+ * - `InvalidPayload`: JSON of the wrong shape (or nested deeper than `MAX_NESTING`); `field` is
+ *   the path of the first bad field.
  *
  * @example
  * import type { Webhooks } from "@shoplink/punchout"
@@ -64,51 +66,94 @@ export interface DecodeOptions {
 
 const decoder = new TextDecoder("utf-8", { fatal: false })
 
-const decodeWith = <A, I>(webhook: "order" | "quote", schema: Schema.Schema<A, I>) =>
-(body: unknown, options: DecodeOptions = {}): Either.Either<A, WebhookDecodeError> => {
-  const fail = (reason: WebhookDecodeReason, detail: string, field?: string) =>
-    Either.left(new WebhookDecodeError({ webhook, reason, detail, ...(field === undefined ? {} : { field }) }))
-  let text: string
-  if (typeof body === "string") text = body
-  else if (body instanceof Uint8Array) text = decoder.decode(body)
-  else if (body instanceof ArrayBuffer) text = decoder.decode(new Uint8Array(body))
-  else if (body === undefined || body === null) {
-    return fail("EmptyBody", "no body was passed (is the raw body captured before any body parser?)")
-  } else if (typeof body === "object") {
-    return fail("AlreadyParsed", "pass the raw body (string or Uint8Array), not a parsed object: disable the JSON body parser for this route")
-  } else {
-    return fail("InvalidJson", `expected the raw body as a string or Uint8Array, got ${typeof body}`)
+/**
+ * The deepest JSON nesting a webhook body may have. The payloads are four levels deep
+ * (`order.orderLines[i].field`); anything far deeper is refused before the schema sees it.
+ *
+ * @example
+ * import { Webhooks } from "@shoplink/punchout"
+ * Webhooks.MAX_NESTING // 32
+ *
+ * @since 0.1.0
+ */
+export const MAX_NESTING = 32
+
+// The nesting depth of a parsed JSON value, measured without recursion and stopping past `limit`.
+const nestingExceeds = (json: unknown, limit: number): boolean => {
+  const stack: Array<[unknown, number]> = [[json, 0]]
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!
+    if (typeof value !== "object" || value === null) continue
+    if (depth >= limit) return true
+    for (const child of Array.isArray(value) ? value : Object.values(value)) {
+      if (typeof child === "object" && child !== null) stack.push([child, depth + 1])
+    }
   }
-  const contentType = options.contentType?.split(";")[0]?.trim().toLowerCase()
-  if (contentType !== undefined && contentType !== "" && contentType !== "application/json" && !contentType.endsWith("+json")) {
-    return fail("WrongContentType", `content type ${contentType} is not JSON`)
+  return false
+}
+
+const describeThrown = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error))
+
+const textOf = (body: unknown): string | undefined => {
+  if (typeof body === "string") return body
+  if (body instanceof ArrayBuffer) return decoder.decode(new Uint8Array(body))
+  if (ArrayBuffer.isView(body)) return decoder.decode(new Uint8Array(body.buffer, body.byteOffset, body.byteLength))
+  return undefined
+}
+
+// Total: every input, whatever its type, size or shape, gives a Right or a WebhookDecodeError.
+const decodeWith = <A, I>(webhook: "order" | "quote", schema: Schema.Schema<A, I>) => {
+  const decodePayload = Schema.decodeUnknownEither(schema, { errors: "first" })
+  return (body: unknown, options?: DecodeOptions): Either.Either<A, WebhookDecodeError> => {
+    const fail = (reason: WebhookDecodeReason, detail: string, field?: string) =>
+      Either.left(new WebhookDecodeError({ webhook, reason, detail, ...(field === undefined || field === "" ? {} : { field }) }))
+    let text: string | undefined
+    try {
+      text = textOf(body)
+    } catch (error) {
+      return fail("InvalidJson", `the body could not be read as UTF-8 text (${describeThrown(error)})`)
+    }
+    if (text === undefined) {
+      if (body === undefined || body === null) {
+        return fail("EmptyBody", "no body was passed (is the raw body captured before any body parser?)")
+      }
+      if (typeof body === "object") {
+        return fail("AlreadyParsed", "pass the raw body (string or Uint8Array), not a parsed object: disable the JSON body parser for this route")
+      }
+      return fail("InvalidJson", `expected the raw body as a string or Uint8Array, got ${typeof body}`)
+    }
+    const rawContentType = options?.contentType
+    const contentType = typeof rawContentType === "string" ? rawContentType.split(";")[0]?.trim().toLowerCase() : undefined
+    if (contentType !== undefined && contentType !== "" && contentType !== "application/json" && !contentType.endsWith("+json")) {
+      return fail("WrongContentType", `content type ${contentType.slice(0, 100)} is not JSON`)
+    }
+    const trimmed = text.trim()
+    if (trimmed === "") return fail("EmptyBody", "the body is empty")
+    if (!trimmed.startsWith("{") && /^[\w.%-]+=/.test(trimmed)) {
+      return fail("WrongContentType", "the body is form-encoded (name=value pairs), not JSON")
+    }
+    let json: unknown
+    try {
+      json = JSON.parse(trimmed)
+    } catch (error) {
+      return fail("InvalidJson", error instanceof Error ? error.message.slice(0, 200) : "the body is not JSON")
+    }
+    if (typeof json === "string") {
+      return fail("AlreadyParsed", "the body is a JSON string: it was serialized twice (JSON.stringify of a string)")
+    }
+    if (nestingExceeds(json, MAX_NESTING)) {
+      return fail("InvalidPayload", `the JSON is nested deeper than ${MAX_NESTING} levels`)
+    }
+    try {
+      const decoded = decodePayload(json)
+      if (Either.isRight(decoded)) return Either.right(decoded.right)
+      const violation = Violation.first(decoded.left)
+      return fail("InvalidPayload", violation.rule, violation.field)
+    } catch (error) {
+      // Not expected from the protocol's schemas; kept so a decoder never throws at a caller.
+      return fail("InvalidPayload", `the payload could not be decoded (${describeThrown(error)})`)
+    }
   }
-  const trimmed = text.trim()
-  if (trimmed === "") return fail("EmptyBody", "the body is empty")
-  if (!trimmed.startsWith("{") && /^[\w.%-]+=/.test(trimmed)) {
-    return fail("WrongContentType", "the body is form-encoded (name=value pairs), not JSON")
-  }
-  let json: unknown
-  try {
-    json = JSON.parse(trimmed)
-  } catch (error) {
-    return fail("InvalidJson", error instanceof Error ? error.message : String(error))
-  }
-  if (typeof json === "string") {
-    return fail("AlreadyParsed", "the body is a JSON string: it was serialized twice (JSON.stringify of a string)")
-  }
-  return Schema.decodeUnknownEither(schema, { errors: "first" })(json).pipe(
-    Either.mapLeft((error) => {
-      const [issue] = ParseResult.ArrayFormatter.formatErrorSync(error)
-      const field = issue === undefined || issue.path.length === 0 ? undefined : issue.path.map(String).join(".")
-      return new WebhookDecodeError({
-        webhook,
-        reason: "InvalidPayload",
-        detail: issue?.message ?? ParseResult.TreeFormatter.formatErrorSync(error),
-        ...(field === undefined ? {} : { field })
-      })
-    })
-  )
 }
 
 /**

@@ -186,3 +186,140 @@ describe("SessionPool", () => {
       }).pipe(Effect.provide(poolLayer(server)))
     }))
 })
+
+describe("SessionPool eviction", () => {
+  const evictingPool = (server: FaultServer, options: { readonly maxSessions?: number } = {}) =>
+    SessionPool.layer({ refreshMargin: "5 minutes", session: sessionOptions, evictionInterval: "10 minutes", ...options }).pipe(
+      Layer.provideMerge(clientLayer(server.url))
+    )
+
+  it.scoped("evicts sessions that can no longer be handed out by a periodic sweep while idle (TestClock)", () =>
+    Effect.gen(function*() {
+      const { server } = yield* setup()
+      yield* Effect.gen(function*() {
+        const pool = yield* SessionPool.SessionPool
+        // One session per repair order, as the launcher keeps them: 40 partitions.
+        yield* Effect.forEach(Array.from({ length: 40 }, (_, i) => `ro-${i}`), (ro) => pool.get(customer, sessionOptions, ro))
+        expect(yield* pool.size).toBe(40)
+        // Still live 11 h 50 min later: nothing is evicted.
+        yield* TestClock.adjust("710 minutes")
+        expect(yield* pool.size).toBe(40)
+        // Within the refresh margin of expiring, then past it: the idle sweep (every 10 minutes) empties the pool.
+        yield* TestClock.adjust("20 minutes")
+        expect(yield* pool.size).toBe(0)
+      }).pipe(Effect.provide(evictingPool(server)))
+    }))
+
+  it.scoped("a get sweeps out the sessions that expired since the last sweep (TestClock)", () =>
+    Effect.gen(function*() {
+      const { server } = yield* setup()
+      yield* Effect.gen(function*() {
+        const pool = yield* SessionPool.SessionPool
+        yield* Effect.forEach(["a", "b", "c"], (ro) => pool.get(customer, sessionOptions, ro))
+        // 11 h 56 min: inside the refresh margin, but the last idle sweep (11 h 50) found them live.
+        yield* TestClock.adjust("716 minutes")
+        expect(yield* pool.size).toBe(3)
+        yield* pool.get(customer, sessionOptions, "d")
+        expect(yield* pool.size).toBe(1)
+      }).pipe(Effect.provide(evictingPool(server)))
+    }))
+
+  it.scoped("holds at most maxSessions: beyond it the least recently created session goes and is re-created when asked for", () =>
+    Effect.gen(function*() {
+      const { server } = yield* setup()
+      yield* Effect.gen(function*() {
+        const pool = yield* SessionPool.SessionPool
+        for (const ro of ["a", "b", "c", "d", "e"]) yield* pool.get(customer, sessionOptions, ro)
+        expect(yield* pool.size).toBe(3)
+        expect(server.count("/create")).toBe(5)
+        // "e" and "d" are held: no new session; "a" was dropped: a new one.
+        yield* pool.get(customer, sessionOptions, "e")
+        yield* pool.get(customer, sessionOptions, "d")
+        expect(server.count("/create")).toBe(5)
+        yield* pool.get(customer, sessionOptions, "a")
+        expect(server.count("/create")).toBe(6)
+        expect(yield* pool.size).toBe(3)
+      }).pipe(Effect.provide(evictingPool(server, { maxSessions: 3 })))
+    }))
+})
+
+// A server that accepts every connection and never answers. Each check runs disconnected under a
+// real-time bound, so a pool that ignores the client's limits fails the test instead of hanging it.
+describe("SessionPool against a server that never answers", () => {
+  const hangingServer = faultServer(() => {})
+  const limits = { requestTimeout: "1 second", retry: { maxAttempts: 2, baseDelay: 0, maxDelay: 0 } } as const
+  const hangingPool = (server: FaultServer) =>
+    SessionPool.layer({ session: sessionOptions }).pipe(Layer.provideMerge(clientLayer(server.url, limits)))
+  const within = <A, E>(seconds: number, self: Effect.Effect<A, E>) =>
+    Effect.disconnect(self).pipe(
+      Effect.timeoutFail({ duration: `${seconds} seconds`, onTimeout: () => new Error(`still running after ${seconds} s`) })
+    )
+
+  it.scopedLive("get and withSession fail Timeout after maxAttempts × requestTimeout", () =>
+    Effect.gen(function*() {
+      const server = yield* hangingServer
+      const [getError, withSessionError] = yield* within(
+        10,
+        Effect.gen(function*() {
+          const pool = yield* SessionPool.SessionPool
+          const getError = yield* Effect.flip(pool.get(customer))
+          const withSessionError = yield* Effect.flip(pool.withSession(customer, () => Effect.void))
+          return [getError, withSessionError] as const
+        }).pipe(Effect.provide(hangingPool(server)))
+      )
+      for (const error of [getError, withSessionError]) {
+        expect(error._tag === "PunchoutTransportError" && [error.reason, error.attempt]).toEqual(["Timeout", 2])
+      }
+      expect(server.count("/create")).toBe(4)
+    }))
+
+  it.scopedLive("an outer timeout interrupts its caller at once; the shared creation goes on for the others, within the client's limits", () =>
+    Effect.gen(function*() {
+      const server = yield* hangingServer
+      const started = Date.now()
+      const [impatient, patient, impatientAt] = yield* within(
+        10,
+        Effect.gen(function*() {
+          const pool = yield* SessionPool.SessionPool
+          const patientFiber = yield* Effect.fork(Effect.flip(pool.get(customer)))
+          const impatient = yield* pool.get(customer).pipe(Effect.timeout("200 millis"), Effect.flip)
+          const impatientAt = Date.now() - started
+          return [impatient, yield* Fiber.join(patientFiber), impatientAt] as const
+        }).pipe(Effect.provide(hangingPool(server)))
+      )
+      expect(impatient._tag).toBe("TimeoutException")
+      expect(impatientAt).toBeLessThan(900)
+      expect(patient._tag === "PunchoutTransportError" && patient.reason).toBe("Timeout")
+      // one creation for both callers: two attempts of 1 second each
+      expect(server.count("/create")).toBe(2)
+    }))
+
+  it.scopedLive("closing the pool while a creation hangs interrupts it and aborts the request", () =>
+    Effect.gen(function*() {
+      const server = yield* hangingServer
+      const exit = yield* within(
+        5,
+        Effect.flatMap(SessionPool.SessionPool, (pool) => pool.get(customer)).pipe(
+          Effect.timeout("300 millis"),
+          Effect.exit,
+          Effect.provide(hangingPool(server))
+        )
+      )
+      expect(exit._tag).toBe("Failure")
+      yield* server.closed(1)
+      expect(server.count("/create")).toBe(1)
+    }))
+
+  it.scopedLive("createSession inside an uninterruptible region still obeys its deadline", () =>
+    Effect.gen(function*() {
+      const server = yield* hangingServer
+      const error = yield* within(
+        10,
+        Effect.flatMap(PunchoutClient.PunchoutClient, (client) => Effect.flip(client.createSession(customer, sessionOptions))).pipe(
+          Effect.uninterruptible,
+          Effect.provide(clientLayer(server.url, limits))
+        )
+      )
+      expect(error._tag === "PunchoutTransportError" && [error.reason, error.attempt]).toEqual(["Timeout", 2])
+    }))
+})

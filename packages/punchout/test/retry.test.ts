@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { NodeHttpClient } from "@effect/platform-node"
 import { ConfigProvider, Duration, Effect, Fiber, Layer, TestClock } from "effect"
-import { OrderLocked, SomethingWentWrong } from "@shoplink/protocol"
+import { OrderLocked, SomethingWentWrong, UnknownMessage } from "@shoplink/protocol"
 import { PunchoutClient, PunchoutError, RetryPolicy } from "../src/index.js"
 import {
   captureLogs,
@@ -142,7 +142,7 @@ describe("CreateOrder and SubmitOrder never retry once the request may have reac
     ["a 500 envelope", serverError],
     ["an HTML 502 page", gateway],
     ["a connection reset", ((_q, res) => reset(res)) as Handler],
-    ["OrderLocked", ((_q, res) => json(res, 200, envelope(409, "Order is locked by another job", "API0258"))) as Handler]
+    ["an unknown message ID on a 429", ((_q, res) => json(res, 429, envelope(429, "Slow down", "API0999"))) as Handler]
   ] as const) {
     it.scoped(`CreateOrder after ${name}: exactly 1 request`, () =>
       Effect.gen(function*() {
@@ -242,15 +242,55 @@ describe("CreateOrder and SubmitOrder never retry once the request may have reac
     }))
 })
 
+// API0258 means the distributor refused the request (another job holds the order): nothing
+// happened, so a bounded retry is safe even for the commands that are never repeated otherwise.
+describe("CreateOrder and SubmitOrder retry a busy refusal (API0258 OrderLocked)", () => {
+  const locked: Handler = (_q, res) => json(res, 200, envelope(409, "Order is locked by another job", "API0258"))
+  const create = (client: PunchoutClient.Service, session: ReturnType<typeof sessionFor>) =>
+    client.createOrder(session, { productID: "51515", brandID: "WIX", quantity: 1 })
+  const submit = (client: PunchoutClient.Service, session: ReturnType<typeof sessionFor>) =>
+    client.submitOrder(session, { orderID: "10423" })
+
+  it.scoped("CreateOrder answered API0258, then success: 2 requests, the order", () =>
+    Effect.gen(function*() {
+      const { count, exit } = yield* run(sequence([locked], orderOk), create)
+      expect(exit._tag === "Success" && exit.value.order.orderID).toBe("10423")
+      expect(count).toBe(2)
+    }))
+
+  it.scoped("SubmitOrder answered API0258, then success: 2 requests, the order", () =>
+    Effect.gen(function*() {
+      const { count, exit } = yield* run(sequence([locked], orderOk), submit)
+      expect(exit._tag === "Success" && exit.value.order.orderID).toBe("10423")
+      expect(count).toBe(2)
+    }))
+
+  it.scoped("API0258 on every attempt: maxAttempts (3) requests, then OrderLocked", () =>
+    Effect.gen(function*() {
+      const { count, exit } = yield* run(locked, submit)
+      expect(exit._tag === "Failure" && exit.cause._tag === "Fail" && exit.cause.error._tag).toBe("OrderLocked")
+      expect(count).toBe(3)
+    }))
+
+  it.scoped("SubmitOrder answered API0258, then 'already submitted': OrderAlreadySubmittedAfterRetry", () =>
+    Effect.gen(function*() {
+      const already: Handler = (_q, res) => json(res, 200, envelope(409, "Order has already been submitted", "API0247"))
+      const { count, exit } = yield* run(sequence([locked], already), submit)
+      expect(exit._tag === "Failure" && exit.cause._tag === "Fail" && exit.cause.error._tag).toBe("OrderAlreadySubmittedAfterRetry")
+      expect(count).toBe(2)
+    }))
+})
+
 describe("RetryPolicy", () => {
-  it("backs off exponentially with jitter between 50% and 100%, capped, and honours Retry-After up to the cap", () => {
+  it("backs off exponentially with jitter between 50% and 100%, capped; a Retry-After replaces the backoff", () => {
     const policy = RetryPolicy.make({ baseDelay: "100 millis", maxDelay: "1 second" })
     expect(Duration.toMillis(RetryPolicy.delayFor(policy, 1, 0))).toBe(50)
     expect(Duration.toMillis(RetryPolicy.delayFor(policy, 1, 0.999_999))).toBe(100)
     expect(Duration.toMillis(RetryPolicy.delayFor(policy, 3, 0.999_999))).toBe(400)
     expect(Duration.toMillis(RetryPolicy.delayFor(policy, 10, 0.999_999))).toBe(1000)
     expect(Duration.toMillis(RetryPolicy.delayFor(policy, 1, 0.5, 700))).toBe(700)
-    expect(Duration.toMillis(RetryPolicy.delayFor(policy, 1, 0.5, 60_000))).toBe(1000)
+    expect(Duration.toMillis(RetryPolicy.delayFor(policy, 1, 0.5, 8_000))).toBe(8000)
+    expect(Duration.toMillis(RetryPolicy.make().retryAfterCap)).toBe(30_000)
   })
 
   it("classifies what each mode retries", () => {
@@ -260,9 +300,15 @@ describe("RetryPolicy", () => {
     const timeout = new PunchoutError.PunchoutTransportError({
       command: "CreateOrder", reason: "Timeout", requestSent: true, attempt: 1, detail: "timeout"
     })
+    const hostNotFound = new PunchoutError.PunchoutTransportError({
+      command: "CreateOrder", reason: "HostNotFound", requestSent: false, attempt: 1, detail: "getaddrinfo ENOTFOUND"
+    })
     expect(RetryPolicy.isRetryable("unsafe", refused)).toBe(true)
+    expect(RetryPolicy.isRetryable("unsafe", hostNotFound)).toBe(true)
     expect(RetryPolicy.isRetryable("unsafe", timeout)).toBe(false)
     expect(RetryPolicy.isRetryable("unsafe", new SomethingWentWrong({ httpStatus: 500 }))).toBe(false)
+    expect(RetryPolicy.isRetryable("unsafe", new OrderLocked({ httpStatus: 200 }))).toBe(true)
+    expect(RetryPolicy.isRetryable("unsafe", new UnknownMessage({ code: "API0999", text: "?", httpStatus: 429 }))).toBe(false)
     expect(RetryPolicy.isRetryable("idempotent", timeout)).toBe(true)
     expect(RetryPolicy.isRetryable("idempotent", new OrderLocked({ httpStatus: 200 }))).toBe(true)
     expect(RetryPolicy.isRetryable("idempotent", new SomethingWentWrong({ httpStatus: 500 }))).toBe(true)

@@ -6,6 +6,7 @@ import { Clock, Duration, Effect, Either, FiberRef, ParseResult, Random, Redacte
 import {
   type ApiError,
   type OrderManagementError,
+  RateLimited,
   RequestFailed,
   SomethingWentWrongWithReport,
   UnexpectedResponse
@@ -81,15 +82,15 @@ const attempt = <A>(runtime: Runtime, call: Call<A>, url: string): Effect.Effect
     })
     const transportFailure = (error: HttpClientError.HttpClientError): AttemptFailure => {
       const code = Transport.errorCodes(error.cause)[0]
-      const connect = Transport.neverSent(error.cause)
+      const notSent = Transport.notSentReason(error.cause)
       return fail(
         new RequestFailed({
-          reason: connect ? "Connect" : "Transport",
+          reason: notSent === "HostNotFound" ? "HostNotFound" : notSent === "ConnectionRefused" ? "Connect" : "Transport",
           method: call.method,
           url,
           detail: code ?? error.reason
         }),
-        !connect
+        notSent === undefined
       )
     }
     // The timeout covers the whole exchange, body included: a server that stalls mid-body is as
@@ -114,8 +115,15 @@ const attempt = <A>(runtime: Runtime, call: Call<A>, url: string): Effect.Effect
     yield* Effect.annotateCurrentSpan("http.response.status_code", status)
     const now = yield* Clock.currentTimeMillis
     const retryAfterMillis = Transport.retryAfterMillis(response.headers["retry-after"], now)
+    const retryAfter = retryAfterMillis === undefined ? {} : { retryAfter: Duration.millis(retryAfterMillis) }
     const unexpected = (detail: string) =>
-      fail(new UnexpectedResponse({ httpStatus: status, method: call.method, url, detail }), true, retryAfterMillis)
+      fail(
+        status === 429
+          ? new RateLimited({ httpStatus: status, method: call.method, url, ...retryAfter })
+          : new UnexpectedResponse({ httpStatus: status, method: call.method, url, detail, ...retryAfter }),
+        true,
+        retryAfterMillis
+      )
     const body = yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: () => unexpected("body is not JSON") })
     const envelope = yield* Schema.decodeUnknown(Envelope.StatusEnvelope)(body).pipe(
       Effect.mapError(() => unexpected("body has no status envelope"))

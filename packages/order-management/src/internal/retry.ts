@@ -1,4 +1,4 @@
-// What is retried and how long to wait (../shared/DESIGN.md "Retries").
+// What is retried and how long to wait (the README's "What is retried, and why" lists the rules).
 import { Duration } from "effect"
 import type { OrderManagementError } from "../OrderManagementError.js"
 
@@ -34,16 +34,21 @@ export interface AttemptFailure {
 }
 
 /**
- * The allow-list. Never retried: anything after a non-idempotent call may have reached the server;
- * `quota` (API0208), `auth`, `invalid` and `state` messages. Retried: connection failures always;
- * for idempotent calls also broken transports, timeouts, 408/429/5xx responses without an
- * envelope, `server` messages (API0500); busy messages (API0258 locked, API0273 in use, API0301).
+ * The allow-list (the README's "What is retried" table says the same). Never retried: `quota`
+ * (API0208), `auth`, `invalid` and `state` messages; after a non-idempotent call, anything that
+ * may have acted. Retried: failures before sending (host not found, connection refused) always;
+ * catalogued busy messages (API0258 locked, API0273 in use, API0301) always, since the server
+ * refused the request and did nothing; for idempotent calls also broken transports, timeouts,
+ * 408/429/5xx responses without an envelope and `server` messages (API0500).
  */
 export const isRetryable = (failure: AttemptFailure, idempotent: boolean): boolean => {
   const { error } = failure
-  if (!idempotent && failure.mayHaveReachedServer) return false
+  if (!idempotent && failure.mayHaveReachedServer) {
+    return "code" in error && error.retryClass === "retryable" && error._tag !== "UnknownMessage"
+  }
   switch (error._tag) {
     case "RequestFailed":
+    case "RateLimited":
       return true
     case "InvalidInput":
       return false

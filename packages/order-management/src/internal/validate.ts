@@ -1,6 +1,6 @@
 // Input checks before any request: schema rules from the protocol, and the invoice date rules.
-import { OrderManagement } from "@shoplink/protocol"
-import { DateTime, Effect, ParseResult, Schema } from "effect"
+import { OrderManagement, Violation } from "@shoplink/protocol"
+import { DateTime, Effect, type ParseResult, Schema } from "effect"
 import type { DayInput } from "../OrderManagementClient.js"
 import { InvalidInput } from "../OrderManagementError.js"
 
@@ -15,16 +15,16 @@ const codeOfField: Readonly<Record<string, string>> = {
 }
 
 const toInvalidInput = (error: ParseResult.ParseError): InvalidInput => {
-  const issue = ParseResult.ArrayFormatter.formatErrorSync(error)[0]
-  const path = issue?.path ?? []
+  const violation = Violation.first(error)
+  const path = violation.path
   // A missing first element means an empty non-empty array: blame the array.
-  const emptyArray = path.at(-1) === 0 && issue?.message === "is missing"
+  const emptyArray = path.at(-1) === 0 && violation.rule === "is missing"
   const fieldPath = emptyArray ? path.slice(0, -1) : path
   const last = fieldPath.at(-1)
   const code = typeof last === "string" ? codeOfField[last] : undefined
   return new InvalidInput({
     field: fieldPath.map(String).join("."),
-    rule: emptyArray ? "must not be empty" : issue?.message ?? "is invalid",
+    rule: emptyArray ? "must not be empty" : violation.rule,
     ...(code === undefined ? {} : { code })
   })
 }

@@ -28,3 +28,18 @@ export const IdString = Schema.Union(Schema.String, Schema.Number.pipe(Schema.in
 /** A string that must not be blank. */
 export const NonBlank = (field: string) =>
   Schema.String.pipe(Schema.filter((s) => s.trim().length > 0 || `${field} must not be empty`))
+
+/**
+ * An identifier: a string (an integer number is read as its digits) that is not blank and has at
+ * most `max` characters. Bounded so a hostile body cannot pass a 200 KB key downstream.
+ */
+export const BoundedId = (field: string, max: number) =>
+  IdString.pipe(
+    Schema.filter((s) =>
+      s.trim().length === 0
+        ? `${field} must not be empty`
+        : s.length <= max || `${field} must be at most ${max} characters, got ${s.length}`
+    )
+  ).annotations({
+    arbitrary: () => (fc) => fc.stringMatching(new RegExp(`^[A-Za-z0-9-]{1,${Math.min(max, 12)}}$`))
+  })

@@ -5,8 +5,12 @@
  */
 import { Schema } from "effect"
 import { EpochMillis } from "../Epoch.js"
-import { IdString } from "../internal/fields.js"
-import { LenientNumber, OptionalText } from "../Values.js"
+import { BoundedId } from "../internal/fields.js"
+import { LenientNumber, OptionalText, OrderId } from "../Values.js"
+
+// Line identifiers are bounded like orderID (docs/assumptions.md).
+const ProductId = BoundedId("productID", 64)
+const BrandId = BoundedId("brandID", 64)
 
 /**
  * A quote line: `quotes[]` of GetProductQuotes and of the quote webhook. Times are epochs
@@ -27,8 +31,8 @@ import { LenientNumber, OptionalText } from "../Values.js"
  */
 export const QuoteLine = Schema.Struct({
   acaPartTerminologyID: LenientNumber,
-  productID: IdString,
-  brandID: Schema.String,
+  productID: ProductId,
+  brandID: BrandId,
   categoryID: OptionalText,
   productDesc: OptionalText,
   orderByTime: EpochMillis,
@@ -121,8 +125,8 @@ export const ORDER_STATUS = {
  */
 export const OrderLine = Schema.Struct({
   acaPartTerminologyID: LenientNumber,
-  productID: IdString,
-  brandID: Schema.String,
+  productID: ProductId,
+  brandID: BrandId,
   categoryID: OptionalText,
   productDesc: OptionalText,
   dispatchTime: EpochMillis,
@@ -140,7 +144,7 @@ export const OrderLine = Schema.Struct({
 export interface OrderLine extends Schema.Schema.Type<typeof OrderLine> {}
 
 const orderFields = {
-  orderID: IdString,
+  orderID: OrderId,
   orderCreateTime: EpochMillis,
   orderLines: Schema.optionalWith(Schema.Array(OrderLine), { nullable: true, default: () => [] }),
   comment: OptionalText,

@@ -6,8 +6,8 @@
  */
 import { Schema } from "effect"
 import { envelopeFields, ReserveOrderEnvelope } from "../Envelope.js"
-import { IdString, NonBlank } from "../internal/fields.js"
-import { OrderComment, Quantity, QuantityFromString, ReserveOrderId } from "../Values.js"
+import { NonBlank } from "../internal/fields.js"
+import { OrderComment, OrderId, Quantity, QuantityFromString, ReserveOrderId } from "../Values.js"
 import { Order, QuoteLine } from "./Catalog.js"
 
 /**
@@ -185,7 +185,7 @@ export interface OrderResponse extends Schema.Schema.Type<typeof OrderResponse> 
  * @category schemas
  */
 export const SubmitOrderRequest = Schema.Struct({
-  orderID: IdString.pipe(Schema.filter((s) => s.trim().length > 0 || "orderID must not be empty")),
+  orderID: OrderId,
   referenceID: optionalString
 }).annotations({ identifier: "SubmitOrderRequest" })
 /** @since 0.1.0 */
@@ -245,6 +245,6 @@ export interface ReserveOrderResponse extends Schema.Schema.Type<typeof ReserveO
  * @since 0.1.0
  * @category schemas
  */
-export const ExportAndSaveResponse = Schema.Struct({ ...envelopeFields, orderID: IdString }).annotations({
+export const ExportAndSaveResponse = Schema.Struct({ ...envelopeFields, orderID: OrderId }).annotations({
   identifier: "ExportAndSaveResponse"
 })

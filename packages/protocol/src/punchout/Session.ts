@@ -7,7 +7,7 @@ import { Arbitrary, Pretty, Schema } from "effect"
 import { envelopeFields } from "../Envelope.js"
 import { EpochSeconds } from "../Epoch.js"
 import { HttpUrl, NonBlank } from "../internal/fields.js"
-import { Country } from "../Values.js"
+import { Country, ReferenceId } from "../Values.js"
 
 /**
  * `webhooks` of the create request: where the service POSTs exported orders and quotes, and where
@@ -100,7 +100,7 @@ export const CreateSessionRequest = Schema.Struct({
   username: NonBlank("username"),
   country: Country,
   smsVendorName: Schema.String,
-  referenceID: Schema.optionalWith(Schema.String, { exact: true }),
+  referenceID: Schema.optionalWith(ReferenceId, { exact: true }),
   webhooks: SessionWebhooks,
   exportButtons: Schema.optionalWith(ExportButtons, { exact: true })
 }).annotations({ identifier: "CreateSessionRequest" })

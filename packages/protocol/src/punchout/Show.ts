@@ -8,7 +8,7 @@
  */
 import { Effect, ParseResult, Schema } from "effect"
 import { NonBlank } from "../internal/fields.js"
-import { StateCode } from "../Values.js"
+import { ReferenceId, StateCode } from "../Values.js"
 import { Vin } from "../Vin.js"
 
 /**
@@ -49,7 +49,7 @@ const ShowCatalogFields = Schema.Struct({
   licensePlate: optional(NonBlank("licensePlate")),
   licensePlateState: optional(StateCode),
   baseVehicleID: optional(BaseVehicleId),
-  referenceID: optional(Schema.String)
+  referenceID: optional(ReferenceId)
 })
 
 /**
@@ -161,7 +161,7 @@ export const ShowCatalogQuery = Schema.transformOrFail(
 export const ShowOrderParams = Schema.Struct({
   token: Schema.Redacted(NonBlank("token")),
   orderId: NonBlank("orderId"),
-  referenceID: optional(Schema.String)
+  referenceID: optional(ReferenceId)
 }).annotations({ identifier: "ShowOrderParams" })
 /** @since 0.1.0 */
 export type ShowOrderParams = typeof ShowOrderParams.Type

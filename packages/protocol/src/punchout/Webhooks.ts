@@ -5,6 +5,7 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
+import { ReferenceId } from "../Values.js"
 import { QuoteLine, WebhookOrder } from "./Catalog.js"
 
 /**
@@ -23,7 +24,7 @@ import { QuoteLine, WebhookOrder } from "./Catalog.js"
  * @category schemas
  */
 export const OrderWebhook = Schema.Struct({
-  referenceID: Schema.optionalWith(Schema.String, { nullable: true, default: () => "" }),
+  referenceID: Schema.optionalWith(ReferenceId, { nullable: true, default: () => "" }),
   order: WebhookOrder
 }).annotations({ identifier: "OrderWebhook" })
 /** @since 0.1.0 */
@@ -41,7 +42,7 @@ export interface OrderWebhook extends Schema.Schema.Type<typeof OrderWebhook> {}
  * @category schemas
  */
 export const QuoteWebhook = Schema.Struct({
-  referenceID: Schema.optionalWith(Schema.String, { nullable: true, default: () => "" }),
+  referenceID: Schema.optionalWith(ReferenceId, { nullable: true, default: () => "" }),
   quotes: Schema.Array(QuoteLine)
 }).annotations({ identifier: "QuoteWebhook" })
 /** @since 0.1.0 */

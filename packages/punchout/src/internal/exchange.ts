@@ -3,7 +3,7 @@
 import { HttpBody, HttpClient, type HttpClientError, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
 import { Clock, Context, Duration, Effect, Either, FiberRef, LogLevel, ParseResult, Random, Redacted, Schema, type Tracer } from "effect"
 import { Envelope, type MessageError, Transport } from "@shoplink/protocol"
-import { type CommandName, MalformedResponse, PunchoutTransportError } from "../PunchoutError.js"
+import { type CommandName, MalformedResponse, PunchoutTransportError, RateLimited } from "../PunchoutError.js"
 import { delayFor, isRetryable, type RetryMode, type RetryPolicy } from "../RetryPolicy.js"
 import { excerpt, redactText } from "./redact.js"
 import { withDeadline } from "./timeout.js"
@@ -26,7 +26,7 @@ export interface CommandSpec<A, I> {
   readonly secrets: ReadonlyArray<Redacted.Redacted<string>>
 }
 
-export type ExchangeError = MessageError.MessageError | PunchoutTransportError | MalformedResponse
+export type ExchangeError = MessageError.MessageError | PunchoutTransportError | RateLimited | MalformedResponse
 
 /** The platform client records `url.full` on its span, which would carry the session token. */
 export const prepareClient = (client: HttpClient.HttpClient): HttpClient.HttpClient =>
@@ -64,6 +64,15 @@ const decodeResponse = <A, I>(
     const safeDetail = redactText(detail, spec.secrets)
     if (transientStatus(raw.status)) {
       const retryAfterMillis = Transport.retryAfterMillis(raw.retryAfter, now)
+      if (raw.status === 429) {
+        return new RateLimited({
+          command: spec.command,
+          httpStatus: raw.status,
+          attempt,
+          excerpt: cut,
+          ...(retryAfterMillis === undefined ? {} : { retryAfter: Duration.millis(retryAfterMillis) })
+        })
+      }
       return new PunchoutTransportError({
         command: spec.command,
         reason: "HttpStatus",
@@ -155,10 +164,10 @@ const attemptOnce = <A, I>(
     Effect.mapError((error) => {
       if (error._tag === "RequestError") {
         if (error.reason !== "Transport") return transport("Transport", false, `${error.reason}: request could not be built`)
-        const refused = Transport.neverSent(error.cause)
-        return refused
-          ? transport("ConnectionRefused", false, Transport.describeCause(error.cause))
-          : transport("Transport", true, Transport.describeCause(error.cause))
+        const notSent = Transport.notSentReason(error.cause)
+        return notSent === undefined
+          ? transport("Transport", true, Transport.describeCause(error.cause))
+          : transport(notSent, false, Transport.describeCause(error.cause))
       }
       // The response started but its body could not be read: the server has the request.
       return transport("Transport", true, Transport.describeCause(error.cause ?? error))
@@ -219,10 +228,16 @@ export const runCommand = <A, I, E = never>(
           onFailure: (error) =>
             Effect.flatMap(Random.next, (random) => {
               const now = clock.unsafeCurrentTimeMillis()
-              const retryAfter = error._tag === "PunchoutTransportError" ? error.retryAfterMillis : undefined
+              const retryAfter = error._tag === "PunchoutTransportError"
+                ? error.retryAfterMillis
+                : error._tag === "RateLimited" && error.retryAfter !== undefined
+                ? Duration.toMillis(error.retryAfter)
+                : undefined
               const delay = delayFor(policy, attempt, random, retryAfter)
               const withinBudget = now - started + Duration.toMillis(delay) <= Duration.toMillis(policy.maxElapsed)
-              if (attempt >= policy.maxAttempts || !withinBudget || !isRetryable(spec.mode, error)) {
+              // A server asking for a longer pause than we wait gets no retry: the error carries the delay.
+              const pauseTooLong = retryAfter !== undefined && retryAfter > Duration.toMillis(policy.retryAfterCap)
+              if (attempt >= policy.maxAttempts || pauseTooLong || !withinBudget || !isRetryable(spec.mode, error)) {
                 finish(attempt)
                 const failed = Effect.fail(finalError(error, attempt))
                 return debug

@@ -5,7 +5,7 @@
 // and flags: logger, Clock, tracer), with `parentSpan` as its parent span. The deadline is a
 // plain timer when the caller runs on the live Clock, and otherwise that Clock's own `sleep` in a
 // second fiber, so a TestClock still decides when an attempt times out.
-import { Clock, Context, DefaultServices, Duration, Effect, Exit, type Fiber, Runtime, Tracer } from "effect"
+import { Clock, Context, DefaultServices, Duration, Effect, Exit, type Fiber, Runtime, RuntimeFlags, Tracer } from "effect"
 
 const liveClock = Context.get(DefaultServices.liveServices, Clock.Clock)
 
@@ -18,10 +18,12 @@ export interface DeadlineOptions<E2> {
 export const withDeadline = <A, E, E2>(self: Effect.Effect<A, E>, options: DeadlineOptions<E2>): Effect.Effect<A, E | E2> =>
   Effect.withFiberRuntime<A, E | E2>((caller, status) => {
     const clock = Context.get(caller.currentDefaultServices, Clock.Clock)
+    // The attempt is always interruptible, even when the caller is not (a fiber forked in an
+    // uninterruptible region inherits that): otherwise the deadline could not abort it.
     const fork = Runtime.runFork(Runtime.make({
       context: Context.add(caller.currentContext, Tracer.ParentSpan, options.parentSpan),
       fiberRefs: caller.getFiberRefs(),
-      runtimeFlags: status.runtimeFlags
+      runtimeFlags: RuntimeFlags.enable(status.runtimeFlags, RuntimeFlags.Interruption)
     }))
     return Effect.async<A, E | E2>((resume) => {
       const attempt: Fiber.RuntimeFiber<A, E> = fork(self)
@@ -34,7 +36,8 @@ export const withDeadline = <A, E, E2>(self: Effect.Effect<A, E>, options: Deadl
       }
       let cancelDeadline: () => void
       if (clock === liveClock) {
-        const timer = setTimeout(expire, Duration.toMillis(options.duration))
+        // setTimeout fires at once past 2^31 - 1 ms; the client refuses such timeouts, clamp anyway.
+        const timer = setTimeout(expire, Math.min(Duration.toMillis(options.duration), 2_147_483_647))
         cancelDeadline = () => clearTimeout(timer)
       } else {
         const sleeper = fork(clock.sleep(options.duration))

@@ -1,0 +1,63 @@
+// Settings that are wrong on their face fail when the client is built, not at the first call.
+import { Duration, Either, Redacted } from "effect"
+import { ConfigurationError } from "../PunchoutError.js"
+import type { PunchoutClientOptions } from "../PunchoutClient.js"
+import * as RetryPolicy from "../RetryPolicy.js"
+
+export interface Settings {
+  /** No trailing slash. */
+  readonly baseUrl: string
+  readonly timeout: Duration.Duration
+  readonly retry: RetryPolicy.RetryPolicy
+}
+
+const problem = (setting: string, text: string) => Either.left(new ConfigurationError({ setting, problem: text }))
+
+const duration = (input: Duration.DurationInput): Duration.Duration | undefined => {
+  try {
+    return Duration.decode(input)
+  } catch {
+    return undefined
+  }
+}
+
+// setTimeout cannot wait longer (about 24.8 days).
+const MAX_TIMEOUT_MILLIS = 2_147_483_647
+
+export const checkSettings = (options: PunchoutClientOptions): Either.Either<Settings, ConfigurationError> => {
+  const rawUrl = typeof options.baseUrl === "string" ? options.baseUrl.trim() : ""
+  if (rawUrl === "") return problem("baseUrl", "must not be empty")
+  let url: URL
+  try {
+    url = new URL(rawUrl)
+  } catch {
+    return problem("baseUrl", `must be an absolute http(s) URL, got ${JSON.stringify(rawUrl.slice(0, 80))}`)
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return problem("baseUrl", `must be an http(s) URL, got ${url.protocol}`)
+  if (url.search !== "" || url.hash !== "") return problem("baseUrl", "must not have a query or a fragment")
+  if (url.username !== "" || url.password !== "") return problem("baseUrl", "must not carry credentials")
+
+  if (!Redacted.isRedacted(options.vendorApiKey)) return problem("vendorApiKey", "must be a Redacted string")
+  const key = Redacted.value(options.vendorApiKey)
+  if (typeof key !== "string" || key.trim() === "") return problem("vendorApiKey", "must not be empty")
+
+  const timeout = duration(options.requestTimeout ?? "30 seconds")
+  if (timeout === undefined || !Duration.isFinite(timeout) || Duration.toMillis(timeout) <= 0) {
+    return problem("requestTimeout", "must be a positive duration such as \"10 seconds\"")
+  }
+  if (Duration.toMillis(timeout) > MAX_TIMEOUT_MILLIS) return problem("requestTimeout", "must be at most 24 days")
+
+  const input = options.retry ?? {}
+  if (input.maxAttempts !== undefined && !(Number.isInteger(input.maxAttempts) && input.maxAttempts >= 1)) {
+    return problem("retry.maxAttempts", `must be a whole number of at least 1, got ${input.maxAttempts}`)
+  }
+  for (const name of ["baseDelay", "maxDelay", "maxElapsed", "retryAfterCap"] as const) {
+    const value = input[name]
+    if (value === undefined) continue
+    const decoded = duration(value)
+    if (decoded === undefined || Duration.toMillis(decoded) < 0) {
+      return problem(`retry.${name}`, "must be a duration such as \"500 millis\"")
+    }
+  }
+  return Either.right({ baseUrl: rawUrl.replace(/\/+$/, ""), timeout, retry: RetryPolicy.make(input) })
+}
