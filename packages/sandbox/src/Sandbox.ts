@@ -6,7 +6,7 @@
  */
 import { HttpClient } from "@effect/platform"
 import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
-import { Clock, Config, type ConfigError, Context, Duration, Effect, Exit, FiberSet, Layer, Scope, SubscriptionRef } from "effect"
+import { Clock, Config, type ConfigError, Context, Duration, Effect, Exit, FiberSet, Layer, type Redacted, Scope, SubscriptionRef } from "effect"
 import type { OrderManagement } from "@shoplink/protocol"
 import { createServer } from "node:http"
 import { SANDBOX_CREDENTIALS, type SandboxCredentials } from "./Credentials.js"
@@ -16,10 +16,10 @@ import { makeAdmin } from "./internal/admin.js"
 import { makeApp } from "./internal/app.js"
 import type { Ctx } from "./internal/context.js"
 import type { ExportButton } from "./internal/ordering.js"
-import { type Fault, type OrderState, SandboxState } from "./internal/state.js"
+import { type Fault, type OrderState, type OutOfStockPolicy, SandboxState } from "./internal/state.js"
 import { makeDeliverer, type WebhookDelivery } from "./internal/webhooks.js"
 
-export type { Fault, OrderState } from "./internal/state.js"
+export type { Fault, OrderState, OutOfStockPolicy } from "./internal/state.js"
 export type { WebhookDelivery } from "./internal/webhooks.js"
 export type { ExportButton } from "./internal/ordering.js"
 export { SandboxAdminError } from "./internal/admin.js"
@@ -28,8 +28,11 @@ export { SandboxAdminError } from "./internal/admin.js"
  * Options of {@link startSandbox}.
  *
  * @example
+ * import { Redacted } from "effect"
  * import type { SandboxOptions } from "@shoplink/sandbox"
  * const options: SandboxOptions = { port: 0, seed: 7, webhookAttempts: 2 }
+ * // Reachable from other machines: guard the admin API; back-order what is out of stock.
+ * const shared: SandboxOptions = { host: "0.0.0.0", adminToken: Redacted.make("s3cret"), outOfStock: "backOrder" }
  *
  * @since 0.1.0
  */
@@ -46,6 +49,17 @@ export interface SandboxOptions {
   readonly webhookAttempts?: number | undefined
   /** First retry delay (doubling); default 200 millis. */
   readonly webhookBackoff?: Duration.DurationInput | undefined
+  /**
+   * A quantity no warehouse has: `"refuse"` (default, API0234 — the spec's "Quantity exceeds stock
+   * on hand") or `"backOrder"` (accepted, dispatched a week after the warehouse's next dispatch).
+   */
+  readonly outOfStock?: OutOfStockPolicy | undefined
+  /**
+   * When set, the admin API (`/__sandbox/`) answers 401 unless the request carries
+   * `Authorization: Bearer <token>`. Set it whenever `host` is not a loopback address: the admin
+   * API can add customers, move the clock and inject faults. `sandbox.admin` (in process) is not affected.
+   */
+  readonly adminToken?: Redacted.Redacted<string> | undefined
 }
 
 /**
@@ -54,6 +68,7 @@ export interface SandboxOptions {
  * @example
  * import type { SandboxCustomerInput } from "@shoplink/sandbox"
  * const customer: SandboxCustomerInput = { accountNo: "700800", username: "a@b.example", apiToken: "t-700800", country: "US" }
+ * const west: SandboxCustomerInput = { ...customer, accountNo: "700801", apiToken: "t-700801", timeZone: "America/Los_Angeles" }
  *
  * @since 0.1.0
  */
@@ -64,6 +79,8 @@ export interface SandboxCustomerInput {
   readonly country: "US" | "CA"
   readonly name?: string
   readonly poRequired?: boolean
+  /** IANA time zone the ordering pages show this shop's times in; default: its address's zone. */
+  readonly timeZone?: string
 }
 
 /**
@@ -71,7 +88,7 @@ export interface SandboxCustomerInput {
  *
  * @example
  * import type { DriverSearchResult } from "@shoplink/sandbox"
- * const empty: DriverSearchResult = { vehicle: undefined, results: [] }
+ * const empty: DriverSearchResult = { vehicle: undefined, results: [], page: 1, pageCount: 1, total: 0 }
  *
  * @since 0.1.0
  */
@@ -84,6 +101,11 @@ export interface DriverSearchResult {
     readonly price: number | undefined
     readonly available: number
   }>
+  /** The page shown (pass `page` in the search parameters for another; 20 results a page). */
+  readonly page: number
+  readonly pageCount: number
+  /** Results over all pages. */
+  readonly total: number
 }
 
 /**
@@ -126,6 +148,7 @@ export interface SandboxAdmin {
   readonly deliveries: () => Effect.Effect<ReadonlyArray<WebhookDelivery>>
   /** Waits until at least `count` attempts were recorded, then returns them all. */
   readonly awaitDeliveries: (count: number) => Effect.Effect<ReadonlyArray<WebhookDelivery>>
+  /** Adds a customer; dies on a `timeZone` that is not an IANA zone. */
   readonly addCustomer: (customer: SandboxCustomerInput) => Effect.Effect<void>
   readonly addVendorKey: (apiKey: string) => Effect.Effect<void>
   readonly addOmsKey: (apiKey: string, tier: "test" | "production") => Effect.Effect<void>
@@ -200,7 +223,7 @@ export const startSandbox = (options: SandboxOptions = {}): Effect.Effect<Runnin
     const seed = options.seed ?? 1
     let state: SandboxState | undefined
     const now = Effect.map(Clock.currentTimeMillis, (t) => (t < YEAR_2001 ? FIXED_START + t : t) + (state?.clockOffset ?? 0))
-    state = new SandboxState(seed, yield* now)
+    state = new SandboxState(seed, yield* now, options.outOfStock ?? "refuse")
     const log = yield* SubscriptionRef.make<ReadonlyArray<WebhookDelivery>>([])
     const fibers = yield* FiberSet.make()
     const client = yield* Layer.build(NodeHttpClient.layerUndici).pipe(Effect.map(Context.get(HttpClient.HttpClient)))
@@ -214,6 +237,7 @@ export const startSandbox = (options: SandboxOptions = {}): Effect.Effect<Runnin
       state,
       now,
       baseUrl: () => url,
+      adminToken: options.adminToken,
       deliver: (event, target, body) => Effect.asVoid(FiberSet.run(fibers, send(event, target, body)))
     }
     const admin = makeAdmin(ctx, log)

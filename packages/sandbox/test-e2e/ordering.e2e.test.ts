@@ -1,4 +1,5 @@
-// One search → cart → Export and Submit → callback round trip in headless Chromium.
+// One search → cart → Export and Submit → callback round trip in headless Chromium, and what a
+// person sees of paging, stock and times.
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { chromium } from "playwright-core"
@@ -83,5 +84,62 @@ describe("ordering pages in Chromium", () => {
       expect(sms.hooks[0]?.body.referenceID).toBe("RO-E2E")
       expect(sms.hooks[0]?.body.order).toMatchObject({ status: 3, statusDescription: "Order submitted" })
       expect(sms.hooks[0]?.body.order.orderLines[0]).toMatchObject({ productID: "51515", brandID: "WIX", quantity: 2 })
+    })))
+
+  it.live("a vehicle's parts page by page (Next / Previous keep the search), out-of-stock parts have no button, times are local and UTC", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const sandbox = yield* startSandbox()
+      const c = sandbox.credentials.customers.us
+      const create = (referenceID: string) =>
+        Effect.promise(() =>
+          fetch(sandbox.punchoutCreateUrl, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({
+              apiKey: sandbox.credentials.vendorApiKey, apiToken: c.apiToken, accountNo: c.accountNo, username: c.username,
+              country: "US", smsVendorName: "E2E SMS", referenceID,
+              webhooks: { order: "http://127.0.0.1:9/order", quote: "http://127.0.0.1:9/quote" }
+            })
+          }).then((r) => r.json() as Promise<any>)
+        )
+      // Someone else takes the last two struts (LS3003) in the US.
+      const other = yield* create("RO-OTHER")
+      yield* Effect.promise(() =>
+        fetch(other.punchout.url.replace("{command}", "CreateOrder"), { method: "POST", body: JSON.stringify({ productID: "LS3003", brandID: "MON", quantity: "2" }) })
+      )
+      const created = yield* create("RO-PAGES")
+      const vehicle = SANDBOX_FIXTURES.vehicles[0]!
+      const b = yield* browser
+      const page = yield* Effect.promise(() => b.newPage())
+      const reference = `WO "9" & <co>`
+      yield* Effect.promise(() => page.goto(created.punchout.url.replace("{command}", "ShowCatalog") + `&vin=${vehicle.vin}&referenceID=${encodeURIComponent(reference)}`))
+      const ids = () => Effect.promise(() => page.locator("[data-testid=result]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-product-id"))))
+      const first = yield* ids()
+      expect(first).toHaveLength(20)
+      expect(yield* Effect.promise(() => page.getByTestId("page-summary").first().textContent())).toMatch(/^Results 1–20 of \d+ · page 1 of \d+$/)
+      yield* Effect.promise(() => Promise.all([page.waitForURL(/page=2/), page.getByTestId("page-next").first().click()]))
+      const second = yield* ids()
+      expect(second.length).toBeGreaterThan(0)
+      expect(second.filter((id) => first.includes(id))).toEqual([])
+      const url = new URL(page.url())
+      expect([url.searchParams.get("vin"), url.searchParams.get("referenceID")]).toEqual([vehicle.vin, reference])
+      expect(yield* Effect.promise(() => page.getByTestId("footer").textContent())).toContain(`Reference ${reference}`)
+      yield* Effect.promise(() => Promise.all([page.waitForURL(/page=1/), page.getByTestId("page-prev").first().click()]))
+      expect(yield* ids()).toEqual(first)
+      // Search for the struts: the one with nothing on hand cannot be added.
+      yield* Effect.promise(() => page.fill("input[name=searchTerm]", "strut"))
+      yield* Effect.promise(() => Promise.all([page.waitForURL(/searchTerm=strut/), page.click("button[type=submit] >> text=Search")]))
+      const strut = page.locator(`[data-testid=result][data-product-id="LS3003"]`)
+      expect(yield* Effect.promise(() => strut.getByTestId("availability").textContent())).toContain("Out of stock")
+      expect(yield* Effect.promise(() => strut.getByTestId("add-to-cart").count())).toBe(0)
+      // Times: the shop's zone (Austin: Central) with UTC beside it; the machine-readable instant too.
+      const filterPage = yield* Effect.promise(() => b.newPage())
+      yield* Effect.promise(() => filterPage.goto(created.punchout.url.replace("{command}", "ShowCatalog") + `&vin=${vehicle.vin}&searchTerm=oil+filter`))
+      const dispatch = filterPage.locator(`[data-testid=result][data-product-id="51515"] [data-testid=dispatch]`)
+      const text = (yield* Effect.promise(() => dispatch.innerText())).replace(/\s+/g, " ")
+      expect(text).toMatch(/^Dispatch \w{3}, \w{3} \d{1,2}, \d{1,2}:\d{2} [AP]M C[DS]T \(\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\)$/)
+      const instant = yield* Effect.promise(() => dispatch.locator("time").getAttribute("datetime"))
+      expect(text).toContain(`${instant!.slice(0, 10)} ${instant!.slice(11, 16)} UTC`)
+      expect(yield* Effect.promise(() => filterPage.getByTestId("time-zone").textContent())).toContain("America/Chicago")
     })))
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Config, ConfigProvider, Duration, Effect, Layer, TestClock } from "effect"
+import { Config, ConfigProvider, Duration, Effect, Layer, Redacted, TestClock } from "effect"
 import { SANDBOX_CREDENTIALS, SandboxServer, startSandbox, startSandboxServer, withSandbox } from "../src/index.js"
 import { call, createBody, postJson, session } from "./helpers.js"
 
@@ -27,6 +27,22 @@ describe("admin HTTP API", () => {
       expect((yield* admin("clock/advance", { millis: -1 })).status).toBe(400)
       expect((yield* admin("customers", { accountNo: "1" })).status).toBe(400)
       expect((yield* call(`${sandbox.adminUrl}/nothing`)).status).toBe(404)
+    }))
+
+  it.scoped("adminToken guards /__sandbox/ with a Bearer token; the distributor's routes and sandbox.admin are unaffected", () =>
+    Effect.gen(function*() {
+      const sandbox = yield* startSandbox({ adminToken: Redacted.make("s3cret") })
+      const clock = `${sandbox.adminUrl}/clock`
+      const refused = yield* call(clock)
+      expect(refused.status).toBe(401)
+      expect(refused.headers.get("www-authenticate")).toContain("Bearer")
+      expect(refused.text).not.toContain("s3cret")
+      expect((yield* call(clock, { headers: { authorization: "Bearer s3cre" } })).status).toBe(401)
+      expect((yield* postJson(`${sandbox.adminUrl}/clock/advance`, { millis: 1000 }, { authorization: "Basic s3cret" })).status).toBe(401)
+      expect((yield* call(clock, { headers: { authorization: "Bearer s3cret" } })).status).toBe(200)
+      expect((yield* postJson(sandbox.punchoutCreateUrl, createBody())).status).toBe(200)
+      yield* sandbox.admin.advanceClock("1 hour")
+      expect((yield* call(clock, { headers: { authorization: "bearer s3cret" } })).body.offsetMillis).toBe(3_600_000)
     }))
 
   it.scoped("drives the ordering pages and moves order states over HTTP", () =>

@@ -165,3 +165,130 @@ describe("ShowOrder and page errors", () => {
       expect(faulted.text).toMatch(/data-testid="error">API0500/)
     }))
 })
+
+const rowOf = (html: string, productID: string) =>
+  new RegExp(`<tr data-testid="result" data-product-id="${productID}"[\\s\\S]*?</tr>`).exec(html)?.[0]
+const productIds = (html: string) => [...html.matchAll(/data-testid="result" data-product-id="([^"]+)" data-brand-id="([^"]+)"/g)].map((m) => `${m[2]}|${m[1]}`)
+const unescape = (s: string) => s.replace(/&quot;/g, "\"").replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&")
+const hrefOf = (html: string, testid: string) => {
+  const raw = new RegExp(`data-testid="${testid}" rel="\\w+" href="([^"]*)"`).exec(html)?.[1]
+  return raw === undefined ? undefined : unescape(raw)
+}
+
+describe("ShowCatalog paging, stock and time zones", () => {
+  it.scoped("a vehicle without a search pages its results 20 at a time; the links keep the query, escaped", () =>
+    Effect.gen(function*() {
+      const sandbox = yield* startSandbox()
+      const s = yield* session(sandbox)
+      const reference = `WO "7" <b>&x=1`
+      const first = yield* call(s.command("ShowCatalog", `&vin=${vehicle.vin}&referenceID=${encodeURIComponent(reference)}`))
+      expect(first.status).toBe(200)
+      const page1 = productIds(first.text)
+      expect(page1).toHaveLength(20)
+      const total = Number(/Results 1–20 of (\d+) · page 1 of (\d+)/.exec(first.text)?.[1])
+      expect(total).toBeGreaterThan(40)
+      expect(hrefOf(first.text, "page-prev")).toBeUndefined()
+      // Attribute values never carry a raw quote or angle bracket.
+      expect(first.text).not.toContain(`<b>&x`)
+      const next = new URL(hrefOf(first.text, "page-next")!, sandbox.url)
+      expect(Object.fromEntries(next.searchParams)).toEqual({ token: s.token, vin: vehicle.vin, referenceID: reference, page: "2" })
+      const second = yield* call(next.href)
+      const page2 = productIds(second.text)
+      expect(page2).toHaveLength(20)
+      expect(page2.filter((id) => page1.includes(id))).toEqual([])
+      expect(second.text).toContain(`Results 21–40 of ${total}`)
+      expect(new URL(hrefOf(second.text, "page-prev")!, sandbox.url).searchParams.get("page")).toBe("1")
+      // Past the end (or nonsense) shows the nearest page; the last one has no Next.
+      const pages = Math.ceil(total / 20)
+      const last = yield* call(s.command("ShowCatalog", `&vin=${vehicle.vin}&page=999`))
+      expect(last.text).toContain(`page ${pages} of ${pages}`)
+      expect(productIds(last.text)).toHaveLength(total - (pages - 1) * 20)
+      expect(hrefOf(last.text, "page-next")).toBeUndefined()
+      expect((yield* call(s.command("ShowCatalog", `&vin=${vehicle.vin}&page=abc`))).text).toContain(`page 1 of ${pages}`)
+      // A short search is one page, and the driver reports the same paging.
+      const driven = yield* sandbox.admin.driver.search(s.token, { vin: vehicle.vin, page: "2" })
+      expect(driven).toMatchObject({ page: 2, pageCount: pages, total })
+      expect(driven.results.map((r) => `${r.brandID}|${r.productID}`)).toEqual(page2)
+    }))
+
+  it.scoped("a part with none on hand offers no Add to cart, and adding it anyway is API0234", () =>
+    Effect.gen(function*() {
+      const sandbox = yield* startSandbox()
+      const other = yield* session(sandbox)
+      // Another order takes the last two struts in the US (LS3003: 2 in Dallas only).
+      expect((yield* call(other.command("CreateOrder"), { method: "POST", body: JSON.stringify({ productID: "LS3003", brandID: "MON", quantity: "2" }) })).status).toBe(200)
+      const s = yield* session(sandbox)
+      const page = yield* call(s.command("ShowCatalog", `&vin=${vehicle.vin}&searchTerm=strut`))
+      const strut = rowOf(page.text, "LS3003")!
+      expect(strut).toMatch(/data-testid="availability">[^<]*<span class="out">Out of stock/)
+      expect(strut).not.toContain(`data-testid="add-to-cart"`)
+      expect(strut).toContain(`data-testid="unavailable"`)
+      // Not stocked and unpriced parts get no button either.
+      const coil = rowOf((yield* call(s.command("ShowCatalog", `&vin=${vehicle.vin}&searchTerm=ignition coil`))).text, "NS2002")!
+      expect(coil).not.toContain(`data-testid="add-to-cart"`)
+      const unpriced = rowOf((yield* call(s.command("ShowCatalog", `&vin=${vehicle.vin}&searchTerm=alternator`))).text, "NP1001")!
+      expect(unpriced).not.toContain(`data-testid="add-to-cart"`)
+      // An in-stock part keeps its button.
+      expect(rowOf((yield* call(s.command("ShowCatalog", `&vin=${vehicle.vin}&searchTerm=oil filter`))).text, "51515")).toContain(`data-testid="add-to-cart"`)
+      const forced = yield* form(`${sandbox.url}/punchout/v1/app/add?token=${s.token}`, { productID: "LS3003", brandID: "MON", quantity: "1" })
+      expect(forced.status).toBe(400)
+      expect(forced.text).toMatch(/data-testid="error">API0234/)
+      const driven = yield* Effect.flip(sandbox.admin.driver.addToCart(s.token, { productID: "LS3003", brandID: "MON", quantity: 1 }))
+      expect(driven.message).toContain("API0234")
+    }))
+
+  it.scoped("with outOfStock: \"backOrder\" the part is back-ordered and dispatched a week later", () =>
+    Effect.gen(function*() {
+      const sandbox = yield* startSandbox({ outOfStock: "backOrder" })
+      const other = yield* session(sandbox)
+      yield* call(other.command("CreateOrder"), { method: "POST", body: JSON.stringify({ productID: "LS3003", brandID: "MON", quantity: "2" }) })
+      const s = yield* session(sandbox)
+      const back = `/punchout/v1/ShowCatalog?token=${s.token}&vin=${vehicle.vin}&searchTerm=strut`
+      const strut = rowOf((yield* call(`${sandbox.url}${back}`)).text, "LS3003")!
+      expect(strut).toContain(`data-testid="back-order"`)
+      // Dallas dispatches Monday 23:00 UTC; a back-order leaves a week later.
+      expect(strut).toContain(`datetime="2026-06-08T23:00:00.000Z"`)
+      const added = yield* form(`${sandbox.url}/punchout/v1/app/add?token=${s.token}`, { productID: "LS3003", brandID: "MON", quantity: "1", back })
+      expect(added.status).toBe(303)
+      const cart = yield* call(`${sandbox.url}${back}`)
+      expect(cart.text).toMatch(/data-testid="cart-line" data-product-id="LS3003"[\s\S]*?data-testid="back-ordered"/)
+      const created = yield* call(s.command("CreateOrder"), { method: "POST", body: JSON.stringify({ productID: "LS3003", brandID: "MON", quantity: "5" }) })
+      expect(created.status).toBe(200)
+      expect(new Date(created.body.order.orderLines[0].dispatchTime).toISOString()).toBe("2026-06-08T23:00:00.000Z")
+      // Stock on hand never reads below zero, whatever is back-ordered.
+      const quotes = yield* call(s.command("GetProductQuotes"), { method: "POST", body: JSON.stringify({ productID: "LS3003", brandID: "MON", quantity: "1" }) })
+      expect(quotes.body.quotes[0].quantityAvail).toBe(0)
+      // In-stock parts are unaffected.
+      const filter = yield* call(s.command("CreateOrder"), { method: "POST", body: JSON.stringify({ productID: "51515", brandID: "WIX", quantity: "1" }) })
+      expect(new Date(filter.body.order.orderLines[0].dispatchTime).toISOString()).toBe("2026-06-01T23:00:00.000Z")
+    }))
+
+  it.scoped("shows times in the shop's time zone, labelled, with UTC beside them", () =>
+    Effect.gen(function*() {
+      const sandbox = yield* startSandbox()
+      // The sandbox starts Monday 2026-06-01 14:00 UTC; Dallas dispatches at 23:00 UTC, Toronto at 22:00 UTC.
+      const dispatchOf = (html: string) => /data-testid="dispatch">([\s\S]*?)<\/td>/.exec(rowOf(html, "51515")!)?.[1] ?? ""
+      const us = yield* session(sandbox)
+      const usPage = (yield* call(us.command("ShowCatalog", `&vin=${vehicle.vin}&searchTerm=oil filter`))).text
+      expect(usPage).toMatch(/data-testid="time-zone">[^<]*America\/Chicago[^<]*UTC/)
+      expect(dispatchOf(usPage)).toContain(`Mon, Jun 1, 6:00 PM CDT`)
+      expect(dispatchOf(usPage)).toContain(`2026-06-01 23:00 UTC`)
+      const ca = SANDBOX_FIXTURES.vehicles.find((v) => v.licensePlateState === "ON")!
+      const caSession = yield* session(sandbox, {
+        apiToken: sandbox.credentials.customers.ca.apiToken, accountNo: sandbox.credentials.customers.ca.accountNo,
+        username: sandbox.credentials.customers.ca.username, country: "CA"
+      })
+      const caPage = (yield* call(caSession.command("ShowCatalog", `&vin=${ca.vin}&searchTerm=oil filter`))).text
+      expect(dispatchOf(caPage)).toContain(`Mon, Jun 1, 6:00 PM EDT`)
+      expect(dispatchOf(caPage)).toContain(`2026-06-01 22:00 UTC`)
+      // A shop's own zone, given when it is added; the order page labels its times the same way.
+      yield* sandbox.admin.addCustomer({ accountNo: "700900", username: "west@shop.example", apiToken: "t-700900", country: "US", timeZone: "America/Los_Angeles" })
+      const west = yield* session(sandbox, { apiToken: "t-700900", accountNo: "700900", username: "west@shop.example" })
+      const created = yield* call(west.command("CreateOrder"), { method: "POST", body: JSON.stringify({ productID: "51515", brandID: "WIX", quantity: "1" }) })
+      const order = (yield* call(west.command("ShowOrder", `&orderId=${created.body.order.orderID}`))).text
+      expect(order).toMatch(/data-testid="time-zone">[^<]*America\/Los_Angeles/)
+      expect(order).toMatch(/data-testid="order-line-dispatch"><time datetime="2026-06-01T23:00:00.000Z">Mon, Jun 1, 4:00 PM PDT<\/time>/)
+      const refused = yield* Effect.exit(sandbox.admin.addCustomer({ accountNo: "700901", username: "x@shop.example", apiToken: "t-700901", country: "US", timeZone: "Mars/Olympus" }))
+      expect(refused._tag).toBe("Failure")
+    }))
+})

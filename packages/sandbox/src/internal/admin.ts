@@ -60,6 +60,9 @@ export const makeAdmin = (ctx: Ctx, deliveries: SubscriptionRef.SubscriptionRef<
         Effect.map(Option.getOrElse(() => [] as ReadonlyArray<WebhookDelivery>))
       ),
     addCustomer: (customer) => sync(() => {
+      if (customer.timeZone !== undefined && !isTimeZone(customer.timeZone)) {
+        throw new SandboxAdminError({ message: `timeZone must be an IANA time zone such as America/Chicago, got ${customer.timeZone}` })
+      }
       ctx.state.addCustomer(customer)
     }),
     addVendorKey: (apiKey) => sync(() => {
@@ -87,7 +90,10 @@ export const makeAdmin = (ctx: Ctx, deliveries: SubscriptionRef.SubscriptionRef<
               description: p.description,
               price: p.price,
               available: p.stocked ? ctx.state.available(p, country) : 0
-            }))
+            })),
+            page: view.page,
+            pageCount: view.pageCount,
+            total: view.total
           }
         }),
       addToCart: (token, item) =>
@@ -104,6 +110,15 @@ export const makeAdmin = (ctx: Ctx, deliveries: SubscriptionRef.SubscriptionRef<
     }
   }
   return admin
+}
+
+const isTimeZone = (zone: string): boolean => {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone })
+    return true
+  } catch {
+    return false
+  }
 }
 
 const str = (body: Record<string, unknown>, name: string): string => {
@@ -150,7 +165,8 @@ export const handleAdmin = (
           accountNo: str(body, "accountNo"), username: str(body, "username"), apiToken: str(body, "apiToken"),
           country: str(body, "country") === "CA" ? "CA" : "US",
           ...(typeof body["name"] === "string" ? { name: body["name"] } : {}),
-          ...(typeof body["poRequired"] === "boolean" ? { poRequired: body["poRequired"] } : {})
+          ...(typeof body["poRequired"] === "boolean" ? { poRequired: body["poRequired"] } : {}),
+          ...(typeof body["timeZone"] === "string" ? { timeZone: body["timeZone"] } : {})
         } satisfies SandboxCustomerInput)
         return json({ ok: true }, 201)
       case "POST vendor-keys":

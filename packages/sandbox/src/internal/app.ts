@@ -1,7 +1,8 @@
 // The one HTTP app: routes every path, applies injected faults first.
 import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
-import { Clock, Effect, Option } from "effect"
+import { Clock, Effect, Option, Redacted } from "effect"
+import { createHash, timingSafeEqual } from "node:crypto"
 import { MessageCatalog, Punchout } from "@shoplink/protocol"
 import type { SandboxAdmin } from "../Sandbox.js"
 import { handleAdmin } from "./admin.js"
@@ -50,6 +51,16 @@ const applyFault = (ctx: Ctx, endpoint: string, kind: Kind) =>
     }
   })
 
+const digest = (s: string) => createHash("sha256").update(s).digest()
+
+/** Whether a request may use the admin API: always without a configured token, else a matching Bearer token. */
+const adminAllowed = (ctx: Ctx, authorization: string | undefined): boolean => {
+  if (ctx.adminToken === undefined) return true
+  const given = /^Bearer\s+(.+)$/i.exec(authorization ?? "")?.[1]?.trim()
+  // Hashing first gives equal lengths, so the comparison takes the same time whatever was sent.
+  return given !== undefined && timingSafeEqual(digest(given), digest(Redacted.value(ctx.adminToken)))
+}
+
 const plainFailure = (id: MessageCatalog.MessageId, text: string, status: number) =>
   json(errorEnvelope(new MessageFailure(id, text), status), status)
 
@@ -62,7 +73,14 @@ export const makeApp = (ctx: Ctx, admin: SandboxAdmin) =>
     ctx.state.sweep(now)
     const method = request.method
 
-    if (segments[0] === "__sandbox") return yield* handleAdmin(ctx, admin, segments.slice(1), method)
+    if (segments[0] === "__sandbox") {
+      if (!adminAllowed(ctx, request.headers["authorization"])) {
+        return json({ error: "the admin API needs Authorization: Bearer <admin token>" }, 401).pipe(
+          HttpServerResponse.setHeader("www-authenticate", `Bearer realm="shoplink-sandbox-admin"`)
+        )
+      }
+      return yield* handleAdmin(ctx, admin, segments.slice(1), method)
+    }
     if (segments.length === 0 || (segments.length === 1 && segments[0] === "docs")) return HttpServerResponse.html(docsPage())
     if (segments[0] === "openapi" && segments.length === 2) {
       if (segments[1] === "punchout.json") return json(punchoutDocument())

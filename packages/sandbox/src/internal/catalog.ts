@@ -8,7 +8,12 @@ export type CountryCode = "US" | "CA"
 export interface Brand {
   readonly code: string
   readonly acaBrandId: string
+  /** The brand's full name (Order Management `brandDescription`), e.g. "NGK Spark Plugs". */
   readonly name: string
+  /** How a parts counter writes it before a part type: "NGK" in "NGK Spark Plug". */
+  readonly shortName: string
+  /** The part terminologies it makes; products are only generated for these. */
+  readonly makes: ReadonlyArray<number>
   readonly logo: string
   readonly website: string
   readonly warrantyHtml: string
@@ -18,6 +23,12 @@ export interface Terminology {
   readonly id: number
   readonly name: string
   readonly category: string
+  /** Plausible price range (account currency) of one unit. */
+  readonly price: readonly [number, number]
+  /** Plausible shipping weight range in pounds. */
+  readonly weight: readonly [number, number]
+  /** Core charge range for parts sold on exchange (alternators, starters, calipers, batteries). */
+  readonly core?: readonly [number, number]
 }
 
 export interface Category {
@@ -58,6 +69,8 @@ export interface Product {
   readonly corePrice: number
   readonly weight: number
   readonly quality: string
+  /** "Brand PartType" as quotes and orders write `productDesc`, e.g. "WIX Oil Filter". */
+  readonly name: string
   /** `false`: not a stocked SKU (API0232). */
   readonly stocked: boolean
   /** Base vehicle IDs it fits; empty means universal. */
@@ -86,21 +99,24 @@ export interface Catalog {
   readonly addresses: ReadonlyArray<DirectoryAddress>
 }
 
+// Each brand makes only the part types it is known for: filter makers make filters, Moog makes
+// steering and hub parts, NGK ignition parts and sensors; the OE lines (ACDelco, Motorcraft) and a
+// store brand (Duralast) cover more.
 const BRANDS: ReadonlyArray<Omit<Brand, "warrantyHtml">> = [
-  { code: "WIX", acaBrandId: "BBDF", name: "WIX Filters", logo: "wix", website: "https://www.wixfilters.example" },
-  { code: "ACD", acaBrandId: "BBHK", name: "ACDelco", logo: "acdelco", website: "https://www.acdelco.example" },
-  { code: "BO", acaBrandId: "BCZM", name: "Bosch", logo: "bosch", website: "https://www.bosch.example" },
-  { code: "MON", acaBrandId: "BBSF", name: "Monroe", logo: "monroe", website: "https://www.monroe.example" },
-  { code: "MC", acaBrandId: "BBKJ", name: "Motorcraft", logo: "motorcraft", website: "" },
-  { code: "NGK", acaBrandId: "BBTL", name: "NGK Spark Plugs", logo: "ngk", website: "https://www.ngk.example" },
-  { code: "DEN", acaBrandId: "BBFL", name: "Denso", logo: "denso", website: "https://www.denso.example" },
-  { code: "GAT", acaBrandId: "BBGN", name: "Gates", logo: "gates", website: "https://www.gates.example" },
-  { code: "MOO", acaBrandId: "BBSN", name: "Moog Chassis", logo: "moog", website: "https://www.moog.example" },
-  { code: "DAY", acaBrandId: "BBJC", name: "Dayco", logo: "dayco", website: "" },
-  { code: "CHA", acaBrandId: "BBDH", name: "Champion", logo: "champion", website: "https://www.champion.example" },
-  { code: "FRA", acaBrandId: "BBMW", name: "FRAM", logo: "fram", website: "https://www.fram.example" },
-  { code: "KYB", acaBrandId: "BCKQ", name: "KYB Americas", logo: "kyb", website: "https://www.kyb.example" },
-  { code: "DL", acaBrandId: "BDPT", name: "Duralast", logo: "duralast", website: "" }
+  { code: "WIX", acaBrandId: "BBDF", name: "WIX Filters", shortName: "WIX", logo: "wix", website: "https://www.wixfilters.example", makes: [1684, 6832, 6836, 5340] },
+  { code: "ACD", acaBrandId: "BBHK", name: "ACDelco", shortName: "ACDelco", logo: "acdelco", website: "https://www.acdelco.example", makes: [1684, 6832, 7600, 7212, 5912, 1896, 1404, 1744, 1052, 1328, 4336, 6928, 5200, 8852] },
+  { code: "BO", acaBrandId: "BCZM", name: "Bosch", shortName: "Bosch", logo: "bosch", website: "https://www.bosch.example", makes: [1684, 5340, 7600, 7212, 5912, 1896, 1404, 4336, 6928, 8852] },
+  { code: "MON", acaBrandId: "BBSF", name: "Monroe", shortName: "Monroe", logo: "monroe", website: "https://www.monroe.example", makes: [7576, 7584] },
+  { code: "MC", acaBrandId: "BBKJ", name: "Motorcraft", shortName: "Motorcraft", logo: "motorcraft", website: "", makes: [1684, 6832, 6836, 7600, 7212, 5912, 1896, 1404, 4472, 1052, 1328, 4336, 6928, 5200, 8852] },
+  { code: "NGK", acaBrandId: "BBTL", name: "NGK Spark Plugs", shortName: "NGK", logo: "ngk", website: "https://www.ngk.example", makes: [7600, 7212, 5912] },
+  { code: "DEN", acaBrandId: "BBFL", name: "Denso", shortName: "Denso", logo: "denso", website: "https://www.denso.example", makes: [6836, 7600, 7212, 5912, 1052, 5588, 4336, 6928, 8852] },
+  { code: "GAT", acaBrandId: "BBGN", name: "Gates", shortName: "Gates", logo: "gates", website: "https://www.gates.example", makes: [4472, 4468, 1052, 1328] },
+  { code: "MOO", acaBrandId: "BBSN", name: "Moog Chassis", shortName: "Moog", logo: "moog", website: "https://www.moog.example", makes: [7040, 7320, 1184] },
+  { code: "DAY", acaBrandId: "BBJC", name: "Dayco", shortName: "Dayco", logo: "dayco", website: "", makes: [4472, 4468] },
+  { code: "CHA", acaBrandId: "BBDH", name: "Champion", shortName: "Champion", logo: "champion", website: "https://www.champion.example", makes: [7600, 8852] },
+  { code: "FRA", acaBrandId: "BBMW", name: "FRAM", shortName: "FRAM", logo: "fram", website: "https://www.fram.example", makes: [1684, 6832, 6836, 5340] },
+  { code: "KYB", acaBrandId: "BCKQ", name: "KYB Americas", shortName: "KYB", logo: "kyb", website: "https://www.kyb.example", makes: [7576, 7584] },
+  { code: "DL", acaBrandId: "BDPT", name: "Duralast", shortName: "Duralast", logo: "duralast", website: "", makes: [1896, 1404, 1744, 1052, 1328, 5588, 7040, 7320, 1184, 4336, 6928, 5200] }
 ]
 
 const CATEGORIES: ReadonlyArray<Category> = [
@@ -117,32 +133,36 @@ const CATEGORIES: ReadonlyArray<Category> = [
   { code: "ACC", name: "Accessories" }
 ]
 
+// Price (USD/CAD per unit) and weight (lb) ranges as a parts counter would quote them.
 const TERMINOLOGIES: ReadonlyArray<Terminology> = [
-  { id: 1684, name: "Oil Filter", category: "FLT" },
-  { id: 6832, name: "Engine Air Filter", category: "FLT" },
-  { id: 6836, name: "Cabin Air Filter", category: "FLT" },
-  { id: 5340, name: "Fuel Filter", category: "FLT" },
-  { id: 1896, name: "Disc Brake Pad Set", category: "BRK" },
-  { id: 1404, name: "Disc Brake Rotor", category: "BRK" },
-  { id: 1744, name: "Disc Brake Caliper", category: "BRK" },
-  { id: 7600, name: "Spark Plug", category: "IGN" },
-  { id: 7212, name: "Ignition Coil", category: "IGN" },
-  { id: 5912, name: "Oxygen Sensor", category: "EMS" },
-  { id: 4472, name: "Serpentine Belt", category: "BLT" },
-  { id: 4468, name: "Timing Belt", category: "BLT" },
-  { id: 1052, name: "Engine Water Pump", category: "COL" },
-  { id: 1328, name: "Engine Coolant Thermostat", category: "COL" },
-  { id: 5588, name: "Radiator", category: "COL" },
-  { id: 7576, name: "Shock Absorber", category: "SUS" },
-  { id: 7584, name: "Suspension Strut Assembly", category: "SUS" },
-  { id: 7040, name: "Suspension Ball Joint", category: "STE" },
-  { id: 7320, name: "Steering Tie Rod End", category: "STE" },
-  { id: 1184, name: "Wheel Bearing and Hub Assembly", category: "DRV" },
-  { id: 4336, name: "Alternator", category: "ELE" },
-  { id: 6928, name: "Starter Motor", category: "ELE" },
-  { id: 5200, name: "Vehicle Battery", category: "ELE" },
-  { id: 8852, name: "Windshield Wiper Blade", category: "ACC" }
+  { id: 1684, name: "Oil Filter", category: "FLT", price: [4, 15], weight: [0.5, 1.5] },
+  { id: 6832, name: "Engine Air Filter", category: "FLT", price: [10, 35], weight: [0.5, 2] },
+  { id: 6836, name: "Cabin Air Filter", category: "FLT", price: [12, 35], weight: [0.3, 1] },
+  { id: 5340, name: "Fuel Filter", category: "FLT", price: [10, 60], weight: [0.4, 2] },
+  { id: 1896, name: "Disc Brake Pad Set", category: "BRK", price: [25, 95], weight: [2, 6] },
+  { id: 1404, name: "Disc Brake Rotor", category: "BRK", price: [35, 160], weight: [10, 30] },
+  { id: 1744, name: "Disc Brake Caliper", category: "BRK", price: [45, 180], weight: [5, 15], core: [10, 35] },
+  { id: 7600, name: "Spark Plug", category: "IGN", price: [3, 18], weight: [0.1, 0.25] },
+  { id: 7212, name: "Ignition Coil", category: "IGN", price: [30, 120], weight: [0.5, 2] },
+  { id: 5912, name: "Oxygen Sensor", category: "EMS", price: [35, 150], weight: [0.3, 0.8] },
+  { id: 4472, name: "Serpentine Belt", category: "BLT", price: [18, 65], weight: [0.5, 2] },
+  { id: 4468, name: "Timing Belt", category: "BLT", price: [25, 90], weight: [0.3, 1] },
+  { id: 1052, name: "Engine Water Pump", category: "COL", price: [40, 200], weight: [2, 8] },
+  { id: 1328, name: "Engine Coolant Thermostat", category: "COL", price: [10, 45], weight: [0.2, 1] },
+  { id: 5588, name: "Radiator", category: "COL", price: [110, 420], weight: [10, 30] },
+  { id: 7576, name: "Shock Absorber", category: "SUS", price: [30, 120], weight: [3, 8] },
+  { id: 7584, name: "Suspension Strut Assembly", category: "SUS", price: [90, 260], weight: [10, 25] },
+  { id: 7040, name: "Suspension Ball Joint", category: "STE", price: [20, 90], weight: [1, 3] },
+  { id: 7320, name: "Steering Tie Rod End", category: "STE", price: [15, 70], weight: [1, 3] },
+  { id: 1184, name: "Wheel Bearing and Hub Assembly", category: "DRV", price: [60, 220], weight: [5, 15] },
+  { id: 4336, name: "Alternator", category: "ELE", price: [140, 420], weight: [10, 20], core: [20, 60] },
+  { id: 6928, name: "Starter Motor", category: "ELE", price: [110, 380], weight: [7, 15], core: [20, 60] },
+  { id: 5200, name: "Vehicle Battery", category: "ELE", price: [110, 260], weight: [30, 55], core: [18, 18] },
+  { id: 8852, name: "Windshield Wiper Blade", category: "ACC", price: [8, 35], weight: [0.3, 1] }
 ]
+
+// Only parts sold on exchange come remanufactured.
+const REMANUFACTURABLE = new Set([1744, 4336, 6928])
 
 // Universal parts fit every vehicle.
 const UNIVERSAL = new Set([5200, 8852])
@@ -209,21 +229,23 @@ export const makeCatalog = (seed: number): Catalog => {
     warrantyHtml: `<h3>${b.name} warranty</h3><p>${b.name} parts are covered by a limited lifetime warranty against defects in materials and workmanship.</p><p>${b.name} has supplied the aftermarket since ${1900 + (b.acaBrandId.charCodeAt(2) % 90)}.</p>`
   }))
   const vehicles: Array<Vehicle> = VEHICLES.map(({ vinStem, ...v }) => ({ ...v, vin: Vin.withCheckDigit(vinStem) }))
-  const terminologyBrands = new Map<number, ReadonlyArray<string>>(
+  const brandByCode = new Map(brands.map((b) => [b.code, b]))
+  // The seed rotates which maker comes first for each part type; the set of makers is fixed.
+  const makersOf = new Map<number, ReadonlyArray<Brand>>(
     TERMINOLOGIES.map((t) => {
-      const start = rng.int(0, brands.length - 1)
-      const count = rng.int(3, 5)
-      return [t.id, Array.from({ length: count }, (_, i) => brands[(start + i * 3) % brands.length]!.code)]
+      const makers = brands.filter((b) => b.makes.includes(t.id))
+      const start = rng.int(0, makers.length - 1)
+      return [t.id, makers.map((_, i) => makers[(start + i) % makers.length]!)]
     })
   )
   const products: Array<Product> = []
   const stock = new Map<string, number>()
   const seen = new Set<string>()
-  const addProduct = (product: Product, stockOf: (w: Warehouse) => number) => {
+  const addProduct = (product: Omit<Product, "name">, stockOf: (w: Warehouse) => number) => {
     const key = `${product.brandCode}|${product.productID}`
     if (seen.has(key)) return
     seen.add(key)
-    products.push(product)
+    products.push({ ...product, name: `${brandByCode.get(product.brandCode)!.shortName} ${product.description}` })
     for (const w of WAREHOUSES) stock.set(stockKey(product.brandCode, product.productID, w.code), stockOf(w))
   }
   const features = (t: Terminology, brand: string) =>
@@ -250,21 +272,23 @@ export const makeCatalog = (seed: number): Catalog => {
     price: 129.5, listPrice: 189.99, corePrice: 0, weight: 11.4, quality: "Premium", stocked: true,
     fits: allVehicleIds, featuresHtml: features(term(7584), "Monroe")
   }, (w) => (w.code === "DAL" || w.code === "TOR" ? 2 : 0))
+  const within = ([lo, hi]: readonly [number, number]) => round2(lo + rng.next() * (hi - lo))
   let i = 0
   while (products.length < 340) {
     const t = TERMINOLOGIES[i % TERMINOLOGIES.length]!
-    const brandCodes = terminologyBrands.get(t.id)!
-    const brandCode = brandCodes[Math.floor(i / TERMINOLOGIES.length) % brandCodes.length]!
-    const productID = `${brandCode.slice(0, 2)}${rng.int(10000, 99999)}`
-    const base = 5 + rng.next() * (t.category === "ELE" || t.category === "COL" ? 220 : 90)
-    const price = round2(base)
+    const makers = makersOf.get(t.id)!
+    const brand = makers[Math.floor(i / TERMINOLOGIES.length) % makers.length]!
+    const productID = `${brand.code.slice(0, 2)}${rng.int(10000, 99999)}`
+    const price = within(t.price)
     const fits = UNIVERSAL.has(t.id) ? [] : allVehicleIds.filter(() => rng.chance(0.35))
+    const qualities = REMANUFACTURABLE.has(t.id) ? ["", "Premium", "OE", "Remanufactured"] : ["", "Premium", "OE", "Economy"]
     addProduct({
-      productID, brandCode, terminologyId: t.id, categoryID: t.category, description: t.name,
+      productID, brandCode: brand.code, terminologyId: t.id, categoryID: t.category, description: t.name,
       price, listPrice: round2(price * (1.3 + rng.next() * 0.4)),
-      corePrice: t.category === "ELE" && t.id !== 5200 ? round2(10 + rng.next() * 40) : t.id === 5200 ? 18 : 0,
-      weight: round2(0.2 + rng.next() * 20), quality: rng.pick(["", "Premium", "OE", "Economy", "Remanufactured"]),
-      stocked: true, fits, featuresHtml: features(t, brands.find((b) => b.code === brandCode)!.name)
+      // Whole-dollar exchange charges, as counters quote cores.
+      corePrice: t.core === undefined ? 0 : Math.round(within(t.core)),
+      weight: within(t.weight), quality: rng.pick(qualities),
+      stocked: true, fits, featuresHtml: features(t, brand.name)
     }, () => (rng.chance(0.2) ? 0 : rng.int(1, 40)))
     i++
   }

@@ -1,7 +1,7 @@
 // What every route handler needs: the state, the sandbox clock, the base URL and the webhook
 // sender, plus small response and body helpers.
 import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, ParseResult, Schema } from "effect"
+import { Effect, ParseResult, type Redacted, Schema } from "effect"
 import { fail, httpStatusOf, MessageFailure } from "./failure.js"
 import type { SandboxState } from "./state.js"
 import { errorEnvelope } from "./wire.js"
@@ -13,6 +13,8 @@ export interface Ctx {
   /** Epoch milliseconds on the sandbox clock (Effect Clock + admin offset). */
   readonly now: Effect.Effect<number>
   readonly baseUrl: () => string
+  /** Required as `Authorization: Bearer …` on `/__sandbox/` when set. */
+  readonly adminToken: Redacted.Redacted<string> | undefined
   /** Queues a webhook delivery in the background; never blocks the caller. */
   readonly deliver: (event: WebhookEvent, url: string, body: unknown) => Effect.Effect<void>
 }

@@ -19,8 +19,17 @@ export interface CatalogView {
   readonly vehicle: Vehicle | undefined
   readonly identifier: string | undefined
   readonly searchTerm: string | undefined
+  /** The products on the page shown. */
   readonly products: ReadonlyArray<Product>
+  /** 1-based page shown, clamped to the pages there are. */
+  readonly page: number
+  readonly pageCount: number
+  /** Matches over all pages. */
+  readonly total: number
 }
+
+/** Results per ShowCatalog page: a vehicle alone matches well over a hundred products. */
+export const PAGE_SIZE = 20
 
 /**
  * The export buttons of the order page.
@@ -42,7 +51,9 @@ const countryOf = (ctx: Ctx, session: Session) => ctx.state.customers.get(sessio
 
 /** ShowCatalog: the spec's parameter rules, then the vehicle and the search. */
 export const catalogView = (ctx: Ctx, session: Session, query: Record<string, string>): CatalogView => {
-  const cleaned = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== ""))
+  // `page` is the sandbox's own paging parameter, not one of the spec's.
+  const { page: pageParam, ...rest } = query
+  const cleaned = Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== ""))
   const decoded = Schema.decodeUnknownEither(Punchout.ShowCatalogQuery)(cleaned)
   if (decoded._tag === "Left") {
     const issues = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)
@@ -67,11 +78,17 @@ export const catalogView = (ctx: Ctx, session: Session, query: Record<string, st
   }
   // Quotes exported after a vehicle search carry the vehicle's make.
   session.vehicleMakeId = vehicle?.makeId ?? 0
-  const products = params.searchTerm !== undefined || vehicle !== undefined
-    ? ctx.state.search(params.searchTerm, vehicle, 50)
+  const all = params.searchTerm !== undefined || vehicle !== undefined
+    ? ctx.state.search(params.searchTerm, vehicle, Number.POSITIVE_INFINITY)
     : []
+  const pageCount = Math.max(1, Math.ceil(all.length / PAGE_SIZE))
+  // A malformed or out-of-range page shows the nearest page rather than an error: it is a link the user followed.
+  const requested = pageParam !== undefined && /^\d{1,6}$/.test(pageParam.trim()) ? Number(pageParam.trim()) : 1
+  const page = Math.min(Math.max(requested, 1), pageCount)
+  const products = all.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE)
+  // The quote export without a cart sends what the user saw: this page.
   session.lastSearch = products.filter((p) => p.price !== undefined).map((product) => ({ product, quantity: 1 }))
-  return { vehicle, identifier, searchTerm: params.searchTerm, products }
+  return { vehicle, identifier, searchTerm: params.searchTerm, products, page, pageCount, total: all.length }
 }
 
 const asPageError = (error: unknown): never => {

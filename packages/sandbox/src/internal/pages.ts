@@ -2,8 +2,9 @@
 import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { type Ctx, escapeHtml as h } from "./context.js"
-import { addToCart, cartOf, removeFromCart, catalogView, EXPORT_BUTTONS, type ExportButton, isVisible, openOrder, PageError, press } from "./ordering.js"
-import { dispatchTimeAt, type Session, type StoredOrder } from "./state.js"
+import type { Product } from "./catalog.js"
+import { addToCart, cartOf, type CatalogView, catalogView, EXPORT_BUTTONS, type ExportButton, isVisible, openOrder, PAGE_SIZE, PageError, press, removeFromCart } from "./ordering.js"
+import type { Session, StoredOrder } from "./state.js"
 
 const BUTTON_LABEL: Record<ExportButton, { readonly label: string; readonly testid: string }> = {
   export: { label: "Export", testid: "export" },
@@ -12,12 +13,40 @@ const BUTTON_LABEL: Record<ExportButton, { readonly label: string; readonly test
 }
 
 const money = (n: number | undefined) => (n === undefined ? "Call for price" : `$${n.toFixed(2)}`)
-const time = (millis: number) => new Date(millis).toISOString().replace("T", " ").slice(0, 16) + " UTC"
+
+const formatters = new Map<string, Intl.DateTimeFormat>()
+const formatterOf = (timeZone: string) => {
+  let f = formatters.get(timeZone)
+  if (f === undefined) {
+    f = new Intl.DateTimeFormat("en-US", {
+      timeZone, weekday: "short", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short"
+    })
+    formatters.set(timeZone, f)
+  }
+  return f
+}
+
+/**
+ * A time in the shop's zone with its abbreviation, then in UTC: a cutoff read as local time by a
+ * shop in another zone is the mistake the UTC-only pages invited.
+ */
+const time = (millis: number, timeZone: string) => {
+  const iso = new Date(millis).toISOString()
+  // ICU puts a narrow no-break space before AM/PM; a plain space reads and matches the same.
+  const local = formatterOf(timeZone).format(millis).replace(/\u202f/g, " ")
+  return `<time datetime="${iso}">${h(local)}</time> <span class="utc">(${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC)</span>`
+}
+
+const zoneOf = (ctx: Ctx, session: Session) => ctx.state.customers.get(session.accountNo)?.timeZone ?? "UTC"
+
+const zoneNote = (ctx: Ctx, session: Session) =>
+  `<p class="note" data-testid="time-zone">Times are in your shop's time zone, ${h(zoneOf(ctx, session))}, with UTC in brackets.</p>`
 
 const STYLE = `body{font-family:system-ui,sans-serif;margin:0;color:#1d2733}header{background:#0b3d6e;color:#fff;padding:12px 20px}
 main{padding:16px 20px}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #dde3ea;padding:6px;text-align:left}
 form.inline{display:inline}fieldset{border:1px solid #dde3ea;margin-bottom:12px}footer{border-top:1px solid #dde3ea;padding:10px 20px;color:#5b6b7b}
-.error{background:#fde8e8;border:1px solid #e0a0a0;padding:12px}.cart{background:#f4f8fc;padding:12px;margin-top:16px}button{cursor:pointer}`
+.error{background:#fde8e8;border:1px solid #e0a0a0;padding:12px}.cart{background:#f4f8fc;padding:12px;margin-top:16px}button{cursor:pointer}
+.utc,.note{color:#5b6b7b}.out{color:#9b2c2c}nav.paging{margin:10px 0}nav.paging a{margin-left:12px}`
 
 export const layout = (title: string, session: Session | undefined, body: string): string =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${h(title)}</title><style>${STYLE}</style></head><body>
@@ -41,43 +70,77 @@ const cartHtml = (ctx: Ctx, session: Session, back: string): string => {
   ).join(" ")
   return `<section class="cart" data-testid="cart"><h2>Cart${cart === undefined ? "" : ` — order <span data-testid="cart-order-id">${h(cart.orderID)}</span>`}</h2>
 ${lines.length === 0 ? `<p data-testid="cart-empty">The cart is empty.</p>` : `<table><tr><th>Brand</th><th>Part</th><th>Qty</th><th>Price</th><th>Warehouse</th><th></th></tr>${
-    lines.map((l) => `<tr data-testid="cart-line" data-product-id="${h(l.product.productID)}" data-brand-id="${h(l.product.brandCode)}"><td>${h(ctx.state.brandOf(l.product).name)}</td><td>${h(l.product.productID)} ${h(l.product.description)}</td><td>${l.quantity}</td><td>${money(l.product.price)}</td><td>${h(l.warehouseCode)}</td>
+    lines.map((l) => `<tr data-testid="cart-line" data-product-id="${h(l.product.productID)}" data-brand-id="${h(l.product.brandCode)}"><td>${h(ctx.state.brandOf(l.product).name)}</td><td>${h(l.product.productID)} ${h(l.product.description)}</td><td>${l.quantity}</td><td>${money(l.product.price)}</td><td>${h(l.warehouseCode)}${l.backOrdered ? ` <span data-testid="back-ordered">back-ordered</span>` : ""}</td>
 <td><form class="inline" method="post" action="/punchout/v1/app/remove?${q(session.token)}"><input type="hidden" name="productID" value="${h(l.product.productID)}"><input type="hidden" name="brandID" value="${h(l.product.brandCode)}"><input type="hidden" name="back" value="${h(back)}"><button type="submit" data-testid="remove-from-cart">Remove</button></form></td></tr>`).join("")
   }</table><p>Total ${money(total)}</p>`}
 <div data-testid="export-buttons">${buttons}</div></section>`
 }
 
-const catalogPage = (ctx: Ctx, session: Session, query: Record<string, string>, back: string, now: number): string => {
+// A link to another page of the same search: every parameter the user gave is kept.
+const pageLink = (url: URL, page: number) => {
+  const params = new URLSearchParams(url.searchParams)
+  params.set("page", String(page))
+  return `${url.pathname}?${params.toString()}`
+}
+
+const pagingHtml = (view: CatalogView, url: URL): string => {
+  if (view.total === 0) return ""
+  const first = (view.page - 1) * PAGE_SIZE + 1
+  const last = first + view.products.length - 1
+  const prev = view.page > 1 ? `<a data-testid="page-prev" rel="prev" href="${h(pageLink(url, view.page - 1))}">‹ Previous</a>` : ""
+  const next = view.page < view.pageCount ? `<a data-testid="page-next" rel="next" href="${h(pageLink(url, view.page + 1))}">Next ›</a>` : ""
+  return `<nav class="paging" data-testid="paging"><span data-testid="page-summary">Results ${first}–${last} of ${view.total} · page ${view.page} of ${view.pageCount}</span>${prev}${next}</nav>`
+}
+
+const catalogPage = (ctx: Ctx, session: Session, url: URL, back: string, now: number): string => {
+  const query = queryRecord(url)
   const view = catalogView(ctx, session, query)
   const country = ctx.state.customers.get(session.accountNo)!.country
+  const zone = zoneOf(ctx, session)
+  const backOrders = ctx.state.outOfStock === "backOrder"
   const v = view.vehicle
   const field = (name: string, label: string) =>
     `<label>${label} <input name="${name}" value="${h(query[name] ?? "")}"></label>`
+  const addForm = (p: Product, label: string, testid: string) =>
+    `<form class="inline" method="post" action="/punchout/v1/app/add?${q(session.token)}"><input type="hidden" name="productID" value="${h(p.productID)}"><input type="hidden" name="brandID" value="${h(p.brandCode)}"><input type="hidden" name="back" value="${h(back)}"><input name="quantity" value="1" size="3" aria-label="Quantity"><button type="submit" data-testid="${testid}">${label}</button></form>`
   const rows = view.products.map((p) => {
     const brand = ctx.state.brandOf(p)
-    const warehouse = ctx.state.bestWarehouse(p, country, 1)
     const available = p.stocked ? ctx.state.available(p, country) : 0
-    const quote = { dispatch: time(dispatchTimeAt(now, warehouse)) }
+    const timing = ctx.state.timingOf(now, p, country, 1)
+    // Only what the distributor would take gets a button: unpriced and unstocked parts are refused
+    // (API0243 / API0232), and so is stock on hand of zero unless the policy back-orders it.
+    const [availability, dispatch, action] = !p.stocked
+      ? [`<span class="out">Not stocked</span>`, "—", `<span class="out" data-testid="unavailable">Special order only</span>`]
+      : p.price === undefined
+      ? [`${available} available`, "—", `<span class="out" data-testid="unavailable">Call for price</span>`]
+      : available > 0
+      ? [`${available} available (${h(timing.warehouse.name)})`, `Dispatch ${time(timing.dispatchTime, zone)}`, addForm(p, "Add to cart", "add-to-cart")]
+      : backOrders
+      ? [`<span class="out">Out of stock</span> — back-order`, `Dispatch ${time(timing.dispatchTime, zone)}`, addForm(p, "Back-order", "back-order")]
+      : [`<span class="out">Out of stock</span>`, "—", `<span class="out" data-testid="unavailable">Out of stock</span>`]
     return `<tr data-testid="result" data-product-id="${h(p.productID)}" data-brand-id="${h(p.brandCode)}">
 <td><span class="brand" title="${h(brand.logo)}">${h(brand.name)}</span> (${h(brand.code)})</td><td>${h(p.productID)}</td><td>${h(p.description)}</td>
 <td data-testid="price">${money(p.price)}</td><td>List ${money(p.listPrice)}</td><td>Core ${money(p.corePrice)}</td>
-<td data-testid="availability">${available} available${available > 0 ? ` (${h(warehouse.name)})` : ""}</td><td data-testid="dispatch">Dispatch ${quote.dispatch}</td>
-<td><form class="inline" method="post" action="/punchout/v1/app/add?${q(session.token)}"><input type="hidden" name="productID" value="${h(p.productID)}"><input type="hidden" name="brandID" value="${h(p.brandCode)}"><input type="hidden" name="back" value="${h(back)}"><input name="quantity" value="1" size="3" aria-label="Quantity"><button type="submit" data-testid="add-to-cart">Add to cart</button></form></td></tr>`
+<td data-testid="availability">${availability}</td><td data-testid="dispatch">${dispatch}</td>
+<td>${action}</td></tr>`
   }).join("")
   return layout("Catalog", session, `<form method="get" action="/punchout/v1/ShowCatalog"><input type="hidden" name="token" value="${h(session.token)}">
 <fieldset><legend>Vehicle and search</legend>${field("searchTerm", "Search")} ${field("vin", "VIN")} ${field("licensePlate", "Plate")} ${field("licensePlateState", "State")} ${field("baseVehicleID", "Base vehicle ID")} <button type="submit">Search</button></fieldset></form>
 <div data-testid="vehicle">${v === undefined ? "No vehicle selected" : `${v.year} ${h(v.make)} ${h(v.model)} — ${h(view.identifier ?? "")}`}</div>
 <div data-testid="search-term">${h(view.searchTerm ?? "")}</div>
+${zoneNote(ctx, session)}
+${pagingHtml(view, url)}
 <table data-testid="results"><tr><th>Brand</th><th>Part</th><th>Description</th><th>Price</th><th>List</th><th>Core</th><th>Availability</th><th>Dispatch</th><th></th></tr>${rows}</table>
 ${view.products.length === 0 ? `<p data-testid="no-results">No products.</p>` : ""}
+${pagingHtml(view, url)}
 ${cartHtml(ctx, session, back)}`)
 }
 
 const orderPage = (ctx: Ctx, session: Session, order: StoredOrder, back: string): string =>
-  layout("Order", session, `<h1>Order <span data-testid="order-id">${h(order.orderID)}</span></h1>
+  layout("Order", session, `${zoneNote(ctx, session)}<h1>Order <span data-testid="order-id">${h(order.orderID)}</span></h1>
 <p>Status: <span data-testid="order-status">${h(order.state === "cart" ? "In shopping cart" : order.state === "expired" ? "Expired" : order.state === "saved" ? "Saved for later" : "Order submitted")}</span>${order.comment === "" ? "" : ` · Comment ${h(order.comment)}`}</p>
 <table><tr><th>Brand</th><th>Part</th><th>Qty</th><th>Price</th><th>Dispatch</th></tr>${order.lines.map((l) =>
-    `<tr data-testid="order-line"><td>${h(ctx.state.brandOf(l.product).name)}</td><td>${h(l.product.productID)} ${h(l.product.description)}</td><td>${l.quantity}</td><td>${money(l.product.price)}</td><td>${time(l.dispatchTime)}</td></tr>`
+    `<tr data-testid="order-line"><td>${h(ctx.state.brandOf(l.product).name)}</td><td>${h(l.product.productID)} ${h(l.product.description)}</td><td>${l.quantity}</td><td>${money(l.product.price)}</td><td data-testid="order-line-dispatch">${time(l.dispatchTime, zoneOf(ctx, session))}${l.backOrdered ? ` <span data-testid="back-ordered">back-ordered</span>` : ""}</td></tr>`
   ).join("")}</table>
 ${order.state === "cart" ? cartHtml(ctx, session, back) : ""}`)
 
@@ -88,7 +151,7 @@ export const handlePage = (ctx: Ctx, command: "ShowCatalog" | "ShowOrder", sessi
   Effect.map(ctx.now, (now) => {
     try {
       const back = `${url.pathname}${url.search}`
-      if (command === "ShowCatalog") return HttpServerResponse.html(catalogPage(ctx, session, queryRecord(url), back, now))
+      if (command === "ShowCatalog") return HttpServerResponse.html(catalogPage(ctx, session, url, back, now))
       const orderId = url.searchParams.get("orderId")
       if (orderId === null || orderId.trim() === "") {
         return errorPage(url.searchParams.has("orderID") ? "orderId is required (spelled orderId)" : "orderId is required", session)

@@ -22,6 +22,33 @@ export const SESSION_MILLIS = 12 * HOUR
 export const MAX_ORDER_QUANTITY = 999
 /** Most items GetProductQuotes returns for a search. */
 export const MAX_QUOTES = 25
+/** A back-ordered line leaves one week after the warehouse's next dispatch (same weekday). */
+export const BACK_ORDER_MILLIS = 7 * DAY
+
+/**
+ * What the distributor does with a quantity no warehouse has: `refuse` (API0234, the spec's
+ * "Quantity exceeds stock on hand") or `backOrder` (accept it; it ships a week later).
+ *
+ * @example
+ * import type { OutOfStockPolicy } from "@shoplink/sandbox"
+ * const policy: OutOfStockPolicy = "backOrder"
+ *
+ * @since 0.1.0
+ */
+export type OutOfStockPolicy = "refuse" | "backOrder"
+
+// IANA zones of the states and provinces the sandbox's addresses and customers use; the pages show
+// times in the shop's zone (from its default shipping address) next to UTC.
+const ZONE_BY_STATE: Record<string, string> = {
+  TX: "America/Chicago", IL: "America/Chicago", GA: "America/New_York", NY: "America/New_York",
+  FL: "America/New_York", MI: "America/Detroit", OH: "America/New_York", PA: "America/New_York",
+  CA: "America/Los_Angeles", WA: "America/Los_Angeles", CO: "America/Denver", AZ: "America/Phoenix",
+  ON: "America/Toronto", QC: "America/Toronto", BC: "America/Vancouver", AB: "America/Edmonton"
+}
+
+/** The time zone of a shop in a state or province (its country's main zone when unknown). */
+export const zoneOfState = (state: string, country: CountryCode): string =>
+  ZONE_BY_STATE[state.toUpperCase()] ?? (country === "CA" ? "America/Toronto" : "America/Chicago")
 
 export interface Address {
   readonly name: string
@@ -45,6 +72,8 @@ export interface Customer {
   active: boolean
   revoked: boolean
   readonly defaultShippingAddress: Address
+  /** IANA time zone the ordering pages show times in (besides UTC). */
+  readonly timeZone: string
 }
 
 export interface OmsKey {
@@ -102,6 +131,8 @@ export interface StoredLine {
   dispatchTime: number
   readonly requestedProductId: string
   quantityShipped: number
+  /** More than the warehouse had: accepted under the `backOrder` policy, dispatched later. */
+  readonly backOrdered: boolean
 }
 
 export interface StoredOrder {
@@ -154,6 +185,7 @@ export interface Allocation {
   readonly quantity: number
   readonly warehouse: Warehouse
   readonly requestedProductId: string
+  readonly backOrder: boolean
 }
 
 export interface CartItem {
@@ -202,7 +234,7 @@ export class SandboxState {
   private nextPunchoutOrder = 10_000_001
   private nextOmsOrder = 5_000_001
 
-  constructor(readonly seed: number, startedAt: number) {
+  constructor(readonly seed: number, startedAt: number, readonly outOfStock: OutOfStockPolicy = "refuse") {
     this.catalog = makeCatalog(seed)
     this.stock = new Map(this.catalog.stock)
     this.vendorKeys.set(SANDBOX_CREDENTIALS.vendorApiKey, { expired: false })
@@ -228,15 +260,18 @@ export class SandboxState {
     readonly name?: string | undefined
     readonly poRequired?: boolean | undefined
     readonly defaultShippingAddress?: Address | undefined
+    readonly timeZone?: string | undefined
   }): Customer {
     const first = [...this.customers.values()].find((x) => x.country === c.country)
+    const defaultShippingAddress = c.defaultShippingAddress ?? first?.defaultShippingAddress ?? {
+      name: c.name ?? c.accountNo, addressLine1: "100 MAIN ST", addressLine2: "", city: "AUSTIN", state: "TX",
+      zipCode: "78701-3120", country: "US", phoneNumber: "5125550100", emailAddress: ""
+    }
     const customer: Customer = {
       accountNo: c.accountNo, username: c.username, apiToken: c.apiToken, country: c.country,
       name: c.name ?? `Account ${c.accountNo}`, poRequired: c.poRequired ?? false, active: true, revoked: false,
-      defaultShippingAddress: c.defaultShippingAddress ?? first?.defaultShippingAddress ?? {
-        name: c.name ?? c.accountNo, addressLine1: "100 MAIN ST", addressLine2: "", city: "AUSTIN", state: "TX",
-        zipCode: "78701-3120", country: "US", phoneNumber: "5125550100", emailAddress: ""
-      }
+      defaultShippingAddress,
+      timeZone: c.timeZone ?? zoneOfState(defaultShippingAddress.state, c.country)
     }
     this.customers.set(c.accountNo, customer)
     return customer
@@ -321,8 +356,9 @@ export class SandboxState {
     return out
   }
 
+  /** Units on hand; the ledger goes below zero only for back-ordered units, which are not on hand. */
   stockAt(product: Product, warehouseCode: string): number {
-    return this.stock.get(stockKey(product.brandCode, product.productID, warehouseCode)) ?? 0
+    return Math.max(0, this.stock.get(stockKey(product.brandCode, product.productID, warehouseCode)) ?? 0)
   }
 
   available(product: Product, country: CountryCode): number {
@@ -372,9 +408,25 @@ export class SandboxState {
   // ---------------------------------------------------------------- allocation
 
   /**
+   * When a quote or order line for `quantity` would leave and by when it must be ordered: from the
+   * warehouse that would fill it, a week later when it would be back-ordered.
+   */
+  timingOf(now: number, product: Product, country: CountryCode, quantity: number): { readonly warehouse: Warehouse; readonly orderByTime: number; readonly dispatchTime: number; readonly backOrder: boolean } {
+    const warehouse = this.bestWarehouse(product, country, quantity)
+    const backOrder = this.outOfStock === "backOrder" && product.stocked && this.stockAt(product, warehouse.code) < quantity
+    return {
+      warehouse,
+      orderByTime: orderByTimeAt(now, warehouse),
+      dispatchTime: dispatchTimeAt(now, warehouse) + (backOrder ? BACK_ORDER_MILLIS : 0),
+      backOrder
+    }
+  }
+
+  /**
    * Checks and allocates items for a country, failing with the catalogue's IDs: API0231 (quantity
    * ≤ 0), API0235 (total over the maximum), API0236 (same part/warehouse twice), API0232 (unknown or
-   * not stocked), API0243 (no price), API0234 (not enough in one warehouse). Nothing is mutated.
+   * not stocked), API0243 (no price), API0234 (not enough in one warehouse, unless the policy is
+   * `backOrder`: then the line is accepted as back-ordered). Nothing is mutated.
    */
   allocate(
     items: ReadonlyArray<{ readonly productID: string; readonly brandID: string; readonly quantity: number; readonly warehouseCode?: string | undefined }>,
@@ -404,9 +456,10 @@ export class SandboxState {
       if (seen.has(lineKey)) fail("API0236")
       seen.add(lineKey)
       const left = this.stockAt(p, warehouse.code) - (taken.get(lineKey) ?? 0)
-      if (left < item.quantity) fail("API0234")
+      const backOrder = left < item.quantity
+      if (backOrder && this.outOfStock === "refuse") fail("API0234")
       taken.set(lineKey, (taken.get(lineKey) ?? 0) + item.quantity)
-      out.push({ product: p, quantity: item.quantity, warehouse, requestedProductId: item.productID === p.productID ? "" : item.productID })
+      out.push({ product: p, quantity: item.quantity, warehouse, requestedProductId: item.productID === p.productID ? "" : item.productID, backOrder })
     }
     return out
   }
@@ -414,8 +467,9 @@ export class SandboxState {
   private linesOf(now: number, allocations: ReadonlyArray<Allocation>): Array<StoredLine> {
     return allocations.map((a) => ({
       product: a.product, warehouseCode: a.warehouse.code, quantity: a.quantity,
-      orderByTime: orderByTimeAt(now, a.warehouse), dispatchTime: dispatchTimeAt(now, a.warehouse),
-      requestedProductId: a.requestedProductId, quantityShipped: 0
+      orderByTime: orderByTimeAt(now, a.warehouse),
+      dispatchTime: dispatchTimeAt(now, a.warehouse) + (a.backOrder ? BACK_ORDER_MILLIS : 0),
+      requestedProductId: a.requestedProductId, quantityShipped: 0, backOrdered: a.backOrder
     }))
   }
 

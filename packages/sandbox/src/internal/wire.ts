@@ -4,7 +4,7 @@ import { DateTime, Schema } from "effect"
 import { MessageCatalog, OrderManagement, Punchout } from "@shoplink/protocol"
 import type { Product } from "./catalog.js"
 import { type MessageFailure, textOf } from "./failure.js"
-import { dispatchTimeAt, orderByTimeAt, type SandboxState, type StoredInvoice, type StoredLine, type StoredOrder } from "./state.js"
+import { type SandboxState, type StoredInvoice, type StoredLine, type StoredOrder } from "./state.js"
 
 export const SERVER_VERSION = "sandbox-1.0.0"
 
@@ -63,14 +63,14 @@ export const omsStatusId = (state: StoredOrder["state"]): "API0200" | "API0282" 
   }
 }
 
-const lineType = (state: SandboxState, order: StoredOrder, line: StoredLine): Punchout.OrderLine => {
+const lineType = (order: StoredOrder, line: StoredLine): Punchout.OrderLine => {
   const status = PUNCHOUT_STATUS[order.state]
   return {
     acaPartTerminologyID: line.product.terminologyId,
     productID: line.product.productID,
     brandID: line.product.brandCode,
     categoryID: line.product.categoryID,
-    productDesc: state.brandOf(line.product).name + " " + line.product.description,
+    productDesc: line.product.name,
     dispatchTime: dt(line.dispatchTime),
     quantity: line.quantity,
     price: line.product.price ?? 0,
@@ -84,12 +84,12 @@ const lineType = (state: SandboxState, order: StoredOrder, line: StoredLine): Pu
   }
 }
 
-const orderType = (state: SandboxState, order: StoredOrder): Punchout.Order => {
+const orderType = (order: StoredOrder): Punchout.Order => {
   const status = PUNCHOUT_STATUS[order.state]
   return {
     orderID: order.orderID,
     orderCreateTime: dt(order.createdAt),
-    orderLines: order.lines.map((l) => lineType(state, order, l)),
+    orderLines: order.lines.map((l) => lineType(order, l)),
     comment: order.comment,
     status: status.code,
     statusDescription: status.description
@@ -97,12 +97,12 @@ const orderType = (state: SandboxState, order: StoredOrder): Punchout.Order => {
 }
 
 /** `order` as the commands write it (status a string). */
-export const encodeOrder = (state: SandboxState, order: StoredOrder): unknown =>
-  encodeOrderType(orderType(state, order))
+export const encodeOrder = (_state: SandboxState, order: StoredOrder): unknown =>
+  encodeOrderType(orderType(order))
 
 /** `order` as the order webhook writes it (status a number, per the webhook model). */
-export const encodeWebhookOrder = (state: SandboxState, order: StoredOrder): unknown =>
-  encodeWebhookOrderType(orderType(state, order))
+export const encodeWebhookOrder = (_state: SandboxState, order: StoredOrder): unknown =>
+  encodeWebhookOrderType(orderType(order))
 
 /** A quote line for a product and requested quantity in a country, priced now. */
 export const encodeQuote = (
@@ -113,16 +113,16 @@ export const encodeQuote = (
   country: "US" | "CA",
   makeId = 0
 ): unknown => {
-  const warehouse = state.bestWarehouse(product, country, quantity)
+  const timing = state.timingOf(now, product, country, quantity)
   const price = product.price ?? 0
   const quote: Punchout.QuoteLine = {
     acaPartTerminologyID: product.terminologyId,
     productID: product.productID,
     brandID: product.brandCode,
     categoryID: product.categoryID,
-    productDesc: state.brandOf(product).name + " " + product.description,
-    orderByTime: dt(orderByTimeAt(now, warehouse)),
-    dispatchTime: dt(dispatchTimeAt(now, warehouse)),
+    productDesc: product.name,
+    orderByTime: dt(timing.orderByTime),
+    dispatchTime: dt(timing.dispatchTime),
     quantityAvail: product.stocked ? state.available(product, country) : 0,
     quantityReq: quantity,
     price,
@@ -188,7 +188,7 @@ export const omsOrderBody = (state: SandboxState, order: StoredOrder, statusId: 
 
 export const encodeInvoice = (state: SandboxState, invoice: StoredInvoice): unknown => {
   const lines = invoice.lines.map((l, i) =>
-    omsLine(state, { product: l.product, quantity: l.quantity, warehouseCode: l.warehouseCode, orderByTime: 0, dispatchTime: 0, requestedProductId: "", quantityShipped: l.quantity }, i)
+    omsLine(state, { product: l.product, quantity: l.quantity, warehouseCode: l.warehouseCode, orderByTime: 0, dispatchTime: 0, requestedProductId: "", quantityShipped: l.quantity, backOrdered: false }, i)
   )
   return encodeInvoiceType({
     invoiceNo: invoice.invoiceNo,
