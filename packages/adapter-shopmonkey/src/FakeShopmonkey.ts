@@ -1,17 +1,28 @@
 /**
  * A fake Shopmonkey API v3 for tests, the conformance suite and the sample app: a real HTTP server
  * on 127.0.0.1 (port 0 by default) with the public resource and field names, stateful (services
- * and parts written through it are kept and readable through `store`), seeded with repair orders
- * whose vehicles are the sandbox's fixture vehicles, bearer-key authentication, `limit`/`skip`
- * pagination with `meta.hasMore` and the limit clamped at 100 like the real API, and `429`
- * injection with `Retry-After`.
+ * and parts written through it are kept and readable through `store`), seeded with two companies
+ * (each its own API key, location, customers, vehicles, orders and vendors) whose repair orders'
+ * vehicles are the sandbox's fixture vehicles, bearer-key authentication that scopes every request
+ * to the key's company, `limit`/`skip` pagination with `meta.hasMore` and the limit clamped at 100
+ * like the real API, and `429` injection with `Retry-After`.
  *
  * @since 0.1.0
  */
 import { Effect, type Scope } from "effect"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
-import { COMPANY_ID, LOCATION_ID, type Row, SEED_VEHICLES, seedTables, type Tables } from "./internal/fakeStore.js"
+import {
+  COMPANY_ID,
+  LOCATION_ID,
+  type Row,
+  SECOND_COMPANY_ID,
+  SECOND_LOCATION_ID,
+  SECOND_SEED_VEHICLES,
+  SEED_VEHICLES,
+  seedTables,
+  type Tables
+} from "./internal/fakeStore.js"
 
 /**
  * The API key the fake accepts unless told otherwise (a public test fixture, not a secret).
@@ -52,6 +63,34 @@ export const FAKE_SHOPMONKEY_FIXTURES = {
 } as const
 
 /**
+ * The fake's second company (another shop's Shopmonkey account), seeded beside
+ * {@link FAKE_SHOPMONKEY_FIXTURES}: its own API key, location, customers, vehicles, vendors and
+ * repair orders, numbered 52xx so a test can tell them from the first company's 104x. A request
+ * with this key sees only these rows; the first company's ids answer 404, and the other way round.
+ * - `vin` (#5201): 2016 Nissan Altima with a sandbox VIN and plate, customer Riley Chen;
+ * - `plate` (#5202): 2021 Jeep Wrangler known by plate JEEP21 / CO only, customer Morgan Diaz;
+ * - `yearMakeModel` (#5203): 2018 Subaru Outback, no VIN or plate, business customer.
+ *
+ * @example
+ * import { FAKE_SHOPMONKEY_SECOND_COMPANY } from "@shoplink/adapter-shopmonkey/testing"
+ * FAKE_SHOPMONKEY_SECOND_COMPANY.apiKey // "sm-fake-key-0002"
+ * FAKE_SHOPMONKEY_SECOND_COMPANY.orders.plate.id // "ord_5202"
+ *
+ * @since 0.2.0
+ */
+export const FAKE_SHOPMONKEY_SECOND_COMPANY = {
+  apiKey: "sm-fake-key-0002",
+  companyId: SECOND_COMPANY_ID,
+  locationId: SECOND_LOCATION_ID,
+  orders: {
+    vin: { id: "ord_5201", number: "5201", vehicle: SECOND_SEED_VEHICLES.nissanAltima, customerName: "Riley Chen" },
+    plate: { id: "ord_5202", number: "5202", vehicle: SECOND_SEED_VEHICLES.jeepWrangler, customerName: "Morgan Diaz" },
+    yearMakeModel: { id: "ord_5203", number: "5203", vehicle: SECOND_SEED_VEHICLES.subaruOutback, customerName: "Harbor Auto Body" }
+  },
+  vendors: ["NAPA Auto Parts", "Carquest"]
+} as const
+
+/**
  * Settings of the fake.
  *
  * @example
@@ -63,9 +102,11 @@ export const FAKE_SHOPMONKEY_FIXTURES = {
 export interface FakeShopmonkeyOptions {
   readonly port?: number
   readonly host?: string
-  /** The accepted bearer key (default {@link FAKE_SHOPMONKEY_API_KEY}). */
+  /** The first company's bearer key (default {@link FAKE_SHOPMONKEY_API_KEY}). */
   readonly apiKey?: string
-  /** Extra archived orders (no vehicle) seeded after the fixtures, for pagination (default 0). */
+  /** The second company's bearer key (default `FAKE_SHOPMONKEY_SECOND_COMPANY.apiKey`). */
+  readonly secondApiKey?: string
+  /** Extra archived orders (no vehicle) of the first company seeded after its fixtures, for pagination (default 0). */
   readonly extraOrders?: number
 }
 
@@ -84,15 +125,17 @@ export interface FakeRequest {
   /** Path without the query, e.g. `/v3/order/ord_1042`. */
   readonly path: string
   readonly query: Readonly<Record<string, string>>
-  /** The `Authorization` header was `Bearer <apiKey>`. */
+  /** The `Authorization` header was `Bearer <key>` with the key of one of the fake's companies. */
   readonly authorized: boolean
+  /** The company that key belongs to (`undefined` when not authorized). */
+  readonly companyId: string | undefined
   /** The `Authorization` header used the `Bearer` scheme (with any key). */
   readonly bearer: boolean
   readonly status: number
 }
 
 /**
- * Direct reads of the fake's state (copies; changing them does not change the fake).
+ * Direct reads of one company's state (copies; changing them does not change the fake).
  *
  * @example
  * import type { FakeShopmonkeyStore } from "@shoplink/adapter-shopmonkey/testing"
@@ -113,6 +156,24 @@ export interface FakeShopmonkeyStore {
 }
 
 /**
+ * One company of the fake: the key that authenticates as it, and its state.
+ *
+ * @example
+ * import type { FakeShopmonkey } from "@shoplink/adapter-shopmonkey/testing"
+ * const orderIdsByCompany = (fake: FakeShopmonkey) =>
+ *   fake.companies.map((company) => [company.companyId, company.store.orders().map((o) => o.id)])
+ *
+ * @since 0.2.0
+ */
+export interface FakeCompany {
+  readonly companyId: string
+  readonly locationId: string
+  /** The bearer key of this company (a public test fixture, not a secret). */
+  readonly apiKey: string
+  readonly store: FakeShopmonkeyStore
+}
+
+/**
  * A running fake.
  *
  * @example
@@ -125,8 +186,14 @@ export interface FakeShopmonkeyStore {
 export interface FakeShopmonkey {
   /** Base URL including `/v3`, e.g. `http://127.0.0.1:41234/v3` (give it to `ShopmonkeyClient`). */
   readonly url: string
+  /** The first company's key. */
   readonly apiKey: string
+  /** The first company's state (the one {@link FAKE_SHOPMONKEY_FIXTURES} describes). */
   readonly store: FakeShopmonkeyStore
+  /**
+   * Every company, the first one first: `companies[1]` is {@link FAKE_SHOPMONKEY_SECOND_COMPANY}.
+   */
+  readonly companies: ReadonlyArray<FakeCompany>
   /** Requests received so far, oldest first. */
   readonly requests: () => ReadonlyArray<FakeRequest>
   /** Answers the next `times` requests with 429 and `Retry-After: retryAfterSeconds`. */
@@ -154,9 +221,19 @@ const matches = (row: Row, where: Record<string, unknown>) => Object.entries(whe
 
 const MAX_LIMIT = 100
 
+interface Company {
+  readonly id: string
+  readonly locationId: string
+  readonly apiKey: string
+}
+
 /** Creates the fake's server and state; `listen` binds it. */
 const createFake = (options: FakeShopmonkeyOptions) => {
-  const apiKey = options.apiKey ?? FAKE_SHOPMONKEY_API_KEY
+  const companies: ReadonlyArray<Company> = [
+    { id: COMPANY_ID, locationId: LOCATION_ID, apiKey: options.apiKey ?? FAKE_SHOPMONKEY_API_KEY },
+    { id: SECOND_COMPANY_ID, locationId: SECOND_LOCATION_ID, apiKey: options.secondApiKey ?? FAKE_SHOPMONKEY_SECOND_COMPANY.apiKey }
+  ]
+  if (companies[0]!.apiKey === companies[1]!.apiKey) throw new TypeError("the fake's two companies need different API keys")
   const tables: Tables = seedTables(Math.max(0, Math.floor(options.extraOrders ?? 0)))
   const requests: Array<FakeRequest> = []
   let pending429: { times: number; retryAfter: number } = { times: 0, retryAfter: 0 }
@@ -166,8 +243,19 @@ const createFake = (options: FakeShopmonkeyOptions) => {
   const nextId = (prefix: string) => `${prefix}_${(++sequence).toString(36).padStart(6, "0")}`
   const now = () => new Date().toISOString()
 
-  const servicesOf = (orderId: string) => [...tables.service.values()].filter((s) => s.orderId === orderId)
-  const partsOf = (orderId?: string) => [...tables.part.values()].filter((p) => orderId === undefined || p.orderId === orderId)
+  // Every read and write is scoped to the caller's company: another company's row is "not found",
+  // exactly like an id that does not exist (Shopmonkey does not reveal other tenants' ids).
+  const rowsOf = (table: Map<string, Row>, company: Company) => [...table.values()].filter((r) => r.companyId === company.id)
+  const rowOf = (table: Map<string, Row>, company: Company, id: string) => {
+    const row = table.get(id)
+    return row?.companyId === company.id ? row : undefined
+  }
+  const servicesOf = (company: Company, orderId?: string) =>
+    rowsOf(tables.service, company).filter((s) => orderId === undefined || s.orderId === orderId)
+  const partsOf = (company: Company, orderId?: string) =>
+    rowsOf(tables.part, company).filter((p) => orderId === undefined || p.orderId === orderId)
+  const stamp = (prefix: string, company: Company) =>
+    ({ id: nextId(prefix), companyId: company.id, locationId: company.locationId, createdDate: now(), updatedDate: now() })
 
   const list = (res: Http.ServerResponse, rows: ReadonlyArray<Row>, query: URLSearchParams) => {
     let filtered = rows
@@ -188,37 +276,31 @@ const createFake = (options: FakeShopmonkeyOptions) => {
     send(res, 200, { success: true, data, meta: { total: filtered.length, hasMore: skip + data.length < filtered.length } })
   }
 
-  const one = (res: Http.ServerResponse, table: Map<string, Row>, id: string, what: string) => {
-    const row = table.get(id)
-    if (row === undefined) return failure(res, 404, `${what} not found`, "NOT_FOUND")
-    send(res, 200, { success: true, data: copy(row) })
-  }
-
   const isText = (v: unknown): v is string => typeof v === "string" && v.trim() !== ""
   const isCents = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0
   const isMetadata = (v: unknown) => v === undefined || v === null || (typeof v === "object" && !Array.isArray(v))
 
-  const createService = (res: Http.ServerResponse, orderId: string, body: Record<string, unknown>) => {
-    if (!tables.order.has(orderId)) return failure(res, 404, "order not found", "NOT_FOUND")
+  const createService = (res: Http.ServerResponse, company: Company, orderId: string, body: Record<string, unknown>) => {
+    if (rowOf(tables.order, company, orderId) === undefined) return failure(res, 404, "order not found", "NOT_FOUND")
     if (!isText(body.name)) return failure(res, 400, "name is required", "BAD_REQUEST")
     if (!isMetadata(body.metadata)) return failure(res, 400, "metadata must be an object", "BAD_REQUEST")
     const row: Row = {
-      ...({ id: nextId("svc"), companyId: COMPANY_ID, locationId: LOCATION_ID, createdDate: now(), updatedDate: now() }),
+      ...stamp("svc", company),
       orderId,
       name: body.name,
       note: typeof body.note === "string" ? body.note : "",
       metadata: body.metadata ?? null,
       pricing: "LineItem",
       authorizationStatus: "NotAuthorized",
-      ordinal: servicesOf(orderId).length + 1
+      ordinal: servicesOf(company, orderId).length + 1
     }
     tables.service.set(row.id, row)
     send(res, 200, { success: true, data: { ...copy(row), parts: [] } })
   }
 
-  const createPart = (res: Http.ServerResponse, orderId: string, serviceId: string, body: Record<string, unknown>) => {
-    const service = tables.service.get(serviceId)
-    if (!tables.order.has(orderId) || service === undefined || service.orderId !== orderId) {
+  const createPart = (res: Http.ServerResponse, company: Company, orderId: string, serviceId: string, body: Record<string, unknown>) => {
+    const service = rowOf(tables.service, company, serviceId)
+    if (rowOf(tables.order, company, orderId) === undefined || service === undefined || service.orderId !== orderId) {
       return failure(res, 404, "service not found", "NOT_FOUND")
     }
     if (!isText(body.name)) return failure(res, 400, "name is required", "BAD_REQUEST")
@@ -228,12 +310,12 @@ const createFake = (options: FakeShopmonkeyOptions) => {
         return failure(res, 400, `${field} must be a non-negative integer number of cents`, "BAD_REQUEST")
       }
     }
-    if (body.vendorId !== undefined && body.vendorId !== null && !tables.vendor.has(String(body.vendorId))) {
+    if (body.vendorId !== undefined && body.vendorId !== null && rowOf(tables.vendor, company, String(body.vendorId)) === undefined) {
       return failure(res, 400, "vendorId does not name a vendor", "BAD_REQUEST")
     }
     if (!isMetadata(body.metadata)) return failure(res, 400, "metadata must be an object", "BAD_REQUEST")
     const row: Row = {
-      ...({ id: nextId("prt"), companyId: COMPANY_ID, locationId: LOCATION_ID, createdDate: now(), updatedDate: now() }),
+      ...stamp("prt", company),
       orderId,
       serviceId,
       name: body.name,
@@ -246,20 +328,21 @@ const createFake = (options: FakeShopmonkeyOptions) => {
       note: typeof body.note === "string" ? body.note : "",
       showPartNumber: body.showPartNumber === true,
       metadata: body.metadata ?? null,
-      ordinal: partsOf(orderId).filter((p) => p.serviceId === serviceId).length + 1
+      ordinal: partsOf(company, orderId).filter((p) => p.serviceId === serviceId).length + 1
     }
     tables.part.set(row.id, row)
     send(res, 200, { success: true, data: copy(row) })
   }
 
-  const createVendor = (res: Http.ServerResponse, body: Record<string, unknown>) => {
+  const createVendor = (res: Http.ServerResponse, company: Company, body: Record<string, unknown>) => {
     if (!isText(body.name)) return failure(res, 400, "name is required", "BAD_REQUEST")
-    const row: Row = { id: nextId("ven"), companyId: COMPANY_ID, locationId: LOCATION_ID, createdDate: now(), name: body.name, metadata: null }
+    const { updatedDate: _updated, ...stamped } = stamp("ven", company)
+    const row: Row = { ...stamped, name: body.name, metadata: null }
     tables.vendor.set(row.id, row)
     send(res, 200, { success: true, data: copy(row) })
   }
 
-  const route = (req: Http.IncomingMessage, res: Http.ServerResponse, url: URL, bodyText: string) => {
+  const route = (req: Http.IncomingMessage, res: Http.ServerResponse, company: Company, url: URL, bodyText: string) => {
     const method = req.method ?? "GET"
     const parts = url.pathname.split("/").filter((s) => s !== "").map(decodeURIComponent)
     if (parts[0] !== "v3") return failure(res, 404, "not found", "NOT_FOUND")
@@ -279,22 +362,26 @@ const createFake = (options: FakeShopmonkeyOptions) => {
       name === "vendor" ? tables.vendor : undefined
     if (method === "GET" && id === undefined) {
       const table = tableOf(resource)
-      if (table !== undefined) return list(res, [...table.values()], url.searchParams)
+      if (table !== undefined) return list(res, rowsOf(table, company), url.searchParams)
     }
     if (method === "GET" && id !== undefined && sub === undefined) {
       const table = tableOf(resource)
-      if (table !== undefined) return one(res, table, id, resource ?? "row")
+      if (table !== undefined) {
+        const row = rowOf(table, company, id)
+        return row === undefined ? failure(res, 404, `${resource} not found`, "NOT_FOUND") : send(res, 200, { success: true, data: copy(row) })
+      }
     }
     if (resource === "order" && id !== undefined && sub === "service") {
       if (method === "GET" && subId === undefined) {
-        if (!tables.order.has(id)) return failure(res, 404, "order not found", "NOT_FOUND")
-        const data = servicesOf(id).map((s) => ({ ...copy(s), parts: partsOf(id).filter((p) => p.serviceId === s.id).map(copy) }))
+        if (rowOf(tables.order, company, id) === undefined) return failure(res, 404, "order not found", "NOT_FOUND")
+        const parts = partsOf(company, id)
+        const data = servicesOf(company, id).map((s) => ({ ...copy(s), parts: parts.filter((p) => p.serviceId === s.id).map(copy) }))
         return send(res, 200, { success: true, data })
       }
-      if (method === "POST" && subId === undefined) return createService(res, id, body)
-      if (method === "POST" && subId !== undefined && leaf === "part") return createPart(res, id, subId, body)
+      if (method === "POST" && subId === undefined) return createService(res, company, id, body)
+      if (method === "POST" && subId !== undefined && leaf === "part") return createPart(res, company, id, subId, body)
     }
-    if (resource === "vendor" && method === "POST" && id === undefined) return createVendor(res, body)
+    if (resource === "vendor" && method === "POST" && id === undefined) return createVendor(res, company, body)
     failure(res, 404, `no route for ${method} ${url.pathname}`, "NOT_FOUND")
   }
 
@@ -305,11 +392,19 @@ const createFake = (options: FakeShopmonkeyOptions) => {
       const url = new URL(req.url ?? "/", "http://127.0.0.1")
       const header = req.headers.authorization ?? ""
       const bearer = /^Bearer\s+/i.test(header)
-      const authorized = header === `Bearer ${apiKey}`
+      const company = companies.find((c) => header === `Bearer ${c.apiKey}`)
       const record = (status: number) =>
-        requests.push({ method: req.method ?? "GET", path: url.pathname, query: Object.fromEntries(url.searchParams), authorized, bearer, status })
+        requests.push({
+          method: req.method ?? "GET",
+          path: url.pathname,
+          query: Object.fromEntries(url.searchParams),
+          authorized: company !== undefined,
+          companyId: company?.id,
+          bearer,
+          status
+        })
       res.on("finish", () => record(res.statusCode))
-      if (!authorized) return failure(res, 401, "Unauthorized", "UNAUTHORIZED")
+      if (company === undefined) return failure(res, 401, "Unauthorized", "UNAUTHORIZED")
       if (pendingWriteFailures.times > 0 && req.method !== "GET" && req.method !== "HEAD") {
         pendingWriteFailures = { ...pendingWriteFailures, times: pendingWriteFailures.times - 1 }
         const status = pendingWriteFailures.status
@@ -324,30 +419,37 @@ const createFake = (options: FakeShopmonkeyOptions) => {
         return failure(res, 503, "Service Unavailable", "SERVICE_UNAVAILABLE")
       }
       try {
-        route(req, res, url, Buffer.concat(chunks).toString("utf8"))
+        route(req, res, company, url, Buffer.concat(chunks).toString("utf8"))
       } catch (error) {
         failure(res, 500, error instanceof Error ? error.message : "internal error", "INTERNAL")
       }
     })
   })
 
-  const store: FakeShopmonkeyStore = {
-    orders: () => [...tables.order.values()].map(copy),
+  const storeOf = (company: Company): FakeShopmonkeyStore => ({
+    orders: () => rowsOf(tables.order, company).map(copy),
     order: (id) => {
-      const row = tables.order.get(id)
+      const row = rowOf(tables.order, company, id)
       return row === undefined ? undefined : copy(row)
     },
-    vehicles: () => [...tables.vehicle.values()].map(copy),
-    customers: () => [...tables.customer.values()].map(copy),
-    vendors: () => [...tables.vendor.values()].map(copy),
-    services: (orderId) => [...tables.service.values()].filter((s) => orderId === undefined || s.orderId === orderId).map(copy),
-    parts: (orderId) => partsOf(orderId).map(copy)
-  }
+    vehicles: () => rowsOf(tables.vehicle, company).map(copy),
+    customers: () => rowsOf(tables.customer, company).map(copy),
+    vendors: () => rowsOf(tables.vendor, company).map(copy),
+    services: (orderId) => servicesOf(company, orderId).map(copy),
+    parts: (orderId) => partsOf(company, orderId).map(copy)
+  })
+  const handles: ReadonlyArray<FakeCompany> = companies.map((company) => ({
+    companyId: company.id,
+    locationId: company.locationId,
+    apiKey: company.apiKey,
+    store: storeOf(company)
+  }))
 
   return {
     server,
-    apiKey,
-    store,
+    apiKey: handles[0]!.apiKey,
+    store: handles[0]!.store,
+    companies: handles,
     requests: () => [...requests],
     inject429: (times: number, retryAfterSeconds: number) => {
       pending429 = { times: Math.max(0, Math.floor(times)), retryAfter: Math.max(0, Math.floor(retryAfterSeconds)) }
@@ -398,6 +500,7 @@ export const startFakeShopmonkeyServer = async (
     url: `http://${host}:${port}/v3`,
     apiKey: fake.apiKey,
     store: fake.store,
+    companies: fake.companies,
     requests: fake.requests,
     inject429: fake.inject429,
     injectUnavailable: fake.injectUnavailable,

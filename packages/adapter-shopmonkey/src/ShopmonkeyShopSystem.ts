@@ -9,13 +9,19 @@
  * - never adds a line twice: each part carries its line's idempotency key in its `metadata`
  *   (`shoplinkKey`), and a write first reads the order's parts and skips the keys already there.
  *
+ * One process can serve many shops, each with its own Shopmonkey account: `layerPerShop` resolves
+ * the shop's API key (secret {@link API_KEY_SECRET}) through the `SmsCredentials` port of
+ * @shoplink/connector on every call and keeps one client per shop. `layer` serves every shop from
+ * the one `ShopmonkeyClient` in context (a single-shop setup).
+ *
  * @since 0.1.0
  */
-import { Effect, Layer, Option, Ref } from "effect"
-import { ShopSystem } from "@shoplink/connector"
+import { HttpClient } from "@effect/platform"
+import { Config, type ConfigError, Effect, Layer, Option, Redacted, Ref } from "effect"
+import { ShopSystem, SmsCredentials } from "@shoplink/connector"
 import { optionalString } from "./internal/exchange.js"
 import type { CreatePart, Customer, Metadata, Service, Vehicle } from "./Resources.js"
-import { ShopmonkeyClient } from "./ShopmonkeyClient.js"
+import * as ShopmonkeyClient from "./ShopmonkeyClient.js"
 import type { ShopmonkeyError } from "./ShopmonkeyError.js"
 
 /**
@@ -114,78 +120,126 @@ const keyOf = (metadata: Metadata | null | undefined): string | undefined => {
 const isCents = (n: number) => Number.isSafeInteger(n) && n >= 0
 
 /**
- * Builds the ShopSystem operations on the `ShopmonkeyClient` in context.
+ * Options of {@link layerPerShop}: the adapter's settings (but a vendor id, which is per
+ * Shopmonkey company — the vendor is found or created by name in each shop's account), the client
+ * settings every shop's client shares (`baseUrl`, `timeout`, retries) and a hook on each shop's
+ * HTTP client.
  *
  * @example
- * import { Effect } from "effect"
- * import { ShopmonkeyShopSystem } from "@shoplink/adapter-shopmonkey"
- * const operations = ShopmonkeyShopSystem.make({ vendorName: "Main Street Parts Supply" })
+ * import type { ShopmonkeyShopSystem } from "@shoplink/adapter-shopmonkey"
+ * const options: ShopmonkeyShopSystem.PerShopOptions = {
+ *   baseUrl: "https://sandbox-api.shopmonkey.cloud/v3",
+ *   vendorName: "Main Street Parts Supply",
+ *   maxAttempts: 3
+ * }
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const make = (options: Options = {}): Effect.Effect<ShopSystem.Operations, never, ShopmonkeyClient> =>
-  Effect.gen(function*() {
-    const client = yield* ShopmonkeyClient
-    const vendorName = options.vendorName ?? "Shoplink distributor"
-    const quoteServiceName = options.quoteServiceName ?? "Parts quote (distributor)"
-    const vendorRef = yield* Ref.make(Option.fromNullable(options.vendorId))
-    // One write at a time: "read the parts, then add the missing ones" must not interleave.
-    const writeLock = yield* Effect.makeSemaphore(1)
+export interface PerShopOptions extends Omit<Options, "vendorId">, Omit<ShopmonkeyClient.Options, "apiKey"> {
+  /**
+   * Changes the `HttpClient` a shop's Shopmonkey client is built on (a proxy, tracing, a rate
+   * limit per key…). Called once each time a shop's client is built: on its first call, and again
+   * after its API key changed.
+   */
+  readonly transformClient?: (client: HttpClient.HttpClient, shopId: string) => HttpClient.HttpClient
+}
 
-    const smsError = (operation: string) => (error: ShopmonkeyError) =>
-      new ShopSystem.ShopSystemError({ operation, reason: error.message, retryable: error.retryable })
+/**
+ * The name of the shop's SMS secret holding its Shopmonkey API key: what onboarding stores
+ * (`ShopStore` `sms: { apiKey }`) and what `layerPerShop` asks `SmsCredentials` for.
+ *
+ * @example
+ * import { Redacted } from "effect"
+ * import { SmsCredentials } from "@shoplink/connector"
+ * import { ShopmonkeyShopSystem } from "@shoplink/adapter-shopmonkey"
+ * const credentials = SmsCredentials.layerStatic({
+ *   shop_1: { [ShopmonkeyShopSystem.API_KEY_SECRET]: Redacted.make("sm-key-of-shop-1") }
+ * })
+ *
+ * @since 0.2.0
+ */
+export const API_KEY_SECRET = "apiKey"
 
-    const getOrder = (operation: string, shopId: string, repairOrderId: string) =>
-      client.getOrder(repairOrderId).pipe(
-        Effect.mapError((error): ShopSystem.RepairOrderNotFound | ShopSystem.ShopSystemError =>
-          error.notFound ? new ShopSystem.RepairOrderNotFound({ shopId, repairOrderId }) : smsError(operation)(error)
-        )
-      )
+/** What one shop's calls run on. */
+interface ShopContext {
+  readonly client: ShopmonkeyClient.Service
+  /** The distributor vendor's id in the shop's account, looked up (or created) once. */
+  readonly vendorId: Effect.Effect<string, ShopmonkeyError>
+  /** Serializes the shop's writes: "read the parts, then add the missing ones" must not interleave. */
+  readonly writeLock: Effect.Semaphore
+}
 
-    const vendorId = Effect.gen(function*() {
-      const known = yield* Ref.get(vendorRef)
+type Operation = "loadRepairOrder" | "applyQuote" | "applyOrder"
+
+const cachedVendorId = (client: ShopmonkeyClient.Service, vendorName: string, vendorId: string | undefined) =>
+  Effect.map(Ref.make(Option.fromNullable(vendorId)), (ref) =>
+    Effect.gen(function*() {
+      const known = yield* Ref.get(ref)
       if (Option.isSome(known)) return known.value
       const found = (yield* client.listVendors({ where: { name: vendorName } })).find((v) => v.name === vendorName)
       const id = found?.id ?? (yield* client.createVendor({ name: vendorName })).id
-      yield* Ref.set(vendorRef, Option.some(id))
+      yield* Ref.set(ref, Option.some(id))
       return id
+    }))
+
+const DEFAULT_VENDOR_NAME = "Shoplink distributor"
+
+/** The operations, for whatever way `contextOf` finds a shop's client. */
+const operations = (
+  options: Omit<Options, "vendorId">,
+  contextOf: (operation: Operation, shopId: string) => Effect.Effect<ShopContext, ShopSystem.ShopSystemError>
+): ShopSystem.Operations => {
+  const quoteServiceName = options.quoteServiceName ?? "Parts quote (distributor)"
+
+  const smsError = (operation: string) => (error: ShopmonkeyError) =>
+    new ShopSystem.ShopSystemError({ operation, reason: error.message, retryable: error.retryable })
+
+  const getOrder = (client: ShopmonkeyClient.Service, operation: string, shopId: string, repairOrderId: string) =>
+    client.getOrder(repairOrderId).pipe(
+      Effect.mapError((error): ShopSystem.RepairOrderNotFound | ShopSystem.ShopSystemError =>
+        // An order of another Shopmonkey company answers 404 too: for this shop it does not exist.
+        error.notFound ? new ShopSystem.RepairOrderNotFound({ shopId, repairOrderId }) : smsError(operation)(error)
+      )
+    )
+
+  const loadRepairOrder: ShopSystem.Operations["loadRepairOrder"] = ({ repairOrderId, shopId }) =>
+    Effect.gen(function*() {
+      const { client } = yield* contextOf("loadRepairOrder", shopId)
+      const order = yield* getOrder(client, "loadRepairOrder", shopId, repairOrderId)
+      const vehicleId = optionalString(order.vehicleId)
+      const customerId = optionalString(order.customerId)
+      const [vehicle, customer] = yield* Effect.all([
+        vehicleId === undefined ? Effect.succeed(undefined) : client.getVehicle(vehicleId),
+        customerId === undefined ? Effect.succeed(undefined) : client.getCustomer(customerId)
+      ], { concurrency: 2 }).pipe(Effect.mapError(smsError("loadRepairOrder")))
+      return {
+        id: order.id,
+        number: String(order.number),
+        vehicle: vehicleOf(vehicle),
+        customer: customer === undefined ? undefined : { id: customer.id, name: customerName(customer) }
+      }
     })
 
-    const loadRepairOrder: ShopSystem.Operations["loadRepairOrder"] = ({ repairOrderId, shopId }) =>
-      Effect.gen(function*() {
-        const order = yield* getOrder("loadRepairOrder", shopId, repairOrderId)
-        const vehicleId = optionalString(order.vehicleId)
-        const customerId = optionalString(order.customerId)
-        const [vehicle, customer] = yield* Effect.all([
-          vehicleId === undefined ? Effect.succeed(undefined) : client.getVehicle(vehicleId),
-          customerId === undefined ? Effect.succeed(undefined) : client.getCustomer(customerId)
-        ], { concurrency: 2 }).pipe(Effect.mapError(smsError("loadRepairOrder")))
-        return {
-          id: order.id,
-          number: String(order.number),
-          vehicle: vehicleOf(vehicle),
-          customer: customer === undefined ? undefined : { id: customer.id, name: customerName(customer) }
-        }
-      })
-
-    const writeLines = (
-      operation: "applyQuote" | "applyOrder",
-      write: ShopSystem.QuoteWrite | ShopSystem.OrderWrite,
-      target: { readonly key: string; readonly name: string; readonly note: string },
-      partNote: (line: ShopSystem.PartLine) => string
-    ): Effect.Effect<ShopSystem.WriteResult, ShopSystem.RepairOrderNotFound | ShopSystem.ShopSystemError> =>
-      Effect.gen(function*() {
-        const invalid = write.lines.find((l) =>
-          !isCents(l.costCents) || !isCents(l.listCents) || !isCents(l.coreCents) || !Number.isSafeInteger(l.quantity) || l.quantity <= 0
-        )
-        if (invalid !== undefined) {
-          return yield* new ShopSystem.ShopSystemError({
-            operation,
-            reason: `line ${invalid.idempotencyKey} has a non-integer or negative amount, or a quantity below 1`,
-            retryable: false
-          })
-        }
-        yield* getOrder(operation, write.shopId, write.repairOrderId)
+  const writeLines = (
+    operation: "applyQuote" | "applyOrder",
+    write: ShopSystem.QuoteWrite | ShopSystem.OrderWrite,
+    target: { readonly key: string; readonly name: string; readonly note: string },
+    partNote: (line: ShopSystem.PartLine) => string
+  ): Effect.Effect<ShopSystem.WriteResult, ShopSystem.RepairOrderNotFound | ShopSystem.ShopSystemError> =>
+    Effect.gen(function*() {
+      const invalid = write.lines.find((l) =>
+        !isCents(l.costCents) || !isCents(l.listCents) || !isCents(l.coreCents) || !Number.isSafeInteger(l.quantity) || l.quantity <= 0
+      )
+      if (invalid !== undefined) {
+        return yield* new ShopSystem.ShopSystemError({
+          operation,
+          reason: `line ${invalid.idempotencyKey} has a non-integer or negative amount, or a quantity below 1`,
+          retryable: false
+        })
+      }
+      const { client, vendorId, writeLock } = yield* contextOf(operation, write.shopId)
+      return yield* Effect.gen(function*() {
+        yield* getOrder(client, operation, write.shopId, write.repairOrderId)
         const services = yield* client.listServices(write.repairOrderId).pipe(Effect.mapError(smsError(operation)))
         const present = new Set(services.flatMap((s) => s.parts.map((p) => keyOf(p.metadata))).filter((k) => k !== undefined))
         const pending: Array<ShopSystem.PartLine> = []
@@ -227,33 +281,137 @@ export const make = (options: Options = {}): Effect.Effect<ShopSystem.Operations
         }
         return { added: pending.length, alreadyPresent }
       }).pipe(writeLock.withPermits(1))
+    })
 
-    return {
-      capabilities: new Set(capabilities),
-      loadRepairOrder,
-      applyQuote: (write) =>
-        writeLines(
-          "applyQuote",
-          write,
-          { key: "quote", name: quoteServiceName, note: "Quoted from the distributor catalog (Shoplink). Not ordered." },
-          (line) => `${line.brandID} ${line.productID} — quoted, not ordered`
-        ),
-      applyOrder: (write) =>
-        writeLines(
-          "applyOrder",
-          write,
-          {
-            key: `order:${write.orderID}`,
-            name: orderServiceName(write.orderID),
-            note: `Ordered from the distributor, order ${write.orderID} (${write.statusDescription}).`
-          },
-          (line) => `${line.brandID} ${line.productID} — ordered, distributor order ${write.orderID}`
+  return {
+    capabilities: new Set(capabilities),
+    loadRepairOrder,
+    applyQuote: (write) =>
+      writeLines(
+        "applyQuote",
+        write,
+        { key: "quote", name: quoteServiceName, note: "Quoted from the distributor catalog (Shoplink). Not ordered." },
+        (line) => `${line.brandID} ${line.productID} — quoted, not ordered`
+      ),
+    applyOrder: (write) =>
+      writeLines(
+        "applyOrder",
+        write,
+        {
+          key: `order:${write.orderID}`,
+          name: orderServiceName(write.orderID),
+          note: `Ordered from the distributor, order ${write.orderID} (${write.statusDescription}).`
+        },
+        (line) => `${line.brandID} ${line.productID} — ordered, distributor order ${write.orderID}`
+      )
+  }
+}
+
+/**
+ * Builds the ShopSystem operations on the `ShopmonkeyClient` in context, for every shop (one
+ * Shopmonkey account; `makePerShop` serves one account per shop).
+ *
+ * @example
+ * import { Effect } from "effect"
+ * import { ShopmonkeyShopSystem } from "@shoplink/adapter-shopmonkey"
+ * const operations = ShopmonkeyShopSystem.make({ vendorName: "Main Street Parts Supply" })
+ *
+ * @since 0.1.0
+ */
+export const make = (options: Options = {}): Effect.Effect<ShopSystem.Operations, never, ShopmonkeyClient.ShopmonkeyClient> =>
+  Effect.gen(function*() {
+    const client = yield* ShopmonkeyClient.ShopmonkeyClient
+    const vendorId = yield* cachedVendorId(client, options.vendorName ?? DEFAULT_VENDOR_NAME, options.vendorId)
+    const writeLock = yield* Effect.makeSemaphore(1)
+    const context: ShopContext = { client, vendorId, writeLock }
+    return operations(options, () => Effect.succeed(context))
+  })
+
+// A shop's lock outlives its client: a key rotated in the middle of a write must not let a second
+// write to the same order run beside it on the new client.
+interface ShopEntry {
+  readonly writeLock: Effect.Semaphore
+  current: { readonly apiKey: Redacted.Redacted<string>; readonly context: ShopContext } | undefined
+}
+
+const oneLine = (text: string) => text.replace(/\s+/g, " ").trim()
+
+/**
+ * Builds the ShopSystem operations for many shops, each on its own Shopmonkey account: every call
+ * asks `SmsCredentials` for the shop's {@link API_KEY_SECRET} and runs on that shop's client, built
+ * on the first call and kept while the key stays the same (a rotated key builds a new one, with
+ * a fresh vendor lookup). A shop without a usable key fails with a non-retryable
+ * `ShopSystemError` naming the shop (never the key) before any request is sent.
+ *
+ * @example
+ * import { FetchHttpClient } from "@effect/platform"
+ * import { Effect, Redacted } from "effect"
+ * import { SmsCredentials } from "@shoplink/connector"
+ * import { ShopmonkeyShopSystem } from "@shoplink/adapter-shopmonkey"
+ * const operations = ShopmonkeyShopSystem.makePerShop({ baseUrl: "https://sandbox-api.shopmonkey.cloud/v3" }).pipe(
+ *   Effect.provide(SmsCredentials.layerStatic({ shop_1: { apiKey: Redacted.make("sm-key") } })),
+ *   Effect.provide(FetchHttpClient.layer)
+ * )
+ *
+ * @since 0.2.0
+ */
+export const makePerShop = (
+  options: PerShopOptions = {}
+): Effect.Effect<ShopSystem.Operations, never, SmsCredentials.SmsCredentials | HttpClient.HttpClient> =>
+  Effect.gen(function*() {
+    const credentials = yield* SmsCredentials.SmsCredentials
+    const httpClient = yield* HttpClient.HttpClient
+    const { quoteServiceName, transformClient, vendorName, ...clientOptions } = options
+    const shops = new Map<string, ShopEntry>()
+    // Guards `shops`: two first calls of a shop at once build one client, not two.
+    const cacheLock = yield* Effect.makeSemaphore(1)
+
+    const build = (shopId: string, apiKey: Redacted.Redacted<string>, writeLock: Effect.Semaphore) =>
+      Effect.gen(function*() {
+        const http = transformClient === undefined ? httpClient : transformClient(httpClient, shopId)
+        const client = yield* ShopmonkeyClient.make({ ...clientOptions, apiKey }).pipe(
+          Effect.provideService(HttpClient.HttpClient, http)
         )
-    }
+        const vendorId = yield* cachedVendorId(client, vendorName ?? DEFAULT_VENDOR_NAME, undefined)
+        return { client, vendorId, writeLock }
+      })
+
+    const contextOf = (operation: Operation, shopId: string) =>
+      Effect.gen(function*() {
+        const apiKey = yield* credentials.secret(shopId, API_KEY_SECRET).pipe(
+          Effect.mapError((error) =>
+            new ShopSystem.ShopSystemError({
+              operation,
+              // The port's reason says what is missing ("no apiKey stored", "unknown shop"); it
+              // never carries a secret. Not retryable: onboarding the key, then a replay, fixes it.
+              reason: `no Shopmonkey API key for shop ${shopId} (${oneLine(error.reason)})`,
+              retryable: false
+            })
+          )
+        )
+        return yield* cacheLock.withPermits(1)(Effect.gen(function*() {
+          let entry = shops.get(shopId)
+          if (entry === undefined) {
+            entry = { writeLock: yield* Effect.makeSemaphore(1), current: undefined }
+            shops.set(shopId, entry)
+          }
+          const current = entry.current
+          if (current !== undefined && Redacted.value(current.apiKey) === Redacted.value(apiKey)) return current.context
+          const context = yield* build(shopId, apiKey, entry.writeLock)
+          entry.current = { apiKey, context }
+          return context
+        }))
+      })
+
+    return operations({
+      ...(quoteServiceName === undefined ? {} : { quoteServiceName }),
+      ...(vendorName === undefined ? {} : { vendorName })
+    }, contextOf)
   })
 
 /**
- * A layer providing `ShopSystem` on the `ShopmonkeyClient` in context.
+ * A layer providing `ShopSystem` on the `ShopmonkeyClient` in context (one Shopmonkey account for
+ * every shop).
  *
  * @example
  * import { FetchHttpClient } from "@effect/platform"
@@ -266,5 +424,56 @@ export const make = (options: Options = {}): Effect.Effect<ShopSystem.Operations
  *
  * @since 0.1.0
  */
-export const layer = (options: Options = {}): Layer.Layer<ShopSystem.ShopSystem, never, ShopmonkeyClient> =>
+export const layer = (options: Options = {}): Layer.Layer<ShopSystem.ShopSystem, never, ShopmonkeyClient.ShopmonkeyClient> =>
   Layer.effect(ShopSystem.ShopSystem, make(options))
+
+/**
+ * A layer providing `ShopSystem` for many shops, each on its own Shopmonkey account, with the
+ * API key of each shop from `SmsCredentials` (see {@link makePerShop}). The runtime provides
+ * `SmsCredentials` from its `ShopStore` (`SmsCredentials.layerShopStore`).
+ *
+ * @example
+ * import { FetchHttpClient } from "@effect/platform"
+ * import { Layer, Redacted } from "effect"
+ * import { SmsCredentials } from "@shoplink/connector"
+ * import { ShopmonkeyClient, ShopmonkeyShopSystem } from "@shoplink/adapter-shopmonkey"
+ * const live = ShopmonkeyShopSystem.layerPerShop({ baseUrl: ShopmonkeyClient.SANDBOX_BASE_URL }).pipe(
+ *   Layer.provide(SmsCredentials.layerStatic({
+ *     shop_1: { apiKey: Redacted.make("sm-key-1") },
+ *     shop_2: { apiKey: Redacted.make("sm-key-2") }
+ *   })),
+ *   Layer.provide(FetchHttpClient.layer)
+ * )
+ *
+ * @since 0.2.0
+ */
+export const layerPerShop = (
+  options: PerShopOptions = {}
+): Layer.Layer<ShopSystem.ShopSystem, never, SmsCredentials.SmsCredentials | HttpClient.HttpClient> =>
+  Layer.effect(ShopSystem.ShopSystem, makePerShop(options))
+
+/**
+ * {@link layerPerShop} with the base URL from `SHOPLINK_SHOPMONKEY_BASE_URL` (default
+ * `ShopmonkeyClient.PRODUCTION_BASE_URL`). The keys are per shop, from `SmsCredentials`.
+ *
+ * @example
+ * import { FetchHttpClient } from "@effect/platform"
+ * import { Layer } from "effect"
+ * import { ShopStore, SmsCredentials } from "@shoplink/connector"
+ * import { ShopmonkeyShopSystem } from "@shoplink/adapter-shopmonkey"
+ * const live = ShopmonkeyShopSystem.layerPerShopConfig().pipe(
+ *   Layer.provide(SmsCredentials.layerShopStore.pipe(Layer.provide(ShopStore.layerMemory))),
+ *   Layer.provide(FetchHttpClient.layer)
+ * )
+ *
+ * @since 0.2.0
+ */
+export const layerPerShopConfig = (
+  options: Omit<PerShopOptions, "baseUrl"> = {}
+): Layer.Layer<ShopSystem.ShopSystem, ConfigError.ConfigError, SmsCredentials.SmsCredentials | HttpClient.HttpClient> =>
+  Layer.unwrapEffect(
+    Effect.map(
+      Config.string("SHOPLINK_SHOPMONKEY_BASE_URL").pipe(Config.withDefault(ShopmonkeyClient.PRODUCTION_BASE_URL)),
+      (baseUrl) => layerPerShop({ ...options, baseUrl })
+    )
+  )

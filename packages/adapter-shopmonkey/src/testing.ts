@@ -6,6 +6,8 @@
 export {
   FAKE_SHOPMONKEY_API_KEY,
   FAKE_SHOPMONKEY_FIXTURES,
+  FAKE_SHOPMONKEY_SECOND_COMPANY,
+  type FakeCompany,
   type FakeRequest,
   type FakeShopmonkey,
   type FakeShopmonkeyOptions,

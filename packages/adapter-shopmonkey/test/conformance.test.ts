@@ -1,10 +1,12 @@
 // Issue #7's acceptance: the Shopmonkey adapter passes the connector conformance suite against the
 // sandbox and the fake Shopmonkey. The harness reads what was written straight from the fake's store.
+// The connector is per shop (issue #14): the shop's Shopmonkey key is onboarded with the shop
+// (`smsSecrets`) and reaches the adapter through the runtime's SmsCredentials, as in production.
 import type { HttpClient } from "@effect/platform"
 import { NodeHttpClient } from "@effect/platform-node"
 import { runConnectorConformance } from "@shoplink/connector-testkit"
 import type { ConformanceHarness } from "@shoplink/connector-testkit"
-import { ConfigProvider, Effect, Layer } from "effect"
+import { ConfigProvider, Effect, Layer, Redacted } from "effect"
 import { shopmonkeyConnector, ShopmonkeyShopSystem } from "../src/index.js"
 import { FAKE_SHOPMONKEY_FIXTURES, startFakeShopmonkey } from "../src/testing.js"
 
@@ -14,14 +16,12 @@ const harness: ConformanceHarness.ConformanceSms<HttpClient.HttpClient> = {
       const fake = yield* startFakeShopmonkey()
       const layer = Layer.mergeAll(
         NodeHttpClient.layerUndici,
-        Layer.setConfigProvider(ConfigProvider.fromMap(new Map([
-          ["SHOPLINK_SHOPMONKEY_BASE_URL", fake.url],
-          ["SHOPLINK_SHOPMONKEY_API_KEY", fake.apiKey]
-        ])))
+        Layer.setConfigProvider(ConfigProvider.fromMap(new Map([["SHOPLINK_SHOPMONKEY_BASE_URL", fake.url]])))
       )
       const { plate, vin, yearMakeModel } = FAKE_SHOPMONKEY_FIXTURES.orders
       return {
         layer,
+        smsSecrets: { [ShopmonkeyShopSystem.API_KEY_SECRET]: Redacted.make(fake.apiKey) },
         // The fake's seeded orders carry the suite's sandbox vehicles. Shopmonkey has no ACES base
         // vehicle ID: the Civic (the suite's base-vehicle RO) has only year, make and model there,
         // and the suite checks that launching it does not claim that identifier.

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { startFakeShopmonkeyServer } from "../src/testing.js"
 import { program } from "../examples/fake.js"
+import { program as manyShops } from "../examples/manyShops.js"
 
 describe("examples", () => {
   it.scoped("the README fake example loads repair order #1042", () =>
@@ -9,6 +10,13 @@ describe("examples", () => {
       const ro = yield* program
       expect(ro.number).toBe("1042")
       expect(ro.customer?.name).toBe("Dana Reyes")
+    }))
+
+  it.scoped("the README many-shops example reads each shop's order from its own account", () =>
+    Effect.gen(function*() {
+      const [first, second] = yield* manyShops
+      expect([first.number, first.customer?.name]).toEqual(["1042", "Dana Reyes"])
+      expect([second.number, second.customer?.name]).toEqual(["5201", "Riley Chen"])
     }))
 
   it("the Promise fake serves the public envelope and closes", async () => {

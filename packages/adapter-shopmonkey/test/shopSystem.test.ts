@@ -1,7 +1,7 @@
 import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Exit, Layer } from "effect"
-import { Money, ShopSystem } from "@shoplink/connector"
+import { ConfigProvider, Effect, Exit, Layer, Redacted } from "effect"
+import { Money, ShopSystem, SmsCredentials } from "@shoplink/connector"
 import { SANDBOX_FIXTURES } from "@shoplink/sandbox"
 import { shopmonkeyConnector, ShopmonkeyShopSystem } from "../src/index.js"
 import { FAKE_SHOPMONKEY_FIXTURES, type FakeShopmonkey, startFakeShopmonkey } from "../src/testing.js"
@@ -251,24 +251,22 @@ describe("applyOrder", () => {
 })
 
 describe("shopmonkeyConnector", () => {
-  it.scoped("declares its capabilities honestly and runs from configuration", () =>
+  it.scoped("declares its capabilities honestly and runs per shop, the base URL from configuration", () =>
     Effect.gen(function*() {
       expect(shopmonkeyConnector.id).toBe("shopmonkey")
       expect([...shopmonkeyConnector.capabilities]).toEqual(["readRepairOrder", "writeQuotedParts", "writeOrderedParts"])
       const fake = yield* startFakeShopmonkey()
-      const config = ConfigProvider.fromMap(new Map([
-        ["SHOPLINK_SHOPMONKEY_API_KEY", fake.apiKey],
-        ["SHOPLINK_SHOPMONKEY_BASE_URL", fake.url]
-      ]))
+      const config = ConfigProvider.fromMap(new Map([["SHOPLINK_SHOPMONKEY_BASE_URL", fake.url]]))
+      const live = shopmonkeyConnector.layer.pipe(
+        Layer.provide(SmsCredentials.layerStatic({ s: { [ShopmonkeyShopSystem.API_KEY_SECRET]: Redacted.make(fake.apiKey) } })),
+        Layer.provide(FetchHttpClient.layer)
+      )
       const ro = yield* Effect.flatMap(ShopSystem.ShopSystem, (sms) => sms.loadRepairOrder({ shopId: "s", repairOrderId: orders.plate.id })).pipe(
-        Effect.provide(shopmonkeyConnector.layer.pipe(Layer.provide(FetchHttpClient.layer))),
+        Effect.provide(live),
         Effect.withConfigProvider(config)
       )
       expect(ro.number).toBe("1043")
-      const sms = yield* ShopSystem.ShopSystem.pipe(
-        Effect.provide(shopmonkeyConnector.layer.pipe(Layer.provide(FetchHttpClient.layer))),
-        Effect.withConfigProvider(config)
-      )
+      const sms = yield* ShopSystem.ShopSystem.pipe(Effect.provide(live), Effect.withConfigProvider(config))
       expect([...sms.capabilities]).toEqual([...shopmonkeyConnector.capabilities])
     }))
 })

@@ -3,15 +3,16 @@
  * drive the real runtime against the sandbox (launch, Export, Export and Submit, webhooks, the
  * worker) and check what landed in the adapter's shop system through the harness's direct reads.
  * A capability the connector does not declare turns its checks into tests asserting it is really
- * absent, and the final "report" test lists them.
+ * absent. After the suite, a summary counts what really happened — passed, failed, skipped — with
+ * each failure's first line, and lists the checks turned off.
  *
  * @since 0.1.0
  */
-import { describe, it } from "@effect/vitest"
-import type { Connector, ShopSystem } from "@shoplink/connector"
+import { afterAll, describe, it } from "@effect/vitest"
+import type { Connector, ConnectorRuntime, ShopSystem } from "@shoplink/connector"
 import { Effect } from "effect"
 import type { ConformanceSms, VehicleIdentifier } from "./ConformanceHarness.js"
-import { makeSuite } from "./internal/checks.js"
+import { type CheckOutcome, formatSummary, makeSuite } from "./internal/checks.js"
 
 /**
  * Options of {@link runConnectorConformance}.
@@ -29,7 +30,12 @@ import { makeSuite } from "./internal/checks.js"
  */
 export interface Options<E, R> {
   readonly connector: Connector.Connector<E, R>
-  readonly sms: ConformanceSms<R>
+  /**
+   * The fake SMS for each check. Its layer provides what the connector's layer needs except what
+   * the runtime provides (`ConnectorRuntime.ProvidedToAdapter`, e.g. `SmsCredentials`: the harness
+   * returns the shop's `smsSecrets` and the runtime serves them from its shop store).
+   */
+  readonly sms: ConformanceSms<Exclude<R, ConnectorRuntime.ProvidedToAdapter>>
   /**
    * Certify only these of the connector's capabilities (default: all it declares). A declared one
    * left out is reported as `excluded`.
@@ -37,7 +43,7 @@ export interface Options<E, R> {
   readonly capabilities?: ReadonlyArray<ShopSystem.Capability>
   /** The vehicle identifiers the SMS can hold (default: all three). The others must launch without them. */
   readonly vehicleIdentifiers?: ReadonlyArray<VehicleIdentifier>
-  /** The shop id used for credentials and repair orders (default `shop_1`). */
+  /** The shop id onboarded (sandbox credentials, `smsSecrets`) and given to the harness (default `shop_1`). */
   readonly shopId?: string
 }
 
@@ -87,6 +93,8 @@ export interface ConformanceReport {
 /**
  * Registers the conformance suite for a connector as a vitest `describe` block, and returns the
  * report of which checks run and which are turned off. Call it at the top level of a test file.
+ * When the block has run, it prints a summary from vitest's own results: "certified" only if every
+ * check passed, otherwise how many passed, failed and were skipped, and why each failed.
  *
  * @example
  * // test/conformance.test.ts of an adapter package
@@ -104,6 +112,19 @@ export const runConnectorConformance = <E, R>(options: Options<E, R>): Conforman
       const label = check.status === "checked" ? check.name : `${check.name} [${check.status}: ${check.requires.join(", ")}]`
       it.scoped(label, () => Effect.flatMap(environment, check.run))
     }
+    // Counted from what vitest recorded, so a failed, timed-out or filtered-out test counts as such.
+    afterAll((suite) => {
+      const outcomes = suite.tasks.map((task): CheckOutcome => {
+        const state = task.result?.state
+        if (state === "pass") return { name: task.name, state: "passed" }
+        if (state === "fail") {
+          const message = task.result?.errors?.[0]?.message ?? "failed"
+          return { name: task.name, state: "failed", error: message.split("\n")[0] }
+        }
+        return { name: task.name, state: "skipped" }
+      })
+      console.info(formatSummary(report, options.connector.name, outcomes))
+    })
   })
   return report
 }

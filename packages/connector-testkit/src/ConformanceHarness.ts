@@ -7,7 +7,7 @@
  */
 import type { ShopSystem } from "@shoplink/connector"
 import { SANDBOX_FIXTURES } from "@shoplink/sandbox"
-import type { Effect, Layer, Scope } from "effect"
+import type { Effect, Layer, Redacted, Scope } from "effect"
 
 /**
  * How the distributor identifies a repair order's vehicle (the launcher's names).
@@ -136,11 +136,12 @@ export interface SmsOrder {
  * One running fake SMS, for one check.
  *
  * @example
- * import { Effect, Layer } from "effect"
+ * import { Effect, Layer, Redacted } from "effect"
  * import type { ConformanceHarness } from "@shoplink/connector-testkit"
  * const lines: Array<ConformanceHarness.SmsLine> = []
  * const harness: ConformanceHarness.SmsHarness<never> = {
  *   layer: Layer.empty,
+ *   smsSecrets: { apiKey: Redacted.make("key-of-the-fake-sms") },
  *   repairOrders: { vin: "ro_1", licensePlate: "ro_2", baseVehicleID: "ro_3" },
  *   readLines: () => Effect.succeed(lines),
  *   readOrder: () => Effect.succeed(undefined),
@@ -150,8 +151,17 @@ export interface SmsOrder {
  * @since 0.1.0
  */
 export interface SmsHarness<R> {
-  /** What the connector's layer needs (the fake SMS's URL, API key, store…). */
+  /**
+   * What the connector's layer needs (the fake SMS's URL, store, `HttpClient`…), except what the
+   * runtime provides (`SmsCredentials`: give the secrets as `smsSecrets` instead).
+   */
   readonly layer: Layer.Layer<R, unknown>
+  /**
+   * The shop's SMS secrets (e.g. `{ apiKey: Redacted.make(fake.apiKey) }`): the suite onboards the
+   * shop with them, and the runtime gives them to the adapter through `SmsCredentials`, as in
+   * production. Leave out when the adapter reads no per-shop secret.
+   */
+  readonly smsSecrets?: Readonly<Record<string, Redacted.Redacted<string>>> | undefined
   /** The SMS's id of each seeded repair order, by the identifier of its vehicle. */
   readonly repairOrders: Readonly<Record<VehicleIdentifier, string>>
   /** The part lines on a repair order, read from the SMS store directly. */

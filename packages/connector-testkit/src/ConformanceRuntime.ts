@@ -1,51 +1,67 @@
 /**
- * The connector runtime wired for tests against a running sandbox: credential store, launch
- * registry and webhook inbox (in memory, or SQLite on a file to survive a "restart"), the webhook
- * receiver on a loopback server, the punchout launcher, and a `drain` that applies due inbox
- * entries once. The conformance suite builds one per check; adapter authors can use it for their
- * own end-to-end tests.
+ * `ConnectorRuntime` set up for tests against a running sandbox: the sandbox's US customer
+ * onboarded as one shop (with the SMS secrets the adapter reads through `SmsCredentials`), stores
+ * in memory or on a SQLite file (to survive a "restart"), the runtime's routes served on a loopback
+ * server, no background worker, and a `drain` that applies due inbox entries once. The conformance
+ * suite builds one per check; adapter authors can use it for their own end-to-end tests.
  *
  * @since 0.1.0
  */
 import { HttpRouter } from "@effect/platform"
 import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
-import { SqliteClient } from "@effect/sql-sqlite-node"
 import {
-  CredentialStore,
+  ConnectorRuntime,
   InboxWorker,
-  LaunchRegistry,
-  PunchoutLauncher,
+  type PunchoutLauncher,
+  SecretBox,
   ShopSystem,
-  WebhookInbox,
-  WebhookReceiver
+  WebhookInbox
 } from "@shoplink/connector"
-import { PunchoutClient, SessionPool } from "@shoplink/punchout"
 import type { RunningSandbox } from "@shoplink/sandbox"
-import { Context, Effect, Layer, Redacted, type Scope } from "effect"
+import { Effect, Layer, Redacted, type Scope } from "effect"
+import { randomBytes } from "node:crypto"
 import { createServer } from "node:http"
 
 /**
  * Runtime settings.
  *
  * @example
+ * import { Redacted } from "effect"
  * import type { ConformanceRuntime } from "@shoplink/connector-testkit"
  * const options: Omit<ConformanceRuntime.Options<never, never>, "sandbox" | "shopSystem"> = {
- *   shopId: "shop_1", storage: { sqlite: "/tmp/shoplink-test.sqlite" }
+ *   shopId: "shop_1",
+ *   storage: { sqlite: "/tmp/shoplink-test.sqlite" },
+ *   secretKeys: Redacted.make("k1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="),
+ *   smsSecrets: { apiKey: Redacted.make("fake-sms-key") }
  * }
  *
  * @since 0.1.0
  */
 export interface Options<E, R> {
   readonly sandbox: RunningSandbox
-  /** The adapter's ShopSystem layer (its requirements provided by the caller or by `R`). */
+  /**
+   * The adapter's ShopSystem layer (`connector.layer` with what it needs). What the runtime gives
+   * an adapter (`ConnectorRuntime.ProvidedToAdapter`: `SmsCredentials`, …) it may leave
+   * unprovided; anything else (its config, an `HttpClient`) comes from the caller, as `R`.
+   */
   readonly shopSystem: Layer.Layer<ShopSystem.ShopSystem, E, R>
-  /** The shop the sandbox's US customer credentials are stored for (default `shop_1`). */
+  /** The shop onboarded with the sandbox's US customer credentials (default `shop_1`). */
   readonly shopId?: string
-  /** Where the inbox and launch registry live: memory (default) or a SQLite file. */
+  /**
+   * The shop's SMS secrets (e.g. `{ apiKey }`), stored with it: the adapter reads them through
+   * `SmsCredentials` (default none).
+   */
+  readonly smsSecrets?: Readonly<Record<string, Redacted.Redacted<string>>>
+  /** Where shops, launch keys, the inbox and API keys live: memory (default) or a SQLite file. */
   readonly storage?: "memory" | { readonly sqlite: string }
+  /**
+   * The keyring sealing the shop's secrets on SQLite (`id:base64key`, see `SecretBox`). Default: a
+   * new key per runtime. Pass the same one to build a runtime again on the same file (a restart).
+   */
+  readonly secretKeys?: Redacted.Redacted<string>
   /** Shown in the ordering pages' footer (default "Shoplink Conformance"). */
   readonly smsVendorName?: string
-  /** Worker settings used by `drain` (default: 5 attempts, 1 second first retry). */
+  /** Worker settings used by `drain` (default: 5 attempts, 1 second first retry, 30 seconds at most). */
   readonly worker?: InboxWorker.Options
 }
 
@@ -62,24 +78,35 @@ export interface Options<E, R> {
  */
 export interface ConformanceRuntime {
   readonly shopId: string
-  /** Base URL of the loopback server the receiver listens on. */
+  /** Base URL of the loopback server the runtime's routes (`publicRouter`, `apiRouter`) listen on. */
   readonly publicBaseUrl: string
   /** Launches the catalog for a repair order of `shopId`. */
   readonly launch: (
     repairOrderId: string,
     searchTerm?: string
   ) => Effect.Effect<PunchoutLauncher.Launched, PunchoutLauncher.LaunchError>
-  /** One worker pass over the due inbox entries. */
+  /** One worker pass over the due inbox entries (there is no background worker). */
   readonly drain: Effect.Effect<InboxWorker.PassResult, WebhookInbox.InboxError>
   /** The runtime's inbox. */
   readonly inbox: WebhookInbox.Operations
   /** The adapter's ShopSystem as the runtime uses it. */
   readonly shopSystem: ShopSystem.Operations
+  /**
+   * The `ConnectorRuntime` underneath: `shops` (onboard more), `apiKeys` (for the launch API on
+   * `publicBaseUrl`), `launchLink` (signed with a secret made for this runtime), …
+   */
+  readonly runtime: ConnectorRuntime.Runtime
+}
+
+/** The adapter's layer failed to build: its error is `E`, not a setup defect. */
+class AdapterLayerFailed {
+  constructor(readonly error: unknown) {}
 }
 
 /**
- * Builds the runtime in the current Scope. Store and server failures are defects (a broken test
- * setup, not a finding about the adapter); a failure to build the adapter's layer is `E`.
+ * Builds the runtime in the current Scope. Store, server and client-setting failures are defects
+ * (a broken test setup, not a finding about the adapter); a failure to build the adapter's layer
+ * is `E`.
  *
  * @example
  * import { Effect, Layer } from "effect"
@@ -98,54 +125,64 @@ export interface ConformanceRuntime {
  *
  * @since 0.1.0
  */
-export const make = <E, R>(options: Options<E, R>): Effect.Effect<ConformanceRuntime, E, R | Scope.Scope> =>
+export const make = <E, R>(
+  options: Options<E, R>
+): Effect.Effect<ConformanceRuntime, E, Exclude<R, ConnectorRuntime.ProvidedToAdapter> | Scope.Scope> =>
   Effect.gen(function*() {
     const { sandbox } = options
     const shopId = options.shopId ?? "shop_1"
     const us = sandbox.credentials.customers.us
-    const storage = options.storage ?? "memory"
-    const durable = storage === "memory"
-      ? Layer.merge(WebhookInbox.layerMemory, LaunchRegistry.layerMemory)
-      : Layer.merge(WebhookInbox.layerSql, LaunchRegistry.layerSql).pipe(
-        Layer.provide(SqliteClient.layer({ filename: storage.sqlite }))
-      )
-    const stores = yield* Layer.build(
-      Layer.merge(
-        durable,
-        CredentialStore.layerMemory({ [shopId]: { ...us, country: "US", apiToken: Redacted.make(us.apiToken) } })
-      )
-    ).pipe(Effect.orDie)
-    const sms = yield* Layer.build(options.shopSystem)
-    const context = Context.merge(stores, sms)
 
-    // The receiver on its own loopback server, as a deployment would mount it.
+    // The adapter gets what the caller provides (its config, its HttpClient) and what the runtime
+    // provides (SmsCredentials from the shop store); the runtime's own HttpClient stays its own.
+    const callers = yield* Effect.context<Exclude<R, ConnectorRuntime.ProvidedToAdapter>>()
+    const shopSystem = options.shopSystem.pipe(
+      Layer.provide(Layer.succeedContext(callers)),
+      Layer.mapError((error) => new AdapterLayerFailed(error))
+    ) as Layer.Layer<ShopSystem.ShopSystem, AdapterLayerFailed, ConnectorRuntime.ProvidedToAdapter>
+
+    // The routes on their own loopback server, as a deployment would serve them.
     const server = yield* NodeHttpServer.make(() => createServer(), { port: 0, host: "127.0.0.1" }).pipe(Effect.orDie)
     const port = server.address._tag === "TcpAddress" ? server.address.port : 0
     const publicBaseUrl = `http://127.0.0.1:${port}`
-    yield* server.serve(HttpRouter.toHttpApp(WebhookReceiver.router()).pipe(Effect.flatten)).pipe(
-      Effect.provide(context)
-    )
 
-    const punchout = SessionPool.layer().pipe(
-      Layer.provideMerge(
-        PunchoutClient.layer({ baseUrl: sandbox.url, vendorApiKey: Redacted.make(sandbox.credentials.vendorApiKey) })
-      ),
-      Layer.provide(NodeHttpClient.layerUndici)
+    // The HttpClient lives as long as the runtime (ConnectorRuntime keeps the one in context).
+    const http = yield* Layer.build(NodeHttpClient.layerUndici)
+    const runtime = yield* ConnectorRuntime.make(shopSystem, {
+      publicBaseUrl,
+      smsVendorName: options.smsVendorName ?? "Shoplink Conformance",
+      punchout: { baseUrl: sandbox.url, vendorApiKey: Redacted.make(sandbox.credentials.vendorApiKey) },
+      storage: options.storage ?? "memory",
+      secretKeys: options.secretKeys ?? Redacted.make(SecretBox.generateKey("conformance")),
+      launchLinkSecrets: [Redacted.make(randomBytes(32).toString("base64url"))],
+      worker: false
+    }).pipe(
+      Effect.provide(http),
+      // The adapter's own failure is `E`; anything else is the setup's fault, not the adapter's.
+      Effect.catchAll((error) => error instanceof AdapterLayerFailed ? Effect.fail(error.error as E) : Effect.die(error))
     )
-    const launcher = yield* Layer.build(
-      PunchoutLauncher.layer({ publicBaseUrl, smsVendorName: options.smsVendorName ?? "Shoplink Conformance" }).pipe(
-        Layer.provide(punchout),
-        Layer.provide(Layer.succeedContext(context))
-      )
-    ).pipe(Effect.map(Context.get(PunchoutLauncher.PunchoutLauncher)))
+    yield* runtime.serve(server, HttpRouter.concat(runtime.publicRouter, runtime.apiRouter).pipe(HttpRouter.toHttpApp, Effect.flatten))
 
-    const worker = options.worker ?? { maxAttempts: 5, baseDelay: "1 second", maxDelay: "30 seconds" }
+    // Replaced, not added: a runtime built again on the same SQLite file finds the shop there.
+    yield* runtime.shops.add({
+      id: shopId,
+      name: "Conformance Shop",
+      distributor: { accountNo: us.accountNo, username: us.username, country: "US", apiToken: Redacted.make(us.apiToken) },
+      sms: options.smsSecrets ?? {}
+    }, { replace: true }).pipe(Effect.orDie)
+
+    const inbox = runtime.inbox
+    const drain = InboxWorker.processDue(options.worker ?? { maxAttempts: 5, baseDelay: "1 second", maxDelay: "30 seconds" }).pipe(
+      Effect.provideService(WebhookInbox.WebhookInbox, inbox),
+      Effect.provideService(ShopSystem.ShopSystem, runtime.shopSystem)
+    )
     return {
       shopId,
       publicBaseUrl,
-      launch: (repairOrderId, searchTerm) => launcher.launch({ shopId, repairOrderId, searchTerm }),
-      drain: InboxWorker.processDue(worker).pipe(Effect.provide(context)),
-      inbox: Context.get(context, WebhookInbox.WebhookInbox),
-      shopSystem: Context.get(sms, ShopSystem.ShopSystem)
+      launch: (repairOrderId, searchTerm) => runtime.launch({ shopId, repairOrderId, searchTerm }),
+      drain,
+      inbox,
+      shopSystem: runtime.shopSystem,
+      runtime
     } satisfies ConformanceRuntime
   })

@@ -72,7 +72,13 @@ describe("new:connector", () => {
 
     const sample = JSON.parse(readFileSync(join(root, "apps/acme-shop-sample/package.json"), "utf8"))
     expect(sample).toMatchObject({ name: "@shoplink/acme-shop-sample", private: true, version: "0.0.0" })
-    expect(readFileSync(join(root, "apps/acme-shop-sample/src/main.ts"), "utf8")).toContain("ACME_SHOP_API_KEY")
+    // The sample app is ConnectorRuntime, not hand wiring; the adapter reads each shop's key through SmsCredentials.
+    const main = readFileSync(join(root, "apps/acme-shop-sample/src/main.ts"), "utf8")
+    expect(main).toContain("ConnectorRuntime.layerConfig(")
+    expect(main).toContain("ACME_SHOP_BASE_URL")
+    expect(main).not.toMatch(/WebhookReceiver|InboxWorker|LaunchRegistry/)
+    expect(source).toContain("credentials.secret(shopId, API_KEY_SECRET)")
+    expect(readFileSync(join(adapter, "test/harness.ts"), "utf8")).toContain("smsSecrets:")
 
     const changeset = readFileSync(join(root, ".changeset/adapter-acme-shop-initial.md"), "utf8")
     expect(changeset).toMatch(/^---\n"@shoplink\/adapter-acme-shop": minor\n---\n\n\S/)

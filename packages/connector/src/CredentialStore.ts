@@ -1,13 +1,15 @@
 /**
  * Resolves a shop to the distributor customer credentials the vendor acts with. In memory for
- * tests and demos; SQLite (through @effect/sql) for a service. The API token is `Redacted` in
- * memory; at rest it is stored as given, so protect the database file like any secret store.
+ * tests and demos; in a service, a view of the `ShopStore`, where the API token is sealed with
+ * AES-256-GCM at rest (`SecretBox`) and `Redacted` in memory.
  *
  * @since 0.1.0
  */
-import { SqlClient } from "@effect/sql"
-import { Context, Effect, Layer, Option, Redacted, Ref, Schema } from "effect"
-import { Values } from "@shoplink/protocol"
+import type { SqlClient } from "@effect/sql"
+import { Context, Effect, Layer, Option, type Redacted, Ref, Schema } from "effect"
+import type { Values } from "@shoplink/protocol"
+import type { SecretBox } from "./SecretBox.js"
+import * as ShopStore from "./ShopStore.js"
 
 /**
  * A customer's punchout credentials: account number, application username, country, API token.
@@ -46,6 +48,25 @@ export class CredentialsNotFound extends Schema.TaggedError<CredentialsNotFound>
 }
 
 /**
+ * The shop's distributor token was refused (401 UNAUTHORIZED when a session was created): launches
+ * fail with this at once, without calling the distributor, until the shop is onboarded again.
+ *
+ * @example
+ * import { CredentialStore } from "@shoplink/connector"
+ * new CredentialStore.CredentialsRevoked({ shopId: "shop_1", reason: "401 UNAUTHORIZED" }).message
+ *
+ * @since 0.2.0
+ */
+export class CredentialsRevoked extends Schema.TaggedError<CredentialsRevoked>()("CredentialsRevoked", {
+  shopId: Schema.String,
+  reason: Schema.String
+}) {
+  override get message(): string {
+    return `the distributor credentials of shop ${this.shopId} are revoked (${this.reason}); onboard the shop again with a new API token`
+  }
+}
+
+/**
  * The store could not be read or written.
  *
  * @example
@@ -70,9 +91,11 @@ export class CredentialStoreError extends Schema.TaggedError<CredentialStoreErro
  * @since 0.1.0
  */
 export class CredentialStore extends Context.Tag("@shoplink/connector/CredentialStore")<CredentialStore, {
-  readonly get: (shopId: string) => Effect.Effect<CustomerCredentials, CredentialsNotFound | CredentialStoreError>
+  readonly get: (shopId: string) => Effect.Effect<CustomerCredentials, CredentialsNotFound | CredentialsRevoked | CredentialStoreError>
   readonly put: (shopId: string, credentials: CustomerCredentials) => Effect.Effect<void, CredentialStoreError>
   readonly remove: (shopId: string) => Effect.Effect<void, CredentialStoreError>
+  /** Records that the distributor refused the shop's token; `get` then fails with `CredentialsRevoked`. */
+  readonly markRevoked: (shopId: string, reason: string) => Effect.Effect<void, CredentialStoreError>
 }>() {}
 
 /**
@@ -90,75 +113,87 @@ export class CredentialStore extends Context.Tag("@shoplink/connector/Credential
 export const layerMemory = (seed: Readonly<Record<string, CustomerCredentials>> = {}): Layer.Layer<CredentialStore> =>
   Layer.effect(
     CredentialStore,
-    Effect.map(Ref.make(new Map(Object.entries(seed))), (ref) =>
-      CredentialStore.of({
+    Effect.gen(function*() {
+      const ref = yield* Ref.make(new Map(Object.entries(seed)))
+      const revoked = yield* Ref.make(new Map<string, string>())
+      const forget = (shopId: string) => <V>(map: Map<string, V>) => {
+        const next = new Map(map)
+        next.delete(shopId)
+        return next
+      }
+      return CredentialStore.of({
         get: (shopId) =>
-          Ref.get(ref).pipe(
-            Effect.flatMap((map) => Option.fromNullable(map.get(shopId))),
-            Effect.catchTag("NoSuchElementException", () => new CredentialsNotFound({ shopId }))
-          ),
-        put: (shopId, credentials) => Ref.update(ref, (map) => new Map(map).set(shopId, credentials)),
-        remove: (shopId) =>
-          Ref.update(ref, (map) => {
-            const next = new Map(map)
-            next.delete(shopId)
-            return next
-          })
-      }))
+          Effect.gen(function*() {
+            const reason = (yield* Ref.get(revoked)).get(shopId)
+            if (reason !== undefined) return yield* new CredentialsRevoked({ shopId, reason })
+            return yield* Ref.get(ref).pipe(
+              Effect.flatMap((map) => Option.fromNullable(map.get(shopId))),
+              Effect.catchTag("NoSuchElementException", () => new CredentialsNotFound({ shopId }))
+            )
+          }),
+        put: (shopId, credentials) =>
+          Effect.zipRight(Ref.update(revoked, forget(shopId)), Ref.update(ref, (map) => new Map(map).set(shopId, credentials))),
+        remove: (shopId) => Effect.zipRight(Ref.update(revoked, forget(shopId)), Ref.update(ref, forget(shopId))),
+        markRevoked: (shopId, reason) => Ref.update(revoked, (map) => new Map(map).set(shopId, reason))
+      })
+    })
   )
 
-const Row = Schema.Struct({
-  account_no: Schema.String,
-  username: Schema.String,
-  country: Values.Country,
-  api_token: Schema.String
-})
-
-const storeError = (error: { readonly message: string }) => new CredentialStoreError({ reason: error.message })
-
 /**
- * A store in the `shoplink_credentials` table of the `SqlClient` in context (created if missing).
+ * The port over the `ShopStore` in context: credentials are the shop's distributor credentials,
+ * decrypted on read; `put` onboards or updates the shop keeping its name and SMS secrets.
  *
  * @example
- * import { SqliteClient } from "@effect/sql-sqlite-node"
  * import { Layer } from "effect"
- * import { CredentialStore } from "@shoplink/connector"
- * const layer = CredentialStore.layerSql.pipe(Layer.provide(SqliteClient.layer({ filename: "shoplink.db" })))
+ * import { CredentialStore, ShopStore } from "@shoplink/connector"
+ * const layer = CredentialStore.layerShopStore.pipe(Layer.provide(ShopStore.layerMemory))
  *
- * @since 0.1.0
+ * @since 0.2.0
  */
-export const layerSql: Layer.Layer<CredentialStore, CredentialStoreError, SqlClient.SqlClient> = Layer.effect(
+export const layerShopStore: Layer.Layer<CredentialStore, never, ShopStore.ShopStore> = Layer.effect(
   CredentialStore,
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    yield* sql`CREATE TABLE IF NOT EXISTS shoplink_credentials (
-      shop_id TEXT PRIMARY KEY,
-      account_no TEXT NOT NULL,
-      username TEXT NOT NULL,
-      country TEXT NOT NULL,
-      api_token TEXT NOT NULL
-    )`.pipe(Effect.mapError(storeError))
+  Effect.map(ShopStore.ShopStore, (shops) => {
+    const storeError = (error: { readonly message: string }) => new CredentialStoreError({ reason: error.message })
     return CredentialStore.of({
       get: (shopId) =>
-        Effect.gen(function*() {
-          const rows = yield* sql`SELECT account_no, username, country, api_token FROM shoplink_credentials
-                                  WHERE shop_id = ${shopId}`.pipe(Effect.mapError(storeError))
-          if (rows[0] === undefined) return yield* new CredentialsNotFound({ shopId })
-          const row = yield* Schema.decodeUnknown(Row)(rows[0]).pipe(Effect.mapError(storeError))
-          return {
-            accountNo: row.account_no,
-            username: row.username,
-            country: row.country,
-            apiToken: Redacted.make(row.api_token)
+        shops.customerCredentials(shopId).pipe(Effect.mapError((error): CredentialsNotFound | CredentialsRevoked | CredentialStoreError => {
+          switch (error._tag) {
+            case "ShopNotFound":
+              return new CredentialsNotFound({ shopId })
+            case "ShopRevoked":
+              return new CredentialsRevoked({ shopId, reason: error.reason })
+            default:
+              return storeError(error)
           }
-        }),
-      put: (shopId, c) =>
-        sql`INSERT INTO shoplink_credentials (shop_id, account_no, username, country, api_token)
-            VALUES (${shopId}, ${c.accountNo}, ${c.username}, ${c.country}, ${Redacted.value(c.apiToken)})
-            ON CONFLICT (shop_id) DO UPDATE SET account_no = excluded.account_no, username = excluded.username,
-              country = excluded.country, api_token = excluded.api_token`.pipe(Effect.asVoid, Effect.mapError(storeError)),
+        })),
+      put: (shopId, credentials) =>
+        Effect.gen(function*() {
+          const existing = yield* shops.get(shopId).pipe(Effect.option)
+          const sms = Option.isSome(existing) ? yield* shops.smsCredentials(shopId) : {}
+          const name = Option.match(existing, { onNone: () => shopId, onSome: (shop) => shop.name })
+          yield* shops.add({ id: shopId, name, distributor: credentials, sms }, { replace: true })
+        }).pipe(Effect.mapError(storeError)),
       remove: (shopId) =>
-        sql`DELETE FROM shoplink_credentials WHERE shop_id = ${shopId}`.pipe(Effect.asVoid, Effect.mapError(storeError))
+        shops.remove(shopId).pipe(Effect.catchTag("ShopNotFound", () => Effect.void), Effect.mapError(storeError)),
+      markRevoked: (shopId, reason) => shops.markRevoked(shopId, reason).pipe(Effect.mapError(storeError))
     })
   })
 )
+
+/**
+ * A store in the runtime's database: the encrypted `ShopStore.layerSql` seen through this port.
+ * Tokens are sealed by the `SecretBox` in context; there is no plain-text mode (releases before
+ * 0.2 stored them in plain text; opening such a database seals and removes them).
+ *
+ * @example
+ * import { Config, Layer } from "effect"
+ * import { CredentialStore, SecretBox, Storage } from "@shoplink/connector"
+ * const layer = CredentialStore.layerSql.pipe(
+ *   Layer.provide(Storage.sqlite("shoplink.db")),
+ *   Layer.provide(SecretBox.layerConfig(Config.redacted("SHOPLINK_SECRET_KEYS")))
+ * )
+ *
+ * @since 0.1.0
+ */
+export const layerSql: Layer.Layer<CredentialStore, ShopStore.ShopStoreError, SqlClient.SqlClient | SecretBox> =
+  layerShopStore.pipe(Layer.provide(ShopStore.layerSql))

@@ -5,11 +5,33 @@
  * Writes carry stable idempotency keys, so an entry applied twice (a crash between the write and
  * `markApplied`) still adds each line once.
  *
+ * **Concurrency, in order per repair order.** Entries of different repair orders are applied
+ * concurrently, up to `concurrency` at once (default 8). Entries of one repair order are applied
+ * one at a time, in the order they were received: never two of one repair order in flight, and a
+ * later entry waits while an earlier one is pending or waiting for its retry (`WebhookInbox.due`
+ * hands out only the oldest pending entry of each repair order). A dead-lettered entry does not
+ * hold its repair order up: it has been given up on, and its later entries go ahead.
+ *
+ * **Timeouts.** Every adapter call (the SMS write, the order verification) runs under
+ * `operationTimeout` (default 30 seconds); a call that takes longer is interrupted and counts as a
+ * retryable failure of that entry only. Backoff is per entry. An adapter's defect (a bug: a thrown
+ * exception, `Effect.die`) is not a failure of the entry: it stops the worker, which `/readyz`
+ * reports (`inbox worker stopped`).
+ *
+ * **Observability.** Each apply runs in an `InboxWorker.apply` span (`shopId`, `repairOrderId`,
+ * `entryId`, `kind`, `attempt`, `outcome`); every log line about an entry carries `shopId`,
+ * `repairOrderId` and `entryId`, never a body or a secret. The worker counts
+ * `shoplink_deliveries_applied_total`, `…_retried_total` and `…_dead_total` (label `kind`) and,
+ * while it runs, sets the `shoplink_inbox_backlog` and `shoplink_inbox_backlog_oldest_age_seconds`
+ * gauges (at most every 5 seconds, when it looks at the inbox). (In `ConnectorRuntime` every shop-system call also gets its own span and
+ * a `shoplink_sms_call_duration_seconds` sample.)
+ *
  * @since 0.1.0
  */
-import { Clock, Duration, Effect, Either, Layer, Option, Random, Schedule, Schema } from "effect"
+import { Cause, Clock, Deferred, Duration, Effect, Either, Exit, FiberId, Layer, Metric, Option, Random, Schema } from "effect"
 import { Punchout } from "@shoplink/protocol"
 import { orderWrite, quoteWrite } from "./internal/deliveries.js"
+import * as metrics from "./internal/metrics.js"
 import { OrderVerifier } from "./OrderVerifier.js"
 import { ShopSystem } from "./ShopSystem.js"
 import { type InboxEntry, type InboxError, WebhookInbox } from "./WebhookInbox.js"
@@ -19,20 +41,24 @@ import { type InboxEntry, type InboxError, WebhookInbox } from "./WebhookInbox.j
  *
  * @example
  * import type { InboxWorker } from "@shoplink/connector"
- * const options: InboxWorker.Options = { maxAttempts: 5, baseDelay: "2 seconds" }
+ * const options: InboxWorker.Options = { concurrency: 16, operationTimeout: "10 seconds", maxAttempts: 5, baseDelay: "2 seconds" }
  *
  * @since 0.1.0
  */
 export interface Options {
-  /** Entries taken per pass (default 20). */
+  /** Entries taken per `processDue` pass (default 20). */
   readonly batchSize?: number
+  /** Repair orders applied at once (default 8). Entries of one repair order are always applied one at a time. */
+  readonly concurrency?: number
+  /** Longest an adapter call may take before it is interrupted and retried (default 30 seconds). */
+  readonly operationTimeout?: Duration.DurationInput
   /** Attempts before an entry is dead-lettered (default 8). */
   readonly maxAttempts?: number
   /** First retry delay; doubles per attempt, with ±20% jitter (default 1 second). */
   readonly baseDelay?: Duration.DurationInput
   /** Longest retry delay (default 5 minutes). */
   readonly maxDelay?: Duration.DurationInput
-  /** Pause between passes when the inbox is idle (default 250 ms). */
+  /** Pause between looks at the inbox when it has nothing due (default 250 ms). */
   readonly pollInterval?: Duration.DurationInput
 }
 
@@ -71,49 +97,157 @@ export const retryDelay = (
     return Math.round(Math.min(base, Duration.toMillis(options.maxDelay)) * jitter)
   })
 
+interface Config {
+  readonly batchSize: number
+  readonly concurrency: number
+  readonly timeout: Duration.Duration
+  readonly maxAttempts: number
+  readonly delays: { readonly baseDelay: Duration.DurationInput; readonly maxDelay: Duration.DurationInput }
+  readonly pollInterval: Duration.Duration
+}
+
+const configOf = (options: Options): Config => ({
+  batchSize: Math.max(1, options.batchSize ?? 20),
+  concurrency: Math.max(1, options.concurrency ?? 8),
+  timeout: Duration.decode(options.operationTimeout ?? "30 seconds"),
+  maxAttempts: options.maxAttempts ?? 8,
+  delays: { baseDelay: options.baseDelay ?? "1 second", maxDelay: options.maxDelay ?? "5 minutes" },
+  pollInterval: Duration.decode(options.pollInterval ?? "250 millis")
+})
+
 type Outcome = "applied" | { readonly error: string; readonly retryable: boolean }
 
-const decodeOrder = Schema.decodeUnknownEither(Schema.parseJson(Punchout.OrderWebhook))
-const decodeQuote = Schema.decodeUnknownEither(Schema.parseJson(Punchout.QuoteWebhook))
+// Total: a stored body the decoder chokes on (a defect, not a ParseError) dead-letters its entry
+// instead of killing the worker's loop.
+const total = <A>(decode: (body: string) => Either.Either<A, { readonly message: string }>) => (body: string): Either.Either<A, string> => {
+  try {
+    return Either.mapLeft(decode(body), (error) => error.message)
+  } catch (error) {
+    return Either.left(`the decoder failed: ${error instanceof Error ? error.message.slice(0, 100) : "defect"}`)
+  }
+}
+const decodeOrder = total(Schema.decodeUnknownEither(Schema.parseJson(Punchout.OrderWebhook)))
+const decodeQuote = total(Schema.decodeUnknownEither(Schema.parseJson(Punchout.QuoteWebhook)))
 
-const applyEntry = (entry: InboxEntry): Effect.Effect<Outcome, never, ShopSystem> =>
+class TimedOut {
+  readonly _tag = "TimedOut"
+  constructor(readonly operation: string) {}
+}
+
+/**
+ * Runs an adapter call under the timeout; a typed error or a timeout becomes the entry's error.
+ * An interruption (the worker stopping) stays one, and the entry stays pending; a defect (an
+ * adapter bug) stays one too.
+ */
+const guarded = <A, E extends { readonly message: string }>(
+  operation: string,
+  timeout: Duration.Duration,
+  effect: Effect.Effect<A, E>,
+  onFailure: (error: E) => { readonly error: string; readonly retryable: boolean }
+): Effect.Effect<Either.Either<A, { readonly error: string; readonly retryable: boolean }>> =>
+  effect.pipe(
+    Effect.timeoutFail({ duration: timeout, onTimeout: () => new TimedOut(operation) }),
+    Effect.matchCauseEffect({
+      onSuccess: (value) => Effect.succeed(Either.right(value)),
+      onFailure: (cause) => {
+        const failure = Cause.failureOption(cause)
+        // No typed failure: an interruption or a defect, which goes on as it came (the cause holds no failure).
+        if (Option.isNone(failure)) return Effect.failCause(cause as Cause.Cause<never>)
+        const error = failure.value
+        return Effect.succeed(Either.left(
+          error instanceof TimedOut
+            ? { error: `${operation} timed out after ${Duration.format(timeout)}`, retryable: true }
+            : onFailure(error)
+        ))
+      }
+    })
+  )
+
+const applyEntry = (entry: InboxEntry, timeout: Duration.Duration): Effect.Effect<Outcome, never, ShopSystem> =>
   Effect.gen(function*() {
     const sms = yield* ShopSystem
     // Decoded once: the write to run, and the order number the verifier checks.
     const decoded = entry.kind === "order"
       ? Either.map(decodeOrder(entry.body), (body) => ({
         orderID: body.order.orderID as string | undefined,
+        operation: "applyOrder",
         write: sms.applyOrder(orderWrite(entry.shopId, entry.repairOrderId, body))
       }))
       : Either.map(decodeQuote(entry.body), (body) => ({
         orderID: undefined,
+        operation: "applyQuote",
         write: sms.applyQuote(quoteWrite(entry.shopId, entry.repairOrderId, body))
       }))
-    if (Either.isLeft(decoded)) return { error: `stored body does not decode: ${decoded.left.message}`, retryable: false }
-    const { orderID, write } = decoded.right
+    if (Either.isLeft(decoded)) return { error: `stored body does not decode: ${decoded.left}`, retryable: false }
+    const { operation, orderID, write } = decoded.right
     const capability = entry.kind === "order" ? "writeOrderedParts" : "writeQuotedParts"
     // Nothing to write for an SMS that cannot take these lines: done, not failed.
     if (!sms.capabilities.has(capability)) return "applied" as const
     const verifier = yield* Effect.serviceOption(OrderVerifier)
     if (orderID !== undefined && Option.isSome(verifier)) {
-      const verdict = yield* verifier.value.verify({ shopId: entry.shopId, orderID })
+      const checked = yield* guarded("order verification", timeout, verifier.value.verify({ shopId: entry.shopId, orderID }), () => ({
+        error: "order verification failed",
+        retryable: true
+      }))
+      if (Either.isLeft(checked)) return checked.left
+      const verdict = checked.right
       if (verdict._tag === "Unavailable") return { error: `order verification unavailable: ${verdict.reason}`, retryable: true }
       if (verdict._tag === "Rejected") {
         if (verifier.value.mode === "enforce") return { error: `order verification failed: ${verdict.reason}`, retryable: false }
         yield* Effect.logWarning("order verification failed; applying anyway (warn mode)").pipe(Effect.annotateLogs({ reason: verdict.reason }))
       }
     }
-    return yield* write.pipe(
-      Effect.as("applied" as const),
-      Effect.catchAll((error) =>
-        Effect.succeed({ error: error.message, retryable: error._tag === "ShopSystemError" && error.retryable })
-      )
-    )
+    const written = yield* guarded(operation, timeout, write, (error) => ({
+      error: error.message,
+      retryable: error._tag === "ShopSystemError" && error.retryable
+    }))
+    return Either.isLeft(written) ? written.left : "applied" as const
   })
 
+type Settled = "applied" | "retrying" | "dead"
+
+// The counters by kind, tagged once.
+const counters = {
+  applied: { order: Metric.tagged(metrics.applied, "kind", "order"), quote: Metric.tagged(metrics.applied, "kind", "quote") },
+  retrying: { order: Metric.tagged(metrics.retried, "kind", "order"), quote: Metric.tagged(metrics.retried, "kind", "quote") },
+  dead: { order: Metric.tagged(metrics.dead, "kind", "order"), quote: Metric.tagged(metrics.dead, "kind", "quote") }
+} as const
+
+/** Applies one entry and records what happened to it. Fails only when the inbox cannot be written. */
+const settle = (inbox: WebhookInbox["Type"], entry: InboxEntry, config: Config): Effect.Effect<Settled, InboxError, ShopSystem> =>
+  Effect.gen(function*() {
+    const attempt = entry.attempts + 1
+    const outcome = yield* applyEntry(entry, config.timeout)
+    let settled: Settled
+    if (outcome === "applied") {
+      yield* inbox.markApplied(entry.id)
+      yield* Effect.logDebug("inbox entry applied").pipe(Effect.annotateLogs({ attempt }))
+      settled = "applied"
+    } else if (outcome.retryable && attempt < config.maxAttempts) {
+      const retryAt = (yield* Clock.currentTimeMillis) + (yield* retryDelay(attempt, config.delays))
+      yield* inbox.markFailed(entry.id, { error: outcome.error, retryAt })
+      yield* Effect.logWarning("inbox entry failed; will retry").pipe(Effect.annotateLogs({ attempt, error: outcome.error }))
+      settled = "retrying"
+    } else {
+      yield* inbox.markFailed(entry.id, { error: outcome.error, retryAt: undefined })
+      yield* Effect.logError("inbox entry dead-lettered").pipe(Effect.annotateLogs({ attempt, error: outcome.error }))
+      settled = "dead"
+    }
+    yield* Metric.increment(counters[settled][entry.kind])
+    yield* Effect.annotateCurrentSpan("outcome", settled)
+    return settled
+  }).pipe(
+    Effect.withSpan("InboxWorker.apply", {
+      attributes: { shopId: entry.shopId, repairOrderId: entry.repairOrderId, entryId: entry.id, kind: entry.kind, attempt: entry.attempts + 1 }
+    }),
+    Effect.annotateLogs({ shopId: entry.shopId, repairOrderId: entry.repairOrderId, entryId: entry.id })
+  )
+
 /**
- * One pass over the due entries. Never fails for an SMS error (those are recorded on the entry);
- * fails only when the inbox itself cannot be read or written.
+ * One pass over the due entries: applies what is due, repair orders concurrently (up to
+ * `concurrency`) and each repair order's entries in turn, until nothing more is due or
+ * `batchSize` entries were taken. Waits for every apply it started. Never fails for an SMS error
+ * (those are recorded on the entry); fails only when the inbox itself cannot be read or written.
  *
  * @example
  * import { Effect } from "effect"
@@ -125,52 +259,134 @@ const applyEntry = (entry: InboxEntry): Effect.Effect<Outcome, never, ShopSystem
 export const processDue = (options: Options = {}): Effect.Effect<PassResult, InboxError, WebhookInbox | ShopSystem> =>
   Effect.gen(function*() {
     const inbox = yield* WebhookInbox
-    const maxAttempts = options.maxAttempts ?? 8
-    const delays = { baseDelay: options.baseDelay ?? "1 second", maxDelay: options.maxDelay ?? "5 minutes" }
+    const config = configOf(options)
     const result = { applied: 0, retrying: 0, dead: 0 }
-    for (const entry of yield* inbox.due(options.batchSize ?? 20)) {
-      const outcome = yield* applyEntry(entry).pipe(
-        Effect.withSpan("shoplink.inbox.apply", { attributes: { kind: entry.kind, attempt: entry.attempts + 1 } })
-      )
-      if (outcome === "applied") {
-        yield* inbox.markApplied(entry.id)
-        result.applied++
-        continue
-      }
-      const attempt = entry.attempts + 1
-      if (outcome.retryable && attempt < maxAttempts) {
-        const retryAt = (yield* Clock.currentTimeMillis) + (yield* retryDelay(attempt, delays))
-        yield* inbox.markFailed(entry.id, { error: outcome.error, retryAt })
-        yield* Effect.logWarning("inbox entry failed; will retry").pipe(Effect.annotateLogs({ entry: entry.id, attempt, error: outcome.error }))
-        result.retrying++
-      } else {
-        yield* inbox.markFailed(entry.id, { error: outcome.error, retryAt: undefined })
-        yield* Effect.logError("inbox entry dead-lettered").pipe(Effect.annotateLogs({ entry: entry.id, attempt, error: outcome.error }))
-        result.dead++
-      }
+    // Each round takes the head of every repair order's line; the next round the entries behind
+    // them. An entry taken once (e.g. retrying with no delay) is not taken again in this pass.
+    const taken = new Set<string>()
+    while (taken.size < config.batchSize) {
+      const heads = (yield* inbox.due(config.batchSize)).filter((e) => !taken.has(e.id)).slice(0, config.batchSize - taken.size)
+      if (heads.length === 0) break
+      for (const entry of heads) taken.add(entry.id)
+      const outcomes = yield* Effect.forEach(heads, (entry) => settle(inbox, entry, config), { concurrency: config.concurrency })
+      for (const outcome of outcomes) result[outcome]++
     }
     return result
   })
 
+const repairOrderKey = (entry: InboxEntry) => `${entry.shopId}\u0000${entry.repairOrderId}`
+
+/** How often, at most, the running worker refreshes the backlog gauges. */
+const BACKLOG_METRICS_MILLIS = 5_000
+
+const setBacklogGauges = (inbox: WebhookInbox["Type"], now: number) =>
+  Effect.gen(function*() {
+    const backlog = yield* inbox.backlog
+    yield* Metric.set(metrics.backlogSize, backlog.size)
+    yield* Metric.set(metrics.backlogOldestAge, backlog.oldestReceivedAt === undefined ? 0 : Math.max(0, now - backlog.oldestReceivedAt) / 1000)
+  }).pipe(Effect.ignore)
+
 /**
- * Runs passes forever: immediately again after a busy pass, after `pollInterval` when idle. An
- * inbox failure is logged and the loop goes on after the interval.
+ * Runs the worker forever: `concurrency` lanes, each taking the oldest due entry of a repair
+ * order no other lane holds, applying it and marking it, then asking again. A lane with nothing
+ * to take waits `pollInterval` (or until another lane sees more work than it can take). A slow
+ * or hung repair order holds one lane, never the others. An inbox failure is logged and the lane
+ * goes on after the interval; the entry stays pending and is applied again later (idempotency
+ * keys keep that from doubling lines).
  *
  * @example
  * import { Effect } from "effect"
  * import { InboxWorker } from "@shoplink/connector"
- * const background = Effect.forkScoped(InboxWorker.run())
+ * const background = Effect.forkScoped(InboxWorker.run({ concurrency: 8 }))
  *
  * @since 0.1.0
  */
-export const run = (options: Options = {}): Effect.Effect<never, never, WebhookInbox | ShopSystem> => {
-  const interval = options.pollInterval ?? "250 millis"
-  const pass = processDue(options).pipe(
-    Effect.flatMap((r) => (r.applied + r.retrying + r.dead === 0 ? Effect.sleep(interval) : Effect.void)),
-    Effect.catchAll((error) => Effect.logError("inbox pass failed", error).pipe(Effect.zipRight(Effect.sleep(interval))))
-  )
-  return Effect.repeat(pass, Schedule.forever).pipe(Effect.andThen(Effect.never))
-}
+export const run = (options: Options = {}): Effect.Effect<never, never, WebhookInbox | ShopSystem> =>
+  Effect.gen(function*() {
+    const inbox = yield* WebhookInbox
+    const config = configOf(options)
+    // A lane needs one repair order no other lane holds: with at most concurrency - 1 held, one
+    // more than that is enough (a repair order released meanwhile makes the lane ask again).
+    const limit = config.concurrency + 1
+
+    // Which repair orders a lane holds. A lane's answer from `due` may predate another lane's
+    // settling of an entry (the entry still looked due when the query ran): `settledAt` records,
+    // per repair order, when it was last released (a counter, not a time), and a lane skips a
+    // repair order released after its query started. It is pruned to what open queries can see.
+    const held = new Set<string>()
+    const settledAt = new Map<string, number>()
+    const openQueries = new Map<number, number>()
+    let counter = 0
+    let queries = 0
+    let wake = Deferred.unsafeMake<void>(FiberId.none)
+    const signal = () => {
+      const woken = wake
+      wake = Deferred.unsafeMake<void>(FiberId.none)
+      Deferred.unsafeDone(woken, Exit.void)
+    }
+    const prune = () => {
+      if (settledAt.size <= 4 * limit) return
+      let oldest = Infinity
+      for (const startedAt of openQueries.values()) oldest = Math.min(oldest, startedAt)
+      for (const [key, at] of settledAt) if (at <= oldest) settledAt.delete(key)
+    }
+    const idle = Effect.suspend(() => Effect.raceFirst(Deferred.await(wake), Effect.sleep(config.pollInterval)))
+    // The backlog gauges ride on the lanes' own wake-ups (no timer of their own): refreshed when a
+    // lane goes to the inbox and the last refresh is 5 seconds old or more.
+    let gaugesAt = -Infinity
+    const gauges = Effect.flatMap(Clock.currentTimeMillis, (now) => {
+      if (now - gaugesAt < BACKLOG_METRICS_MILLIS) return Effect.void
+      gaugesAt = now
+      return setBacklogGauges(inbox, now)
+    })
+
+    const lane: Effect.Effect<never, never, ShopSystem> = Effect.gen(function*() {
+      while (true) {
+        yield* gauges
+        const query = ++queries
+        const startedAt = counter
+        openQueries.set(query, startedAt)
+        const due = yield* Effect.either(inbox.due(limit)).pipe(Effect.ensuring(Effect.sync(() => openQueries.delete(query))))
+        if (Either.isLeft(due)) {
+          yield* Effect.logError("inbox read failed", due.left)
+          yield* Effect.sleep(config.pollInterval)
+          continue
+        }
+        prune()
+        let stale = false
+        const free = due.right.filter((entry) => {
+          const key = repairOrderKey(entry)
+          if (held.has(key)) return false
+          if ((settledAt.get(key) ?? -1) > startedAt) {
+            stale = true
+            return false
+          }
+          return true
+        })
+        const next = free[0]
+        if (next === undefined) {
+          // A repair order released while we asked may have its next entry due: ask again now.
+          yield* stale ? Effect.yieldNow() : idle
+          continue
+        }
+        if (free.length > 1) signal()
+        const key = repairOrderKey(next)
+        held.add(key)
+        yield* settle(inbox, next, config).pipe(
+          Effect.catchAll((error) => Effect.logError("inbox write failed; the entry stays pending", error)),
+          Effect.annotateLogs({ shopId: next.shopId, repairOrderId: next.repairOrderId, entryId: next.id }),
+          Effect.ensuring(Effect.sync(() => {
+            held.delete(key)
+            settledAt.set(key, ++counter)
+          }))
+        )
+      }
+    })
+
+    return yield* Effect.all(Array.from({ length: config.concurrency }, () => lane), { concurrency: "unbounded", discard: true }).pipe(
+      Effect.andThen(Effect.never)
+    )
+  })
 
 /**
  * A layer that runs the worker in the background for the layer's lifetime.
@@ -178,7 +394,7 @@ export const run = (options: Options = {}): Effect.Effect<never, never, WebhookI
  * @example
  * import { Layer } from "effect"
  * import { InboxWorker, WebhookInbox } from "@shoplink/connector"
- * const worker = InboxWorker.layer({ maxAttempts: 5 }).pipe(Layer.provide(WebhookInbox.layerMemory))
+ * const worker = InboxWorker.layer({ concurrency: 8, maxAttempts: 5 }).pipe(Layer.provide(WebhookInbox.layerMemory))
  *
  * @since 0.1.0
  */

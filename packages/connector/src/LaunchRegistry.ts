@@ -5,11 +5,15 @@
  * grace period. Only a SHA-256 digest of the key is stored: a copy of the database does not reveal
  * live URLs.
  *
+ * Expired launches are deleted by `purgeExpired` (the runtime's `Retention` runs it with a grace
+ * period after expiry, default 7 days): until then a late delivery is answered 410, after it 404.
+ *
  * @since 0.1.0
  */
 import { SqlClient } from "@effect/sql"
 import { Clock, Context, Effect, Layer, Ref, Schema } from "effect"
 import { createHash, randomBytes } from "node:crypto"
+import { retryBusy, shortenBusyTimeout } from "./internal/sqliteBusy.js"
 
 /**
  * A registered launch.
@@ -81,6 +85,11 @@ export interface Operations {
   /** Registers a launch and returns its new key (shown once; only its digest is kept). */
   readonly register: (launch: Omit<Launch, "createdAt">) => Effect.Effect<{ readonly key: string; readonly launch: Launch }, LaunchRegistryError>
   readonly resolve: (key: string) => Effect.Effect<Launch, LaunchKeyUnknown | LaunchKeyExpired | LaunchRegistryError>
+  /**
+   * Deletes the launches that expired before `expiredBefore` (epoch milliseconds) and says how
+   * many: their keys then answer unknown (404) instead of expired (410).
+   */
+  readonly purgeExpired: (expiredBefore: number) => Effect.Effect<number, LaunchRegistryError>
 }
 
 /**
@@ -137,6 +146,11 @@ export const layerMemory: Layer.Layer<LaunchRegistry> = Layer.effect(
           const launch = (yield* Ref.get(ref)).get(digest(key))
           if (launch === undefined) return yield* new LaunchKeyUnknown()
           return yield* checkExpiry(launch)
+        }),
+      purgeExpired: (expiredBefore) =>
+        Ref.modify(ref, (map): readonly [number, Map<string, Launch>] => {
+          const next = new Map([...map].filter(([, launch]) => launch.expiresAt >= expiredBefore))
+          return [map.size - next.size, next]
         })
     }))
 )
@@ -176,7 +190,11 @@ export const layerSql: Layer.Layer<LaunchRegistry, LaunchRegistryError, SqlClien
       repair_order_url TEXT,
       created_at INTEGER NOT NULL,
       expires_at INTEGER NOT NULL
-    )`.pipe(Effect.mapError(registryError))
+    )`.pipe(retryBusy, Effect.mapError(registryError))
+    yield* Effect.all([
+      shortenBusyTimeout(sql),
+      sql`CREATE INDEX IF NOT EXISTS shoplink_launches_expiry ON shoplink_launches (expires_at)`
+    ], { discard: true }).pipe(retryBusy, Effect.mapError(registryError))
     return LaunchRegistry.of({
       register: (input) =>
         Effect.gen(function*() {
@@ -185,12 +203,13 @@ export const layerSql: Layer.Layer<LaunchRegistry, LaunchRegistryError, SqlClien
           yield* sql`INSERT INTO shoplink_launches
               (key_digest, shop_id, repair_order_id, repair_order_number, repair_order_url, created_at, expires_at)
             VALUES (${digest(key)}, ${launch.shopId}, ${launch.repairOrderId}, ${launch.repairOrderNumber},
-              ${launch.repairOrderUrl ?? null}, ${launch.createdAt}, ${launch.expiresAt})`.pipe(Effect.mapError(registryError))
+              ${launch.repairOrderUrl ?? null}, ${launch.createdAt}, ${launch.expiresAt})`.pipe(retryBusy, Effect.mapError(registryError))
           return { key, launch }
         }),
       resolve: (key) =>
         Effect.gen(function*() {
           const rows = yield* sql`SELECT * FROM shoplink_launches WHERE key_digest = ${digest(key)}`.pipe(
+            retryBusy,
             Effect.mapError(registryError)
           )
           if (rows[0] === undefined) return yield* new LaunchKeyUnknown()
@@ -203,6 +222,21 @@ export const layerSql: Layer.Layer<LaunchRegistry, LaunchRegistryError, SqlClien
             createdAt: row.created_at,
             expiresAt: row.expires_at
           })
+        }),
+      // In chunks of 500 rows, each its own short statement.
+      purgeExpired: (expiredBefore) =>
+        Effect.gen(function*() {
+          let total = 0
+          while (true) {
+            const rows = yield* sql`DELETE FROM shoplink_launches WHERE rowid IN (
+                SELECT rowid FROM shoplink_launches WHERE expires_at < ${expiredBefore} LIMIT 500) RETURNING expires_at`.pipe(
+              retryBusy,
+              Effect.mapError(registryError)
+            )
+            total += rows.length
+            if (rows.length < 500) return total
+            yield* Effect.yieldNow()
+          }
         })
     })
   })

@@ -240,6 +240,11 @@ export const make = (options: Options): Effect.Effect<
             ...(options.exportButtons === undefined ? {} : { exportButtons: options.exportButtons })
           },
           `${shopId}/${repairOrder.id}`
+        ).pipe(
+          // 401 at creation: the shop's token was revoked (the spec's UNAUTHORIZED). Mark the shop so
+          // later launches fail at once instead of asking the distributor again with a dead token.
+          Effect.tapErrorTag("Unauthorized", () =>
+            credentials.markRevoked(shopId, "the distributor answered 401 UNAUTHORIZED when a session was created"))
         )
       })
 

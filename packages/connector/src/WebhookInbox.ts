@@ -2,12 +2,22 @@
  * The durable inbox between receiving a webhook and applying it to the shop system. A delivery is
  * written here before the receiver answers 2xx, deduplicated by its content key, and then applied
  * by the worker, which records each failure and dead-letters an entry that keeps failing.
- * Replay puts a dead entry back in line. SQLite keeps it across restarts; memory is for tests.
+ * Replay puts a dead entry back in line; discard deletes it. SQLite keeps it across restarts;
+ * memory is for tests.
+ *
+ * Entries of one repair order are handed out in the order they were received: `due` gives only
+ * the oldest pending entry of each repair order, so a later delivery waits while an earlier one
+ * is pending or waiting for its retry. A dead letter does not hold its repair order up (it has
+ * been given up on); replaying it puts it back in line at its original place.
+ *
+ * Retention (`purge`, run by `Retention`): applied entries lose their bodies after a while and are
+ * deleted later; pending and dead entries are never purged.
  *
  * @since 0.1.0
  */
 import { SqlClient } from "@effect/sql"
 import { Cause, Clock, Context, Effect, Exit, Layer, Option, Ref, Runtime, Schema } from "effect"
+import { retryBusy, shortenBusyTimeout } from "./internal/sqliteBusy.js"
 
 /**
  * Which webhook a delivery came from.
@@ -94,6 +104,65 @@ export class InboxError extends Schema.TaggedError<InboxError>()("InboxError", {
 export class EntryNotFound extends Schema.TaggedError<EntryNotFound>()("EntryNotFound", { id: Schema.String }) {}
 
 /**
+ * The entry is not a dead letter (only dead letters are discarded).
+ *
+ * @example
+ * import { WebhookInbox } from "@shoplink/connector"
+ * new WebhookInbox.EntryNotDead({ id: "4b1c", status: "pending" })
+ *
+ * @since 0.3.0
+ */
+export class EntryNotDead extends Schema.TaggedError<EntryNotDead>()("EntryNotDead", {
+  id: Schema.String,
+  status: Schema.Literal("pending", "applied", "dead")
+}) {}
+
+/**
+ * What `purge` removes: the bodies of entries applied before `clearBodiesAppliedBefore`, and
+ * whole entries applied before `deleteAppliedBefore` (epoch milliseconds). Pending and dead
+ * entries are never touched.
+ *
+ * @example
+ * import type { WebhookInbox } from "@shoplink/connector"
+ * const day = 86_400_000
+ * const cutoffs = (now: number): WebhookInbox.PurgeCutoffs => ({ clearBodiesAppliedBefore: now - 30 * day, deleteAppliedBefore: now - 90 * day })
+ *
+ * @since 0.3.0
+ */
+export interface PurgeCutoffs {
+  readonly clearBodiesAppliedBefore: number
+  readonly deleteAppliedBefore: number
+}
+
+/**
+ * What `purge` did.
+ *
+ * @example
+ * import type { WebhookInbox } from "@shoplink/connector"
+ * const report = (r: WebhookInbox.PurgeResult) => `${r.bodiesCleared} bodies cleared, ${r.deleted} entries deleted`
+ *
+ * @since 0.3.0
+ */
+export interface PurgeResult {
+  readonly bodiesCleared: number
+  readonly deleted: number
+}
+
+/**
+ * The backlog: how many entries are pending and when the oldest of them was received.
+ *
+ * @example
+ * import type { WebhookInbox } from "@shoplink/connector"
+ * const ageMillis = (b: WebhookInbox.Backlog, now: number) => b.oldestReceivedAt === undefined ? 0 : now - b.oldestReceivedAt
+ *
+ * @since 0.3.0
+ */
+export interface Backlog {
+  readonly size: number
+  readonly oldestReceivedAt: number | undefined
+}
+
+/**
  * The inbox's operations.
  *
  * @example
@@ -105,16 +174,26 @@ export class EntryNotFound extends Schema.TaggedError<EntryNotFound>()("EntryNot
 export interface Operations {
   /** Stores a delivery unless one with the same content key exists; says which happened. */
   readonly receive: (delivery: Delivery) => Effect.Effect<{ readonly entry: InboxEntry; readonly duplicate: boolean }, InboxError>
-  /** Pending entries whose next attempt is due, oldest first. */
+  /**
+   * Entries to apply now, oldest first: for each repair order, its oldest pending entry, if its
+   * next attempt is due. A repair order whose oldest pending entry waits for a retry has none:
+   * its later entries wait behind it. At most `limit` entries.
+   */
   readonly due: (limit: number) => Effect.Effect<ReadonlyArray<InboxEntry>, InboxError>
   readonly markApplied: (id: string) => Effect.Effect<void, InboxError>
   /** Records a failed attempt: retry at `retryAt`, or dead-letter when it is undefined. */
   readonly markFailed: (id: string, failure: { readonly error: string; readonly retryAt: number | undefined }) => Effect.Effect<void, InboxError>
   /** Puts a dead (or any) entry back in line now, with its attempt count reset. */
   readonly replay: (id: string) => Effect.Effect<InboxEntry, InboxError | EntryNotFound>
+  /** Deletes a dead letter for good: it will not be applied. */
+  readonly discard: (id: string) => Effect.Effect<void, InboxError | EntryNotFound | EntryNotDead>
   readonly get: (id: string) => Effect.Effect<InboxEntry, InboxError | EntryNotFound>
   /** Entries oldest first, optionally only those of a status, a repair order, or received since a time. */
   readonly list: (filter?: ListFilter) => Effect.Effect<ReadonlyArray<InboxEntry>, InboxError>
+  /** Clears the bodies of old applied entries (the body becomes `""`) and deletes older ones. */
+  readonly purge: (cutoffs: PurgeCutoffs) => Effect.Effect<PurgeResult, InboxError>
+  /** How many entries are pending, and the oldest one's receipt time. */
+  readonly backlog: Effect.Effect<Backlog, InboxError>
 }
 
 /**
@@ -151,6 +230,8 @@ const matches = (filter: ListFilter | undefined) => (e: InboxEntry) =>
  * @since 0.1.0
  */
 export class WebhookInbox extends Context.Tag("@shoplink/connector/WebhookInbox")<WebhookInbox, Operations>() {}
+
+const repairOrderKey = (entry: { readonly shopId: string; readonly repairOrderId: string }) => `${entry.shopId}\u0000${entry.repairOrderId}`
 
 // Fields spelled out: on Node 20 `{ ...delivery, id, … }` costs microseconds per delivery.
 const newEntry = (delivery: Delivery, now: number): InboxEntry => ({
@@ -203,12 +284,20 @@ export const layerMemory: Layer.Layer<WebhookInbox> = Layer.effect(
           })),
       due: (limit) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          Ref.get(entries).pipe(Effect.map((map) =>
-            [...map.values()]
-              .filter((e) => e.status === "pending" && e.nextAttemptAt <= now)
-              .sort((a, b) => a.receivedAt - b.receivedAt)
-              .slice(0, limit)
-          ))),
+          Ref.get(entries).pipe(Effect.map((map) => {
+            // The sort is stable: entries received in the same millisecond keep their order.
+            const pending = [...map.values()].filter((e) => e.status === "pending").sort((a, b) => a.receivedAt - b.receivedAt)
+            const seen = new Set<string>()
+            const heads: Array<InboxEntry> = []
+            for (const entry of pending) {
+              if (heads.length >= limit) break
+              const ro = repairOrderKey(entry)
+              if (seen.has(ro)) continue
+              seen.add(ro)
+              if (entry.nextAttemptAt <= now) heads.push(entry)
+            }
+            return heads
+          }))),
       markApplied: (id) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
           update(id, (e) => ({ ...e, status: "applied", attempts: e.attempts + 1, appliedAt: now, lastError: undefined }))),
@@ -228,13 +317,47 @@ export const layerMemory: Layer.Layer<WebhookInbox> = Layer.effect(
           yield* update(id, () => replayed)
           return replayed
         }),
+      discard: (id) =>
+        Effect.flatMap(find(id), (entry) =>
+          entry.status !== "dead"
+            ? Effect.fail(new EntryNotDead({ id, status: entry.status }))
+            : Ref.update(entries, (map) => {
+              const next = new Map(map)
+              next.delete(id)
+              return next
+            })),
       get: find,
       list: (filter) =>
         Ref.get(entries).pipe(Effect.map((map) =>
           [...map.values()]
             .filter(matches(filter))
             .sort((a, b) => a.receivedAt - b.receivedAt)
-        ))
+        )),
+      purge: ({ clearBodiesAppliedBefore, deleteAppliedBefore }) =>
+        Ref.modify(entries, (map): readonly [PurgeResult, Map<string, InboxEntry>] => {
+          let bodiesCleared = 0
+          let deleted = 0
+          const next = new Map<string, InboxEntry>()
+          for (const [id, entry] of map) {
+            if (entry.status !== "applied" || entry.appliedAt === undefined) next.set(id, entry)
+            else if (entry.appliedAt < deleteAppliedBefore) deleted++
+            else if (entry.appliedAt < clearBodiesAppliedBefore && entry.body !== "") {
+              bodiesCleared++
+              next.set(id, { ...entry, body: "" })
+            } else next.set(id, entry)
+          }
+          return [{ bodiesCleared, deleted }, next]
+        }),
+      backlog: Ref.get(entries).pipe(Effect.map((map) => {
+        let size = 0
+        let oldestReceivedAt: number | undefined
+        for (const entry of map.values()) {
+          if (entry.status !== "pending") continue
+          size++
+          if (oldestReceivedAt === undefined || entry.receivedAt < oldestReceivedAt) oldestReceivedAt = entry.receivedAt
+        }
+        return { size, oldestReceivedAt }
+      }))
     })
   })
 )
@@ -274,7 +397,23 @@ const inboxError = (error: { readonly message: string; readonly cause?: unknown 
   new InboxError({
     reason: error.cause instanceof Error && error.cause.message !== "" ? `${error.message}: ${error.cause.message}` : error.message
   })
-const decodeRows = Schema.decodeUnknown(Schema.Array(Row))
+// The worker reads a few rows per apply: rows of the expected shape are taken as they are (a check
+// per field, no decoder), anything else goes through the Schema for its exact error.
+const decodeRowsStrictly = Schema.decodeUnknown(Schema.Array(Row))
+const isRow = (u: unknown): u is typeof Row.Type => {
+  if (typeof u !== "object" || u === null) return false
+  const r = u as Record<string, unknown>
+  return typeof r["id"] === "string" && (r["kind"] === "order" || r["kind"] === "quote") && typeof r["content_key"] === "string" &&
+    typeof r["shop_id"] === "string" && typeof r["repair_order_id"] === "string" && typeof r["body"] === "string" &&
+    (r["status"] === "pending" || r["status"] === "applied" || r["status"] === "dead") && typeof r["attempts"] === "number" &&
+    (r["last_error"] === null || typeof r["last_error"] === "string") && typeof r["received_at"] === "number" &&
+    typeof r["next_attempt_at"] === "number" && (r["applied_at"] === null || typeof r["applied_at"] === "number")
+}
+const decodeRows = (rows: unknown) =>
+  Array.isArray(rows) && rows.every(isRow) ? Effect.succeed(rows as ReadonlyArray<typeof Row.Type>) : decodeRowsStrictly(rows)
+
+/** Rows a purge statement touches at most. */
+const PURGE_CHUNK = 500
 
 /**
  * An inbox in the `shoplink_inbox` table of the `SqlClient` in context (created if missing). The
@@ -283,6 +422,10 @@ const decodeRows = Schema.decodeUnknown(Schema.Array(Row))
  * Receives are group-committed: deliveries arriving together are inserted in one transaction (one
  * disk sync), and each `receive` completes only after that transaction has committed — so the
  * receiver still answers 2xx only for what is durably stored.
+ *
+ * On SQLite it sets the connection's `busy_timeout` to 50 ms (for every store on that connection)
+ * and retries a statement that finds the database locked by another connection on an Effect
+ * schedule, for up to 5 seconds: a lock held elsewhere never holds the event loop for long.
  *
  * @example
  * import { SqliteClient } from "@effect/sql-sqlite-node"
@@ -310,16 +453,39 @@ export const layerSql: Layer.Layer<WebhookInbox, InboxError, SqlClient.SqlClient
       next_attempt_at INTEGER NOT NULL,
       applied_at INTEGER
     )`.pipe(Effect.mapError(inboxError))
-    yield* sql`CREATE INDEX IF NOT EXISTS shoplink_inbox_due ON shoplink_inbox (status, next_attempt_at)`.pipe(
-      Effect.mapError(inboxError)
-    )
+    // Partial indexes: the pending ones hold only the backlog (what `due` and the backlog gauge
+    // read), the applied ones serve retention. (`shoplink_inbox_due`, the index of earlier
+    // versions, is replaced by them.)
+    yield* Effect.all([
+      shortenBusyTimeout(sql),
+      sql`DROP INDEX IF EXISTS shoplink_inbox_due`,
+      sql`CREATE INDEX IF NOT EXISTS shoplink_inbox_pending ON shoplink_inbox (received_at) WHERE status = 'pending'`,
+      sql`CREATE INDEX IF NOT EXISTS shoplink_inbox_pending_ro
+          ON shoplink_inbox (shop_id, repair_order_id, received_at) WHERE status = 'pending'`,
+      sql`CREATE INDEX IF NOT EXISTS shoplink_inbox_applied ON shoplink_inbox (applied_at) WHERE status = 'applied'`,
+      sql`CREATE INDEX IF NOT EXISTS shoplink_inbox_applied_bodies ON shoplink_inbox (applied_at) WHERE status = 'applied' AND body <> ''`
+    ], { discard: true }).pipe(retryBusy, Effect.mapError(inboxError))
 
+    // Every statement retries while another connection holds the lock (see internal/sqliteBusy).
+    const run = <A>(statement: Effect.Effect<A, { readonly message: string; readonly cause?: unknown }>) =>
+      statement.pipe(retryBusy, Effect.mapError(inboxError))
     const select = (rows: Effect.Effect<ReadonlyArray<unknown>, { readonly message: string }>) =>
-      rows.pipe(Effect.flatMap(decodeRows), Effect.map((rs) => rs.map(fromRow)), Effect.mapError(inboxError))
+      rows.pipe(retryBusy, Effect.flatMap(decodeRows), Effect.map((rs) => rs.map(fromRow)), Effect.mapError(inboxError))
     const get = (id: string) =>
       select(sql`SELECT * FROM shoplink_inbox WHERE id = ${id}`).pipe(
         Effect.flatMap((rows) => rows[0] === undefined ? Effect.fail(new EntryNotFound({ id })) : Effect.succeed(rows[0]))
       )
+
+    const inChunks = (statement: () => Effect.Effect<ReadonlyArray<unknown>, { readonly message: string; readonly cause?: unknown }>) =>
+      Effect.gen(function*() {
+        let total = 0
+        while (true) {
+          const rows = yield* run(statement())
+          total += rows.length
+          if (rows.length < PURGE_CHUNK) return total
+          yield* Effect.yieldNow()
+        }
+      })
 
     type Received = { readonly entry: InboxEntry; readonly duplicate: boolean }
     const columns = "(id, kind, content_key, shop_id, repair_order_id, body, status, attempts, last_error, received_at, next_attempt_at, applied_at)"
@@ -384,7 +550,7 @@ export const layerSql: Layer.Layer<WebhookInbox, InboxError, SqlClient.SqlClient
       const batch = waiting.slice(0, 256)
       waiting = waiting.slice(batch.length)
       flushing = true
-      Runtime.runCallback(runtime)(sql.withTransaction(insertBatch(batch.map((w) => w.entry))), {
+      Runtime.runCallback(runtime)(retryBusy(sql.withTransaction(insertBatch(batch.map((w) => w.entry)))), {
         onExit: (exit) => {
           flushing = false
           if (Exit.isSuccess(exit)) batch.forEach((w, i) => w.resume(Effect.succeed(exit.value[i]!)))
@@ -420,27 +586,42 @@ export const layerSql: Layer.Layer<WebhookInbox, InboxError, SqlClient.SqlClient
               waiting = waiting.filter((w) => w !== waiter)
             })
           })),
+      // The head of each repair order's line (no earlier pending entry of the same repair order),
+      // if due, oldest first: the pending indexes walk the backlog in order and find each
+      // entry's predecessor.
       due: (limit) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          select(sql`SELECT * FROM shoplink_inbox WHERE status = 'pending' AND next_attempt_at <= ${now}
-                     ORDER BY received_at, rowid LIMIT ${limit}`)),
+          select(sql`SELECT * FROM shoplink_inbox AS i
+                     WHERE i.status = 'pending' AND i.next_attempt_at <= ${now}
+                       AND NOT EXISTS (
+                         SELECT 1 FROM shoplink_inbox AS p
+                         WHERE p.status = 'pending' AND p.shop_id = i.shop_id AND p.repair_order_id = i.repair_order_id
+                           AND p.received_at <= i.received_at AND (p.received_at < i.received_at OR p.rowid < i.rowid))
+                     ORDER BY i.received_at, i.rowid LIMIT ${limit}`)),
       markApplied: (id) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          sql`UPDATE shoplink_inbox SET status = 'applied', attempts = attempts + 1, applied_at = ${now}, last_error = NULL
-              WHERE id = ${id}`.pipe(Effect.asVoid, Effect.mapError(inboxError))),
+          run(sql`UPDATE shoplink_inbox SET status = 'applied', attempts = attempts + 1, applied_at = ${now}, last_error = NULL
+              WHERE id = ${id}`).pipe(Effect.asVoid)),
       markFailed: (id, { error, retryAt }) =>
-        (retryAt === undefined
-          ? sql`UPDATE shoplink_inbox SET status = 'dead', attempts = attempts + 1, last_error = ${error} WHERE id = ${id}`
-          : sql`UPDATE shoplink_inbox SET attempts = attempts + 1, last_error = ${error}, next_attempt_at = ${retryAt}
-                WHERE id = ${id}`).pipe(Effect.asVoid, Effect.mapError(inboxError)),
+        run(
+          retryAt === undefined
+            ? sql`UPDATE shoplink_inbox SET status = 'dead', attempts = attempts + 1, last_error = ${error} WHERE id = ${id}`
+            : sql`UPDATE shoplink_inbox SET attempts = attempts + 1, last_error = ${error}, next_attempt_at = ${retryAt}
+                WHERE id = ${id}`
+        ).pipe(Effect.asVoid),
       replay: (id) =>
         Effect.gen(function*() {
           yield* get(id)
           const now = yield* Clock.currentTimeMillis
-          yield* sql`UPDATE shoplink_inbox SET status = 'pending', attempts = 0, next_attempt_at = ${now} WHERE id = ${id}`.pipe(
-            Effect.mapError(inboxError)
-          )
+          yield* run(sql`UPDATE shoplink_inbox SET status = 'pending', attempts = 0, next_attempt_at = ${now} WHERE id = ${id}`)
           return yield* get(id)
+        }),
+      discard: (id) =>
+        Effect.gen(function*() {
+          const deleted = yield* run(sql`DELETE FROM shoplink_inbox WHERE id = ${id} AND status = 'dead' RETURNING id`)
+          if (deleted.length > 0) return
+          const entry = yield* get(id)
+          return yield* new EntryNotDead({ id, status: entry.status })
         }),
       get,
       list: (filter) =>
@@ -452,7 +633,28 @@ export const layerSql: Layer.Layer<WebhookInbox, InboxError, SqlClient.SqlClient
             filter?.receivedSince === undefined ? undefined : sql`received_at >= ${filter.receivedSince}`
           ].filter((c) => c !== undefined)
           return yield* select(sql`SELECT * FROM shoplink_inbox WHERE ${sql.and(conditions)} ORDER BY received_at, rowid`)
-        })
+        }),
+      // In chunks, each its own short statement: a purge of a large backlog never holds the
+      // write lock (or, SQLite being synchronous, the event loop) for long.
+      purge: ({ clearBodiesAppliedBefore, deleteAppliedBefore }) =>
+        Effect.gen(function*() {
+          const deleted = yield* inChunks(() =>
+            sql`DELETE FROM shoplink_inbox WHERE rowid IN (
+                  SELECT rowid FROM shoplink_inbox WHERE status = 'applied' AND applied_at < ${deleteAppliedBefore} LIMIT ${PURGE_CHUNK})
+                RETURNING id`
+          )
+          const bodiesCleared = yield* inChunks(() =>
+            sql`UPDATE shoplink_inbox SET body = '' WHERE rowid IN (
+                  SELECT rowid FROM shoplink_inbox
+                  WHERE status = 'applied' AND body <> '' AND applied_at < ${clearBodiesAppliedBefore} LIMIT ${PURGE_CHUNK})
+                RETURNING id`
+          )
+          return { bodiesCleared, deleted }
+        }),
+      backlog: run(
+        sql<{ readonly size: number; readonly oldest: number | null }>`SELECT COUNT(*) AS size, MIN(received_at) AS oldest
+          FROM shoplink_inbox WHERE status = 'pending'`
+      ).pipe(Effect.map((rows) => ({ size: Number(rows[0]?.size ?? 0), oldestReceivedAt: rows[0]?.oldest ?? undefined })))
     })
   })
 )

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
-import { CredentialStore } from "@shoplink/connector"
-import { Effect, Exit, Layer, Redacted } from "effect"
+import { CredentialStore, SecretBox, ShopStore } from "@shoplink/connector"
+import { Effect, Either, Exit, Layer, Redacted } from "effect"
+import { readFileSync } from "node:fs"
 import { scratchDatabase, sqlite } from "./fixtures.js"
+
+const box = SecretBox.layer(Either.getOrThrow(SecretBox.parseKeyring(SecretBox.generateKey("k1"))))
+const sqlStore = (file: string) => CredentialStore.layerSql.pipe(Layer.provide(sqlite(file)), Layer.provide(box))
 
 const credentials: CredentialStore.CustomerCredentials = {
   accountNo: "100200",
@@ -22,6 +26,13 @@ const roundTrip = Effect.gen(function*() {
   expect(String(read.apiToken)).not.toContain("sbx-token")
   yield* store.put("shop_1", { ...credentials, accountNo: "100201" })
   expect((yield* store.get("shop_1")).accountNo).toBe("100201")
+  yield* store.markRevoked("shop_1", "401 UNAUTHORIZED at session creation")
+  const revoked = yield* Effect.flip(store.get("shop_1"))
+  expect(revoked._tag).toBe("CredentialsRevoked")
+  expect(revoked.message).toContain("onboard the shop again")
+  // Onboarding again (a new token) clears the revocation.
+  yield* store.put("shop_1", { ...credentials, apiToken: Redacted.make("new-token") })
+  expect(Redacted.value((yield* store.get("shop_1")).apiToken)).toBe("new-token")
   yield* store.remove("shop_1")
   expect(Exit.isFailure(yield* Effect.exit(store.get("shop_1")))).toBe(true)
 })
@@ -29,15 +40,24 @@ const roundTrip = Effect.gen(function*() {
 describe("CredentialStore", () => {
   it.effect("memory: put, get, overwrite, remove", () => roundTrip.pipe(Effect.provide(CredentialStore.layerMemory())))
 
-  it.effect("sqlite: put, get, overwrite, remove", () =>
-    roundTrip.pipe(Effect.provide(CredentialStore.layerSql.pipe(Layer.provide(sqlite(scratchDatabase()))))))
+  it.effect("sqlite: put, get, overwrite, remove", () => roundTrip.pipe(Effect.provide(sqlStore(scratchDatabase()))))
+
+  it.effect("through the ShopStore: put keeps the shop's name and SMS secrets", () =>
+    Effect.gen(function*() {
+      const shops = yield* ShopStore.ShopStore
+      yield* shops.add({ id: "shop_1", name: "Main Street Auto", distributor: credentials, sms: { apiKey: Redacted.make("k") } })
+      const store = yield* CredentialStore.CredentialStore
+      yield* store.put("shop_1", { ...credentials, accountNo: "100201" })
+      expect(yield* shops.get("shop_1")).toMatchObject({ name: "Main Street Auto", smsSecrets: ["apiKey"], distributor: { accountNo: "100201" } })
+    }).pipe(Effect.provide(CredentialStore.layerShopStore.pipe(Layer.provideMerge(ShopStore.layerMemory)))))
 
   it.effect("sqlite: credentials survive reopening the database", () =>
     Effect.gen(function*() {
       const file = scratchDatabase()
-      const layer = () => CredentialStore.layerSql.pipe(Layer.provide(sqlite(file)))
+      const layer = () => sqlStore(file)
       yield* Effect.flatMap(CredentialStore.CredentialStore, (s) => s.put("shop_9", credentials)).pipe(Effect.provide(layer()))
       const read = yield* Effect.flatMap(CredentialStore.CredentialStore, (s) => s.get("shop_9")).pipe(Effect.provide(layer()))
       expect(read.username).toBe("parts@mainstreet-auto.example")
+      expect(readFileSync(file, "latin1")).not.toContain("sbx-token-us-100200")
     }))
 })

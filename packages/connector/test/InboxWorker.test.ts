@@ -149,6 +149,21 @@ describe("InboxWorker.processDue", () => {
     }))
 })
 
+describe("InboxWorker.processDue with a body the decoder chokes on", () => {
+  it.effect("a stored body nested deep enough to overflow the decoder is dead-lettered; the pass goes on", () =>
+    Effect.gen(function*() {
+      const { layer } = yield* setup()
+      yield* Effect.gen(function*() {
+        const inbox = yield* WebhookInbox.WebhookInbox
+        const deep = "[".repeat(120_000) + "]".repeat(120_000)
+        const { entry } = yield* receive("order", `{"referenceID":${deep},"order":1}`, "order:deep")
+        yield* receive("order", orderBody(), "order:10423:3")
+        expect(yield* InboxWorker.processDue(options)).toEqual({ applied: 1, retrying: 0, dead: 1 })
+        expect((yield* inbox.get(entry.id)).lastError).toBe("stored body does not decode: the decoder failed: Maximum call stack size exceeded")
+      }).pipe(Effect.provide(layer))
+    }))
+})
+
 describe("InboxWorker.retryDelay", () => {
   it.effect("doubles per attempt within ±20% and stops at the cap", () =>
     Effect.gen(function*() {

@@ -52,3 +52,24 @@ describe("LaunchRegistry.layerSql storage", () => {
       expect(readFileSync(file).includes(Buffer.from(key))).toBe(false)
     }))
 })
+
+describe("LaunchRegistry.purgeExpired", () => {
+  for (const [name, layer] of [
+    ["layerMemory", () => LaunchRegistry.layerMemory],
+    ["layerSql", () => LaunchRegistry.layerSql.pipe(Layer.provide(sqlite(scratchDatabase())))]
+  ] as const) {
+    it.effect(`${name}: deletes launches expired before the cutoff, keeps the others`, () =>
+      Effect.gen(function*() {
+        const registry = yield* LaunchRegistry.LaunchRegistry
+        const long = yield* registry.register(launch(1_000))
+        const recent = yield* registry.register(launch(50_000))
+        const live = yield* registry.register(launch(200_000))
+        yield* TestClock.adjust("100 seconds")
+        expect(yield* registry.purgeExpired(10_000)).toBe(1)
+        expect(yield* registry.purgeExpired(10_000)).toBe(0)
+        expect(failureTag(yield* Effect.exit(registry.resolve(long.key)))).toBe("LaunchKeyUnknown")
+        expect(failureTag(yield* Effect.exit(registry.resolve(recent.key)))).toBe("LaunchKeyExpired")
+        expect((yield* registry.resolve(live.key)).expiresAt).toBe(200_000)
+      }).pipe(Effect.provide(layer())))
+  }
+})

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "@effect/vitest"
 import { WebhookInbox } from "@shoplink/connector"
 import { SqlClient } from "@effect/sql"
-import { Effect, Exit, Fiber, Layer, TestClock } from "effect"
+import { Clock, Effect, Exit, Fiber, Layer, TestClock } from "effect"
 import { scratchDatabase, sqlite } from "./fixtures.js"
 
-const delivery = (contentKey: string, kind: WebhookInbox.DeliveryKind = "order"): WebhookInbox.Delivery => ({
+const delivery = (contentKey: string, kind: WebhookInbox.DeliveryKind = "order", repairOrderId = "ro_1042"): WebhookInbox.Delivery => ({
   kind,
   contentKey,
   shopId: "shop_1",
-  repairOrderId: "ro_1042",
-  body: JSON.stringify({ referenceID: "ro_1042", key: contentKey })
+  repairOrderId,
+  body: JSON.stringify({ referenceID: repairOrderId, key: contentKey })
 })
 
 const inbox = WebhookInbox.WebhookInbox
@@ -45,7 +45,7 @@ const suite = (name: string, layer: () => Layer.Layer<WebhookInbox.WebhookInbox,
         const box = yield* inbox
         const a = yield* box.receive(delivery("a"))
         yield* TestClock.adjust("1 second")
-        const b = yield* box.receive(delivery("b", "quote"))
+        const b = yield* box.receive(delivery("b", "quote", "ro_2001"))
         expect((yield* box.due(10)).map((e) => e.id)).toEqual([a.entry.id, b.entry.id])
         expect((yield* box.due(1)).map((e) => e.id)).toEqual([a.entry.id])
 
@@ -56,6 +56,78 @@ const suite = (name: string, layer: () => Layer.Layer<WebhookInbox.WebhookInbox,
         expect((yield* box.due(10)).map((e) => e.id)).toEqual([a.entry.id, b.entry.id])
         const failed = yield* box.get(a.entry.id)
         expect(failed).toMatchObject({ status: "pending", attempts: 1, lastError: "SMS answered 503" })
+      }).pipe(Effect.provide(layer())))
+
+    it.effect("hands out one repair order's entries in receive order: a later one waits behind a pending or retrying one, not behind a dead one", () =>
+      Effect.gen(function*() {
+        const box = yield* inbox
+        // Received in one millisecond: the order of receipt still decides.
+        const first = yield* box.receive(delivery("ro1:first"))
+        const other = yield* box.receive(delivery("ro2:first", "order", "ro_2001"))
+        const second = yield* box.receive(delivery("ro1:second"))
+        const third = yield* box.receive(delivery("ro1:third"))
+        const ids = (entries: ReadonlyArray<WebhookInbox.InboxEntry>) => entries.map((e) => e.id)
+        expect(ids(yield* box.due(10))).toEqual([first.entry.id, other.entry.id])
+        // The first waits for its retry: the repair order's later entries wait with it.
+        const now = first.entry.receivedAt
+        yield* box.markFailed(first.entry.id, { error: "SMS answered 503", retryAt: now + 10_000 })
+        expect(ids(yield* box.due(10))).toEqual([other.entry.id])
+        yield* TestClock.adjust("10 seconds")
+        expect(ids(yield* box.due(10))).toEqual([first.entry.id, other.entry.id])
+        // Applied: the next in line is the second.
+        yield* box.markApplied(first.entry.id)
+        expect(ids(yield* box.due(10))).toEqual([other.entry.id, second.entry.id])
+        // Dead: it no longer holds the repair order up.
+        yield* box.markFailed(second.entry.id, { error: "repair order closed", retryAt: undefined })
+        expect(ids(yield* box.due(10))).toEqual([other.entry.id, third.entry.id])
+        // Replayed: back in line at its place, ahead of the third.
+        yield* box.replay(second.entry.id)
+        expect(ids(yield* box.due(10))).toEqual([other.entry.id, second.entry.id])
+        expect(ids(yield* box.due(1))).toEqual([other.entry.id])
+      }).pipe(Effect.provide(layer())))
+
+    it.effect("discard deletes a dead letter only; backlog counts the pending entries", () =>
+      Effect.gen(function*() {
+        const box = yield* inbox
+        const dead = yield* box.receive(delivery("order:1:3"))
+        yield* TestClock.adjust("1 second")
+        const pending = yield* box.receive(delivery("order:2:3", "order", "ro_2001"))
+        expect(yield* box.backlog).toEqual({ size: 2, oldestReceivedAt: dead.entry.receivedAt })
+        yield* box.markFailed(dead.entry.id, { error: "repair order deleted", retryAt: undefined })
+        expect(yield* box.backlog).toEqual({ size: 1, oldestReceivedAt: pending.entry.receivedAt })
+        const refused = yield* Effect.flip(box.discard(pending.entry.id))
+        expect(refused).toMatchObject({ _tag: "EntryNotDead", status: "pending" })
+        yield* box.discard(dead.entry.id)
+        expect((yield* box.list()).map((e) => e.id)).toEqual([pending.entry.id])
+        expect(yield* Effect.flip(box.discard(dead.entry.id))).toMatchObject({ _tag: "EntryNotFound" })
+        yield* box.markApplied(pending.entry.id)
+        expect(yield* box.backlog).toEqual({ size: 0, oldestReceivedAt: undefined })
+      }).pipe(Effect.provide(layer())))
+
+    it.effect("purge clears the bodies of old applied entries and deletes older ones; pending and dead entries stay whole", () =>
+      Effect.gen(function*() {
+        const box = yield* inbox
+        const day = 86_400_000
+        const received = yield* Effect.forEach(["old", "middle", "recent", "dead", "pending"], (name) =>
+          box.receive(delivery(`order:${name}:3`, "order", `ro_${name}`)))
+        const [old, middle, recent, dead, pending] = received.map((r) => r.entry)
+        yield* box.markApplied(old!.id)
+        yield* box.markFailed(dead!.id, { error: "gone", retryAt: undefined })
+        yield* TestClock.adjust(`${40 * day} millis`)
+        yield* box.markApplied(middle!.id)
+        yield* TestClock.adjust(`${40 * day} millis`)
+        yield* box.markApplied(recent!.id)
+        const now = yield* Clock.currentTimeMillis
+        // Bodies older than 30 days cleared, entries older than 60 days deleted.
+        const cutoffs = { clearBodiesAppliedBefore: now - 30 * day, deleteAppliedBefore: now - 60 * day }
+        expect(yield* box.purge(cutoffs)).toEqual({ bodiesCleared: 1, deleted: 1 })
+        expect(yield* box.purge(cutoffs)).toEqual({ bodiesCleared: 0, deleted: 0 })
+        const left = new Map((yield* box.list()).map((e) => [e.id, e]))
+        expect(left.has(old!.id)).toBe(false)
+        expect(left.get(middle!.id)).toMatchObject({ status: "applied", body: "" })
+        expect(left.get(recent!.id)).toMatchObject({ status: "applied", body: recent!.body })
+        expect(left.get(dead!.id)).toMatchObject({ status: "dead", body: dead!.body })
+        expect(left.get(pending!.id)).toMatchObject({ status: "pending", body: pending!.body })
       }).pipe(Effect.provide(layer())))
 
     it.effect("applied entries leave the line; dead ones keep their last error and can be replayed", () =>

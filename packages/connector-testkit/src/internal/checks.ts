@@ -2,24 +2,30 @@
 // certification or as an "absent" assertion, and the Effect that performs it. Conformance.ts
 // registers them with vitest; the test-kit's own tests run single checks against broken adapters.
 import { expect } from "@effect/vitest"
-import { type InboxWorker, LaunchRegistry, ShopSystem } from "@shoplink/connector"
+import { type ConnectorRuntime, type InboxWorker, LaunchRegistry, SecretBox, ShopSystem } from "@shoplink/connector"
 import { startSandbox } from "@shoplink/sandbox"
-import { Context, Effect, Layer, Redacted, type Scope, TestClock } from "effect"
+import { Effect, Layer, Redacted, type Scope, TestClock } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { CheckStatus, ConformanceReport, Options } from "../Conformance.js"
 import { SEED_REPAIR_ORDERS, type SmsHarness, VEHICLE_IDENTIFIERS, type VehicleIdentifier } from "../ConformanceHarness.js"
 import * as ConformanceRuntime from "../ConformanceRuntime.js"
-import { drain, type ExportKind, exportParts, fetchText, postJson, sorted } from "./flows.js"
+import { drain, drainApplied, entryFailure, type ExportKind, exportParts, fetchText, launchOrFail, postJson, sorted } from "./flows.js"
 
 export interface Env {
   readonly sandbox: Effect.Effect.Success<ReturnType<typeof startSandbox>>
   readonly harness: SmsHarness<unknown>
-  readonly shopSystem: Layer.Layer<ShopSystem.ShopSystem, unknown>
+  /** The connector's layer on the harness's; the runtime provides the rest (SmsCredentials, …). */
+  readonly shopSystem: Layer.Layer<ShopSystem.ShopSystem, unknown, ConnectorRuntime.ProvidedToAdapter>
   readonly shopId: string
   /** The repair order the export checks use. */
   readonly repairOrderId: string
+  /**
+   * A runtime with the shop onboarded (sandbox credentials, the harness's `smsSecrets`). Every
+   * runtime of one environment seals with the same key, so one built again on the same SQLite
+   * file is a restart.
+   */
   readonly runtime: (
     storage?: ConformanceRuntime.Options<unknown, never>["storage"]
   ) => Effect.Effect<ConformanceRuntime.ConformanceRuntime, unknown, Scope.Scope>
@@ -74,14 +80,28 @@ export const makeSuite = <E, R>(options: Options<E, R>): Suite => {
   const environment: Effect.Effect<Env, unknown, Scope.Scope> = Effect.gen(function*() {
     const sandbox = yield* startSandbox()
     const harness = yield* options.sms.setup({ shopId, repairOrders: SEED_REPAIR_ORDERS })
-    const shopSystem = connector.layer.pipe(Layer.provide(harness.layer))
+    // What the harness leaves out (SmsCredentials) the runtime provides from its shop store.
+    const shopSystem = connector.layer.pipe(Layer.provide(harness.layer)) as Layer.Layer<
+      ShopSystem.ShopSystem,
+      unknown,
+      ConnectorRuntime.ProvidedToAdapter
+    >
+    const secretKeys = Redacted.make(SecretBox.generateKey("conformance"))
     return {
       sandbox,
       harness: harness as SmsHarness<unknown>,
       shopSystem,
       shopId,
       repairOrderId: harness.repairOrders[primaryIdentifier],
-      runtime: (storage = "memory") => ConformanceRuntime.make({ sandbox, shopSystem, shopId, storage })
+      runtime: (storage = "memory") =>
+        ConformanceRuntime.make({
+          sandbox,
+          shopSystem,
+          shopId,
+          storage,
+          secretKeys,
+          ...(harness.smsSecrets === undefined ? {} : { smsSecrets: harness.smsSecrets })
+        })
     }
   })
 
@@ -96,7 +116,7 @@ export const makeSuite = <E, R>(options: Options<E, R>): Suite => {
 
   const lacks = (capability: ShopSystem.Capability) => (env: Env) =>
     Effect.gen(function*() {
-      const sms = yield* Layer.build(env.shopSystem).pipe(Effect.map(Context.get(ShopSystem.ShopSystem)))
+      const sms = (yield* env.runtime()).shopSystem
       expect(sms.capabilities.has(capability), `the ShopSystem service does not offer ${capability}`).toBe(false)
     })
 
@@ -124,7 +144,7 @@ export const makeSuite = <E, R>(options: Options<E, R>): Suite => {
       checked: (env) =>
         Effect.gen(function*() {
           const runtime = yield* env.runtime()
-          const launched = yield* runtime.launch(env.harness.repairOrders[identifier])
+          const launched = yield* launchOrFail(runtime, env.harness.repairOrders[identifier])
           expect(launched.vehicle, `repair order ${seed.number} has only a ${identifier}`).toBe(identifier)
           expect(launched.repairOrder.number).toBe(seed.number)
           expect(String(launched.url)).not.toContain("token=")
@@ -138,7 +158,7 @@ export const makeSuite = <E, R>(options: Options<E, R>): Suite => {
       absent: (env) =>
         Effect.gen(function*() {
           const runtime = yield* env.runtime()
-          const launched = yield* runtime.launch(env.harness.repairOrders[identifier])
+          const launched = yield* launchOrFail(runtime, env.harness.repairOrders[identifier])
           expect(launched.vehicle, `the adapter declares no ${identifier} support`).not.toBe(identifier)
         })
     })
@@ -161,7 +181,7 @@ export const makeSuite = <E, R>(options: Options<E, R>): Suite => {
         const runtime = yield* env.runtime()
         const exported = yield* exportParts(env.sandbox, runtime, env.repairOrderId, "quote")
         expect(exported.expected.some((l) => l.coreCents > 0), "the export includes a part with a core charge").toBe(true)
-        expect(yield* drain(runtime)).toMatchObject({ applied: 1, retrying: 0, dead: 0 })
+        yield* drainApplied(runtime)
         const lines = yield* env.harness.readLines(env.repairOrderId)
         expect(sorted(lines)).toEqual(sorted(exported.expected))
       }),
@@ -170,7 +190,7 @@ export const makeSuite = <E, R>(options: Options<E, R>): Suite => {
         yield* lacks("writeQuotedParts")(env)
         const runtime = yield* env.runtime()
         yield* exportParts(env.sandbox, runtime, env.repairOrderId, "quote")
-        expect(yield* drain(runtime)).toMatchObject({ applied: 1, dead: 0 })
+        yield* drainApplied(runtime)
         expect(yield* env.harness.readLines(env.repairOrderId)).toEqual([])
       })
   })
@@ -180,7 +200,7 @@ export const makeSuite = <E, R>(options: Options<E, R>): Suite => {
       Effect.gen(function*() {
         const runtime = yield* env.runtime()
         const exported = yield* exportParts(env.sandbox, runtime, env.repairOrderId, "order")
-        expect(yield* drain(runtime)).toMatchObject({ applied: 1, retrying: 0, dead: 0 })
+        yield* drainApplied(runtime)
         const lines = yield* env.harness.readLines(env.repairOrderId)
         expect(sorted(lines.filter((l) => l.kind === "ordered"))).toEqual(sorted(exported.expected))
       }),
@@ -199,7 +219,7 @@ export const makeSuite = <E, R>(options: Options<E, R>): Suite => {
       Effect.gen(function*() {
         const runtime = yield* env.runtime()
         const exported = yield* exportParts(env.sandbox, runtime, env.repairOrderId, "order")
-        yield* drain(runtime)
+        yield* drainApplied(runtime)
         const order = yield* env.harness.readOrder(env.repairOrderId)
         expect(order?.orderID).toBe(exported.order?.orderID)
         expect(order?.status ?? "").not.toBe("")
@@ -254,7 +274,7 @@ export const makeSuite = <E, R>(options: Options<E, R>): Suite => {
         const again = yield* postJson(exported.delivery.url, JSON.stringify(exported.delivery.body))
         expect(again.status).toBe(200)
         expect(JSON.parse(again.text)).toEqual({ received: true, duplicate: true })
-        yield* drain(runtime)
+        yield* drainApplied(runtime)
         yield* drain(runtime)
         expect(yield* runtime.inbox.list()).toHaveLength(1)
         expect(sorted(yield* env.harness.readLines(env.repairOrderId))).toEqual(sorted(exported.expected))
@@ -296,10 +316,17 @@ export const makeSuite = <E, R>(options: Options<E, R>): Suite => {
           if (i > 0) yield* TestClock.adjust("1 minute")
           const pass = yield* drain(runtime)
           passes.push(pass)
-          expect(pass.dead, "an outage (retryable ShopSystemError) is retried, not dead-lettered").toBe(0)
+          const [entry] = pass.dead === 0 ? [] : yield* runtime.inbox.list({ status: "dead" })
+          expect(
+            pass.dead,
+            `an outage (retryable ShopSystemError) is retried, not dead-lettered${entry === undefined ? "" : ` (${entryFailure(entry)})`}`
+          ).toBe(0)
         }
         const [entry] = yield* runtime.inbox.list()
-        expect(entry?.status, `applied once the SMS recovers (passes: ${JSON.stringify(passes)})`).toBe("applied")
+        expect(
+          entry?.status,
+          `applied once the SMS recovers (passes: ${JSON.stringify(passes)}${entry?.lastError === undefined ? "" : `; ${entryFailure(entry)}`})`
+        ).toBe("applied")
         const written = (yield* env.harness.readLines(env.repairOrderId)).filter((l) => l.kind === exported.expected[0]?.kind)
         expect(sorted(written)).toEqual(sorted(exported.expected))
       }),
@@ -316,7 +343,7 @@ export const makeSuite = <E, R>(options: Options<E, R>): Suite => {
         const [dead] = yield* runtime.inbox.list({ status: "dead" })
         expect(dead?.lastError ?? "").not.toBe("")
         yield* runtime.inbox.replay(dead!.id)
-        expect(yield* drain(runtime)).toMatchObject({ applied: 1 })
+        yield* drainApplied(runtime)
         const written = (yield* env.harness.readLines(env.repairOrderId)).filter((l) => l.kind === exported.expected[0]?.kind)
         expect(sorted(written)).toEqual(sorted(exported.expected))
       }),
@@ -343,7 +370,7 @@ export const makeSuite = <E, R>(options: Options<E, R>): Suite => {
 
         // Second process on the same database.
         const runtime = yield* env.runtime(storage)
-        expect(yield* drain(runtime)).toMatchObject({ applied: 1, dead: 0 })
+        yield* drainApplied(runtime)
         // The sender retries against the new process: same key, same content → a duplicate.
         const path = new URL(exported.delivery.url).pathname
         const again = yield* postJson(`${runtime.publicBaseUrl}${path}`, JSON.stringify(exported.delivery.body))
@@ -351,7 +378,7 @@ export const makeSuite = <E, R>(options: Options<E, R>): Suite => {
         // A crash after the write but before markApplied means the entry runs again: still once.
         const [entry] = yield* runtime.inbox.list()
         yield* runtime.inbox.replay(entry!.id)
-        expect(yield* drain(runtime)).toMatchObject({ applied: 1 })
+        yield* drainApplied(runtime)
         expect(sorted(yield* env.harness.readLines(env.repairOrderId))).toEqual(sorted(exported.expected))
       }),
     absent: noWrites("nothing is written")
@@ -369,12 +396,11 @@ export const makeSuite = <E, R>(options: Options<E, R>): Suite => {
     status: "checked",
     run: (env) =>
       Effect.gen(function*() {
-        const sms = yield* Layer.build(env.shopSystem).pipe(Effect.map(Context.get(ShopSystem.ShopSystem)))
+        const sms = (yield* env.runtime()).shopSystem
         expect([...sms.capabilities].sort(), "connector.capabilities and the service's capabilities agree").toEqual(
           [...declared].sort()
         )
-        const off = report.checks.filter((c) => c.status !== "checked")
-        for (const check of off) {
+        for (const check of report.checks.filter((c) => c.status !== "checked")) {
           const missing = check.requires.filter((r) =>
             (ShopSystem.ALL_CAPABILITIES as ReadonlyArray<string>).includes(r)
               ? !certified.has(r as ShopSystem.Capability)
@@ -382,15 +408,35 @@ export const makeSuite = <E, R>(options: Options<E, R>): Suite => {
           )
           expect(missing, `"${check.name}" is off only for a capability not certified`).not.toEqual([])
         }
-        console.info(
-          [
-            `${connector.name} (${connector.id}), contract v${connector.contractVersion}:`,
-            `  ${report.checks.length - off.length} of ${report.checks.length} checks certified`,
-            ...off.map((c) => `  - ${c.status}: ${c.name} (needs ${c.requires.join(", ")})`)
-          ].join("\n")
-        )
       })
   })
 
   return { report, checks, environment }
+}
+
+/** How one registered test of the suite ended, as vitest recorded it. */
+export interface CheckOutcome {
+  readonly name: string
+  readonly state: "passed" | "failed" | "skipped"
+  /** The first line of the first error, for a failed check. */
+  readonly error?: string | undefined
+}
+
+/**
+ * The report printed after the suite: counts from what really ran (passed, failed, skipped),
+ * "certified" only when every check ran and passed, each failure with its first error line, and
+ * the checks turned off by missing or excluded capabilities.
+ */
+export const formatSummary = (report: ConformanceReport, connectorName: string, outcomes: ReadonlyArray<CheckOutcome>): string => {
+  const count = (state: CheckOutcome["state"]) => outcomes.filter((o) => o.state === state).length
+  const [passed, failed, skipped] = [count("passed"), count("failed"), count("skipped")]
+  const verdict = failed === 0 && skipped === 0 && passed > 0 ? "certified" : "NOT certified"
+  const off = report.checks.filter((c) => c.status !== "checked")
+  return [
+    `${connectorName} (${report.connector}), contract v${report.contractVersion}: ${verdict}`,
+    `  ${passed} of ${outcomes.length} checks passed, ${failed} failed, ${skipped} skipped`,
+    ...outcomes.filter((o) => o.state === "failed").map((o) => `  ✗ ${o.name}: ${o.error ?? "failed"}`),
+    ...outcomes.filter((o) => o.state === "skipped").map((o) => `  - skipped: ${o.name}`),
+    ...off.map((c) => `  - ${c.status}: ${c.name} (needs ${c.requires.join(", ")})`)
+  ].join("\n")
 }

@@ -1,6 +1,6 @@
 // What a person does in the ordering pages (through the sandbox's test driver), and what the SMS
 // should hold afterwards, computed from the webhook the sandbox really sent.
-import { type InboxWorker, Money, type WebhookInbox } from "@shoplink/connector"
+import { type InboxWorker, Money, type PunchoutLauncher, type WebhookInbox } from "@shoplink/connector"
 import { Punchout } from "@shoplink/protocol"
 import { type RunningSandbox, SANDBOX_FIXTURES, type WebhookDelivery } from "@shoplink/sandbox"
 import { Effect, Fiber, Option, Redacted, Schema, TestClock } from "effect"
@@ -80,6 +80,46 @@ export const drain = (runtime: ConformanceRuntime): Effect.Effect<InboxWorker.Pa
     return yield* Fiber.join(fiber)
   })
 
+/**
+ * "applyQuote failed: not implemented: …": the adapter operation and what it answered, without the
+ * operation twice when the adapter's own error already starts with it.
+ */
+export const operationFailure = (operation: string, error: string): string =>
+  `${operation} failed: ${error.startsWith(`${operation}: `) ? error.slice(operation.length + 2) : error}`
+
+/** Why the worker could not apply an entry, in the adapter's words. */
+export const entryFailure = (entry: WebhookInbox.InboxEntry): string =>
+  operationFailure(entry.kind === "quote" ? "applyQuote" : "applyOrder", entry.lastError ?? "no error recorded")
+
+/**
+ * One worker pass that must apply `expected` deliveries and fail none; otherwise the check fails
+ * naming the adapter operation and its error, not only the pass's counts.
+ */
+export const drainApplied = (
+  runtime: ConformanceRuntime,
+  expected = 1
+): Effect.Effect<InboxWorker.PassResult, WebhookInbox.InboxError> =>
+  Effect.gen(function*() {
+    const pass = yield* drain(runtime)
+    if (pass.applied === expected && pass.retrying === 0 && pass.dead === 0) return pass
+    const failures = (yield* runtime.inbox.list()).filter((e) => e.status !== "applied" && e.lastError !== undefined).map(entryFailure)
+    return yield* fail(
+      failures.length > 0
+        ? failures.join("; ")
+        : `the worker applied ${pass.applied} of ${expected} deliveries (${pass.retrying} retrying, ${pass.dead} dead)`
+    )
+  })
+
+/** Launches the catalog; a failure names the adapter operation ("loadRepairOrder failed: …"). */
+export const launchOrFail = (runtime: ConformanceRuntime, repairOrderId: string): Effect.Effect<PunchoutLauncher.Launched> =>
+  runtime.launch(repairOrderId).pipe(
+    Effect.catchAll((error) =>
+      fail(error._tag === "ShopSystemError" || error._tag === "RepairOrderNotFound"
+        ? operationFailure("loadRepairOrder", error.message)
+        : `launching the catalog for repair order ${repairOrderId} failed: ${error.message}`)
+    )
+  )
+
 /** Lines in a stable order, for comparing as multisets. */
 export const sorted = (lines: ReadonlyArray<SmsLine>): ReadonlyArray<SmsLine> =>
   [...lines]
@@ -108,9 +148,7 @@ export const exportParts = (
   kind: ExportKind
 ): Effect.Effect<Exported> =>
   Effect.gen(function*() {
-    const launched = yield* runtime.launch(repairOrderId).pipe(
-      Effect.catchAll((error) => fail(`launching the catalog for repair order ${repairOrderId} failed: ${error.message}`))
-    )
+    const launched = yield* launchOrFail(runtime, repairOrderId)
     const token = tokenOf(launched.url)
     const driver = sandbox.admin.driver
     const orDie = Effect.mapError((error: { readonly message: string }) => new FlowError(`sandbox driver: ${error.message}`))

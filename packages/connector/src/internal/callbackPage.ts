@@ -1,9 +1,18 @@
 // The page the user's browser lands on after an export (the session's webhooks.callback).
+//
+// Every export of a launch lands the browser on the same URL, and the export's webhook may arrive
+// before or after the browser does. So a landing is pinned to "the deliveries after the last one
+// this browser was shown" (a cookie), and the page waits for one of those rather than reporting an
+// older, already applied export as the result.
 import type { Launch } from "../LaunchRegistry.js"
 import type { InboxEntry } from "../WebhookInbox.js"
+import { html, safeHref, toHtmlString } from "../Html.js"
 
-const escape = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" })[c]!)
+/** How long a landing waits for its export's webhook before saying nothing new arrived. */
+export const CALLBACK_WAIT_MILLIS = 2 * 60 * 1000
+
+/** Cookie holding the id of the newest delivery the page showed this browser. */
+export const SEEN_COOKIE = "shoplink_seen"
 
 /** How many part lines a stored delivery carries (0 when it cannot be read). */
 const lineCount = (entry: InboxEntry): number => {
@@ -18,37 +27,67 @@ const lineCount = (entry: InboxEntry): number => {
 
 const parts = (n: number) => `${n} part${n === 1 ? "" : "s"}`
 
-/** One sentence about the newest delivery of the launch, and whether the page should refresh. */
-export const callbackSummary = (launch: Launch, entries: ReadonlyArray<InboxEntry>) => {
+export type CallbackState = "waiting" | "pending" | "applied" | "dead" | "quiet"
+
+export interface CallbackView {
+  readonly text: string
+  readonly refresh: boolean
+  readonly state: CallbackState
+  /** The delivery shown, if any: it becomes the browser's "seen" marker. */
+  readonly shown: InboxEntry | undefined
+}
+
+/**
+ * What the page says. `after` is the id of the last delivery this browser was shown at landing
+ * (undefined: none); only deliveries after it count as this landing's export. `landedAt` and `now`
+ * bound the wait for one to arrive.
+ */
+export const callbackView = (
+  launch: Launch,
+  entries: ReadonlyArray<InboxEntry>,
+  landing: { readonly after: string | undefined; readonly landedAt: number; readonly now: number }
+): CallbackView => {
   const ro = `RO ${launch.repairOrderNumber}`
-  const latest = entries.at(-1)
-  if (latest === undefined) return { text: `Waiting for the distributor to send the parts for ${ro}…`, refresh: true, state: "waiting" }
+  const index = landing.after === undefined ? -1 : entries.findIndex((e) => e.id === landing.after)
+  const latest = entries.slice(index + 1).at(-1)
+  if (latest === undefined) {
+    return landing.now - landing.landedAt < CALLBACK_WAIT_MILLIS
+      ? { text: `Waiting for the distributor to send the parts for ${ro}…`, refresh: true, state: "waiting", shown: undefined }
+      : {
+        text: `Nothing new has arrived from the distributor for ${ro}. Reload this page to check again.`,
+        refresh: false,
+        state: "quiet",
+        shown: undefined
+      }
+  }
   const what = latest.kind === "order" ? "ordered" : "quoted"
   const n = lineCount(latest)
   switch (latest.status) {
     case "applied":
-      return { text: `${parts(n)} ${what} and added to ${ro}.`, refresh: false, state: "applied" }
+      return { text: `${parts(n)} ${what} and added to ${ro}.`, refresh: false, state: "applied", shown: latest }
     case "pending":
-      return { text: `${parts(n)} ${what}; adding them to ${ro}…`, refresh: true, state: "pending" }
+      return { text: `${parts(n)} ${what}; adding them to ${ro}…`, refresh: true, state: "pending", shown: latest }
     case "dead":
-      return { text: `${parts(n)} ${what}, but they could not be added to ${ro}. Your administrator can replay the delivery.`, refresh: false, state: "dead" }
+      return {
+        text: `${parts(n)} ${what}, but they could not be added to ${ro}. Your administrator can retry with: shoplink inbox replay ${latest.id}`,
+        refresh: false,
+        state: "dead",
+        shown: latest
+      }
   }
 }
 
-export const renderCallbackPage = (launch: Launch, entries: ReadonlyArray<InboxEntry>): string => {
-  const summary = callbackSummary(launch, entries)
-  const link = launch.repairOrderUrl === undefined
-    ? ""
-    : `<p><a data-testid="repair-order-link" href="${escape(launch.repairOrderUrl)}">Back to RO ${escape(launch.repairOrderNumber)}</a></p>`
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Parts for RO ${escape(launch.repairOrderNumber)}</title>
-${summary.refresh ? "<meta http-equiv=\"refresh\" content=\"2\">" : ""}
+export const renderCallbackPage = (launch: Launch, view: CallbackView): string => {
+  const href = safeHref(launch.repairOrderUrl)
+  return toHtmlString(html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Parts for RO ${launch.repairOrderNumber}</title>
+${view.refresh ? html`<meta http-equiv="refresh" content="2">` : ""}
 <style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#1f2933}
 p.summary{font-size:1.25rem}a{color:#0b6bcb}</style></head>
-<body><h1>RO ${escape(launch.repairOrderNumber)}</h1>
-<p class="summary" data-testid="callback-summary" data-state="${summary.state}">${escape(summary.text)}</p>
-${link}</body></html>`
+<body><h1>RO ${launch.repairOrderNumber}</h1>
+<p class="summary" data-testid="callback-summary" data-state="${view.state}">${view.text}</p>
+${href === undefined ? "" : html`<p><a data-testid="repair-order-link" href="${href}">Back to RO ${launch.repairOrderNumber}</a></p>`}</body></html>`)
 }
 
 export const renderStatusPage = (status: number, text: string): string =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${status}</title></head><body><p>${escape(text)}</p></body></html>`
+  toHtmlString(html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${status}</title></head><body><p>${text}</p></body></html>`)

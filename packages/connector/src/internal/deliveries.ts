@@ -40,9 +40,41 @@ export const quoteDigest = (quote: Punchout.QuoteWebhook): string =>
 export const quoteContentKey = (shopId: string, repairOrderId: string, quote: Punchout.QuoteWebhook): string =>
   `quote:${shopId}:${repairOrderId}:${quoteDigest(quote)}`
 
-/** Dedupe key of an order delivery: the order number and its status. */
+/**
+ * A digest of what an order delivery would write: its status and every line, in order, with the
+ * fields that reach the shop system.
+ */
+export const orderDigest = (webhook: Punchout.OrderWebhook): string => {
+  const { order } = webhook
+  return createHash("sha256")
+    .update(JSON.stringify([
+      order.status,
+      order.statusDescription,
+      order.orderLines.map((l) => [
+        l.productID,
+        l.brandID,
+        l.productDesc,
+        l.quantity,
+        l.price,
+        l.listPrice,
+        l.corePrice,
+        l.acaPartTerminologyID,
+        l.categoryID
+      ])
+    ]))
+    .digest("hex")
+    .slice(0, 32)
+}
+
+/**
+ * Dedupe key of an order delivery: the order number, its status and the digest of its content, so
+ * a redelivery whose lines changed is a new delivery and an identical one is a duplicate. (Keys
+ * written before the digest was added end at the status: an identical redelivery of such an old
+ * delivery is stored once more and applied again, which writes nothing new, since the line keys
+ * below did not change.)
+ */
 export const orderContentKey = (shopId: string, repairOrderId: string, order: Punchout.OrderWebhook): string =>
-  `order:${shopId}:${repairOrderId}:${order.order.orderID}:${order.order.status}`
+  `order:${shopId}:${repairOrderId}:${order.order.orderID}:${order.order.status}:${orderDigest(order)}`
 
 export const quoteWrite = (shopId: string, repairOrderId: string, quote: Punchout.QuoteWebhook): QuoteWrite => {
   const digest = quoteDigest(quote)
@@ -59,6 +91,7 @@ export const orderWrite = (shopId: string, repairOrderId: string, webhook: Punch
   orderID: webhook.order.orderID,
   status: webhook.order.status,
   statusDescription: webhook.order.statusDescription,
-  // Keyed by order and position, not status: a later status of the same order adds no lines.
+  // Keyed by order and position, not status or content: a later status or a redelivery of the same
+  // order adds only the lines not yet there (the contract only adds lines; it never edits one).
   lines: webhook.order.orderLines.map((l, i) => partLine(l, l.quantity, `order:${webhook.order.orderID}:${i}`))
 })

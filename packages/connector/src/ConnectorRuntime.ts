@@ -1,0 +1,547 @@
+/**
+ * The connector runtime in one piece, for all of a vendor's shops: the stores (shops with sealed
+ * secrets, launch keys, the webhook inbox, vendor API keys), the punchout client and session pool,
+ * the `PunchoutLauncher`, the `InboxWorker`, and the HTTP routes to mount.
+ *
+ * - `publicRouter`: what the distributor and the shop's browser reach without credentials, the
+ *   webhook routes and the callback page, each keyed by an unguessable launch key.
+ * - `apiRouter`: how an SMS backend starts a launch, authenticated. `POST {basePath}/launch` with
+ *   `Authorization: Bearer <vendor API key>` answers the catalog URL as JSON; `GET
+ *   {basePath}/launch/link?…` takes a signed launch link (`LaunchLinks`) and redirects the browser
+ *   to the catalog.
+ * - `serve`: serves routers on an `HttpServer` so that no span attribute or log line carries a
+ *   launch key or a session token (the platform's server span records `url.full` and response
+ *   headers; for the runtime's keyed paths it records a redacted path instead).
+ * - `healthRouter`: `GET /healthz` (liveness) and `GET /readyz` (readiness: database, worker,
+ *   backlog; see `Health`), public, answering only `ok` and a reason.
+ * - `adminRouter`: `GET /metrics`, Effect's metric registry as Prometheus text, with
+ *   `Authorization: Bearer <vendor API key>` (the same keys as the launch API).
+ *
+ * Closing the runtime's Scope stops the worker gracefully: it takes no new entry, and the applies
+ * in flight finish (up to `shutdownDeadline`) before it is interrupted.
+ *
+ * An adapter's `ShopSystem` layer may require `SmsCredentials`: the runtime provides it from its
+ * shop store, so the adapter builds its SMS client per shop.
+ *
+ * @since 0.2.0
+ */
+import { type HttpApp, HttpMiddleware, HttpRouter, type HttpServer, HttpServerRequest, HttpServerResponse, Headers } from "@effect/platform"
+import type { HttpClient } from "@effect/platform"
+import { SqlClient } from "@effect/sql"
+import { Clock, Config, type ConfigError, Context, Duration, Effect, Either, Layer, Redacted, Schema, type Scope } from "effect"
+import type { Punchout } from "@shoplink/protocol"
+import { PunchoutClient, type PunchoutError, SessionPool } from "@shoplink/punchout"
+import { ApiKeys } from "./ApiKeys.js"
+import { type CredentialStore, layerShopStore as credentialsFromShops } from "./CredentialStore.js"
+import type * as Health from "./Health.js"
+import { router as healthRoutes } from "./Health.js"
+import * as InboxWorker from "./InboxWorker.js"
+import { instrumentShopSystem, makeReadiness, startWorker, type WorkerHandle } from "./internal/operations.js"
+import { prometheus } from "./Observability.js"
+import * as LaunchLinks from "./LaunchLinks.js"
+import * as Retention from "./Retention.js"
+import { LaunchRegistry, layerMemory as launchesInMemory, layerSql as launchesInSql } from "./LaunchRegistry.js"
+import { normalizeBasePath, PunchoutLauncher, layer as launcherLayer } from "./PunchoutLauncher.js"
+import type * as PunchoutLauncherModule from "./PunchoutLauncher.js"
+import * as SecretBox from "./SecretBox.js"
+import { ShopStore } from "./ShopStore.js"
+import * as ShopStoreModule from "./ShopStore.js"
+import * as SmsCredentials from "./SmsCredentials.js"
+import { ShopSystem } from "./ShopSystem.js"
+import * as Storage from "./Storage.js"
+import { WebhookInbox, layerMemory as inboxInMemory, layerSql as inboxInSql } from "./WebhookInbox.js"
+import * as WebhookReceiver from "./WebhookReceiver.js"
+import * as ApiKeysModule from "./ApiKeys.js"
+
+/**
+ * What the runtime provides to the adapter's layer: its shop store, and the SMS credentials port
+ * built on it.
+ *
+ * @example
+ * import type { ConnectorRuntime } from "@shoplink/connector"
+ * type Given = ConnectorRuntime.ProvidedToAdapter
+ *
+ * @since 0.2.0
+ */
+export type ProvidedToAdapter =
+  | SmsCredentials.SmsCredentials
+  | ShopStore
+  | CredentialStore
+  | WebhookInbox
+  | LaunchRegistry
+  | ApiKeys
+
+/**
+ * Runtime settings.
+ *
+ * @example
+ * import { Redacted } from "effect"
+ * import type { ConnectorRuntime } from "@shoplink/connector"
+ * const options: ConnectorRuntime.Options = {
+ *   publicBaseUrl: "https://parts.sms.example",
+ *   smsVendorName: "Acme SMS",
+ *   punchout: { baseUrl: "https://punchout.distributor.example", vendorApiKey: Redacted.make("vendor-key") },
+ *   storage: { sqlite: "/var/lib/shoplink/shoplink.db" },
+ *   secretKeys: Redacted.make("k2026:…base64 of 32 random bytes…")
+ * }
+ *
+ * @since 0.2.0
+ */
+export interface Options {
+  /** Where the distributor (webhooks) and browsers (callback, launch links) reach this service. */
+  readonly publicBaseUrl: string
+  /** Where the runtime's routes live (default `/shoplink`). */
+  readonly basePath?: string
+  /** Shown in the distributor's footer. */
+  readonly smsVendorName: string
+  readonly exportButtons?: Punchout.ExportButtons
+  /** The distributor's Punchout API: base URL and vendor API key (see `PunchoutClient`). */
+  readonly punchout: PunchoutClient.PunchoutClientOptions
+  readonly sessionPool?: SessionPool.SessionPoolOptions
+  /** `"memory"` (tests, demos) or a SQLite file (created 0600). */
+  readonly storage: "memory" | { readonly sqlite: string }
+  /**
+   * The keyring that seals secrets at rest, `id:base64key[,id:base64key…]` (first seals; see
+   * `SecretBox`). Required with SQLite storage: there is no plain-text fallback.
+   */
+  readonly secretKeys?: Redacted.Redacted<string> | undefined
+  /** Secrets signed launch links are checked against (first signs); without them, links are off. */
+  readonly launchLinkSecrets?: ReadonlyArray<Redacted.Redacted<string>> | undefined
+  /** Longest lifetime a signed link may claim (default 1 hour). */
+  readonly launchLinkMaxLifetime?: Duration.DurationInput
+  /** The background worker's settings, or `false` for a process that only receives. */
+  readonly worker?: InboxWorker.Options | false
+  /** The receiver's body limit. */
+  readonly maxBodyBytes?: number
+  /** How long a launch key outlives its session (default 1 hour). */
+  readonly keyGracePeriod?: Duration.DurationInput
+  /** What `/readyz` requires (see `Health.ReadinessOptions`). */
+  readonly readiness?: Health.ReadinessOptions
+  /**
+   * When the runtime's Scope closes, how long the applies in flight may take to finish before the
+   * worker is interrupted (default 10 seconds). An interrupted apply stays pending and is applied
+   * again on the next start, without doubling lines (idempotency keys).
+   */
+  readonly shutdownDeadline?: Duration.DurationInput
+  /**
+   * What is purged and when (see `Retention`: applied bodies after 30 days, applied entries after
+   * 90, launch keys 7 days after expiry, every hour), or `false` to keep everything.
+   */
+  readonly retention?: Retention.Options | false
+}
+
+/**
+ * Launch links are not configured (no `launchLinkSecrets`).
+ *
+ * @example
+ * import { ConnectorRuntime } from "@shoplink/connector"
+ * new ConnectorRuntime.LaunchLinksDisabled().message
+ *
+ * @since 0.2.0
+ */
+export class LaunchLinksDisabled extends Schema.TaggedError<LaunchLinksDisabled>()("LaunchLinksDisabled", {}) {
+  override get message(): string {
+    return "signed launch links are not configured (set launchLinkSecrets)"
+  }
+}
+
+/**
+ * What can stop the runtime from starting: a setting wrong on its face or a store that cannot be
+ * opened. Each reads as one line.
+ *
+ * @example
+ * import type { ConnectorRuntime } from "@shoplink/connector"
+ * const explain = (error: ConnectorRuntime.StartError) => `${error._tag}: ${error.message}`
+ *
+ * @since 0.2.0
+ */
+export type StartError =
+  | SecretBox.SecretKeysInvalid
+  | PunchoutError.ConfigurationError
+  | ShopStoreModule.ShopStoreError
+  | ApiKeysModule.ApiKeyStoreError
+  | Layer.Layer.Error<typeof inboxInSql>
+  | Layer.Layer.Error<typeof launchesInSql>
+
+/**
+ * The running runtime.
+ *
+ * @example
+ * import { Effect } from "effect"
+ * import { ConnectorRuntime } from "@shoplink/connector"
+ * const catalogUrl = Effect.flatMap(ConnectorRuntime.ConnectorRuntime, (runtime) =>
+ *   runtime.launch({ shopId: "shop_1", repairOrderId: "ro_8f2" }))
+ *
+ * @since 0.2.0
+ */
+export interface Runtime {
+  readonly basePath: string
+  readonly publicBaseUrl: string
+  /** Webhooks and the callback page: public, keyed by launch keys. */
+  readonly publicRouter: HttpRouter.HttpRouter
+  /** The authenticated launch API and signed launch links. */
+  readonly apiRouter: HttpRouter.HttpRouter
+  /** `GET /healthz` (liveness) and `GET /readyz` (readiness), public: see `Health`. */
+  readonly healthRouter: HttpRouter.HttpRouter
+  /** `GET /metrics` (Prometheus text), with `Authorization: Bearer <vendor API key>`. */
+  readonly adminRouter: HttpRouter.HttpRouter
+  /** The check behind `/readyz`. */
+  readonly readiness: Effect.Effect<Health.Readiness>
+  /** Serves an app on `server` with spans and logs that carry no launch key or session token. */
+  readonly serve: <E, R>(
+    server: HttpServer.HttpServer,
+    app: HttpApp.Default<E, R>
+  ) => Effect.Effect<void, never, Exclude<R, HttpServerRequest.HttpServerRequest | Scope.Scope> | Scope.Scope>
+  readonly launch: PunchoutLauncherModule.Operations["launch"]
+  readonly openOrder: PunchoutLauncherModule.Operations["openOrder"]
+  /** A signed launch link for a repair order, valid for `expiresIn` (default 15 minutes). */
+  readonly launchLink: (grant: {
+    readonly shopId: string
+    readonly repairOrderId: string
+    readonly expiresIn?: Duration.DurationInput
+  }) => Effect.Effect<string, LaunchLinksDisabled>
+  readonly shops: ShopStoreModule.Operations
+  readonly apiKeys: ApiKeysModule.Operations
+  readonly inbox: WebhookInbox["Type"]
+  readonly shopSystem: ShopSystem["Type"]
+  /** One worker pass over the due inbox entries (tests; the background worker does this itself). */
+  readonly drain: Effect.Effect<InboxWorker.PassResult, Effect.Effect.Error<ReturnType<typeof InboxWorker.processDue>>>
+  /** Whether a request path is one of the runtime's public, launch-keyed paths. */
+  readonly isKeyedPath: (path: string) => boolean
+  /** A path with its launch key (or link signature) replaced, for logs and spans. */
+  readonly redactPath: (path: string) => string
+}
+
+/**
+ * The service tag.
+ *
+ * @example
+ * import { Effect } from "effect"
+ * import { ConnectorRuntime } from "@shoplink/connector"
+ * const shops = Effect.flatMap(ConnectorRuntime.ConnectorRuntime, (runtime) => runtime.shops.list())
+ *
+ * @since 0.2.0
+ */
+export class ConnectorRuntime extends Context.Tag("@shoplink/connector/ConnectorRuntime")<ConnectorRuntime, Runtime>() {}
+
+const LaunchRequest = Schema.Struct({
+  shopId: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(128)),
+  repairOrderId: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(128)),
+  searchTerm: Schema.optional(Schema.String.pipe(Schema.maxLength(200)))
+})
+const decodeLaunchRequest = Schema.decodeUnknownEither(LaunchRequest, { onExcessProperty: "ignore" })
+
+const noStore = { "cache-control": "no-store", "referrer-policy": "no-referrer" }
+const jsonError = (status: number, error: string, headers: Record<string, string> = {}) =>
+  HttpServerResponse.unsafeJson({ error }, { status, headers: { ...noStore, ...headers } })
+
+/** HTTP status and public message of a launch failure: never a token, never another shop's data. */
+const launchFailure = (error: PunchoutLauncherModule.LaunchError): { readonly status: number; readonly error: string } => {
+  switch (error._tag) {
+    case "CredentialsNotFound":
+    case "RepairOrderNotFound":
+      return { status: 404, error: "not found" }
+    case "CredentialsRevoked":
+      return { status: 409, error: error.message }
+    case "VehicleRequired":
+      return { status: 422, error: error.message }
+    case "CapabilityMissing":
+      return { status: 501, error: error.message }
+    case "InvalidInput":
+      return { status: 400, error: error.message }
+    default:
+      return { status: 502, error: "the distributor or the shop system could not be reached; try again" }
+  }
+}
+
+/**
+ * Builds the runtime in the current Scope (the worker runs until it closes). `shopSystem` is the
+ * adapter's layer (`connector.layer`); `SmsCredentials` is provided to it. The `HttpClient` in
+ * context is kept by the runtime: it must live as long as this Scope (build its layer in the same
+ * Scope, or use `layer`).
+ *
+ * @example
+ * import { Effect, Redacted } from "effect"
+ * import { ConnectorRuntime, ShopSystem } from "@shoplink/connector"
+ * import { Layer } from "effect"
+ * declare const adapter: Layer.Layer<ShopSystem.ShopSystem>
+ * const runtime = ConnectorRuntime.make(adapter, {
+ *   publicBaseUrl: "http://127.0.0.1:3000", smsVendorName: "Acme SMS", storage: "memory",
+ *   punchout: { baseUrl: "http://127.0.0.1:4000", vendorApiKey: Redacted.make("vendor-key") }
+ * })
+ *
+ * @since 0.2.0
+ */
+export const make = <E, R>(
+  shopSystem: Layer.Layer<ShopSystem, E, R>,
+  options: Options
+): Effect.Effect<
+  Runtime,
+  E | StartError,
+  Exclude<R, ProvidedToAdapter> | HttpClient.HttpClient | Scope.Scope
+> =>
+  Effect.gen(function*() {
+    const basePath = normalizeBasePath(options.basePath ?? "/shoplink")
+    const publicBaseUrl = options.publicBaseUrl.replace(/\/+$/, "")
+    const maxLinkLifetime = Duration.toSeconds(Duration.decode(options.launchLinkMaxLifetime ?? "1 hour"))
+    const linkSecrets = options.launchLinkSecrets ?? []
+
+    // Stores: memory, or one SQLite file with every secret sealed (the key ring is checked before
+    // the file is opened). The SQL client is kept for the readiness check.
+    const secretBox = options.storage === "memory" ? undefined : yield* keyring(options.secretKeys)
+    const sql = options.storage === "memory"
+      ? undefined
+      : Context.get(yield* Layer.build(Storage.sqlite(options.storage.sqlite)), SqlClient.SqlClient)
+    const stores = sql === undefined || secretBox === undefined
+      ? Layer.mergeAll(ShopStoreModule.layerMemory, inboxInMemory, launchesInMemory, ApiKeysModule.layerMemory)
+      : Layer.mergeAll(ShopStoreModule.layerSql, inboxInSql, launchesInSql, ApiKeysModule.layerSql).pipe(
+        Layer.provide(Layer.succeed(SqlClient.SqlClient, sql)),
+        Layer.provide(secretBox)
+      )
+    const storeContext = yield* Layer.build(
+      Layer.mergeAll(credentialsFromShops, SmsCredentials.layerShopStore).pipe(Layer.provideMerge(stores))
+    )
+    // Every shop-system call, from the launcher or the worker, gets a span and a latency sample.
+    const adapterContext = yield* Layer.build(shopSystem.pipe(Layer.provide(Layer.succeedContext(storeContext))))
+    const smsContext = Context.add(adapterContext, ShopSystem, instrumentShopSystem(Context.get(adapterContext, ShopSystem)))
+    const context = Context.merge(storeContext, smsContext)
+
+    const punchout = SessionPool.layer(options.sessionPool).pipe(Layer.provideMerge(PunchoutClient.layer(options.punchout)))
+    const launcher = Context.get(
+      yield* Layer.build(
+        launcherLayer({
+          publicBaseUrl,
+          basePath,
+          smsVendorName: options.smsVendorName,
+          ...(options.exportButtons === undefined ? {} : { exportButtons: options.exportButtons }),
+          ...(options.keyGracePeriod === undefined ? {} : { keyGracePeriod: options.keyGracePeriod })
+        }).pipe(Layer.provide(punchout), Layer.provide(Layer.succeedContext(context)))
+      ),
+      PunchoutLauncher
+    )
+    let worker: WorkerHandle | undefined
+    if (options.worker !== false) {
+      worker = yield* startWorker(
+        InboxWorker.run(options.worker ?? {}),
+        context,
+        Duration.decode(options.shutdownDeadline ?? "10 seconds")
+      )
+    }
+    if (options.retention !== false) {
+      yield* Effect.forkScoped(Retention.run(options.retention ?? {}).pipe(Effect.provide(context)))
+    }
+
+    const shops = Context.get(context, ShopStore)
+    const apiKeys = Context.get(context, ApiKeys)
+
+    const keyed = new RegExp(`^${escapeRegExp(basePath)}/(webhooks|callback)/([^/?#]+)`)
+    const isKeyedPath = (path: string) => keyed.test(path) || path.startsWith(`${basePath}/launch/link`)
+    const redactPath = (path: string) =>
+      path.replace(keyed, `${basePath}/$1/:key`).replace(/^([^?]*\/launch\/link)\?.*$/, "$1?…")
+
+    const logLaunch = (how: string, launched: PunchoutLauncherModule.Launched, shopId: string) =>
+      Effect.logInfo("punchout launched").pipe(
+        Effect.annotateLogs({ how, shopId, repairOrderId: launched.repairOrder.id, vehicle: launched.vehicle })
+      )
+
+    // POST {basePath}/launch — an SMS backend with a vendor API key.
+    const launchByKey = Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const verified = yield* Effect.either(apiKeys.verify(request.headers["authorization"]))
+      if (Either.isLeft(verified)) {
+        yield* Effect.logWarning("launch refused").pipe(Effect.annotateLogs({ reason: verified.left.message }))
+        return jsonError(401, "unauthorized", { "www-authenticate": "Bearer realm=\"shoplink\"" })
+      }
+      const body = yield* Effect.either(request.json)
+      const input = Either.flatMap(body, (json) => Either.mapLeft(decodeLaunchRequest(json), () => undefined))
+      if (Either.isLeft(input)) {
+        return jsonError(400, "the body must be JSON { shopId, repairOrderId, searchTerm? } with non-empty ids")
+      }
+      const launched = yield* Effect.either(launcher.launch(input.right))
+      if (Either.isLeft(launched)) {
+        const failure = launchFailure(launched.left)
+        yield* Effect.logWarning("launch failed").pipe(
+          Effect.annotateLogs({ shopId: input.right.shopId, repairOrderId: input.right.repairOrderId, error: launched.left.message })
+        )
+        return jsonError(failure.status, failure.error)
+      }
+      yield* logLaunch("api", launched.right, input.right.shopId)
+      return HttpServerResponse.unsafeJson({
+        url: Redacted.value(launched.right.url),
+        repairOrder: { id: launched.right.repairOrder.id, number: launched.right.repairOrder.number },
+        vehicle: launched.right.vehicle
+      }, { headers: noStore })
+    }).pipe(Effect.withSpan("ConnectorRuntime.launch", { attributes: { how: "api" } }))
+
+    // GET {basePath}/launch/link?shop&ro&exp&sig — a browser following a signed link.
+    const launchByLink = Effect.gen(function*() {
+      const forbidden = HttpServerResponse.text("Forbidden: this launch link is not valid (it may have expired). Open the repair order again.", {
+        status: 403,
+        headers: noStore
+      })
+      if (linkSecrets.length === 0) return forbidden
+      const query = yield* HttpServerRequest.schemaSearchParams(Schema.Record({ key: Schema.String, value: Schema.Union(Schema.String, Schema.Array(Schema.String)) })).pipe(
+        Effect.orElseSucceed(() => ({}))
+      )
+      const nowSeconds = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+      const grant = LaunchLinks.verify(linkSecrets, query, { nowSeconds, maxLifetimeSeconds: maxLinkLifetime })
+      if (Either.isLeft(grant)) {
+        yield* Effect.logWarning("launch link refused").pipe(Effect.annotateLogs({ reason: grant.left.reason }))
+        return forbidden
+      }
+      const launched = yield* Effect.either(launcher.launch({ shopId: grant.right.shopId, repairOrderId: grant.right.repairOrderId }))
+      if (Either.isLeft(launched)) {
+        const failure = launchFailure(launched.left)
+        yield* Effect.logWarning("launch failed").pipe(
+          Effect.annotateLogs({ shopId: grant.right.shopId, repairOrderId: grant.right.repairOrderId, error: launched.left.message })
+        )
+        // A repair order that is not the shop's is a link for something else: forbidden, not a hint.
+        if (failure.status === 404) return forbidden
+        return HttpServerResponse.text(failure.status >= 500 ? failure.error : failure.error, { status: failure.status, headers: noStore })
+      }
+      yield* logLaunch("link", launched.right, grant.right.shopId)
+      return HttpServerResponse.empty({ status: 303, headers: { location: Redacted.value(launched.right.url), ...noStore } })
+    }).pipe(Effect.withSpan("ConnectorRuntime.launchLink"))
+
+    const publicRouter = WebhookReceiver.router({
+      basePath,
+      ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes })
+    }).pipe(HttpRouter.provideServiceEffect(WebhookInbox, Effect.succeed(Context.get(context, WebhookInbox))),
+      HttpRouter.provideServiceEffect(LaunchRegistry, Effect.succeed(Context.get(context, LaunchRegistry))))
+    const apiRouter = HttpRouter.empty.pipe(
+      HttpRouter.post(`${basePath}/launch` as HttpRouter.PathInput, launchByKey),
+      HttpRouter.get(`${basePath}/launch/link` as HttpRouter.PathInput, launchByLink)
+    )
+
+    // Operations: health probes (public) and metrics (vendor API key).
+    const maxBacklogAge = options.readiness?.maxBacklogAge
+    const readiness = makeReadiness({
+      sql,
+      inbox: Context.get(context, WebhookInbox),
+      worker,
+      maxBacklogAge: maxBacklogAge === false ? undefined : Duration.decode(maxBacklogAge ?? "5 minutes"),
+      databaseTimeout: Duration.decode(options.readiness?.databaseTimeout ?? "1 second")
+    })
+    const healthRouter = healthRoutes(readiness)
+    const metrics = Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const verified = yield* Effect.either(apiKeys.verify(request.headers["authorization"]))
+      if (Either.isLeft(verified)) {
+        if (verified.left._tag === "ApiKeyStoreError") {
+          yield* Effect.logError("metrics: the API key store failed", verified.left)
+          return jsonError(503, "try again")
+        }
+        yield* Effect.logWarning("metrics refused").pipe(Effect.annotateLogs({ reason: verified.left.message }))
+        return jsonError(401, "unauthorized", { "www-authenticate": "Bearer realm=\"shoplink\"" })
+      }
+      return HttpServerResponse.text(yield* prometheus, { contentType: "text/plain; version=0.0.4; charset=utf-8", headers: noStore })
+    })
+    const adminRouter = HttpRouter.empty.pipe(HttpRouter.get("/metrics", metrics))
+    // Probes and scrapes come every few seconds: they are not traced.
+    const isProbePath = (url: string) => {
+      const path = url.split("?")[0]
+      return path === "/healthz" || path === "/readyz" || path === "/metrics"
+    }
+
+    // The platform's server span records url.full, url.path and response headers: for keyed paths it
+    // is turned off and this span, with the key cut out, takes its place; `location` (a catalog URL
+    // with a session token) and cookies are redacted on every response.
+    const serve: Runtime["serve"] = (server, app) => {
+      const traced = HttpMiddleware.make((inner) =>
+        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+          if (isProbePath(request.url)) return Effect.withTracerEnabled(inner, false)
+          if (!isKeyedPath(request.url)) return inner
+          return Effect.withSpan(inner, `http.server ${request.method}`, {
+            kind: "server",
+            attributes: { "http.request.method": request.method, "url.path": redactPath(request.url.split("?")[0] ?? "") }
+          })
+        }))
+      return server.serve(traced(app)).pipe(
+        Effect.locally(HttpMiddleware.currentTracerDisabledWhen, (request) => isKeyedPath(request.url) || isProbePath(request.url)),
+        Effect.locally(Headers.currentRedactedNames, ["authorization", "cookie", "set-cookie", "location", "x-api-key"])
+      ) as Effect.Effect<void, never, never>
+    }
+
+    return {
+      basePath,
+      publicBaseUrl,
+      publicRouter,
+      apiRouter,
+      healthRouter,
+      adminRouter,
+      readiness,
+      serve,
+      launch: launcher.launch,
+      openOrder: launcher.openOrder,
+      launchLink: ({ expiresIn, repairOrderId, shopId }) =>
+        Effect.gen(function*() {
+          const secret = linkSecrets[0]
+          if (secret === undefined) return yield* new LaunchLinksDisabled()
+          const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+          const expiresAt = now + Math.floor(Duration.toSeconds(Duration.decode(expiresIn ?? "15 minutes")))
+          return LaunchLinks.url(publicBaseUrl, basePath, secret, { shopId, repairOrderId, expiresAt })
+        }),
+      shops,
+      apiKeys,
+      inbox: Context.get(context, WebhookInbox),
+      shopSystem: Context.get(context, ShopSystem),
+      drain: InboxWorker.processDue(options.worker === false ? {} : options.worker ?? {}).pipe(Effect.provide(context)),
+      isKeyedPath,
+      redactPath
+    } satisfies Runtime
+  })
+
+/**
+ * The runtime as a layer.
+ *
+ * @example
+ * import { Layer, Redacted } from "effect"
+ * import { ConnectorRuntime, type ShopSystem } from "@shoplink/connector"
+ * declare const adapter: Layer.Layer<ShopSystem.ShopSystem>
+ * const layer = ConnectorRuntime.layer(adapter, {
+ *   publicBaseUrl: "http://127.0.0.1:3000", smsVendorName: "Acme SMS", storage: "memory",
+ *   punchout: { baseUrl: "http://127.0.0.1:4000", vendorApiKey: Redacted.make("vendor-key") }
+ * })
+ *
+ * @since 0.2.0
+ */
+export const layer = <E, R>(
+  shopSystem: Layer.Layer<ShopSystem, E, R>,
+  options: Options
+): Layer.Layer<ConnectorRuntime, E | StartError, Exclude<R, ProvidedToAdapter> | HttpClient.HttpClient> =>
+  Layer.scoped(ConnectorRuntime, make(shopSystem, options))
+
+/**
+ * The runtime from `Config`: the application names its variables, the runtime bakes none in.
+ *
+ * @example
+ * import { Config, Layer } from "effect"
+ * import { ConnectorRuntime, type ShopSystem } from "@shoplink/connector"
+ * declare const adapter: Layer.Layer<ShopSystem.ShopSystem>
+ * const layer = ConnectorRuntime.layerConfig(adapter, {
+ *   publicBaseUrl: Config.string("SHOPLINK_PUBLIC_BASE_URL"),
+ *   smsVendorName: Config.string("SHOPLINK_SMS_VENDOR_NAME"),
+ *   storage: Config.map(Config.string("SHOPLINK_DATABASE"), (sqlite) => ({ sqlite })),
+ *   secretKeys: Config.redacted("SHOPLINK_SECRET_KEYS"),
+ *   punchout: Config.all({ baseUrl: Config.string("SHOPLINK_PUNCHOUT_BASE_URL"), vendorApiKey: Config.redacted("SHOPLINK_VENDOR_API_KEY") })
+ * })
+ *
+ * @since 0.2.0
+ */
+export const layerConfig = <E, R>(
+  shopSystem: Layer.Layer<ShopSystem, E, R>,
+  options: Config.Config.Wrap<Options>
+): Layer.Layer<ConnectorRuntime, E | StartError | ConfigError.ConfigError, Exclude<R, ProvidedToAdapter> | HttpClient.HttpClient> =>
+  Layer.unwrapEffect(Effect.map(Config.unwrap(options), (resolved) => layer(shopSystem, resolved)))
+
+const keyring = (secretKeys: Redacted.Redacted<string> | undefined) =>
+  Effect.gen(function*() {
+    if (secretKeys === undefined) {
+      return yield* new SecretBox.SecretKeysInvalid({
+        problem: "no key configured: a database that holds shops' tokens needs one (generate it with `shoplink secrets generate-key`)"
+      })
+    }
+    return SecretBox.layer(yield* SecretBox.parseKeyring(Redacted.value(secretKeys)))
+  })
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")

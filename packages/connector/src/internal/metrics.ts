@@ -1,0 +1,48 @@
+// The runtime's metrics, defined once: the receiver and the worker update them, and the exporters
+// (OpenTelemetry, the Prometheus text endpoint) read them from Effect's metric registry.
+import { Metric, MetricBoundaries } from "effect"
+
+/** Deliveries accepted (stored before the 2xx), by kind. */
+export const received = Metric.counter("shoplink_deliveries_received_total", {
+  description: "Webhook deliveries stored in the inbox",
+  incremental: true
+})
+
+/** Deliveries acknowledged as duplicates of a stored one. */
+export const duplicate = Metric.counter("shoplink_deliveries_duplicate_total", {
+  description: "Webhook deliveries acknowledged as duplicates",
+  incremental: true
+})
+
+/** Entries applied to the shop system. */
+export const applied = Metric.counter("shoplink_deliveries_applied_total", {
+  description: "Inbox entries applied to the shop system",
+  incremental: true
+})
+
+/** Failed applies that will be tried again. */
+export const retried = Metric.counter("shoplink_deliveries_retried_total", {
+  description: "Inbox entries whose apply failed and will be retried",
+  incremental: true
+})
+
+/** Entries given up on (dead letters). */
+export const dead = Metric.counter("shoplink_deliveries_dead_total", {
+  description: "Inbox entries dead-lettered",
+  incremental: true
+})
+
+/** Pending entries (the backlog). */
+export const backlogSize = Metric.gauge("shoplink_inbox_backlog", { description: "Inbox entries waiting to be applied" })
+
+/** Age of the oldest pending entry, in seconds. */
+export const backlogOldestAge = Metric.gauge("shoplink_inbox_backlog_oldest_age_seconds", {
+  description: "Age of the oldest inbox entry waiting to be applied"
+})
+
+/** How long each shop-system call took, in seconds, by operation. */
+export const smsCallDuration = Metric.histogram(
+  "shoplink_sms_call_duration_seconds",
+  MetricBoundaries.fromIterable([0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]),
+  "Duration of shop-system calls"
+)

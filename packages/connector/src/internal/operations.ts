@@ -1,0 +1,182 @@
+// What the runtime adds around its pieces to operate them: the background worker with a graceful
+// stop, the readiness check, and the shop system with a span and a latency histogram per call.
+import type { SqlClient } from "@effect/sql"
+import { Cause, Clock, Context, Deferred, Duration, Effect, Exit, Fiber, Metric, Option, type Scope } from "effect"
+import type { Readiness } from "../Health.js"
+import { ShopSystem } from "../ShopSystem.js"
+import { WebhookInbox } from "../WebhookInbox.js"
+import { smsCallDuration } from "./metrics.js"
+
+/** The running worker, as the readiness check sees it. */
+export interface WorkerHandle {
+  readonly alive: Effect.Effect<boolean>
+  readonly stopping: () => boolean
+}
+
+/**
+ * Forks `run` (the worker loop) in the current Scope with a graceful stop. The worker gets work
+ * only through `WebhookInbox.due`; a fiber that took entries is busy until it asks again, which it
+ * does once it has applied and marked them. When the Scope closes, `due` stops handing out
+ * entries (it suspends instead), the finalizer waits until no fiber is busy or `deadline` passes,
+ * and only then interrupts the worker. An apply cut off by the deadline stays pending and is
+ * applied again on the next start; its lines' idempotency keys keep that from doubling them.
+ */
+export const startWorker = <R>(
+  run: Effect.Effect<never, never, R | WebhookInbox>,
+  context: Context.Context<R | WebhookInbox>,
+  deadline: Duration.Duration
+): Effect.Effect<WorkerHandle, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const inbox = Context.get(context, WebhookInbox)
+    let stopping = false
+    const busy = new Set<number>()
+    const idle = yield* Deferred.make<void>()
+    // A fiber is busy from the moment it asks for entries until it asks again (having applied
+    // and marked what it got), or until its request returns nothing.
+    const release = (id: number) => {
+      busy.delete(id)
+      if (stopping && busy.size === 0) Deferred.unsafeDone(idle, Exit.void)
+    }
+    const gated: WebhookInbox["Type"] = {
+      ...inbox,
+      due: (limit) =>
+        Effect.withFiberRuntime((fiber) => {
+          const id = fiber.id().id
+          release(id)
+          if (stopping) return Effect.never
+          busy.add(id)
+          return inbox.due(limit).pipe(
+            Effect.onExit((exit) =>
+              Effect.sync(() => {
+                if (!Exit.isSuccess(exit) || exit.value.length === 0) release(id)
+              })
+            )
+          )
+        })
+    }
+    const fiber = yield* run.pipe(
+      Effect.tapErrorCause((cause) =>
+        Cause.isInterruptedOnly(cause) ? Effect.void : Effect.logError("the inbox worker stopped", cause)
+      ),
+      Effect.provide(Context.add(context, WebhookInbox, gated)),
+      Effect.forkScoped
+    )
+    // Added after the fork, so it runs before the Scope's own interruption of the fiber.
+    yield* Effect.addFinalizer(() =>
+      Effect.gen(function*() {
+        stopping = true
+        if (busy.size > 0) {
+          const finished = yield* Effect.raceFirst(Deferred.await(idle), Effect.asVoid(Fiber.await(fiber))).pipe(
+            Effect.interruptible,
+            Effect.timeoutOption(deadline)
+          )
+          if (Option.isNone(finished)) {
+            yield* Effect.logWarning("shutdown deadline passed; interrupting the inbox worker with applies in flight").pipe(
+              Effect.annotateLogs({ inFlight: busy.size, deadline: Duration.format(deadline) })
+            )
+          }
+        }
+        yield* Fiber.interrupt(fiber)
+      })
+    )
+    return {
+      alive: Effect.map(Fiber.poll(fiber), Option.isNone),
+      stopping: () => stopping
+    }
+  })
+
+// How long the SQLite probe waits for a lock another connection holds. better-sqlite3 waits
+// synchronously, so this is also how long a probe can hold the event loop.
+const LOCK_WAIT_MILLIS = 200
+
+/**
+ * A round trip that needs the write lock: on SQLite (WAL), readers are never blocked, so a plain
+ * SELECT would answer while every webhook write fails. The connection's busy timeout is lowered
+ * for the probe and restored after it.
+ */
+const databaseRoundTrip = (sql: SqlClient.SqlClient) =>
+  sql.onDialectOrElse({
+    sqlite: () =>
+      Effect.scoped(Effect.gen(function*() {
+        const connection = yield* sql.reserve
+        const rows = yield* connection.executeUnprepared("PRAGMA busy_timeout", [], undefined)
+        const previous = Number((rows[0] as { readonly timeout?: unknown } | undefined)?.timeout ?? 5000)
+        yield* Effect.acquireRelease(
+          connection.executeUnprepared(`PRAGMA busy_timeout = ${LOCK_WAIT_MILLIS}`, [], undefined),
+          () => Effect.ignore(connection.executeUnprepared(`PRAGMA busy_timeout = ${Number.isFinite(previous) ? previous : 5000}`, [], undefined))
+        )
+        yield* Effect.acquireRelease(
+          connection.executeUnprepared("BEGIN IMMEDIATE", [], undefined),
+          () => Effect.ignore(connection.executeUnprepared("ROLLBACK", [], undefined))
+        )
+      })),
+    orElse: () => Effect.asVoid(sql`SELECT 1`)
+  })
+
+const seconds = (millis: number) => `${Math.round(millis / 1000)}s`
+
+/**
+ * The runtime's readiness check (see `Health.ReadinessOptions`). Logs a warning when it turns
+ * not ready (with the underlying error) and an info line when it recovers, not on every probe.
+ */
+export const makeReadiness = (options: {
+  readonly sql: SqlClient.SqlClient | undefined
+  readonly inbox: WebhookInbox["Type"]
+  readonly worker: WorkerHandle | undefined
+  readonly maxBacklogAge: Duration.Duration | undefined
+  readonly databaseTimeout: Duration.Duration
+}): Effect.Effect<Readiness> => {
+  let lastReason: string | undefined
+  const check = Effect.gen(function*() {
+    if (options.worker?.stopping() === true) return { reason: "shutting down" }
+    if (options.sql !== undefined) {
+      const database = yield* databaseRoundTrip(options.sql).pipe(
+        Effect.timeoutOption(options.databaseTimeout),
+        Effect.either
+      )
+      if (database._tag === "Left") return { reason: "database unavailable", detail: database.left.message }
+      if (Option.isNone(database.right)) return { reason: `database did not answer within ${Duration.format(options.databaseTimeout)}` }
+    }
+    if (options.worker === undefined) return undefined
+    if (!(yield* options.worker.alive)) return { reason: "inbox worker stopped" }
+    if (options.maxBacklogAge === undefined) return undefined
+    const backlog = yield* Effect.either(options.inbox.backlog)
+    if (backlog._tag === "Left") return { reason: "database unavailable", detail: backlog.left.message }
+    if (backlog.right.oldestReceivedAt === undefined) return undefined
+    const age = (yield* Clock.currentTimeMillis) - backlog.right.oldestReceivedAt
+    const max = Duration.toMillis(options.maxBacklogAge)
+    return age > max ? { reason: `backlog stale: the oldest pending delivery is ${seconds(age)} old (limit ${seconds(max)})` } : undefined
+  })
+  return Effect.gen(function*() {
+    const failure: { readonly reason: string; readonly detail?: string } | undefined = yield* check
+    const reason = failure?.reason
+    if (reason !== lastReason) {
+      if (reason === undefined) yield* Effect.logInfo("ready again")
+      else yield* Effect.logWarning("not ready").pipe(Effect.annotateLogs({ reason, ...(failure?.detail === undefined ? {} : { detail: failure.detail }) }))
+      lastReason = reason
+    }
+    return reason === undefined ? { ok: true } as const : { ok: false, reason } as const
+  })
+}
+
+/**
+ * The adapter's shop system with a span (`ShopSystem.<operation>`: shopId, repairOrderId) and the
+ * `shoplink_sms_call_duration_seconds` histogram (labels `operation`, `outcome`) around each call.
+ */
+export const instrumentShopSystem = (sms: ShopSystem["Type"]): ShopSystem["Type"] => {
+  const call = <A, E>(operation: string, ref: { readonly shopId: string; readonly repairOrderId: string }, effect: Effect.Effect<A, E>) =>
+    Effect.gen(function*() {
+      const start = yield* Clock.currentTimeNanos
+      const exit = yield* Effect.exit(effect)
+      const elapsed = Number((yield* Clock.currentTimeNanos) - start) / 1e9
+      const outcome = Exit.isSuccess(exit) ? "ok" : Exit.isInterrupted(exit) ? "interrupted" : "error"
+      yield* Metric.update(Metric.tagged(Metric.tagged(smsCallDuration, "operation", operation), "outcome", outcome), elapsed)
+      return yield* exit
+    }).pipe(Effect.withSpan(`ShopSystem.${operation}`, { attributes: { shopId: ref.shopId, repairOrderId: ref.repairOrderId } }))
+  return ShopSystem.of({
+    ...sms,
+    loadRepairOrder: (ref) => call("loadRepairOrder", ref, sms.loadRepairOrder(ref)),
+    applyQuote: (write) => call("applyQuote", write, sms.applyQuote(write)),
+    applyOrder: (write) => call("applyOrder", write, sms.applyOrder(write))
+  })
+}

@@ -1,0 +1,84 @@
+// Vendor API keys (hashed, constant-time) and signed launch links (HMAC-SHA256 with expiry).
+import { describe, expect, it } from "@effect/vitest"
+import { ApiKeys, LaunchLinks, Storage } from "@shoplink/connector"
+import { Effect, Either, Layer, Redacted } from "effect"
+import { readFileSync } from "node:fs"
+import { scratchDatabase } from "./fixtures.js"
+
+const keysContract = (name: string, layer: () => Layer.Layer<ApiKeys.ApiKeys, unknown>) =>
+  it.effect(`${name}: create, verify, refuse, revoke`, () =>
+    Effect.gen(function*() {
+      const keys = yield* ApiKeys.ApiKeys
+      const { apiKey, key } = yield* keys.create("sms-backend")
+      const secret = Redacted.value(key)
+      expect(secret).toMatch(/^slk_[a-z0-9]{10}_[A-Za-z0-9_-]{43}$/)
+      expect(String(key)).not.toContain(secret)
+      expect(yield* keys.verify(secret)).toEqual(apiKey)
+      expect(yield* keys.verify(`Bearer ${secret}`)).toEqual(apiKey)
+      const refused = (presented: string | undefined) => Effect.map(Effect.flip(keys.verify(presented)), (e) => e.message)
+      expect(yield* refused(undefined)).toBe("API key refused: missing")
+      expect(yield* refused("letmein")).toBe("API key refused: malformed")
+      // Right id, wrong secret; and a well-formed key nobody created.
+      expect(yield* refused(secret.slice(0, -1) + (secret.endsWith("A") ? "B" : "A"))).toBe("API key refused: unknown key")
+      expect(yield* refused(`slk_0000000000_${"A".repeat(43)}`)).toBe("API key refused: unknown key")
+      yield* keys.revoke(apiKey.id)
+      expect(yield* refused(secret)).toBe("API key refused: revoked")
+      expect((yield* keys.list())[0]?.revokedAt).toBeTypeOf("number")
+      expect((yield* Effect.flip(keys.revoke("nope")))._tag).toBe("ApiKeyNotFound")
+    }).pipe(Effect.provide(layer()), Effect.orDie))
+
+describe("ApiKeys", () => {
+  keysContract("memory", () => ApiKeys.layerMemory)
+  keysContract("sqlite", () => ApiKeys.layerSql.pipe(Layer.provide(Storage.sqlite(scratchDatabase()))))
+
+  it.effect("sqlite stores only a digest of the key", () =>
+    Effect.gen(function*() {
+      const file = scratchDatabase()
+      const { key } = yield* Effect.flatMap(ApiKeys.ApiKeys, (k) => k.create("sms")).pipe(
+        Effect.provide(ApiKeys.layerSql.pipe(Layer.provide(Storage.sqlite(file)))),
+        Effect.orDie
+      )
+      const secretPart = Redacted.value(key).split("_")[2]!
+      const bytes = [file, `${file}-wal`].map((f) => {
+        try {
+          return readFileSync(f, "latin1")
+        } catch {
+          return ""
+        }
+      }).join("")
+      expect(bytes).toContain("shoplink_api_keys")
+      expect(bytes).not.toContain(secretPart)
+    }))
+})
+
+describe("LaunchLinks", () => {
+  const secret = Redacted.make("link-secret-0123456789")
+  const grant = { shopId: "shop_1", repairOrderId: "ro_8f2", expiresAt: 10_000 }
+  const now = { nowSeconds: 9_000, maxLifetimeSeconds: 3_600 }
+  const params = (query: string) => Object.fromEntries(new URLSearchParams(query))
+  const reason = (result: Either.Either<LaunchLinks.Grant, LaunchLinks.LinkRefused>) =>
+    Either.isLeft(result) ? result.left.reason : "accepted"
+
+  it("accepts a link it signed, with any configured secret (rotation)", () => {
+    expect(LaunchLinks.verify([secret], params(LaunchLinks.sign(secret, grant)), now)).toEqual(Either.right(grant))
+    const next = Redacted.make("next-secret")
+    expect(reason(LaunchLinks.verify([next, secret], params(LaunchLinks.sign(secret, grant)), now))).toBe("accepted")
+    expect(LaunchLinks.url("https://sms.example/", "/shoplink", secret, grant)).toMatch(
+      /^https:\/\/sms\.example\/shoplink\/launch\/link\?shop=shop_1&ro=ro_8f2&exp=10000&sig=[A-Za-z0-9_-]{43}$/
+    )
+  })
+
+  it("refuses tampered, expired, foreign-secret, over-long and malformed links", () => {
+    const good = params(LaunchLinks.sign(secret, grant))
+    expect(reason(LaunchLinks.verify([secret], { ...good, ro: "ro_other" }, now))).toBe("bad signature")
+    expect(reason(LaunchLinks.verify([secret], { ...good, shop: "shop_2" }, now))).toBe("bad signature")
+    expect(reason(LaunchLinks.verify([secret], { ...good, exp: "20000" }, now))).toBe("bad signature")
+    expect(reason(LaunchLinks.verify([Redacted.make("other")], good, now))).toBe("bad signature")
+    expect(reason(LaunchLinks.verify([secret], good, { ...now, nowSeconds: 10_000 }))).toBe("expired")
+    const forever = params(LaunchLinks.sign(secret, { ...grant, expiresAt: 9_999_999 }))
+    expect(reason(LaunchLinks.verify([secret], forever, now))).toBe("lifetime too long")
+    for (const broken of [{}, { ...good, sig: "short" }, { ...good, exp: "soon" }, { ...good, shop: "a/b" }, { ...good, ro: ["a", "b"] }]) {
+      expect(reason(LaunchLinks.verify([secret], broken, now))).toBe("malformed")
+    }
+  })
+})
