@@ -1,26 +1,112 @@
 /**
- * `Cli`: the `shoplink` command tree (built with @effect/cli) and `run`, which parses arguments,
- * runs the command, prints failures and returns the process exit code.
+ * `Cli`: the `shoplink` command tree (built with @effect/cli from the command spec that also
+ * renders `--help`) and `run`, which parses arguments, runs the command, prints failures and
+ * returns the process exit code.
  *
  * @since 0.1.0
  */
+import * as Args from "@effect/cli/Args"
 import * as Command from "@effect/cli/Command"
-import * as HelpDoc from "@effect/cli/HelpDoc"
+import * as Options from "@effect/cli/Options"
 import type * as CliApp from "@effect/cli/CliApp"
 import { Console, Effect } from "effect"
-import { readFileSync } from "node:fs"
 import * as ExitCode from "./ExitCode.js"
-import * as ShoplinkConfig from "./ShoplinkConfig.js"
-import { doctorCommand } from "./internal/doctor.js"
-import { help } from "./internal/help.js"
-import { omsCommand } from "./internal/omsCommands.js"
-import { reportError } from "./internal/output.js"
-import { punchoutCommand } from "./internal/punchoutCommands.js"
-import { sandboxCommand } from "./internal/sandboxStart.js"
-import { webhookCommand } from "./internal/webhookListen.js"
+import { err, out, reportError } from "./internal/output.js"
+import { formatUsage, route } from "./internal/router.js"
+import * as Spec from "./internal/spec.js"
+import { VERSION } from "./internal/version.js"
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Handler = (args: any) => Effect.Effect<void, unknown>
+
+/** Ties a leaf of the spec to its handler, checking that the handler takes what the spec parses. */
+const bind = <L extends Spec.LeafSpec>(
+  spec: L,
+  load: () => Promise<(args: Spec.ArgsOf<L>) => Effect.Effect<void, unknown>>
+): readonly [Spec.LeafSpec, () => Promise<Handler>] => [spec, load]
+
+// Command modules load when their command runs, not when the CLI starts.
+const handlers = new Map<Spec.LeafSpec, () => Promise<Handler>>([
+  bind(Spec.doctor, () => import("./internal/doctor.js").then((m) => m.doctor)),
+  bind(Spec.punchoutSessionCreate, () => import("./internal/punchoutCommands.js").then((m) => m.sessionCreate)),
+  bind(Spec.punchoutSessionUrl, () => import("./internal/punchoutCommands.js").then((m) => m.sessionUrl)),
+  bind(Spec.punchoutQuotes, () => import("./internal/punchoutCommands.js").then((m) => m.quotes)),
+  bind(Spec.punchoutOrderCreate, () => import("./internal/punchoutCommands.js").then((m) => m.orderCreate)),
+  bind(Spec.punchoutOrderSubmit, () => import("./internal/punchoutCommands.js").then((m) => m.orderSubmit)),
+  bind(Spec.punchoutOrderReserve, () => import("./internal/punchoutCommands.js").then((m) => m.orderReserve)),
+  bind(Spec.punchoutCatalog, () => import("./internal/punchoutCommands.js").then((m) => m.catalog)),
+  bind(Spec.omsAccount, () => import("./internal/omsCommands.js").then((m) => m.account)),
+  bind(Spec.omsPrice, () => import("./internal/omsCommands.js").then((m) => m.price)),
+  bind(Spec.omsOrderCreate, () => import("./internal/omsCommands.js").then((m) => m.orderCreate)),
+  bind(Spec.omsOrderGet, () => import("./internal/omsCommands.js").then((m) => m.orderGet)),
+  bind(Spec.omsInvoiceList, () => import("./internal/omsCommands.js").then((m) => m.invoiceList)),
+  bind(Spec.omsProduct, () => import("./internal/omsCommands.js").then((m) => m.product)),
+  bind(Spec.omsAssets, () => import("./internal/omsCommands.js").then((m) => m.assets)),
+  bind(Spec.webhookListen, () => import("./internal/webhookListen.js").then((m) => m.listen)),
+  bind(Spec.sandboxStart, () => import("./internal/sandboxStart.js").then((m) => m.start)),
+  bind(Spec.shopsAdd, () => import("./internal/shopsCommands.js").then((m) => m.add)),
+  bind(Spec.shopsList, () => import("./internal/shopsCommands.js").then((m) => m.list)),
+  bind(Spec.shopsRemove, () => import("./internal/shopsCommands.js").then((m) => m.remove)),
+  bind(Spec.secretsGenerateKey, () => import("./internal/secretsCommands.js").then((m) => m.generateKey)),
+  bind(Spec.secretsRotate, () => import("./internal/secretsCommands.js").then((m) => m.rotate)),
+  bind(Spec.keysCreate, () => import("./internal/keysCommands.js").then((m) => m.create)),
+  bind(Spec.keysList, () => import("./internal/keysCommands.js").then((m) => m.list)),
+  bind(Spec.keysRevoke, () => import("./internal/keysCommands.js").then((m) => m.revoke)),
+  bind(Spec.inboxList, () => import("./internal/inboxCommands.js").then((m) => m.list)),
+  bind(Spec.inboxShow, () => import("./internal/inboxCommands.js").then((m) => m.show)),
+  bind(Spec.inboxReplay, () => import("./internal/inboxCommands.js").then((m) => m.replay)),
+  bind(Spec.inboxDiscard, () => import("./internal/inboxCommands.js").then((m) => m.discard))
+])
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const option = (key: string, spec: Spec.OptionSpec): Options.Options<any> => {
+  const flag = Spec.flagOf(key)
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const base: Options.Options<any> = spec.kind === "boolean"
+    ? Options.boolean(flag)
+    : spec.kind === "integer"
+    ? Options.integer(flag)
+    : spec.kind === "choice"
+    ? Options.choice(flag, spec.choices ?? [])
+    : Options.text(flag)
+  const described = Options.withDescription(base, spec.description)
+  if (spec.repeated === true) return Options.repeated(described)
+  if (spec.default !== undefined) return Options.withDefault(described, spec.default)
+  return spec.optional === true ? Options.optional(described) : described
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const argument = (spec: Spec.ArgSpec): Args.Args<any> => {
+  const described = Args.withDescription(Args.text({ name: spec.name }), spec.description)
+  return spec.optional === true ? Args.optional(described) : described
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyCommand = Command.Command<string, never, unknown, any>
+
+const toCommand = (spec: Spec.CommandSpec): AnyCommand => {
+  if (Spec.isGroup(spec)) {
+    const children = spec.subcommands.map(toCommand) as [AnyCommand, ...Array<AnyCommand>]
+    return Command.make(spec.name).pipe(
+      Command.withDescription(spec.description ?? spec.summary),
+      Command.withSubcommands(children)
+    ) as AnyCommand
+  }
+  const load = handlers.get(spec)
+  if (load === undefined) throw new Error(`shoplink: no handler for command "${spec.name}"`)
+  const config = {
+    ...Object.fromEntries(
+      Object.entries({ ...(spec.global === true ? Spec.GLOBAL_OPTIONS : {}), ...spec.options }).map(([key, o]) => [key, option(key, o)])
+    ),
+    ...Object.fromEntries(Object.entries(spec.args).map(([key, a]) => [key, argument(a)]))
+  }
+  return Command.make(spec.name, config, (args) => Effect.flatMap(Effect.promise(load), (handler) => handler(args))).pipe(
+    Command.withDescription(spec.description ?? spec.summary)
+  ) as AnyCommand
+}
 
 /**
- * The root `shoplink` command with every subcommand.
+ * The root `shoplink` command with every subcommand, derived from the same spec as `--help`.
  *
  * @example
  * import { Command } from "@effect/cli"
@@ -30,39 +116,9 @@ import { webhookCommand } from "./internal/webhookListen.js"
  * @since 0.1.0
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const command: Command.Command<"shoplink", never, unknown, any> = Command.make("shoplink").pipe(
-  Command.withDescription(help(
-    "Check credentials and try the distributor's Punchout and Order Management APIs.",
-    [
-      "shoplink doctor",
-      "shoplink punchout quotes \"oil filter\" --qty 2",
-      "shoplink oms price 51515 --brand WIX --env US_QUA --json",
-      "shoplink webhook listen --port 8787"
-    ]
-  )),
-  Command.withSubcommands([doctorCommand, punchoutCommand, omsCommand, webhookCommand, sandboxCommand])
-)
+export const command: Command.Command<"shoplink", never, unknown, any> = toCommand(Spec.root) as any
 
-const version = (() => {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version?: string }
-    return pkg.version ?? "0.0.0"
-  } catch {
-    return "0.0.0"
-  }
-})()
-
-const footer = HelpDoc.blocks([
-  HelpDoc.h1("EXIT CODES"),
-  ...ExitCode.describe().map(([code, text]) => HelpDoc.p(`  ${code}  ${text}`)),
-  HelpDoc.h1("CONFIGURATION"),
-  HelpDoc.p(
-    `Environment variables, else --config <file> or ./${ShoplinkConfig.DEFAULT_CONFIG_FILE} (environment wins). Secrets are never printed.`
-  ),
-  ...Object.values(ShoplinkConfig.SETTINGS).map((d) => HelpDoc.p(`  ${d.env.padEnd(30)} ${d.description}`))
-])
-
-// Help and parse errors come styled with ANSI escapes; keep them only for a colour terminal.
+// Parse errors come styled with ANSI escapes; keep them only for a colour terminal.
 // eslint-disable-next-line no-control-regex
 const ansi = /\u001b\[[0-9;]*m/g
 const strip = (args: ReadonlyArray<unknown>) => args.map((a) => (typeof a === "string" ? a.replace(ansi, "") : a))
@@ -76,10 +132,11 @@ const plain = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   )
 const colour = () => process.stdout.isTTY === true && process.env["NO_COLOR"] === undefined
 
-const cli = Command.run(command, { name: "shoplink", version, footer })
+const cli = Command.run(command, { name: "shoplink", version: VERSION })
 
 /**
- * Runs the CLI for `argv` (as `process.argv`: runtime and script first). Failures are printed to
+ * Runs the CLI for `argv` (as `process.argv`: runtime and script first). `--version`, `--help` and
+ * arguments the command spec already refutes are answered before parsing; failures are printed to
  * stderr (as JSON with `--json`) and mapped to an exit code; the Effect never fails. Needs the
  * platform services of `NodeContext.layer`.
  *
@@ -93,18 +150,31 @@ const cli = Command.run(command, { name: "shoplink", version, footer })
  *
  * @since 0.1.0
  */
-export const run = (argv: ReadonlyArray<string>): Effect.Effect<number, never, CliApp.CliApp.Environment> =>
-  cli(argv).pipe(
+export const run = (argv: ReadonlyArray<string>): Effect.Effect<number, never, CliApp.CliApp.Environment> => {
+  const asJson = argv.includes("--json")
+  const routed = route(argv.slice(2))
+  switch (routed._tag) {
+    case "Version":
+      return Effect.as(out(VERSION), ExitCode.ExitCode.Ok)
+    case "Help":
+      return Effect.as(Effect.sync(() => process.stdout.write(routed.text)), ExitCode.ExitCode.Ok)
+    case "Usage":
+      return Effect.as(err(formatUsage(routed, asJson)), ExitCode.ExitCode.Usage)
+  }
+  return cli(argv).pipe(
     (effect) => (colour() ? effect : plain(effect)),
     Effect.as(ExitCode.ExitCode.Ok as number),
     Effect.catchAll((error) => {
-      // Doctor and @effect/cli's own parse errors have already been printed.
+      // Doctor's failures have already been printed.
       if (typeof error === "object" && error !== null && "_tag" in error && error._tag === "DoctorFailed") {
         return Effect.succeed((error as unknown as { exitCode: number }).exitCode)
       }
+      // @effect/cli has printed its parse error; point at the help that shows the right usage.
       if (ExitCode.exitCodeOf(error) === ExitCode.ExitCode.Usage && "error" in (error as object) && !("message" in (error as object))) {
-        return Effect.succeed(ExitCode.ExitCode.Usage as number)
+        const help = ["shoplink", ...routed.path, "--help"].join(" ")
+        return Effect.as(asJson ? Effect.void : err(`  fix: see \`${help}\``), ExitCode.ExitCode.Usage as number)
       }
-      return reportError(error, argv.includes("--json"))
+      return reportError(error, asJson)
     })
   )
+}

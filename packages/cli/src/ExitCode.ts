@@ -6,6 +6,7 @@
  */
 import * as ValidationError from "@effect/cli/ValidationError"
 import { MessageError } from "@shoplink/protocol"
+import { EXIT_CODE_TEXT, EXIT_CODES } from "./internal/exitCodes.js"
 
 /**
  * The exit codes: 0 ok, 1 anything else, 2 usage or configuration error, 3 authentication error,
@@ -17,14 +18,7 @@ import { MessageError } from "@shoplink/protocol"
  *
  * @since 0.1.0
  */
-export const ExitCode = {
-  Ok: 0,
-  Failure: 1,
-  Usage: 2,
-  Auth: 3,
-  Distributor: 4,
-  Transport: 5
-} as const
+export const ExitCode = EXIT_CODES
 
 /**
  * One of the exit codes.
@@ -42,14 +36,37 @@ const tagOf = (error: unknown): string | undefined =>
     ? error._tag
     : undefined
 
-const usageTags = new Set(["ConfigProblem", "UsageError", "InvalidInput", "ConfigurationError"])
+// InvalidShop: onboarding input the shop store refuses before storing anything (`shops add`).
+const usageTags = new Set(["UsageError", "InvalidInput", "InvalidShop"])
+
+/**
+ * Whether an error says the configuration is wrong: the CLI's own `ConfigProblem`, Effect's
+ * `ConfigError`, and the clients' configuration errors raised when their layer is built
+ * (`OrderManagementError.ConfigurationError`, and any `…ConfigurationError` class). Matched by
+ * `_tag` so that a client's new configuration error class maps to exit code 2 without a CLI change.
+ *
+ * @example
+ * import { ExitCode } from "@shoplink/cli"
+ * import { OrderManagementError } from "@shoplink/order-management"
+ * ExitCode.isConfigurationError(new OrderManagementError.ConfigurationError({ setting: "apiKey", problem: "is empty" })) // true
+ * ExitCode.isConfigurationError(new Error("boom")) // false
+ *
+ * @since 0.1.0
+ */
+export const isConfigurationError = (error: unknown): boolean => {
+  const tag = tagOf(error)
+  return tag !== undefined && (tag === "ConfigProblem" || tag === "ConfigError" || tag.endsWith("ConfigurationError"))
+}
 const transportTags = new Set(["PunchoutTransportError", "RequestFailed"])
 const distributorTags = new Set(["DropShipAddressRejected", "OrderAlreadySubmittedAfterRetry"])
 
 /**
  * The exit code for an error: CLI parse errors, configuration problems and inputs refused before
- * sending are usage errors; message IDs of the `auth` retry class are auth errors; other message IDs
- * are distributor errors; failures to exchange a request are transport errors.
+ * sending (or before storing, `InvalidShop`) are usage errors; message IDs of the `auth` retry class
+ * are auth errors; other message IDs are distributor errors; failures to exchange a request are
+ * transport errors. Anything else is 1, among them an id that names no record (`ShopNotFound`,
+ * `ApiKeyNotFound`, `EntryNotFound`: the tag tells them apart in `--json` output) and an inbox entry
+ * in the wrong state (`EntryNotDead`).
  *
  * @example
  * import { ExitCode } from "@shoplink/cli"
@@ -64,6 +81,7 @@ export const exitCodeOf = (error: unknown): Code => {
   if (MessageError.isMessageError(error)) {
     return error.retryClass === "auth" ? ExitCode.Auth : ExitCode.Distributor
   }
+  if (isConfigurationError(error)) return ExitCode.Usage
   const tag = tagOf(error)
   if (tag === undefined) return ExitCode.Failure
   if (usageTags.has(tag)) return ExitCode.Usage
@@ -73,7 +91,7 @@ export const exitCodeOf = (error: unknown): Code => {
 }
 
 /**
- * The exit codes as help text (shown in every `--help`).
+ * The exit codes as help text (shown in `shoplink --help`).
  *
  * @example
  * import { ExitCode } from "@shoplink/cli"
@@ -81,11 +99,4 @@ export const exitCodeOf = (error: unknown): Code => {
  *
  * @since 0.1.0
  */
-export const describe = (): ReadonlyArray<readonly [Code, string]> => [
-  [0, "ok"],
-  [1, "anything else (an unreadable answer, an unexpected failure)"],
-  [2, "usage or configuration error (bad arguments, missing setting, input refused before sending)"],
-  [3, "authentication error (vendor key, OMS key or customer token refused)"],
-  [4, "distributor error: the service answered a message ID (printed, e.g. API0258)"],
-  [5, "transport error (connection refused, reset, timeout, 5xx without an answer)"]
-]
+export const describe = (): ReadonlyArray<readonly [Code, string]> => EXIT_CODE_TEXT

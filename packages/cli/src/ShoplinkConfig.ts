@@ -7,6 +7,7 @@
 import { Data, Effect, Option, Redacted } from "effect"
 import { existsSync, readFileSync } from "node:fs"
 import { resolve } from "node:path"
+import * as Table from "./internal/settingsTable.js"
 
 /**
  * The name of every setting the CLI knows.
@@ -17,25 +18,12 @@ import { resolve } from "node:path"
  *
  * @since 0.1.0
  */
-export type SettingKey =
-  | "punchoutBaseUrl"
-  | "vendorApiKey"
-  | "omsEnvironment"
-  | "omsApiKey"
-  | "omsTestBaseUrl"
-  | "omsProdBaseUrl"
-  | "customerAccountNo"
-  | "customerUsername"
-  | "customerCountry"
-  | "customerApiToken"
-  | "smsVendorName"
-  | "webhookOrderUrl"
-  | "webhookQuoteUrl"
-  | "webhookCallbackUrl"
+export type SettingKey = Table.SettingKey
 
 /**
  * How one setting is read: its environment variable, its path in the config file, whether it is a
- * secret (never printed) and a one-line description.
+ * secret (never printed), a one-line description, and what a valid value looks like (`kind: "url"`
+ * for an absolute http(s) URL, `oneOf` for a fixed set).
  *
  * @example
  * import { ShoplinkConfig } from "@shoplink/cli"
@@ -44,12 +32,7 @@ export type SettingKey =
  *
  * @since 0.1.0
  */
-export interface SettingDefinition {
-  readonly env: string
-  readonly file: readonly [string, string] | readonly [string]
-  readonly secret: boolean
-  readonly description: string
-}
+export type SettingDefinition = Table.SettingDefinition
 
 /**
  * Every setting, with its environment variable and config-file path. Environment wins over file.
@@ -60,92 +43,7 @@ export interface SettingDefinition {
  *
  * @since 0.1.0
  */
-export const SETTINGS: { readonly [K in SettingKey]: SettingDefinition } = {
-  punchoutBaseUrl: {
-    env: "SHOPLINK_PUNCHOUT_BASE_URL",
-    file: ["punchout", "baseUrl"],
-    secret: false,
-    description: "Punchout API base URL ({base_url})"
-  },
-  vendorApiKey: {
-    env: "SHOPLINK_VENDOR_API_KEY",
-    file: ["punchout", "vendorApiKey"],
-    secret: true,
-    description: "Punchout vendor API key"
-  },
-  omsEnvironment: {
-    env: "SHOPLINK_OMS_ENVIRONMENT",
-    file: ["oms", "environment"],
-    secret: false,
-    description: "Order Management environment: US_QUA, CA_QUA, US_PRD or CA_PRD"
-  },
-  omsApiKey: {
-    env: "SHOPLINK_OMS_API_KEY",
-    file: ["oms", "apiKey"],
-    secret: true,
-    description: "Order Management APIKey of the environment's tier"
-  },
-  omsTestBaseUrl: {
-    env: "SHOPLINK_OMS_TEST_BASE_URL",
-    file: ["oms", "testBaseUrl"],
-    secret: false,
-    description: "Order Management test host ({test_base_url}), for US_QUA / CA_QUA"
-  },
-  omsProdBaseUrl: {
-    env: "SHOPLINK_OMS_PROD_BASE_URL",
-    file: ["oms", "prodBaseUrl"],
-    secret: false,
-    description: "Order Management production host ({prod_base_url}), for US_PRD / CA_PRD"
-  },
-  customerAccountNo: {
-    env: "SHOPLINK_CUSTOMER_ACCOUNT_NO",
-    file: ["customer", "accountNo"],
-    secret: false,
-    description: "the customer's account number"
-  },
-  customerUsername: {
-    env: "SHOPLINK_CUSTOMER_USERNAME",
-    file: ["customer", "username"],
-    secret: false,
-    description: "the customer's username (Punchout)"
-  },
-  customerCountry: {
-    env: "SHOPLINK_CUSTOMER_COUNTRY",
-    file: ["customer", "country"],
-    secret: false,
-    description: "the customer's country: US, US QA, CA or CA QA (Punchout)"
-  },
-  customerApiToken: {
-    env: "SHOPLINK_CUSTOMER_API_TOKEN",
-    file: ["customer", "apiToken"],
-    secret: true,
-    description: "the customer's API token"
-  },
-  smsVendorName: {
-    env: "SHOPLINK_SMS_VENDOR_NAME",
-    file: ["smsVendorName"],
-    secret: false,
-    description: "your product's name, shown on the ordering pages (default \"shoplink-cli\")"
-  },
-  webhookOrderUrl: {
-    env: "SHOPLINK_WEBHOOK_ORDER_URL",
-    file: ["webhooks", "order"],
-    secret: false,
-    description: "order webhook URL for new sessions (default http://127.0.0.1:8787/order)"
-  },
-  webhookQuoteUrl: {
-    env: "SHOPLINK_WEBHOOK_QUOTE_URL",
-    file: ["webhooks", "quote"],
-    secret: false,
-    description: "quote webhook URL for new sessions (default http://127.0.0.1:8787/quote)"
-  },
-  webhookCallbackUrl: {
-    env: "SHOPLINK_WEBHOOK_CALLBACK_URL",
-    file: ["webhooks", "callback"],
-    secret: false,
-    description: "optional page the browser returns to after an export"
-  }
-}
+export const SETTINGS: { readonly [K in SettingKey]: SettingDefinition } = Table.SETTINGS
 
 /**
  * The default config file, looked up in the current directory when `--config` is not given.
@@ -156,7 +54,7 @@ export const SETTINGS: { readonly [K in SettingKey]: SettingDefinition } = {
  *
  * @since 0.1.0
  */
-export const DEFAULT_CONFIG_FILE = "shoplink.config.json"
+export const DEFAULT_CONFIG_FILE = Table.DEFAULT_CONFIG_FILE
 
 /**
  * One resolved setting: its value and where it came from (`env SHOPLINK_…` or the file path).
@@ -185,21 +83,28 @@ export interface Setting {
 export interface Settings {
   readonly configFile: string | undefined
   readonly values: { readonly [K in SettingKey]?: Setting }
+  /** Settings given but blank (and set nowhere else), with where: reported as "set but empty". */
+  readonly empty?: { readonly [K in SettingKey]?: string }
 }
 
 /**
- * The config file is missing, unreadable or not the expected JSON, or a required setting is absent
- * or invalid. A usage error: exit code 2.
+ * The config file is missing, unreadable or not the expected JSON, or settings are absent or wrong
+ * on their face. A usage error: exit code 2. `problems` holds one line per setting (printed one a
+ * line), each naming the variable and what it is for, never a secret's value.
  *
  * @example
  * import { ShoplinkConfig } from "@shoplink/cli"
- * const e = new ShoplinkConfig.ConfigProblem({ message: "SHOPLINK_VENDOR_API_KEY is not set", fix: "export SHOPLINK_VENDOR_API_KEY=…" })
+ * const e = new ShoplinkConfig.ConfigProblem({
+ *   message: "SHOPLINK_VENDOR_API_KEY (the distributor's vendor API key, for Punchout) is missing",
+ *   fix: "set SHOPLINK_VENDOR_API_KEY or punchout.vendorApiKey in shoplink.config.json"
+ * })
  *
  * @since 0.1.0
  */
 export class ConfigProblem extends Data.TaggedError("ConfigProblem")<{
   readonly message: string
   readonly fix: string
+  readonly problems?: ReadonlyArray<string>
 }> {}
 
 const fileValue = (json: unknown, path: ReadonlyArray<string>): unknown => {
@@ -230,6 +135,7 @@ export const fromSources = (
   file: { readonly json: unknown; readonly path: string } | undefined
 ): Settings => {
   const values: { [K in SettingKey]?: Setting } = {}
+  const empty: { [K in SettingKey]?: string } = {}
   for (const key of Object.keys(SETTINGS) as Array<SettingKey>) {
     const definition = SETTINGS[key]
     const fromEnv = env[definition.env]
@@ -237,14 +143,20 @@ export const fromSources = (
       values[key] = { value: fromEnv.trim(), source: `env ${definition.env}` }
       continue
     }
+    // A blank variable still lets the file supply the value (`VAR= shoplink …` unsets it).
+    if (fromEnv !== undefined) empty[key] = `env ${definition.env}`
     if (file !== undefined) {
       const raw = fileValue(file.json, definition.file)
+      const where = `${file.path} ${definition.file.join(".")}`
       if (typeof raw === "string" && raw.trim() !== "") {
-        values[key] = { value: raw.trim(), source: `${file.path} ${definition.file.join(".")}` }
+        values[key] = { value: raw.trim(), source: where }
+        delete empty[key]
+      } else if (typeof raw === "string") {
+        empty[key] ??= where
       }
     }
   }
-  return { configFile: file?.path, values }
+  return { configFile: file?.path, values, empty }
 }
 
 /**
@@ -305,6 +217,94 @@ export const load = (
 export const howToSet = (key: SettingKey): string =>
   `set ${SETTINGS[key].env} or ${SETTINGS[key].file.join(".")} in ${DEFAULT_CONFIG_FILE}`
 
+const issue = (settings: Settings, key: SettingKey): string | undefined => {
+  const found = settings.values[key]
+  if (found === undefined) {
+    const blank = settings.empty?.[key]
+    return blank === undefined ? "is missing" : `is set but empty (${blank})`
+  }
+  const invalid = Table.invalidValue(SETTINGS[key], found.value)
+  if (invalid === undefined) return undefined
+  return found.source === `env ${SETTINGS[key].env}` ? invalid : `${invalid} (${found.source})`
+}
+
+/**
+ * What is wrong with a setting, as one line naming its variable and what it is for — missing,
+ * blank, or wrong on its face (a URL that does not parse, a value outside its set) — or `None`.
+ * Never includes a secret's value.
+ *
+ * @example
+ * import { ShoplinkConfig } from "@shoplink/cli"
+ * const settings = ShoplinkConfig.fromSources({ SHOPLINK_PUNCHOUT_BASE_URL: "localhost:4010" }, undefined)
+ * console.log(ShoplinkConfig.problem(settings, "vendorApiKey"))
+ * // Some("SHOPLINK_VENDOR_API_KEY (the distributor's vendor API key, for Punchout) is missing")
+ * console.log(ShoplinkConfig.problem(settings, "punchoutBaseUrl"))
+ * // Some("SHOPLINK_PUNCHOUT_BASE_URL (the Punchout API base URL, {base_url}) is not an http(s) URL: …")
+ *
+ * @since 0.1.0
+ */
+export const problem = (settings: Settings, key: SettingKey): Option.Option<string> => {
+  const found = issue(settings, key)
+  return found === undefined ? Option.none() : Option.some(`${SETTINGS[key].env} (${SETTINGS[key].description}) ${found}`)
+}
+
+const problemOf = (keys: ReadonlyArray<SettingKey>, problems: ReadonlyArray<string>): ConfigProblem =>
+  keys.length === 1
+    ? new ConfigProblem({ message: problems[0]!, fix: howToSet(keys[0]!), problems })
+    : new ConfigProblem({
+      message: `${problems.length} settings are missing or invalid`,
+      fix: `set each in the environment or in ${DEFAULT_CONFIG_FILE} (\`shoplink doctor\` checks them all)`,
+      problems
+    })
+
+/**
+ * The values of several settings at once, or one `ConfigProblem` listing every setting that is
+ * missing or wrong on its face (so one run tells the user everything to fix).
+ *
+ * @example
+ * import { Effect } from "effect"
+ * import { ShoplinkConfig } from "@shoplink/cli"
+ * const settings = ShoplinkConfig.fromSources({ SHOPLINK_PUNCHOUT_BASE_URL: "http://127.0.0.1:4010" }, undefined)
+ * const exit = Effect.runSyncExit(ShoplinkConfig.requireAll(settings, ["punchoutBaseUrl", "vendorApiKey"]))
+ * // Failure: ConfigProblem with problems ["SHOPLINK_VENDOR_API_KEY (…) is missing"]
+ *
+ * @since 0.1.0
+ */
+export const requireAll = <const K extends SettingKey>(
+  settings: Settings,
+  keys: ReadonlyArray<K>
+): Effect.Effect<{ readonly [P in K]: string }, ConfigProblem> => {
+  const bad = keys.flatMap((key) => {
+    const p = problem(settings, key)
+    return Option.isSome(p) ? [[key, p.value] as const] : []
+  })
+  if (bad.length > 0) return Effect.fail(problemOf(bad.map(([k]) => k), bad.map(([, p]) => p)))
+  return Effect.succeed(Object.fromEntries(keys.map((key) => [key, settings.values[key]!.value])) as { readonly [P in K]: string })
+}
+
+/**
+ * Checks that every setting given is plausible (URLs parse, values are in their set) even when the
+ * command at hand does not need it: an obviously wrong value fails up front with `ConfigProblem`,
+ * not later as a transport error.
+ *
+ * @example
+ * import { Effect } from "effect"
+ * import { ShoplinkConfig } from "@shoplink/cli"
+ * const settings = ShoplinkConfig.fromSources({ SHOPLINK_WEBHOOK_ORDER_URL: "not a url" }, undefined)
+ * const exit = Effect.runSyncExit(ShoplinkConfig.validate(settings)) // Failure: ConfigProblem
+ *
+ * @since 0.1.0
+ */
+export const validate = (settings: Settings): Effect.Effect<Settings, ConfigProblem> => {
+  const wrong = (Object.keys(settings.values) as Array<SettingKey>).flatMap((key) => {
+    const p = problem(settings, key)
+    return Option.isSome(p) ? [[key, p.value] as const] : []
+  })
+  return wrong.length === 0
+    ? Effect.succeed(settings)
+    : Effect.fail(problemOf(wrong.map(([k]) => k), wrong.map(([, p]) => p)))
+}
+
 /**
  * A setting's value, or `ConfigProblem` naming the variable to set.
  *
@@ -316,14 +316,8 @@ export const howToSet = (key: SettingKey): string =>
  *
  * @since 0.1.0
  */
-export const required = (settings: Settings, key: SettingKey): Effect.Effect<string, ConfigProblem> => {
-  const found = settings.values[key]
-  return found === undefined
-    ? Effect.fail(
-      new ConfigProblem({ message: `${SETTINGS[key].env} is not set (${SETTINGS[key].description})`, fix: howToSet(key) })
-    )
-    : Effect.succeed(found.value)
-}
+export const required = (settings: Settings, key: SettingKey): Effect.Effect<string, ConfigProblem> =>
+  Effect.map(requireAll(settings, [key]), (values) => values[key])
 
 /**
  * A secret setting as `Redacted`, or `ConfigProblem`.
@@ -354,16 +348,26 @@ export const optional = (settings: Settings, key: SettingKey): Option.Option<str
   Option.fromNullable(settings.values[key]?.value)
 
 /**
- * Shows a setting for humans: secrets as `<redacted>…` plus at most their last 4 characters.
+ * Shows a setting for humans: secrets as `<redacted>…` plus at most their last 4 characters; a
+ * keyring (`SHOPLINK_SECRET_KEYS`) as `<redacted>` and its key ids, none of its key material.
  *
  * @example
  * import { ShoplinkConfig } from "@shoplink/cli"
  * console.log(ShoplinkConfig.display("vendorApiKey", "sbx-vendor-key-0001")) // "<redacted>…0001"
+ * const keyring = `k2:${Buffer.alloc(32, 2).toString("base64")},k1:${Buffer.alloc(32, 1).toString("base64")}`
+ * console.log(ShoplinkConfig.display("secretKeys", keyring)) // "<redacted>, key ids: k2 (seals), k1"
  *
  * @since 0.1.0
  */
-export const display = (key: SettingKey, value: string): string =>
-  SETTINGS[key].secret ? mask(value) : value
+export const display = (key: SettingKey, value: string): string => {
+  if (SETTINGS[key].kind === "keyring") {
+    // Only a well-formed keyring is split: an entry without its colon would be all key.
+    if (Table.invalidKeyring(value) !== undefined) return "<redacted>"
+    const [current, ...older] = Table.keyringIds(value)
+    return current === undefined ? "<redacted>" : `<redacted>, key ids: ${[`${current} (seals)`, ...older].join(", ")}`
+  }
+  return SETTINGS[key].secret ? mask(value) : value
+}
 
 /**
  * Masks a secret: `<redacted>` plus its last 4 characters when it is long enough for that to be safe.

@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 /**
- * The `shoplink` executable: runs `Cli.run` on Node and exits with its code. Ctrl-C ends long-running
- * commands (`sandbox start`, `webhook listen`) cleanly with exit code 0.
+ * The `shoplink` executable. `--version`, `--help` and mistyped commands are answered from plain
+ * data (the version written at build time, the command spec) without loading Effect, so they
+ * return about as fast as Node starts; anything else loads the full program (`Cli.run` on Node)
+ * and exits with its code. Ctrl-C ends long-running commands (`sandbox start`, `webhook listen`)
+ * cleanly with exit code 0.
  *
  * @example
  * // npx shoplink doctor
@@ -9,10 +12,7 @@
  *
  * @since 0.1.0
  */
-import * as NodeContext from "@effect/platform-node/NodeContext"
-import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Cause, Effect, Exit } from "effect"
-import { run } from "./Cli.js"
+import { VERSION } from "./internal/version.js"
 
 // `shoplink … | head` closes the pipe early: that is the reader being done, not a failure.
 for (const stream of [process.stdout, process.stderr]) {
@@ -22,10 +22,22 @@ for (const stream of [process.stdout, process.stderr]) {
   })
 }
 
-NodeRuntime.runMain(run(process.argv).pipe(Effect.provide(NodeContext.layer)), {
-  disableErrorReporting: true,
-  teardown: (exit, onExit) => {
-    if (Exit.isSuccess(exit)) onExit(exit.value as number)
-    else onExit(Cause.isInterruptedOnly(exit.cause) ? 0 : 1)
+const args = process.argv.slice(2)
+
+if (args[0] === "--version") {
+  process.stdout.write(`${VERSION}\n`)
+} else {
+  const { formatUsage, route } = await import("./internal/router.js")
+  const routed = route(args)
+  if (routed._tag === "Version") {
+    process.stdout.write(`${VERSION}\n`)
+  } else if (routed._tag === "Help") {
+    process.stdout.write(routed.text)
+  } else if (routed._tag === "Usage") {
+    process.stderr.write(`${formatUsage(routed, args.includes("--json"))}\n`)
+    process.exitCode = 2
+  } else {
+    const { main } = await import("./internal/main.js")
+    main(process.argv)
   }
-})
+}

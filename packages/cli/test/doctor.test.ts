@@ -69,7 +69,7 @@ layer(SandboxServer.layer(), { excludeTestServices: true })("shoplink doctor", (
       const { SHOPLINK_CUSTOMER_API_TOKEN: _, ...env } = sandboxEnv(sandbox)
       const result = yield* runCli(["doctor"], env)
       expect(result.code).toBe(2)
-      expect(result.stdout).toContain("FAIL  SHOPLINK_CUSTOMER_API_TOKEN: not set")
+      expect(result.stdout).toContain("FAIL  SHOPLINK_CUSTOMER_API_TOKEN: is missing")
       expect(result.stdout).toContain("fix: set SHOPLINK_CUSTOMER_API_TOKEN or customer.apiToken in shoplink.config.json")
       expect(result.stdout).toContain("SKIP  Punchout API reachable: needs configuration")
       expect(result.stderr).toContain("first: SHOPLINK_CUSTOMER_API_TOKEN")

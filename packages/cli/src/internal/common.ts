@@ -1,62 +1,63 @@
-// Options every command shares (--json, --config), settings loading, and the client layers built
-// from those settings.
-import * as Options from "@effect/cli/Options"
+// Settings loading, and the client layers built from those settings.
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
-import { Customer, OrderManagementClient, type OrderManagementError } from "@shoplink/order-management"
+import { Customer, OrderManagementClient } from "@shoplink/order-management"
 import { OrderManagement, Values } from "@shoplink/protocol"
 import { PunchoutClient, type PunchoutError, type PunchoutSession } from "@shoplink/punchout"
-import { DateTime, Effect, Layer, Option } from "effect"
+import { DateTime, Effect, Layer, Option, Redacted } from "effect"
 import * as ShoplinkConfig from "../ShoplinkConfig.js"
+import type { GlobalArgs } from "./spec.js"
 
-export const jsonOption = Options.boolean("json").pipe(
-  Options.withDescription("print JSON (the distributor's wire shapes) instead of tables")
-)
-
-export const configOption = Options.text("config").pipe(
-  Options.withDescription(`JSON config file (default ./${ShoplinkConfig.DEFAULT_CONFIG_FILE} when present)`),
-  Options.optional
-)
-
-export const common = { json: jsonOption, config: configOption }
-
-export interface CommonArgs {
-  readonly json: boolean
-  readonly config: Option.Option<string>
-}
-
-export const loadSettings = (args: CommonArgs) => ShoplinkConfig.load(Option.getOrUndefined(args.config), process.env)
+/** The settings for a command: read, then checked up front so that a value wrong on its face (a
+ * URL that does not parse, an unknown environment) is a configuration error (exit 2) naming the
+ * variable, not a transport error at the first call. */
+export const loadSettings = (args: GlobalArgs) =>
+  Effect.flatMap(ShoplinkConfig.load(Option.getOrUndefined(args.config), process.env), ShoplinkConfig.validate)
 
 // A CLI answers a person waiting at a prompt: two attempts instead of the libraries' four keeps a
 // dead host from holding the terminal for long while still riding out one blip.
 const cliRetry = { maxAttempts: 2 } as const
 
+// Whatever the clients' layers fail with when built (their configuration errors): exit code 2 by
+// `ExitCode.isConfigurationError`, whichever class a client version raises.
+type PunchoutLayerError = Layer.Layer.Error<ReturnType<typeof PunchoutClient.layer>>
+type OmsLayerError = Layer.Layer.Error<ReturnType<typeof OrderManagementClient.layer>>
+
 export const punchoutLayer = (
   settings: ShoplinkConfig.Settings
-): Effect.Effect<Layer.Layer<PunchoutClient.PunchoutClient>, ShoplinkConfig.ConfigProblem> =>
-  Effect.gen(function*() {
-    const baseUrl = yield* ShoplinkConfig.required(settings, "punchoutBaseUrl")
-    const vendorApiKey = yield* ShoplinkConfig.secret(settings, "vendorApiKey")
-    return PunchoutClient.layer({ baseUrl, vendorApiKey, retry: cliRetry, requestTimeout: "20 seconds" }).pipe(
-      Layer.provide(NodeHttpClient.layerUndici)
-    )
-  })
-
-const isCountry = (value: string): value is Values.Country => ["US", "US QA", "CA", "CA QA"].includes(value)
+): Effect.Effect<Layer.Layer<PunchoutClient.PunchoutClient, PunchoutLayerError>, ShoplinkConfig.ConfigProblem> =>
+  Effect.map(ShoplinkConfig.requireAll(settings, ["punchoutBaseUrl", "vendorApiKey"]), (values) =>
+    PunchoutClient.layer({
+      baseUrl: values.punchoutBaseUrl,
+      vendorApiKey: Redacted.make(values.vendorApiKey),
+      retry: cliRetry,
+      requestTimeout: "20 seconds"
+    }).pipe(Layer.provide(NodeHttpClient.layerUndici)))
 
 export const punchoutCustomer = (settings: ShoplinkConfig.Settings) =>
-  Effect.gen(function*() {
-    const accountNo = yield* ShoplinkConfig.required(settings, "customerAccountNo")
-    const username = yield* ShoplinkConfig.required(settings, "customerUsername")
-    const country = yield* ShoplinkConfig.required(settings, "customerCountry")
-    const apiToken = yield* ShoplinkConfig.secret(settings, "customerApiToken")
-    if (!isCountry(country)) {
-      return yield* new ShoplinkConfig.ConfigProblem({
-        message: `${ShoplinkConfig.SETTINGS.customerCountry.env} is "${country}"; expected US, US QA, CA or CA QA`,
-        fix: ShoplinkConfig.howToSet("customerCountry")
-      })
-    }
-    return { accountNo, username, country, apiToken }
-  })
+  Effect.map(
+    ShoplinkConfig.requireAll(settings, ["customerAccountNo", "customerUsername", "customerCountry", "customerApiToken"]),
+    (values) => ({
+      accountNo: values.customerAccountNo,
+      username: values.customerUsername,
+      // requireAll has checked it against SETTINGS.customerCountry.oneOf.
+      country: values.customerCountry as Values.Country,
+      apiToken: Redacted.make(values.customerApiToken)
+    })
+  )
+
+/** Everything a Punchout command needs, checked at once so every problem is reported in one run. */
+const punchoutSettings = (settings: ShoplinkConfig.Settings) =>
+  Effect.map(
+    ShoplinkConfig.requireAll(settings, [
+      "punchoutBaseUrl",
+      "vendorApiKey",
+      "customerAccountNo",
+      "customerUsername",
+      "customerCountry",
+      "customerApiToken"
+    ]),
+    () => settings
+  )
 
 export const sessionOptions = (settings: ShoplinkConfig.Settings) => {
   const callback = ShoplinkConfig.optional(settings, "webhookCallbackUrl")
@@ -88,8 +89,9 @@ export const newSession = (
 export const withPunchout = <A, E>(
   settings: ShoplinkConfig.Settings,
   f: (session: PunchoutSession.PunchoutSession, client: PunchoutClient.Service) => Effect.Effect<A, E>
-): Effect.Effect<A, E | PunchoutError.CommandError | ShoplinkConfig.ConfigProblem> =>
+): Effect.Effect<A, E | PunchoutError.CommandError | PunchoutLayerError | ShoplinkConfig.ConfigProblem> =>
   Effect.gen(function*() {
+    yield* punchoutSettings(settings)
     const layer = yield* punchoutLayer(settings)
     return yield* Effect.gen(function*() {
       const client = yield* PunchoutClient.PunchoutClient
@@ -98,55 +100,49 @@ export const withPunchout = <A, E>(
     }).pipe(Effect.provide(layer))
   })
 
-export const environments = ["US_QUA", "CA_QUA", "US_PRD", "CA_PRD"] as const
+export const omsEnvironment = (
+  settings: ShoplinkConfig.Settings,
+  override: Option.Option<OrderManagement.Environment>
+): Effect.Effect<OrderManagement.Environment, ShoplinkConfig.ConfigProblem> =>
+  Option.isSome(override)
+    ? Effect.succeed(override.value)
+    // Checked against SETTINGS.omsEnvironment.oneOf.
+    : Effect.map(ShoplinkConfig.required(settings, "omsEnvironment"), (value) => value as OrderManagement.Environment)
 
-export const envOption = Options.choice("env", environments).pipe(
-  Options.withDescription("Order Management environment (default SHOPLINK_OMS_ENVIRONMENT)"),
-  Options.optional
-)
-
-const isEnvironment = (value: string): value is OrderManagement.Environment =>
-  (environments as ReadonlyArray<string>).includes(value)
-
-export const omsEnvironment = (settings: ShoplinkConfig.Settings, override: Option.Option<OrderManagement.Environment>) =>
-  Effect.gen(function*() {
-    if (Option.isSome(override)) return override.value
-    const value = yield* ShoplinkConfig.required(settings, "omsEnvironment")
-    if (!isEnvironment(value)) {
-      return yield* new ShoplinkConfig.ConfigProblem({
-        message: `${ShoplinkConfig.SETTINGS.omsEnvironment.env} is "${value}"; expected US_QUA, CA_QUA, US_PRD or CA_PRD`,
-        fix: ShoplinkConfig.howToSet("omsEnvironment")
-      })
-    }
-    return value
-  })
+const hostKey = (environment: OrderManagement.Environment) =>
+  environment.endsWith("_PRD") ? "omsProdBaseUrl" as const : "omsTestBaseUrl" as const
 
 export const omsLayer = (
   settings: ShoplinkConfig.Settings,
   environment: OrderManagement.Environment
-): Effect.Effect<
-  Layer.Layer<OrderManagementClient.OrderManagementClient, OrderManagementError.ConfigurationError>,
-  ShoplinkConfig.ConfigProblem
-> =>
-  Effect.gen(function*() {
-    const apiKey = yield* ShoplinkConfig.secret(settings, "omsApiKey")
-    const production = environment.endsWith("_PRD")
-    const hostKey = production ? "omsProdBaseUrl" : "omsTestBaseUrl"
-    const host = yield* ShoplinkConfig.required(settings, hostKey)
+): Effect.Effect<Layer.Layer<OrderManagementClient.OrderManagementClient, OmsLayerError>, ShoplinkConfig.ConfigProblem> =>
+  Effect.map(ShoplinkConfig.requireAll(settings, ["omsApiKey", hostKey(environment)]), (values) => {
+    const host = hostKey(environment)
     return OrderManagementClient.layer({
       environment,
-      apiKey,
-      ...(production ? { prodBaseUrl: host } : { testBaseUrl: host }),
+      apiKey: Redacted.make(values.omsApiKey),
+      ...(host === "omsProdBaseUrl" ? { prodBaseUrl: values[host] } : { testBaseUrl: values[host] }),
       retry: cliRetry,
       timeout: "20 seconds"
     }).pipe(Layer.provide(NodeHttpClient.layerUndici))
   })
 
 export const omsCustomer = (settings: ShoplinkConfig.Settings) =>
+  Effect.map(
+    ShoplinkConfig.requireAll(settings, ["customerAccountNo", "customerApiToken"]),
+    (values) => Customer.make(values.customerAccountNo, Redacted.make(values.customerApiToken))
+  )
+
+/** Everything an Order Management command needs, checked at once. */
+const omsSettings = (settings: ShoplinkConfig.Settings, env: Option.Option<OrderManagement.Environment>) =>
   Effect.gen(function*() {
-    const accountNo = yield* ShoplinkConfig.required(settings, "customerAccountNo")
-    const apiToken = yield* ShoplinkConfig.secret(settings, "customerApiToken")
-    return Customer.make(accountNo, apiToken)
+    const keys = ["omsApiKey", "customerAccountNo", "customerApiToken"] as const
+    if (Option.isSome(env)) return yield* ShoplinkConfig.requireAll(settings, [...keys, hostKey(env.value)])
+    const environment = ShoplinkConfig.problem(settings, "omsEnvironment")
+    // Without a valid environment the host to check is unknown: report the rest with it.
+    if (Option.isSome(environment)) return yield* ShoplinkConfig.requireAll(settings, ["omsEnvironment", ...keys])
+    const value = settings.values.omsEnvironment!.value as OrderManagement.Environment
+    return yield* ShoplinkConfig.requireAll(settings, ["omsEnvironment", ...keys, hostKey(value)])
   })
 
 /** Runs `f` with the configured customer's Order Management handle. */
@@ -154,8 +150,9 @@ export const withOms = <A, E>(
   settings: ShoplinkConfig.Settings,
   env: Option.Option<OrderManagement.Environment>,
   f: (customer: OrderManagementClient.CustomerClient) => Effect.Effect<A, E>
-): Effect.Effect<A, E | OrderManagementError.ConfigurationError | ShoplinkConfig.ConfigProblem> =>
+): Effect.Effect<A, E | OmsLayerError | ShoplinkConfig.ConfigProblem> =>
   Effect.gen(function*() {
+    yield* omsSettings(settings, env)
     const environment = yield* omsEnvironment(settings, env)
     const layer = yield* omsLayer(settings, environment)
     const customer = yield* omsCustomer(settings)

@@ -1,13 +1,10 @@
 // `shoplink doctor`: configuration, reachability and credentials, one line per check with the fix.
-import * as Command from "@effect/cli/Command"
 import { OrderManagementClient } from "@shoplink/order-management"
 import { PunchoutClient } from "@shoplink/punchout"
 import { DateTime, Effect, Either, Option } from "effect"
-import { ExitCode, exitCodeOf } from "../ExitCode.js"
+import { ExitCode, exitCodeOf, isConfigurationError } from "../ExitCode.js"
 import * as ShoplinkConfig from "../ShoplinkConfig.js"
 import {
-  common,
-  envOption,
   omsCustomer,
   omsEnvironment,
   omsLayer,
@@ -16,8 +13,8 @@ import {
   sessionOptions,
   today
 } from "./common.js"
-import { help } from "./help.js"
 import { describeError, err, json, out } from "./output.js"
+import type * as Spec from "./spec.js"
 
 type Status = "pass" | "fail" | "skip"
 
@@ -35,10 +32,14 @@ const fail = (name: string, detail: string, fix: string, exitCode: number): Chec
 
 const settingCheck = (settings: ShoplinkConfig.Settings, key: ShoplinkConfig.SettingKey): Check => {
   const found = settings.values[key]
-  const env = ShoplinkConfig.SETTINGS[key].env
-  return found === undefined
-    ? fail(env, "not set", ShoplinkConfig.howToSet(key), ExitCode.Usage)
-    : pass(env, `${ShoplinkConfig.display(key, found.value)} (${found.source})`)
+  const definition = ShoplinkConfig.SETTINGS[key]
+  const problem = ShoplinkConfig.problem(settings, key)
+  if (Option.isSome(problem)) {
+    // The check is named after the variable already: show what follows "VAR (what it is for)".
+    const detail = problem.value.slice(`${definition.env} (${definition.description}) `.length)
+    return fail(definition.env, detail, ShoplinkConfig.howToSet(key), ExitCode.Usage)
+  }
+  return pass(definition.env, `${ShoplinkConfig.display(key, found!.value)} (${found!.source})`)
 }
 
 const isTransport = (error: unknown) => exitCodeOf(error) === ExitCode.Transport
@@ -70,6 +71,17 @@ const punchoutChecks = (settings: ShoplinkConfig.Settings): Effect.Effect<Readon
       ]
     }
     const error = result.left
+    if (isConfigurationError(error)) {
+      return [
+        fail(
+          reach,
+          errorDetail(error),
+          `check ${ShoplinkConfig.SETTINGS.punchoutBaseUrl.env} and ${ShoplinkConfig.SETTINGS.vendorApiKey.env}`,
+          ExitCode.Usage
+        ),
+        skip(auth, "configuration error")
+      ]
+    }
     if (isTransport(error)) {
       return [
         fail(reach, `${baseUrl}: ${errorDetail(error)}`, `check ${ShoplinkConfig.SETTINGS.punchoutBaseUrl.env} and your network`, ExitCode.Transport),
@@ -125,7 +137,7 @@ const omsChecks = (
     }
     const error = result.left
     const tag = error._tag
-    if (tag === "ConfigurationError") {
+    if (isConfigurationError(error)) {
       return [
         fail(reach, errorDetail(error), "make the key's tier match the environment (test keys for *_QUA, production keys for *_PRD)", ExitCode.Usage),
         skip(key, "configuration error"),
@@ -169,7 +181,7 @@ const configFileCheck = (settings: ShoplinkConfig.Settings): Check =>
     ? pass("config file", settings.configFile)
     : skip("config file", `none (./${ShoplinkConfig.DEFAULT_CONFIG_FILE} not found; using environment variables)`)
 
-export const doctorCommand = Command.make("doctor", { ...common, env: envOption }, (args) =>
+export const doctor = (args: Spec.ArgsOf<typeof Spec.doctor>): Effect.Effect<void, unknown> =>
   Effect.gen(function*() {
     const loaded = yield* Effect.either(ShoplinkConfig.load(Option.getOrUndefined(args.config), process.env))
     const checks: Array<Check> = []
@@ -196,6 +208,17 @@ export const doctorCommand = Command.make("doctor", { ...common, env: envOption 
         tierHost
       ]
       for (const k of keys) checks.push(settingCheck(settings, k))
+      // Settings this run does not need are shown only when wrong on their face (a bad webhook URL),
+      // except the service database's, which are shown whenever they are set.
+      const service: ReadonlyArray<ShoplinkConfig.SettingKey> = ["database", "secretKeys"]
+      for (const k of Object.keys(ShoplinkConfig.SETTINGS) as Array<ShoplinkConfig.SettingKey>) {
+        if (
+          !keys.includes(k) && settings.values[k] !== undefined &&
+          (service.includes(k) || Option.isSome(ShoplinkConfig.problem(settings, k)))
+        ) {
+          checks.push(settingCheck(settings, k))
+        }
+      }
       checks.push(...yield* punchoutChecks(settings))
       checks.push(...yield* omsChecks(settings, args.env))
     }
@@ -215,14 +238,7 @@ export const doctorCommand = Command.make("doctor", { ...common, env: envOption 
       if (!args.json) yield* err(`doctor: ${failed.length} check(s) failed; first: ${first.name}`)
       return yield* Effect.fail(new DoctorFailed({ exitCode: first.exitCode ?? ExitCode.Failure }))
     }
-  })).pipe(Command.withDescription(help(
-    "Check the configuration, reach each API, and validate the vendor key, the OMS key and the customer's credentials. Each check prints PASS, FAIL (with the fix) or SKIP; secrets are never printed.",
-    ["shoplink doctor", "shoplink doctor --config ./shoplink.config.json --env CA_QUA", "shoplink doctor --json"],
-    [
-      "Config file shape: { \"punchout\": { \"baseUrl\", \"vendorApiKey\" }, \"oms\": { \"environment\", \"apiKey\", \"testBaseUrl\", \"prodBaseUrl\" }, \"customer\": { \"accountNo\", \"username\", \"country\", \"apiToken\" }, \"smsVendorName\", \"webhooks\": { \"order\", \"quote\", \"callback\" } }. Environment variables win over the file.",
-      "Exit code: that of the first failing check (2 configuration, 3 auth, 4 distributor, 5 transport)."
-    ]
-  )))
+  })
 
 /** Doctor's failures are already printed; this only carries the exit code. */
 export class DoctorFailed {

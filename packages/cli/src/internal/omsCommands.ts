@@ -1,23 +1,18 @@
 // `shoplink oms …`: the Order Management API for the configured customer.
-import * as Args from "@effect/cli/Args"
-import * as Command from "@effect/cli/Command"
-import * as Options from "@effect/cli/Options"
 import type { OrderManagementClient } from "@shoplink/order-management"
 import { OrderManagement } from "@shoplink/protocol"
 import { Effect, Option, Schema } from "effect"
 import { readFileSync } from "node:fs"
-import { common, envOption, loadSettings, today, withOms } from "./common.js"
+import { loadSettings, today, withOms } from "./common.js"
 import { UsageError } from "./errors.js"
-import { help } from "./help.js"
 import { err, fields, json, money, out, table, withSpinner } from "./output.js"
+import type * as Spec from "./spec.js"
 
 // Marketing copy comes as HTML: show a readable one-line excerpt in tables (--json keeps it whole).
 const plainText = (html: string | undefined) => {
   const text = (html ?? "").replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim()
   return text.length > 80 ? `${text.slice(0, 79)}…` : text
 }
-
-const omsCommon = { ...common, env: envOption }
 
 const day = (name: string, value: string) => {
   const parsed = OrderManagement.parseYyyymmdd(value)
@@ -26,14 +21,7 @@ const day = (name: string, value: string) => {
     : Effect.succeed(parsed)
 }
 
-const optionalDay = (name: string, description: string) =>
-  Options.text(name).pipe(Options.withDescription(`${description} (yyyymmdd)`), Options.optional)
-
-const productId = Args.text({ name: "productID" }).pipe(Args.withDescription("product ID"))
-const brand = Options.text("brand").pipe(Options.withDescription("brand code, e.g. WIX"))
-const qty = Options.integer("qty").pipe(Options.withDescription("quantity (a positive whole number)"), Options.withDefault(1))
-
-const account = Command.make("account", { ...omsCommon, date: optionalDay("date", "submit date, default today") }, (args) =>
+export const account = (args: Spec.ArgsOf<typeof Spec.omsAccount>): Effect.Effect<void, unknown> =>
   Effect.gen(function*() {
     const settings = yield* loadSettings(args)
     const submitDate = Option.isSome(args.date) ? yield* day("date", args.date.value) : yield* today
@@ -50,12 +38,9 @@ const account = Command.make("account", { ...omsCommon, date: optionalDay("date"
       ["P.O. required", response.poRequired ? "yes" : "no"],
       ["ship to", address ? `${address.name}, ${address.addressLine1}, ${address.city} ${address.state} ${address.zipCode}` : ""]
     ]))
-  })).pipe(Command.withDescription(help(
-    "accountDetails: check the customer's account with the Order Management API.",
-    ["shoplink oms account", "shoplink oms account --env CA_QUA --json"]
-  )))
+  })
 
-const price = Command.make("price", { ...omsCommon, productId, brand, qty }, (args) =>
+export const price = (args: Spec.ArgsOf<typeof Spec.omsPrice>): Effect.Effect<void, unknown> =>
   Effect.gen(function*() {
     const settings = yield* loadSettings(args)
     const response = yield* withOms(settings, args.env, (c) =>
@@ -72,10 +57,7 @@ const price = Command.make("price", { ...omsCommon, productId, brand, qty }, (ar
           : item.warehouses.map((w) => [...head, w.warehouseCode, w.quantityAvailable ?? "", w.deliveryDays ?? ""])
       })
     ))
-  })).pipe(Command.withDescription(help(
-    "priceAndAvailability: the customer's price and stock per warehouse.",
-    ["shoplink oms price 51515 --brand WIX --qty 2", "shoplink oms price 51515 --brand WIX --json"]
-  )))
+  })
 
 const formatAddress = (a: OrderManagement.ShippingAddress) =>
   [a.name, a.addressLine1, a.addressLine2, `${a.city} ${a.state} ${a.zipCode}`, a.country].filter((p) => p !== undefined && p !== "").join(", ")
@@ -126,159 +108,94 @@ const printOrder = (response: OrderManagement.OrderDetailsResponse) =>
     }
   })
 
-const orderCreate = Command.make(
-  "create",
-  {
-    ...omsCommon,
-    product: Options.text("product").pipe(Options.withDescription("product ID")),
-    brand,
-    qty,
-    warehouse: Options.text("warehouse").pipe(Options.withDescription("warehouse code"), Options.optional),
-    po: Options.text("po").pipe(Options.withDescription("customer P.O."), Options.optional),
-    comment: Options.text("comment").pipe(Options.withDescription("order comment"), Options.optional),
-    submit: Options.boolean("submit").pipe(Options.withDescription("submit the order at once")),
-    shipTo: Options.text("ship-to").pipe(
-      Options.withDescription("drop-ship: a JSON file with the shipping address (name, addressLine1, addressLine2, city, state, zipCode, country, phoneNumber, emailAddress)"),
-      Options.optional
-    ),
-    acceptRecommendation: Options.boolean("accept-recommendation").pipe(
-      Options.withDescription("when the drop-ship address is refused with a recommended one (API0327), order again with it")
+export const orderCreate = (args: Spec.ArgsOf<typeof Spec.omsOrderCreate>): Effect.Effect<void, unknown> =>
+  Effect.gen(function*() {
+    const settings = yield* loadSettings(args)
+    const shippingAddress = Option.isSome(args.shipTo) ? yield* readAddress(args.shipTo.value) : undefined
+    const response = yield* withOms(settings, args.env, (c) =>
+      c.createOrder({
+        orderLines: [{
+          productID: args.product,
+          brandCode: args.brand,
+          quantity: args.qty,
+          ...(Option.isSome(args.warehouse) ? { warehouseCode: args.warehouse.value } : {})
+        }],
+        ...(Option.isSome(args.po) ? { customerPO: args.po.value } : {}),
+        ...(Option.isSome(args.comment) ? { comment: args.comment.value } : {}),
+        ...(args.submit ? { submit: true } : {}),
+        ...(shippingAddress !== undefined ? { shippingAddress } : {})
+      }).pipe(
+        Effect.catchTag("DropShipAddressRejected", (rejected) => {
+          const recommended = rejected.recommendedAddress
+          if (recommended === undefined) return Effect.fail(rejected)
+          if (!args.acceptRecommendation) {
+            return Effect.zipRight(err(`recommended address: ${formatAddress(recommended)}`), Effect.fail(rejected))
+          }
+          return Effect.zipRight(
+            err(`API0327: using the recommended address ${formatAddress(recommended)}`),
+            c.resubmitWithRecommendation(rejected)
+          )
+        })
+      )).pipe(withSpinner("creating order"))
+    if (args.json) return yield* json(Schema.encodeSync(OrderManagement.CreateOrderResponse)(response))
+    yield* printOrder(response)
+  })
+
+export const orderGet = (args: Spec.ArgsOf<typeof Spec.omsOrderGet>): Effect.Effect<void, unknown> =>
+  Effect.gen(function*() {
+    const settings = yield* loadSettings(args)
+    const response = yield* withOms(settings, args.env, (c) => c.orderDetails({ orderNo: args.orderNo })).pipe(
+      withSpinner("reading order")
     )
-  },
-  (args) =>
-    Effect.gen(function*() {
-      const settings = yield* loadSettings(args)
-      const shippingAddress = Option.isSome(args.shipTo) ? yield* readAddress(args.shipTo.value) : undefined
-      const response = yield* withOms(settings, args.env, (c) =>
-        c.createOrder({
-          orderLines: [{
-            productID: args.product,
-            brandCode: args.brand,
-            quantity: args.qty,
-            ...(Option.isSome(args.warehouse) ? { warehouseCode: args.warehouse.value } : {})
-          }],
-          ...(Option.isSome(args.po) ? { customerPO: args.po.value } : {}),
-          ...(Option.isSome(args.comment) ? { comment: args.comment.value } : {}),
-          ...(args.submit ? { submit: true } : {}),
-          ...(shippingAddress !== undefined ? { shippingAddress } : {})
-        }).pipe(
-          Effect.catchTag("DropShipAddressRejected", (rejected) => {
-            const recommended = rejected.recommendedAddress
-            if (recommended === undefined) return Effect.fail(rejected)
-            if (!args.acceptRecommendation) {
-              return Effect.zipRight(err(`recommended address: ${formatAddress(recommended)}`), Effect.fail(rejected))
-            }
-            return Effect.zipRight(
-              err(`API0327: using the recommended address ${formatAddress(recommended)}`),
-              c.resubmitWithRecommendation(rejected)
-            )
-          })
-        )).pipe(withSpinner("creating order"))
-      if (args.json) return yield* json(Schema.encodeSync(OrderManagement.CreateOrderResponse)(response))
-      yield* printOrder(response)
-    })
-).pipe(Command.withDescription(help(
-  "createOrder: place an order for one product (never retried once it may have reached the service).",
-  [
-    "shoplink oms order create --product 51515 --brand WIX --qty 2 --po PO-77",
-    "shoplink oms order create --product 51515 --brand WIX --submit --json",
-    "shoplink oms order create --product 51515 --brand WIX --ship-to ./address.json --accept-recommendation"
-  ]
-)))
+    if (args.json) return yield* json(Schema.encodeSync(OrderManagement.OrderDetailsResponse)(response))
+    yield* printOrder(response)
+  })
 
-const orderGet = Command.make(
-  "get",
-  { ...omsCommon, orderNo: Args.text({ name: "orderNo" }).pipe(Args.withDescription("order number")) },
-  (args) =>
-    Effect.gen(function*() {
-      const settings = yield* loadSettings(args)
-      const response = yield* withOms(settings, args.env, (c) => c.orderDetails({ orderNo: args.orderNo })).pipe(
-        withSpinner("reading order")
-      )
-      if (args.json) return yield* json(Schema.encodeSync(OrderManagement.OrderDetailsResponse)(response))
-      yield* printOrder(response)
-    })
-).pipe(Command.withDescription(help("orderDetails: one order and its lines.", ["shoplink oms order get 50000001"])))
+export const invoiceList = (args: Spec.ArgsOf<typeof Spec.omsInvoiceList>): Effect.Effect<void, unknown> =>
+  Effect.gen(function*() {
+    if (Option.isNone(args.invoice) && (Option.isNone(args.from) || Option.isNone(args.to))) {
+      return yield* new UsageError({ message: "give --invoice, or both --from and --to", fix: "e.g. --from 20260501 --to 20260531" })
+    }
+    const settings = yield* loadSettings(args)
+    const fromDate = Option.isSome(args.from) ? yield* day("from", args.from.value) : undefined
+    const toDate = Option.isSome(args.to) ? yield* day("to", args.to.value) : undefined
+    const response = yield* withOms(settings, args.env, (c) =>
+      c.invoiceDetails({
+        ...(Option.isSome(args.invoice) ? { invoiceNo: args.invoice.value } : {}),
+        ...(fromDate !== undefined ? { fromDate } : {}),
+        ...(toDate !== undefined ? { toDate } : {})
+      })).pipe(withSpinner("reading invoices"))
+    if (args.json) return yield* json(Schema.encodeSync(OrderManagement.InvoiceDetailsResponse)(response))
+    if (response.invoices.length === 0) return yield* out("no invoices")
+    yield* out(table(
+      ["INVOICE", "DATE", "ORDER", "TOTAL", "LINES"],
+      response.invoices.map((i) => [
+        i.invoiceNo,
+        OrderManagement.formatYyyymmdd(i.invoiceDate),
+        i.orderNo,
+        money(i.invoiceTotal),
+        i.lines.length
+      ])
+    ))
+  })
 
-const order = Command.make("order").pipe(
-  Command.withDescription(help("Order Management orders.", ["shoplink oms order create --product 51515 --brand WIX", "shoplink oms order get 50000001"])),
-  Command.withSubcommands([orderCreate, orderGet])
-)
+export const product = (args: Spec.ArgsOf<typeof Spec.omsProduct>): Effect.Effect<void, unknown> =>
+  Effect.gen(function*() {
+    const settings = yield* loadSettings(args)
+    const request = Option.isSome(args.productId) && Option.isSome(args.brand)
+      ? Effect.succeed({ productID: args.productId.value, brandCode: args.brand.value } as const)
+      : Option.isSome(args.search) && Option.isNone(args.productId)
+      ? Effect.succeed({ searchText: args.search.value } as const)
+      : Effect.fail(new UsageError({ message: "give a productID with --brand, or --search", fix: "e.g. shoplink oms product 51515 --brand WIX" }))
+    const input = yield* request
+    const response = yield* withOms(settings, args.env, (c) =>
+      "productID" in input ? c.productDetails(input) : c.searchProducts(input)).pipe(withSpinner("reading product details"))
+    if (args.json) return yield* json(Schema.encodeSync(OrderManagement.ProductDetailsResponse)(response))
+    if (response.details.length === 0) return yield* out("no products")
+    yield* out(table(["BRAND", "CATEGORY", "DESCRIPTION"], response.details.map((d) => [d.brand, d.category, plainText(d.description)])))
+  })
 
-const invoiceList = Command.make(
-  "list",
-  {
-    ...omsCommon,
-    invoice: Options.text("invoice").pipe(Options.withDescription("one invoice number"), Options.optional),
-    from: optionalDay("from", "first day"),
-    to: optionalDay("to", "last day")
-  },
-  (args) =>
-    Effect.gen(function*() {
-      if (Option.isNone(args.invoice) && (Option.isNone(args.from) || Option.isNone(args.to))) {
-        return yield* new UsageError({ message: "give --invoice, or both --from and --to", fix: "e.g. --from 20260501 --to 20260531" })
-      }
-      const settings = yield* loadSettings(args)
-      const fromDate = Option.isSome(args.from) ? yield* day("from", args.from.value) : undefined
-      const toDate = Option.isSome(args.to) ? yield* day("to", args.to.value) : undefined
-      const response = yield* withOms(settings, args.env, (c) =>
-        c.invoiceDetails({
-          ...(Option.isSome(args.invoice) ? { invoiceNo: args.invoice.value } : {}),
-          ...(fromDate !== undefined ? { fromDate } : {}),
-          ...(toDate !== undefined ? { toDate } : {})
-        })).pipe(withSpinner("reading invoices"))
-      if (args.json) return yield* json(Schema.encodeSync(OrderManagement.InvoiceDetailsResponse)(response))
-      if (response.invoices.length === 0) return yield* out("no invoices")
-      yield* out(table(
-        ["INVOICE", "DATE", "ORDER", "TOTAL", "LINES"],
-        response.invoices.map((i) => [
-          i.invoiceNo,
-          OrderManagement.formatYyyymmdd(i.invoiceDate),
-          i.orderNo,
-          money(i.invoiceTotal),
-          i.lines.length
-        ])
-      ))
-    })
-).pipe(Command.withDescription(help(
-  "invoiceDetails: one invoice, or the invoices of a date range.",
-  ["shoplink oms invoice list --from 20260501 --to 20260531", "shoplink oms invoice list --invoice 70000001 --json"]
-)))
-
-const invoice = Command.make("invoice").pipe(
-  Command.withDescription(help("Invoices.", ["shoplink oms invoice list --from 20260501 --to 20260531"])),
-  Command.withSubcommands([invoiceList])
-)
-
-const product = Command.make(
-  "product",
-  {
-    ...omsCommon,
-    productId: Args.text({ name: "productID" }).pipe(Args.withDescription("product ID (with --brand)"), Args.optional),
-    brand: Options.text("brand").pipe(Options.withDescription("brand code"), Options.optional),
-    search: Options.text("search").pipe(Options.withDescription("search text instead of a product ID"), Options.optional)
-  },
-  (args) =>
-    Effect.gen(function*() {
-      const settings = yield* loadSettings(args)
-      const request = Option.isSome(args.productId) && Option.isSome(args.brand)
-        ? Effect.succeed({ productID: args.productId.value, brandCode: args.brand.value } as const)
-        : Option.isSome(args.search) && Option.isNone(args.productId)
-        ? Effect.succeed({ searchText: args.search.value } as const)
-        : Effect.fail(new UsageError({ message: "give a productID with --brand, or --search", fix: "e.g. shoplink oms product 51515 --brand WIX" }))
-      const input = yield* request
-      const response = yield* withOms(settings, args.env, (c) =>
-        "productID" in input ? c.productDetails(input) : c.searchProducts(input)).pipe(withSpinner("reading product details"))
-      if (args.json) return yield* json(Schema.encodeSync(OrderManagement.ProductDetailsResponse)(response))
-      if (response.details.length === 0) return yield* out("no products")
-      yield* out(table(["BRAND", "CATEGORY", "DESCRIPTION"], response.details.map((d) => [d.brand, d.category, plainText(d.description)])))
-    })
-).pipe(Command.withDescription(help(
-  "productDetails: marketing details of a product, or a product search.",
-  ["shoplink oms product 51515 --brand WIX", "shoplink oms product --search \"oil filter\" --json"]
-)))
-
-const assets = Command.make("assets", { ...omsCommon, productId, brand }, (args) =>
+export const assets = (args: Spec.ArgsOf<typeof Spec.omsAssets>): Effect.Effect<void, unknown> =>
   Effect.gen(function*() {
     const settings = yield* loadSettings(args)
     const response = yield* withOms(settings, args.env, (c) => c.productDigitalAsset({ productID: args.productId, brandCode: args.brand })).pipe(
@@ -287,16 +204,4 @@ const assets = Command.make("assets", { ...omsCommon, productId, brand }, (args)
     if (args.json) return yield* json(Schema.encodeSync(OrderManagement.DigitalAssetsResponse)(response))
     if (response.assets.length === 0) return yield* out("no assets")
     yield* out(table(["ASSET", "TYPE", "LANGUAGE"], response.assets.map((a) => [a.assetName, a.assetType, a.language])))
-  })).pipe(Command.withDescription(help(
-    "productDigitalAsset: images and documents of a product.",
-    ["shoplink oms assets 51515 --brand WIX"]
-  )))
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const omsCommand: Command.Command<"oms", never, unknown, any> = Command.make("oms").pipe(
-  Command.withDescription(help(
-    "The Order Management API. Every command takes --env US_QUA|CA_QUA|US_PRD|CA_PRD (default SHOPLINK_OMS_ENVIRONMENT).",
-    ["shoplink oms account", "shoplink oms price 51515 --brand WIX --env CA_QUA"]
-  )),
-  Command.withSubcommands([account, price, order, invoice, product, assets])
-)
+  })

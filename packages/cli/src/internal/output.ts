@@ -1,7 +1,8 @@
 // Terminal output: tables for people, JSON for scripts, a spinner on stderr only when it is a TTY
 // (so piped output and tests see clean text).
-import { Effect } from "effect"
+import { ConfigError, Effect } from "effect"
 import { ExitCode, exitCodeOf } from "../ExitCode.js"
+import { SETTINGS } from "./settingsTable.js"
 
 export const out = (line: string): Effect.Effect<void> => Effect.sync(() => process.stdout.write(`${line}\n`))
 export const err = (line: string): Effect.Effect<void> => Effect.sync(() => process.stderr.write(`${line}\n`))
@@ -61,6 +62,13 @@ const hasString = (u: unknown, key: string): string | undefined =>
     ? (u as Record<string, string>)[key]
     : undefined
 
+// The connector stores' errors carry no fix of their own.
+const fixByTag: Readonly<Record<string, string>> = {
+  ShopExists: "pass --replace to replace its details and secrets",
+  ShopNotFound: "`shoplink shops list` shows the shops in this database",
+  ApiKeyNotFound: "`shoplink keys list` shows the keys in this database"
+}
+
 const fixFor = (error: unknown, code: number): string | undefined => {
   const fix = hasString(error, "fix")
   if (fix !== undefined) return fix
@@ -69,6 +77,9 @@ const fixFor = (error: unknown, code: number): string | undefined => {
       ? "rerun with --accept-recommendation to ship to the recommended address, or correct --ship-to"
       : "correct the address in --ship-to"
   }
+  if (ConfigError.isConfigError(error)) return "set each variable named above (`shoplink doctor` checks them all)"
+  const byTag = fixByTag[hasString(error, "_tag") ?? ""]
+  if (byTag !== undefined) return byTag
   switch (code) {
     case ExitCode.Auth:
       return "check the vendor key, OMS key and customer token (`shoplink doctor` checks each)"
@@ -79,26 +90,72 @@ const fixFor = (error: unknown, code: number): string | undefined => {
   }
 }
 
+const settingByEnv = new Map(Object.values(SETTINGS).map((d) => [d.env, d]))
+
+/**
+ * One line per problem in an Effect `ConfigError` (an And/Or tree of MissingData, InvalidData, …),
+ * naming the variable and what it is for. Invalid secrets are reported without their message, which
+ * may quote the value.
+ */
+export const configErrorLines = (error: ConfigError.ConfigError): ReadonlyArray<string> => {
+  const lines = ConfigError.reduceWithContext(error, undefined, {
+    andCase: (_, left: ReadonlyArray<string>, right: ReadonlyArray<string>) => [...left, ...right],
+    orCase: (_, left: ReadonlyArray<string>, right: ReadonlyArray<string>) => [...left, ...right],
+    missingDataCase: (_, path) => [`${name(path)} is missing`],
+    invalidDataCase: (_, path, message) =>
+      [`${name(path)} is invalid${settingByEnv.get(path.join("_"))?.secret === true ? "" : `: ${message}`}`],
+    sourceUnavailableCase: (_, path, message) => [`${name(path)} could not be read: ${message}`],
+    unsupportedCase: (_, path, message) => [`${name(path)} is not supported: ${message}`]
+  })
+  return [...new Set(lines)]
+}
+
+const name = (path: ReadonlyArray<string>): string => {
+  const env = path.join("_")
+  const definition = settingByEnv.get(env)
+  return definition === undefined ? env : `${env} (${definition.description})`
+}
+
+/** What `describeError` reports: JSON with `--json`, else a line, its problems and its fix. */
+export interface Described {
+  readonly exitCode: number
+  readonly tag: string
+  readonly id?: string
+  readonly message: string
+  readonly problems?: ReadonlyArray<string>
+  readonly fix?: string
+}
+
 /** A one-line summary of any failure, never including secrets (clients already redact theirs). */
-export const describeError = (error: unknown): { readonly exitCode: number; readonly tag: string; readonly id?: string; readonly message: string; readonly fix?: string } => {
+export const describeError = (error: unknown): Described => {
   const code = exitCodeOf(error)
   const tag = hasString(error, "_tag") ?? "Error"
+  const fix = fixFor(error, code)
+  const withFix = fix !== undefined ? { fix } : {}
+  if (ConfigError.isConfigError(error)) {
+    const problems = configErrorLines(error)
+    const message = problems.length === 1 ? problems[0]! : `${problems.length} settings are missing or invalid`
+    return { exitCode: code, tag, message, ...(problems.length > 1 ? { problems } : {}), ...withFix }
+  }
+  const problems = typeof error === "object" && error !== null && "problems" in error && Array.isArray(error.problems) &&
+      error.problems.length > 1
+    ? { problems: error.problems as ReadonlyArray<string> }
+    : {}
   const id = code === ExitCode.Auth || code === ExitCode.Distributor ? hasString(error, "code") : undefined
   const message = error instanceof Error || hasString(error, "message") !== undefined
     ? String((error as { message: unknown }).message)
     : String(error)
-  const fix = fixFor(error, code)
   // Message errors repeat their ID in front of the text; the ID has its own field.
   if (id !== undefined && message.startsWith(`${id}: `)) {
-    return { exitCode: code, tag, id, message: message.slice(id.length + 2), ...(fix !== undefined ? { fix } : {}) }
+    return { exitCode: code, tag, id, message: message.slice(id.length + 2), ...withFix }
   }
   // Schema parse trees end with the rule that failed; that line is what a person needs.
   const lines = message.split("\n")
   if (lines.length > 1) {
     const last = lines[lines.length - 1]!.replace(/^[\s└├─│]+/, "")
-    return { exitCode: code, tag, ...(id !== undefined ? { id } : {}), message: last, ...(fix !== undefined ? { fix } : {}) }
+    return { exitCode: code, tag, ...(id !== undefined ? { id } : {}), message: last, ...problems, ...withFix }
   }
-  return { exitCode: code, tag, ...(id !== undefined ? { id } : {}), message, ...(fix !== undefined ? { fix } : {}) }
+  return { exitCode: code, tag, ...(id !== undefined ? { id } : {}), message, ...problems, ...withFix }
 }
 
 /** Prints the failure to stderr (JSON when asked) and returns the exit code. */
@@ -106,5 +163,6 @@ export const reportError = (error: unknown, asJson: boolean): Effect.Effect<numb
   const d = describeError(error)
   if (asJson) return Effect.as(err(JSON.stringify({ error: d })), d.exitCode)
   const head = d.id !== undefined ? `error ${d.id} (${d.tag}): ${d.message}` : `error (${d.tag}): ${d.message}`
-  return Effect.as(err(d.fix !== undefined ? `${head}\n  fix: ${d.fix}` : head), d.exitCode)
+  const lines = [head, ...(d.problems ?? []).map((p) => `  ${p}`), ...(d.fix !== undefined ? [`  fix: ${d.fix}`] : [])]
+  return Effect.as(err(lines.join("\n")), d.exitCode)
 }

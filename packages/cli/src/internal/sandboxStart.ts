@@ -1,59 +1,41 @@
 // `shoplink sandbox start`: runs @shoplink/sandbox in this process and prints the settings that
 // point the other commands at it.
-import * as Command from "@effect/cli/Command"
-import * as Options from "@effect/cli/Options"
 import { Effect } from "effect"
-import { help } from "./help.js"
 import { err, json, out } from "./output.js"
+import type * as Spec from "./spec.js"
 
-export const sandboxStartCommand = Command.make(
-  "start",
-  {
-    json: Options.boolean("json").pipe(Options.withDescription("print the URLs and settings as one JSON object")),
-    port: Options.integer("port").pipe(Options.withDescription("port (0 picks a free one)"), Options.withDefault(4010)),
-    host: Options.text("host").pipe(Options.withDescription("interface"), Options.withDefault("127.0.0.1")),
-    seed: Options.integer("seed").pipe(Options.withDescription("catalog seed (prices, stock, fitment)"), Options.withDefault(1))
-  },
-  (args) =>
-    Effect.gen(function*() {
-      // Loaded on demand: the sandbox (catalog, pages, OpenAPI) is most of the CLI's start-up cost.
-      const { startSandbox } = yield* Effect.promise(() => import("@shoplink/sandbox"))
-      const sandbox = yield* startSandbox({ port: args.port, host: args.host, seed: args.seed })
-      const c = sandbox.credentials
-      const us = c.customers.us
-      // Public test fixtures, printed on purpose so they can be pasted into a shell.
-      const env: Record<string, string> = {
-        SHOPLINK_PUNCHOUT_BASE_URL: sandbox.url,
-        SHOPLINK_VENDOR_API_KEY: c.vendorApiKey,
-        SHOPLINK_OMS_ENVIRONMENT: "US_QUA",
-        SHOPLINK_OMS_TEST_BASE_URL: sandbox.url,
-        SHOPLINK_OMS_PROD_BASE_URL: sandbox.url,
-        SHOPLINK_OMS_API_KEY: c.oms.testApiKey,
-        SHOPLINK_CUSTOMER_ACCOUNT_NO: us.accountNo,
-        SHOPLINK_CUSTOMER_USERNAME: us.username,
-        SHOPLINK_CUSTOMER_COUNTRY: us.country,
-        SHOPLINK_CUSTOMER_API_TOKEN: us.apiToken
-      }
-      if (args.json) {
-        yield* json({ url: sandbox.url, docs: sandbox.openApi.docs, admin: sandbox.adminUrl, env })
-      } else {
-        yield* out(`Shoplink sandbox listening on ${sandbox.url} (seed ${sandbox.seed})`)
-        yield* out(`  API docs  ${sandbox.openApi.docs}`)
-        yield* out(`  Admin     ${sandbox.adminUrl}`)
-        yield* out("")
-        yield* out("Point shoplink at it (sandbox test credentials, US customer):")
-        for (const [name, value] of Object.entries(env)) yield* out(`export ${name}='${value}'`)
-        yield* out("")
-      }
-      yield* err("sandbox running; Ctrl-C stops it")
-      return yield* Effect.never
-    }).pipe(Effect.scoped)
-).pipe(Command.withDescription(help(
-  "Start the local sandbox distributor (@shoplink/sandbox) and print the environment that points shoplink at it.",
-  ["shoplink sandbox start", "shoplink sandbox start --port 0 --seed 7"]
-)))
+export const start = (args: Spec.ArgsOf<typeof Spec.sandboxStart>): Effect.Effect<void, unknown> =>
+  Effect.gen(function*() {
+    // Loaded on demand: the sandbox (catalog, pages, OpenAPI) is most of the CLI's start-up cost.
+    const { startSandbox } = yield* Effect.promise(() => import("@shoplink/sandbox"))
+    const sandbox = yield* startSandbox({ port: args.port, host: args.host, seed: args.seed })
+    const c = sandbox.credentials
+    const us = c.customers.us
+    // Public test fixtures, printed on purpose so they can be pasted into a shell.
+    const env: Record<string, string> = {
+      SHOPLINK_PUNCHOUT_BASE_URL: sandbox.url,
+      SHOPLINK_VENDOR_API_KEY: c.vendorApiKey,
+      SHOPLINK_OMS_ENVIRONMENT: "US_QUA",
+      SHOPLINK_OMS_TEST_BASE_URL: sandbox.url,
+      SHOPLINK_OMS_PROD_BASE_URL: sandbox.url,
+      SHOPLINK_OMS_API_KEY: c.oms.testApiKey,
+      SHOPLINK_CUSTOMER_ACCOUNT_NO: us.accountNo,
+      SHOPLINK_CUSTOMER_USERNAME: us.username,
+      SHOPLINK_CUSTOMER_COUNTRY: us.country,
+      SHOPLINK_CUSTOMER_API_TOKEN: us.apiToken
+    }
+    if (args.json) {
+      yield* json({ url: sandbox.url, docs: sandbox.openApi.docs, admin: sandbox.adminUrl, env })
+    } else {
+      yield* out(`Shoplink sandbox listening on ${sandbox.url} (seed ${sandbox.seed})`)
+      yield* out(`  API docs  ${sandbox.openApi.docs}`)
+      yield* out(`  Admin     ${sandbox.adminUrl}`)
+      yield* out("")
+      yield* out("Point shoplink at it (sandbox test credentials, US customer):")
+      for (const [name, value] of Object.entries(env)) yield* out(`export ${name}='${value}'`)
+      yield* out("")
+    }
+    yield* err("sandbox running; Ctrl-C stops it")
+    return yield* Effect.never
+  }).pipe(Effect.scoped)
 
-export const sandboxCommand = Command.make("sandbox").pipe(
-  Command.withDescription(help("The local sandbox distributor.", ["shoplink sandbox start --port 4010"])),
-  Command.withSubcommands([sandboxStartCommand])
-)

@@ -1,14 +1,12 @@
 // `shoplink webhook listen`: a local receiver that prints the quote and order webhooks the ordering
 // pages post, decoded with @shoplink/punchout's decoders, and answers 200 at once.
-import * as Command from "@effect/cli/Command"
-import * as Options from "@effect/cli/Options"
 import { Punchout } from "@shoplink/protocol"
 import { Webhooks } from "@shoplink/punchout"
 import { DateTime, Effect, Either, Schema } from "effect"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { LocalFailure } from "./errors.js"
-import { help } from "./help.js"
 import { err, fields, money, out, table } from "./output.js"
+import type * as Spec from "./spec.js"
 
 const readBody = (req: IncomingMessage): Promise<Buffer> =>
   new Promise((resolve, reject) => {
@@ -92,49 +90,33 @@ const handler = (asJson: boolean) => (req: IncomingMessage, res: ServerResponse)
   )
 }
 
-export const webhookListenCommand = Command.make(
-  "listen",
-  {
-    json: Options.boolean("json").pipe(Options.withDescription("print one JSON object per webhook (NDJSON)")),
-    port: Options.integer("port").pipe(Options.withDescription("port (0 picks a free one)"), Options.withDefault(8787)),
-    host: Options.text("host").pipe(Options.withDescription("interface"), Options.withDefault("127.0.0.1"))
-  },
-  (args) =>
-    Effect.gen(function*() {
-      const server = createServer(handler(args.json))
-      const port = yield* Effect.acquireRelease(
-        Effect.async<number, LocalFailure>((resume) => {
-          server.once("error", (error) =>
-            resume(Effect.fail(new LocalFailure({ message: `cannot listen on ${args.host}:${args.port}: ${error.message}`, fix: "pick another --port" }))))
-          server.listen(args.port, args.host, () => {
-            const address = server.address()
-            resume(Effect.succeed(typeof address === "object" && address !== null ? address.port : args.port))
-          })
-        }),
-        () => Effect.async<void>((resume) => {
-          server.closeAllConnections()
-          server.close(() => resume(Effect.void))
+export const listen = (args: Spec.ArgsOf<typeof Spec.webhookListen>): Effect.Effect<void, unknown> =>
+  Effect.gen(function*() {
+    const server = createServer(handler(args.json))
+    const port = yield* Effect.acquireRelease(
+      Effect.async<number, LocalFailure>((resume) => {
+        server.once("error", (error) =>
+          resume(Effect.fail(new LocalFailure({ message: `cannot listen on ${args.host}:${args.port}: ${error.message}`, fix: "pick another --port" }))))
+        server.listen(args.port, args.host, () => {
+          const address = server.address()
+          resume(Effect.succeed(typeof address === "object" && address !== null ? address.port : args.port))
         })
-      )
-      const base = `http://${args.host}:${port}`
-      const banner = { listening: base, order: `${base}/order`, quote: `${base}/quote` }
-      if (args.json) yield* out(JSON.stringify(banner))
-      else {
-        yield* out(`Listening for webhooks on ${base}  (Ctrl-C stops)`)
-        yield* out(`  SHOPLINK_WEBHOOK_ORDER_URL=${banner.order}`)
-        yield* out(`  SHOPLINK_WEBHOOK_QUOTE_URL=${banner.quote}`)
-        yield* out("")
-      }
-      yield* err(`waiting for POSTs on ${base}`)
-      return yield* Effect.never
-    }).pipe(Effect.scoped)
-).pipe(Command.withDescription(help(
-  "Receive and print the quote and order webhooks the ordering pages post. Point new sessions at it with SHOPLINK_WEBHOOK_ORDER_URL / SHOPLINK_WEBHOOK_QUOTE_URL (the defaults match --port 8787).",
-  ["shoplink webhook listen", "shoplink webhook listen --port 9000 --json"],
-  ["POST …/order is decoded as an order webhook, …/quote as a quote webhook; other paths try both. Decoded webhooks answer 200, others 400."]
-)))
+      }),
+      () => Effect.async<void>((resume) => {
+        server.closeAllConnections()
+        server.close(() => resume(Effect.void))
+      })
+    )
+    const base = `http://${args.host}:${port}`
+    const banner = { listening: base, order: `${base}/order`, quote: `${base}/quote` }
+    if (args.json) yield* out(JSON.stringify(banner))
+    else {
+      yield* out(`Listening for webhooks on ${base}  (Ctrl-C stops)`)
+      yield* out(`  SHOPLINK_WEBHOOK_ORDER_URL=${banner.order}`)
+      yield* out(`  SHOPLINK_WEBHOOK_QUOTE_URL=${banner.quote}`)
+      yield* out("")
+    }
+    yield* err(`waiting for POSTs on ${base}`)
+    return yield* Effect.never
+  }).pipe(Effect.scoped)
 
-export const webhookCommand = Command.make("webhook").pipe(
-  Command.withDescription(help("Webhooks from the ordering pages.", ["shoplink webhook listen --port 8787"])),
-  Command.withSubcommands([webhookListenCommand])
-)

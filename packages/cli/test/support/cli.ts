@@ -48,6 +48,8 @@ export interface Result {
 
 export interface RunOptions {
   readonly cwd?: string
+  /** Written to the command's stdin (a pipe, then closed); without it stdin is /dev/null. */
+  readonly stdin?: string
 }
 
 export const runCli = (args: ReadonlyArray<string>, env: Record<string, string>, options: RunOptions = {}) =>
@@ -55,12 +57,14 @@ export const runCli = (args: ReadonlyArray<string>, env: Record<string, string>,
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd ?? scratchDir(),
       env: { ...baseEnv(), ...env },
-      stdio: ["ignore", "pipe", "pipe"]
+      stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"]
     })
+    // The command may exit before reading it (a configuration error): that is not the test's failure.
+    if (options.stdin !== undefined) child.stdin!.on("error", () => {}).end(options.stdin)
     let stdout = ""
     let stderr = ""
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d))
-    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d))
+    child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d))
+    child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d))
     child.once("close", (code) => resume(Effect.succeed({ code, stdout, stderr })))
   })
 

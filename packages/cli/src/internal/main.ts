@@ -1,0 +1,14 @@
+// The full program behind the `shoplink` bin, loaded only when a command actually runs.
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import { Cause, Effect, Exit } from "effect"
+import { run } from "../Cli.js"
+
+export const main = (argv: ReadonlyArray<string>): void =>
+  NodeRuntime.runMain(run(argv).pipe(Effect.provide(NodeContext.layer)), {
+    disableErrorReporting: true,
+    teardown: (exit, onExit) => {
+      if (Exit.isSuccess(exit)) onExit(exit.value as number)
+      else onExit(Cause.isInterruptedOnly(exit.cause) ? 0 : 1)
+    }
+  })

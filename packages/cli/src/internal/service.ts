@@ -1,0 +1,199 @@
+// The connector service's database, for `shops`, `secrets rotate`, `keys` and `inbox`: where it
+// is (--database, else SHOPLINK_DATABASE), the keyring that seals its secrets
+// (SHOPLINK_SECRET_KEYS), and the stores of @shoplink/connector over it (ShopStore, ApiKeys,
+// WebhookInbox on Storage.sqlite, mode 0600).
+import { ApiKeys, SecretBox, ShopStore, Storage, WebhookInbox } from "@shoplink/connector"
+import { Effect, Either, Layer, Logger, LogLevel, Option } from "effect"
+import { existsSync, statSync } from "node:fs"
+import { dirname, resolve } from "node:path"
+import * as ShoplinkConfig from "../ShoplinkConfig.js"
+import { LocalFailure } from "./errors.js"
+import type { GlobalArgs } from "./spec.js"
+
+/** Where the commands' database and keyring come from. */
+export interface ServiceArgs extends GlobalArgs {
+  readonly database: Option.Option<string>
+}
+
+export interface Service {
+  /** The database file, as given (relative paths are from the current directory). */
+  readonly file: string
+}
+
+export interface SealingService extends Service {
+  readonly keyring: SecretBox.Keyring
+}
+
+/**
+ * `existing`: the file must be there (list, remove, rotate, keys list/revoke: opening a mistyped
+ * path must not leave an empty database behind); `create`: it may be created (add, keys create).
+ */
+export type DatabaseUse = "existing" | "create"
+
+const { database: DATABASE, secretKeys: SECRET_KEYS } = ShoplinkConfig.SETTINGS
+
+const fixFor = {
+  database: `pass --database <file> or set ${DATABASE.env}: the file the connector service uses`,
+  missingFile:
+    "check the path (the service's SHOPLINK_DATABASE); `shoplink shops add` or `shoplink keys create` starts a new database",
+  secretKeys: `set ${SECRET_KEYS.env} to the service's keyring (\`shoplink secrets generate-key\` makes a key)`
+}
+
+/** The database path and where it came from, or the problem with it (one line, and its fix). */
+const databaseOf = (
+  settings: ShoplinkConfig.Settings,
+  override: Option.Option<string>,
+  use: DatabaseUse
+): Either.Either<string, readonly [string, string]> => {
+  const fromSetting = ShoplinkConfig.optional(settings, "database")
+  const given = Option.isSome(override) ? Option.some(override.value.trim()) : fromSetting
+  const name = Option.isSome(override) ? "--database" : DATABASE.env
+  const what = `${name} (${DATABASE.description})`
+  if (Option.isNone(given) || given.value === "") {
+    const blank = settings.empty?.database
+    return Either.left([`${what} ${blank === undefined ? "is missing" : `is set but empty (${blank})`}`, fixFor.database])
+  }
+  const file = given.value
+  const full = resolve(file)
+  if (existsSync(full)) {
+    return statSync(full).isDirectory()
+      ? Either.left([`${what} is a folder, not a file: ${file}`, "give the path of the database file"])
+      : Either.right(file)
+  }
+  if (use === "existing") return Either.left([`${what} names a file that does not exist: ${file}`, fixFor.missingFile])
+  if (!existsSync(dirname(full))) {
+    return Either.left([`${what} is in a folder that does not exist: ${dirname(file)}`, "create the folder first, or give another path"])
+  }
+  return Either.right(file)
+}
+
+/** The keyring, or the problem with it. SecretBox.parseKeyring has the last word on its shape. */
+const keyringOf = (settings: ShoplinkConfig.Settings): Either.Either<SecretBox.Keyring, readonly [string, string]> => {
+  const problem = ShoplinkConfig.problem(settings, "secretKeys")
+  if (Option.isSome(problem)) return Either.left([problem.value, fixFor.secretKeys])
+  return Either.mapLeft(
+    SecretBox.parseKeyring(settings.values.secretKeys!.value),
+    (error) => [`${SECRET_KEYS.env} (${SECRET_KEYS.description}) is invalid: ${error.problem}`, fixFor.secretKeys] as const
+  )
+}
+
+const configProblem = (problems: ReadonlyArray<readonly [string, string]>): ShoplinkConfig.ConfigProblem =>
+  problems.length === 1
+    ? new ShoplinkConfig.ConfigProblem({ message: problems[0]![0], fix: problems[0]![1], problems: [problems[0]![0]] })
+    : new ShoplinkConfig.ConfigProblem({
+      message: `${problems.length} settings are missing or invalid`,
+      fix: problems.map(([, fix]) => fix).join("; "),
+      problems: problems.map(([problem]) => problem)
+    })
+
+const loadSettings = (args: GlobalArgs) =>
+  Effect.flatMap(ShoplinkConfig.load(Option.getOrUndefined(args.config), process.env), ShoplinkConfig.validate)
+
+/** The database (and the keyring, when `keyring`), every problem with them reported at once. */
+export function service(args: ServiceArgs, use: DatabaseUse): Effect.Effect<Service, ShoplinkConfig.ConfigProblem>
+export function service(
+  args: ServiceArgs,
+  use: DatabaseUse,
+  keyring: "keyring"
+): Effect.Effect<SealingService, ShoplinkConfig.ConfigProblem>
+export function service(
+  args: ServiceArgs,
+  use: DatabaseUse,
+  keyring?: "keyring"
+): Effect.Effect<Service | SealingService, ShoplinkConfig.ConfigProblem> {
+  return Effect.gen(function*() {
+    const settings = yield* loadSettings(args)
+    const file = databaseOf(settings, args.database, use)
+    const ring = keyring === undefined ? undefined : keyringOf(settings)
+    const problems = [
+      ...(Either.isLeft(file) ? [file.left] : []),
+      ...(ring !== undefined && Either.isLeft(ring) ? [ring.left] : [])
+    ]
+    if (problems.length > 0) return yield* configProblem(problems)
+    const path = Either.getOrThrow(file)
+    return ring === undefined ? { file: path } : { file: path, keyring: Either.getOrThrow(ring) }
+  })
+}
+
+// The stores log their work at Info (`secrets re-sealed`); stdout is the command's output, so only
+// warnings and worse are shown, on stderr.
+const quiet = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  effect.pipe(
+    Effect.provide(Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger))),
+    Logger.withMinimumLogLevel(LogLevel.Warning)
+  )
+
+// Storage.sqlite dies when SQLite cannot open the file (not a database, no permission).
+const openFailure = (file: string) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.catchAllDefect(effect, (defect) =>
+    Effect.fail(
+      new LocalFailure({
+        message: `cannot open the database ${file}: ${defect instanceof Error ? defect.message : String(defect)}`,
+        fix: "check that the path is the service's SQLite file and that you may read and write it"
+      })
+    ))
+
+const storeFailure = (file: string) => (error: { readonly reason: string }) =>
+  new LocalFailure({ message: `database ${file}: ${error.reason}`, fix: "check that the path is the service's SQLite file" })
+
+/** A stored secret that does not open: its key left the keyring (configuration), or it was altered. */
+const unreadable = (error: SecretBox.SecretUnreadable) =>
+  error.reason.startsWith("no key")
+    ? new ShoplinkConfig.ConfigProblem({
+      message: error.message,
+      fix: `put key ${error.keyId} back in ${SECRET_KEYS.env} (after the first key), then run \`shoplink secrets rotate\``
+    })
+    : new LocalFailure({
+      message: error.message,
+      fix: "onboard the shop again (`shoplink shops add <id> … --replace`) to store its secrets afresh"
+    })
+
+/** The stores' own failures, said in the CLI's words (and exit codes); others pass unchanged. */
+const translate = (file: string) => <E>(error: E): E | LocalFailure | ShoplinkConfig.ConfigProblem =>
+  error instanceof ShopStore.ShopStoreError || error instanceof ApiKeys.ApiKeyStoreError ||
+    error instanceof WebhookInbox.InboxError
+    ? storeFailure(file)(error)
+    : error instanceof SecretBox.SecretUnreadable
+    ? unreadable(error)
+    : error
+
+/** Runs `f` with the shop store on the database, secrets sealed under the keyring. */
+export const withShops = <A, E>(
+  service: SealingService,
+  f: (store: ShopStore.Operations) => Effect.Effect<A, E>
+): Effect.Effect<A, Exclude<E, SecretBox.SecretUnreadable> | LocalFailure | ShoplinkConfig.ConfigProblem> =>
+  Effect.flatMap(ShopStore.ShopStore, f).pipe(
+    Effect.provide(
+      ShopStore.layerSql.pipe(Layer.provide(Storage.sqlite(service.file)), Layer.provide(SecretBox.layer(service.keyring)))
+    ),
+    Effect.mapError((error) => translate(service.file)(error) as Exclude<E, SecretBox.SecretUnreadable> | LocalFailure | ShoplinkConfig.ConfigProblem),
+    openFailure(service.file),
+    quiet
+  )
+
+/** Runs `f` with the vendor API key store on the database. */
+export const withApiKeys = <A, E>(
+  service: Service,
+  f: (keys: ApiKeys.Operations) => Effect.Effect<A, E>
+): Effect.Effect<A, E | LocalFailure> =>
+  Effect.flatMap(ApiKeys.ApiKeys, f).pipe(
+    Effect.provide(ApiKeys.layerSql.pipe(Layer.provide(Storage.sqlite(service.file)))),
+    Effect.mapError((error) => translate(service.file)(error) as E | LocalFailure),
+    openFailure(service.file),
+    quiet
+  )
+
+/** Runs `f` with the webhook inbox on the database. */
+export const withInbox = <A, E>(
+  service: Service,
+  f: (inbox: WebhookInbox.Operations) => Effect.Effect<A, E>
+): Effect.Effect<A, Exclude<E, WebhookInbox.InboxError> | LocalFailure> =>
+  Effect.flatMap(WebhookInbox.WebhookInbox, f).pipe(
+    Effect.provide(WebhookInbox.layerSql.pipe(Layer.provide(Storage.sqlite(service.file)))),
+    Effect.mapError((error) => translate(service.file)(error) as Exclude<E, WebhookInbox.InboxError> | LocalFailure),
+    openFailure(service.file),
+    quiet
+  )
+
+/** An instant as ISO-8601 (the stores keep epoch milliseconds). */
+export const iso = (epochMillis: number): string => new Date(epochMillis).toISOString()
