@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Consumer smoke test (`pnpm test:consumer`): what we publish must work outside this workspace.
 //   1. `pnpm pack` every publishable package (packages/*, not private) — the tarballs npm would get;
-//   2. the packed manifests carry no `workspace:`/`catalog:` range; a fresh project in the OS temp dir with plain `npm install` of those tarballs plus the peers
-//      (catalog versions), typescript and @types/node;
+//   2. the packed manifests carry no `workspace:`/`catalog:` range; a fresh project in the OS temp
+//      dir runs the packages' README install lines with plain `npm install` (the tarballs in place
+//      of the `@shoplink/*` names, the Effect ranges exactly as the READMEs pin them);
 //   3. every import in the installed dist (.js and .d.ts) must be a builtin, the package itself, or
 //      listed in its dependencies/peerDependencies (a dependency left in devDependencies fails here,
 //      even though npm's flat tree would hide it at run time);
@@ -22,6 +23,7 @@ import { builtinModules } from "node:module"
 import { tmpdir } from "node:os"
 import { join, relative, resolve } from "node:path"
 import ts from "typescript"
+import { installLines, readCatalog } from "./check-docs.mjs"
 import { publishablePackages, root } from "./workspace.mjs"
 
 const args = new Set(process.argv.slice(2))
@@ -54,22 +56,6 @@ const timed = (stage, f) => {
   const value = f()
   log(`${stage}: ok (${((Date.now() - started) / 1000).toFixed(1)} s)`)
   return value
-}
-
-// The pinned versions in pnpm-workspace.yaml's `catalog:` block (flat `name: version` lines).
-const readCatalog = () => {
-  const catalog = {}
-  let inside = false
-  for (const line of readFileSync(join(root, "pnpm-workspace.yaml"), "utf8").split("\n")) {
-    if (/^catalog:\s*$/.test(line)) {
-      inside = true
-      continue
-    }
-    if (inside && /^\S/.test(line)) inside = false
-    const match = inside && /^\s+["']?([^"':\s]+)["']?:\s*["']?([^"'\s#]+)/.exec(line)
-    if (match) catalog[match[1]] = match[2]
-  }
-  return catalog
 }
 
 /** The public entry points of a package: its name plus each `exports` subpath but ./package.json. */
@@ -108,25 +94,40 @@ const checkPackedManifests = (tarballs) => {
   if (problems.length > 0) throw new StageError("packed manifest", problems.join("\n"))
 }
 
-/** A fresh npm project outside the workspace depending on the tarballs, the peers and TypeScript. */
-const createProject = (tarballs, packages) => {
+/**
+ * The packages' README install lines, as npm arguments: the exact words a vendor copies, merged
+ * into one command (check-docs keeps every line's Effect ranges equal to the catalog's, so they
+ * agree), with each `@shoplink/*` name pointed at its tarball.
+ */
+const readmeInstallArgs = (packages, tarballs) => {
+  const args = new Set()
+  for (const pkg of packages) {
+    const readme = join(pkg.dir, "README.md")
+    const lines = existsSync(readme) ? installLines(readFileSync(readme, "utf8")) : []
+    if (lines.length === 0) throw new StageError("README install line", `${pkg.json.name}: README.md has no \`npm install\` line`)
+    for (const { command } of lines) {
+      if (!/^(?:\$\s*)?npm (?:install|i)\s/.test(command)) {
+        throw new StageError("README install line", `${pkg.json.name}: "${command}" is not a plain npm install line`)
+      }
+      for (const word of command.split(/\s+/).slice(2)) {
+        if (word.startsWith("-") || word === "") continue
+        if (word.startsWith("@shoplink/")) {
+          if (tarballs[word] !== undefined) args.add(tarballs[word])
+          else throw new StageError("README install line", `${pkg.json.name}: README installs ${word}, which was not packed`)
+        } else args.add(word)
+      }
+    }
+  }
+  for (const file of Object.values(tarballs)) args.add(file)
+  return [...args]
+}
+
+/** A fresh npm project outside the workspace, with only TypeScript and Node's types to start with. */
+const createProject = () => {
   const dir = mkdtempSync(join(tmpdir(), "shoplink-consumer-"))
   if (!relative(root, dir).startsWith("..")) throw new StageError("project", `${dir} is inside the workspace`)
   const catalog = readCatalog()
-  const peers = {}
-  for (const pkg of packages) {
-    for (const [name, range] of Object.entries(pkg.json.peerDependencies ?? {})) {
-      if (name.startsWith("@shoplink/")) continue
-      peers[name] = catalog[name] ?? range
-    }
-  }
-  for (const name of ["effect", "@effect/platform", "@effect/platform-node"]) peers[name] ??= catalog[name]
-  const dependencies = {
-    ...peers,
-    ...Object.fromEntries(Object.entries(tarballs).map(([name, file]) => [name, `file:${file}`])),
-    typescript: catalog.typescript ?? "5.9.3",
-    "@types/node": catalog["@types/node"] ?? "20"
-  }
+  const dependencies = { typescript: catalog.typescript ?? "5.9.3", "@types/node": catalog["@types/node"] ?? "20" }
   writeFileSync(
     join(dir, "package.json"),
     JSON.stringify({ name: "shoplink-consumer-smoke", private: true, type: "module", dependencies }, null, 2)
@@ -134,8 +135,9 @@ const createProject = (tarballs, packages) => {
   return dir
 }
 
-const install = (dir) =>
-  run("npm install", "npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], {
+/** `npm install` of the README lines' arguments: peers resolve from the registry as a vendor's would. */
+const install = (dir, args) =>
+  run("npm install", "npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...args], {
     cwd: dir,
     timeout: 10 * 60_000
   })
@@ -263,11 +265,12 @@ const runConsumer = (dir, plain, underVitest) => {
 /** The whole pipeline on a set of tarballs; returns normally only if every stage passes. */
 const smoke = (tarballs, packages, label) => {
   checkPackedManifests(tarballs)
-  const dir = createProject(tarballs, packages)
+  const args = readmeInstallArgs(packages, tarballs)
+  const dir = createProject()
   log(`${label}: project ${dir}`)
   let passed = false
   try {
-    timed("npm install", () => install(dir))
+    timed("npm install", () => install(dir, args))
     const names = Object.keys(tarballs)
     timed("dependencies declared", () => checkDeclaredDependencies(dir, names))
     const specifiers = packages.flatMap((pkg) => entryPoints(pkg.json))
@@ -348,8 +351,8 @@ const breakages = [
 ]
 
 const runSelfTest = (tarballs, packages, scratch) => {
-  // Protocol, punchout and sandbox are what run.mjs needs: a smaller install per breakage.
-  const subset = packages.filter((p) => ["@shoplink/protocol", "@shoplink/punchout", "@shoplink/sandbox"].includes(p.json.name))
+  // Protocol, punchout (with the http-node its README installs) and sandbox are what run.mjs needs.
+  const subset = packages.filter((p) => ["@shoplink/protocol", "@shoplink/punchout", "@shoplink/http-node", "@shoplink/sandbox"].includes(p.json.name))
   const subsetTarballs = Object.fromEntries(subset.map((p) => [p.json.name, tarballs[p.json.name]]))
   let failures = 0
   for (const [i, breakage] of breakages.entries()) {

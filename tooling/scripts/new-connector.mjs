@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `pnpm new:connector <name>`: generates packages/adapter-<name> and apps/<name>-sample from
 // tooling/templates/connector, plus .changeset/adapter-<name>-initial.md. The generated adapter
-// typechecks and its test runs the conformance suite, whose failures list what is left to do.
+// typechecks and its test runs the conformance suite, whose failures list what is left to do; it
+// reads each shop's API key through SmsCredentials, and the sample app runs it on ConnectorRuntime.
 //
 // Usage: node tooling/scripts/new-connector.mjs <name> [--title "Human Name"] [--root <dir>]
 //   <name>   lower-case kebab-case, e.g. "acme-shop" (the connector id and npm suffix)
@@ -89,6 +90,7 @@ const main = (argv) => {
     throw new Error("usage: pnpm new:connector <name> [--title \"Human Name\"] [--root <dir>]")
   }
   const result = generate({ name, title, root })
+  const { values } = result
   const rel = (p) => relative(root, p)
   console.log(`Created ${rel(result.adapter)}, ${rel(result.sample)} and ${rel(result.changeset)}.
 
@@ -96,7 +98,9 @@ Next:
   pnpm install
   pnpm --filter @shoplink/adapter-${name} typecheck
   pnpm --filter @shoplink/adapter-${name} test   # the conformance suite: its failures are your to-do list
-Then follow docs/adding-a-connector.md.`)
+Then follow docs/adding-a-connector.md. The adapter reads each shop's ${values.__title__} API key through
+SmsCredentials (secret "apiKey"); ${rel(result.sample)} runs it on ConnectorRuntime, for the shops
+onboarded with \`shoplink shops add … --sms-secret apiKey\`.`)
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

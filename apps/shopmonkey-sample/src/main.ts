@@ -1,35 +1,71 @@
 #!/usr/bin/env node
-// `pnpm start`: the sample service. With SHOPLINK_PUNCHOUT_BASE_URL / SHOPLINK_SHOPMONKEY_API_KEY
-// (and the other variables in the README) it talks to the real distributor and Shopmonkey;
-// without them it starts the embedded default (sandbox + fake Shopmonkey) in-process.
+// `pnpm start`: the sample service. With SHOPLINK_PUNCHOUT_BASE_URL (and the other variables in the
+// README) it talks to the real distributor and Shopmonkey, for the shops onboarded in its database
+// (`shoplink shops add`); without it, it starts the embedded default (sandbox + fake Shopmonkey,
+// two demo shops and their users) in-process.
 import { NodeRuntime } from "@effect/platform-node"
 import { Console, Effect } from "effect"
-import { mkdtempSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { startApp } from "./app.js"
 import { startEmbedded } from "./embedded.js"
-import { externalConfig, externalRequested, serviceConfig, type Settings } from "./settings.js"
+import { externalRequested, loadExternalSettings, loadServiceSettings, type Settings } from "./settings.js"
+
+// The embedded default's database folder lives as long as the program's Scope: NodeRuntime.runMain
+// interrupts the program on SIGINT and SIGTERM, so the folder goes on Ctrl+C and on `kill` too
+// (after the app, and with it the SQLite connection, has closed).
+const scratchDirectory = Effect.acquireRelease(
+  Effect.sync(() => mkdtempSync(join(tmpdir(), "shoplink-sample-"))),
+  (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+)
 
 const program = Effect.gen(function*() {
-  const service = yield* serviceConfig
+  const service = yield* loadServiceSettings
   let settings: Settings
+  let banner: ReadonlyArray<string>
   if (yield* externalRequested) {
-    settings = { ...service, ...(yield* externalConfig) }
-    yield* Console.log(`Distributor: ${settings.punchoutBaseUrl}\nShopmonkey:  ${settings.shopmonkeyBaseUrl}`)
+    settings = { ...service, ...(yield* loadExternalSettings) }
+    banner = [
+      `Distributor: ${settings.punchoutBaseUrl}`,
+      `Shopmonkey:  ${settings.shopmonkeyBaseUrl}`,
+      `Database:    ${settings.databaseFile} (shops: \`shoplink shops add\`; sign-in users: SHOPLINK_USERS_FILE, ${settings.users.length})`
+    ]
   } else {
-    const embedded = yield* startEmbedded
-    // A fresh database per run: the embedded sandbox and fake Shopmonkey start fresh too.
-    settings = { ...service, ...embedded.settings, databaseFile: join(mkdtempSync(join(tmpdir(), "shoplink-sample-")), "sample.sqlite") }
-    yield* Console.log([
-      "Embedded default (no SHOPLINK_PUNCHOUT_BASE_URL / SHOPLINK_SHOPMONKEY_API_KEY set):",
+    const embedded = yield* startEmbedded()
+    // A fresh database per run, sealed with a key made for this run: the embedded sandbox and fake
+    // Shopmonkey start fresh too.
+    settings = { ...service, ...embedded.settings, databaseFile: join(yield* scratchDirectory, "sample.sqlite") }
+    banner = [
+      "Embedded default (no SHOPLINK_PUNCHOUT_BASE_URL set):",
       `  distributor sandbox  ${embedded.sandbox.url}  (docs: ${embedded.sandbox.openApi.docs})`,
-      `  fake Shopmonkey      ${embedded.shopmonkey.url}`,
-      `  customer account     ${settings.customer.accountNo} (${settings.customer.username}), token ${String(settings.customer.apiToken)}`
-    ].join("\n"))
+      `  fake Shopmonkey      ${embedded.shopmonkey.url}  (two companies)`,
+      ...embedded.shops.map((shop, i) =>
+        `  shop ${shop.id.padEnd(13)}${shop.name}: Shopmonkey company ${i + 1}, distributor account ${shop.distributor.accountNo} (${shop.distributor.country})`
+      ),
+      "Sign in as (passwords are new each run):",
+      ...embedded.users.map((user) => `  ${user.email.padEnd(26)}password ${user.password}   (${user.shopName})`)
+    ]
   }
-  const app = yield* startApp(settings)
-  yield* Console.log(`\nShopmonkey sample is running. Open ${app.url}\nPress Ctrl+C to stop.`)
+  const app = yield* startApp(settings).pipe(
+    Effect.catchTag("StartFailed", (error) =>
+      Effect.zipRight(
+        Effect.sync(() => {
+          process.stderr.write(`Could not start: ${error.message}\n`)
+          process.exitCode = 1
+        }),
+        Effect.interrupt
+      ))
+  )
+  const shops = yield* app.runtime.shops.list().pipe(Effect.orElseSucceed(() => []))
+  yield* Console.log([
+    ...banner,
+    ...(shops.length === 0 ? ["No shops in the database yet: onboard one with `shoplink shops add` (see the README)."] : []),
+    ...(app.publicUrl === app.url ? [] : [`Public routes (webhooks, callback): ${app.publicUrl}`]),
+    "",
+    `Shopmonkey sample is running. Open ${app.appBaseUrl}${app.appBaseUrl === app.url ? "" : ` (listening on ${app.url})`}`,
+    "Press Ctrl+C to stop."
+  ].join("\n"))
   return yield* Effect.never
 })
 

@@ -1,52 +1,229 @@
 // What the service needs to run, read from the environment. With none of the distributor and
 // Shopmonkey variables set, it runs on the embedded default: the sandbox and the fake Shopmonkey
-// started in-process (see embedded.ts).
-import { Config, Option, type Redacted } from "effect"
-import type { CredentialStore } from "@shoplink/connector"
+// started in-process, with two demo shops and their users (see embedded.ts).
+import { Config, ConfigError, Effect, Either, Option, Redacted } from "effect"
+import { readFileSync } from "node:fs"
+import { SecretBox, type ShopStore } from "@shoplink/connector"
+import { isPasswordHash } from "./auth.js"
+
+/** Someone who may sign in to the sample's pages, and the one shop they act for. */
+export interface User {
+  /** Lower-case; what is typed on the sign-in page. */
+  readonly email: string
+  readonly name: string
+  readonly shopId: string
+  /** `scrypt:N:r:p:salt:hash` (see auth.ts `hashPassword`, `node dist/hash-password.js`). */
+  readonly passwordHash: string
+}
 
 export interface Settings {
   readonly port: number
   readonly host: string
-  /** Where the distributor and browsers reach this service (defaults to http://host:port). */
+  /**
+   * When set, the public routes (the distributor's webhooks, the callback page) get a listener of
+   * their own on this port, and the main listener serves only the signed-in pages.
+   */
+  readonly publicPort: number | undefined
+  /** Where the distributor (webhooks) and browsers (callback) reach the public routes. */
   readonly publicBaseUrl: string | undefined
+  /** Where users' browsers reach the pages (defaults to the public base URL on one listener). */
+  readonly appBaseUrl: string | undefined
   readonly smsVendorName: string
   readonly databaseFile: string
   readonly punchoutBaseUrl: string
   readonly vendorApiKey: Redacted.Redacted<string>
   readonly shopmonkeyBaseUrl: string
-  readonly shopmonkeyApiKey: Redacted.Redacted<string>
-  /** The shop this service acts for, and its distributor customer credentials. */
-  readonly shopId: string
-  readonly customer: CredentialStore.CustomerCredentials
+  /** The keyring sealing the shops' secrets in the database (`id:base64key[,…]`). */
+  readonly secretKeys: Redacted.Redacted<string>
+  readonly users: ReadonlyArray<User>
+  /** Shops onboarded (or replaced) at start-up: the embedded default's two; none otherwise. */
+  readonly shops: ReadonlyArray<ShopStore.ShopInput>
 }
 
-const country = Config.literal("US", "US QA", "CA", "CA QA")("SHOPLINK_CUSTOMER_COUNTRY")
+const optionalPort = (name: string) =>
+  Config.option(Config.integer(name).pipe(
+    Config.validate({ message: "expected a port number from 0 to 65535", validation: (n) => n >= 0 && n <= 65535 })
+  )).pipe(Config.map(Option.getOrUndefined))
 
-/** The service's own settings (port, host, database), present in both modes. */
+const optionalUrl = (name: string) =>
+  Config.option(Config.string(name).pipe(
+    Config.mapOrFail((text) => {
+      try {
+        const url = new URL(text)
+        if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error()
+        return Either.right(text.replace(/\/+$/, ""))
+      } catch {
+        return Either.left(ConfigError.InvalidData([], "expected an http:// or https:// URL"))
+      }
+    })
+  )).pipe(Config.map(Option.getOrUndefined))
+
+/** The service's own settings (port, host, addresses, database), present in both modes. */
 export const serviceConfig = Config.all({
   port: Config.integer("PORT").pipe(Config.withDefault(3000)),
   host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
-  publicBaseUrl: Config.option(Config.string("SHOPLINK_PUBLIC_BASE_URL")).pipe(Config.map(Option.getOrUndefined)),
+  publicPort: optionalPort("SHOPLINK_PUBLIC_PORT"),
+  publicBaseUrl: optionalUrl("SHOPLINK_PUBLIC_BASE_URL"),
+  appBaseUrl: optionalUrl("SHOPLINK_APP_BASE_URL"),
   smsVendorName: Config.string("SHOPLINK_SMS_VENDOR_NAME").pipe(Config.withDefault("Shopmonkey (Shoplink sample)")),
-  databaseFile: Config.string("SHOPLINK_DATABASE").pipe(Config.withDefault("shoplink-sample.sqlite")),
-  shopId: Config.string("SHOPLINK_SHOP_ID").pipe(Config.withDefault("default"))
+  databaseFile: Config.string("SHOPLINK_DATABASE").pipe(Config.withDefault("shoplink-sample.sqlite"))
 })
+
+/** `SHOPLINK_SECRET_KEYS`, checked as a keyring (the problem is named, never a key). */
+const secretKeys = Config.string("SHOPLINK_SECRET_KEYS").pipe(
+  Config.mapOrFail((keys) =>
+    Either.match(SecretBox.parseKeyring(keys), {
+      onLeft: (invalid) => Either.left(ConfigError.InvalidData([], invalid.problem)),
+      onRight: () => Either.right(Redacted.make(keys))
+    })
+  )
+)
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/
+
+/** Reads the sign-in users of real-service mode: a JSON array of { email, name?, shopId, passwordHash }. */
+export const parseUsers = (text: string): Either.Either<ReadonlyArray<User>, string> => {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    return Either.left("not JSON: expected [{ \"email\", \"name\", \"shopId\", \"passwordHash\" }, …]")
+  }
+  if (!Array.isArray(json) || json.length === 0) return Either.left("expected a non-empty JSON array of users")
+  const users: Array<User> = []
+  for (const [index, entry] of json.entries()) {
+    const at = `user ${index + 1}`
+    if (typeof entry !== "object" || entry === null) return Either.left(`${at} is not an object`)
+    const { email, name, passwordHash, shopId } = entry as Record<string, unknown>
+    if (typeof email !== "string" || !EMAIL.test(email.trim())) return Either.left(`${at}: email must be an email address`)
+    if (typeof shopId !== "string" || !/^[A-Za-z0-9._-]{1,64}$/.test(shopId)) return Either.left(`${at}: shopId must be a shop's id`)
+    if (typeof passwordHash !== "string" || !isPasswordHash(passwordHash)) {
+      return Either.left(`${at}: passwordHash must come from \`node dist/hash-password.js\` (scrypt:…)`)
+    }
+    const normalized = email.trim().toLowerCase()
+    if (users.some((u) => u.email === normalized)) return Either.left(`${at}: ${normalized} appears twice`)
+    users.push({ email: normalized, name: typeof name === "string" && name.trim() !== "" ? name.trim() : normalized, shopId, passwordHash })
+  }
+  return Either.right(users)
+}
+
+const usersFile = Config.string("SHOPLINK_USERS_FILE").pipe(
+  Config.mapOrFail((file) => {
+    let text: string
+    try {
+      text = readFileSync(file, "utf8")
+    } catch (error) {
+      return Either.left(ConfigError.InvalidData([], `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? "error"})`))
+    }
+    return Either.mapLeft(parseUsers(text), (problem) => ConfigError.InvalidData([], `${file}: ${problem}`))
+  })
+)
+
+/**
+ * Variables of the single-shop sample this one replaced. Shops now live in the database, so these
+ * are refused rather than silently ignored.
+ */
+const RETIRED = [
+  "SHOPLINK_SHOPMONKEY_API_KEY",
+  "SHOPLINK_CUSTOMER_ACCOUNT_NO",
+  "SHOPLINK_CUSTOMER_USERNAME",
+  "SHOPLINK_CUSTOMER_COUNTRY",
+  "SHOPLINK_CUSTOMER_API_TOKEN",
+  "SHOPLINK_SHOP_ID"
+] as const
+
+const retired = Config.all(RETIRED.map((name) =>
+  Config.option(Config.string(name)).pipe(
+    Config.mapOrFail((value) =>
+      Option.isSome(value)
+        ? Either.left(ConfigError.Unsupported([name], "shops are onboarded in the database now: `shoplink shops add` (see the README)"))
+        : Either.right(undefined)
+    )
+  )
+))
 
 /** The real distributor and the real Shopmonkey, when configured. */
 export const externalConfig = Config.all({
   punchoutBaseUrl: Config.string("SHOPLINK_PUNCHOUT_BASE_URL"),
   vendorApiKey: Config.redacted("SHOPLINK_VENDOR_API_KEY"),
   shopmonkeyBaseUrl: Config.string("SHOPLINK_SHOPMONKEY_BASE_URL").pipe(Config.withDefault("https://api.shopmonkey.cloud/v3")),
-  shopmonkeyApiKey: Config.redacted("SHOPLINK_SHOPMONKEY_API_KEY"),
-  customer: Config.all({
-    accountNo: Config.string("SHOPLINK_CUSTOMER_ACCOUNT_NO"),
-    username: Config.string("SHOPLINK_CUSTOMER_USERNAME"),
-    country,
-    apiToken: Config.redacted("SHOPLINK_CUSTOMER_API_TOKEN")
-  })
-})
+  secretKeys,
+  users: usersFile,
+  retired
+}).pipe(Config.map(({ retired: _, ...rest }) => ({ ...rest, shops: [] as ReadonlyArray<ShopStore.ShopInput> })))
 
-/** Whether any external setting is present: then all of them must be. */
-export const externalRequested = Config.option(Config.string("SHOPLINK_PUNCHOUT_BASE_URL")).pipe(
-  Config.zipWith(Config.option(Config.string("SHOPLINK_SHOPMONKEY_API_KEY")), (a, b) => Option.isSome(a) || Option.isSome(b))
-)
+/** Whether any real-service setting is present: then all of them must be. */
+export const externalRequested = Config.all(
+  ["SHOPLINK_PUNCHOUT_BASE_URL", "SHOPLINK_SHOPMONKEY_BASE_URL", ...RETIRED].map((name) => Config.option(Config.string(name)))
+).pipe(Config.map((values) => values.some(Option.isSome)))
+
+/** What each variable is for, so a configuration error can say more than its name. */
+const described: Record<string, { readonly what: string; readonly secret?: true; readonly safeMessage?: true }> = {
+  PORT: { what: "the port this service listens on" },
+  HOST: { what: "the interface this service listens on" },
+  SHOPLINK_PUBLIC_PORT: { what: "a separate port for the webhooks and the callback page" },
+  SHOPLINK_PUBLIC_BASE_URL: { what: "where the distributor and browsers reach the public routes" },
+  SHOPLINK_APP_BASE_URL: { what: "where users' browsers reach the sample's pages" },
+  SHOPLINK_SMS_VENDOR_NAME: { what: "the name shown in the distributor's footer" },
+  SHOPLINK_DATABASE: { what: "the SQLite file for shops, the inbox and launch keys" },
+  SHOPLINK_PUNCHOUT_BASE_URL: { what: "the distributor's Punchout base URL" },
+  SHOPLINK_VENDOR_API_KEY: { what: "the distributor's vendor API key", secret: true },
+  SHOPLINK_SHOPMONKEY_BASE_URL: { what: "the Shopmonkey API base URL" },
+  // Its messages come from SecretBox.parseKeyring, which names the problem and never a key.
+  SHOPLINK_SECRET_KEYS: { what: "the keyring sealing shops' secrets in the database", secret: true, safeMessage: true },
+  SHOPLINK_USERS_FILE: { what: "a JSON file of the users who may sign in" }
+}
+
+const variable = (path: ReadonlyArray<string>) => {
+  const name = path.join("_")
+  const about = described[name]
+  return about === undefined ? name : `${name} (${about.what})`
+}
+
+/**
+ * One line per problem in a `ConfigError` (an And/Or tree), naming the variable and what it is
+ * for. Messages of invalid secrets are left out: they may quote the value.
+ */
+export const configErrorLines = (error: ConfigError.ConfigError): ReadonlyArray<string> => {
+  const lines = ConfigError.reduceWithContext(error, undefined, {
+    andCase: (_, left: ReadonlyArray<string>, right: ReadonlyArray<string>) => [...left, ...right],
+    orCase: (_, left: ReadonlyArray<string>, right: ReadonlyArray<string>) => [...left, ...right],
+    missingDataCase: (_, path) => [`${variable(path)} is missing`],
+    invalidDataCase: (_, path, message) => {
+      const about = described[path.join("_")]
+      return [`${variable(path)} is invalid${about?.secret === true && about.safeMessage !== true ? "" : `: ${message}`}`]
+    },
+    sourceUnavailableCase: (_, path, message) => [`${variable(path)} could not be read: ${message}`],
+    unsupportedCase: (_, path, message) => [`${variable(path)} is not supported: ${message}`]
+  })
+  return [...new Set(lines)]
+}
+
+/**
+ * Reads `config`; on a configuration error prints one line per problem to stderr (then `note`)
+ * and stops the program with exit code 2. It interrupts rather than fails so that `runMain` adds
+ * no log of its own, which would print the whole error tree on one line.
+ */
+export const readOrExplain = <A>(config: Config.Config<A>, note: ReadonlyArray<string> = []): Effect.Effect<A> =>
+  Effect.catchAll(config, (error) =>
+    Effect.zipRight(
+      Effect.sync(() => {
+        const lines = configErrorLines(error)
+        process.stderr.write(
+          [`Configuration error, ${lines.length} setting${lines.length === 1 ? "" : "s"} to fix:`, ...lines.map((l) => `  ${l}`), ...note]
+            .map((l) => `${l}\n`)
+            .join("")
+        )
+        process.exitCode = 2
+      }),
+      Effect.interrupt
+    ))
+
+/** The service's own settings, or the list of what to fix. */
+export const loadServiceSettings = readOrExplain(serviceConfig)
+
+/** The real distributor and Shopmonkey settings, or the list of what to fix. */
+export const loadExternalSettings = readOrExplain(externalConfig, [
+  "SHOPLINK_PUNCHOUT_BASE_URL or SHOPLINK_SHOPMONKEY_BASE_URL is set, so the real distributor and",
+  "Shopmonkey are used: set the variables above, or unset both for the embedded default."
+])

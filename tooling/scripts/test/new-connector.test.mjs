@@ -41,6 +41,19 @@ describe("new-connector.mjs", () => {
     expect(readFileSync(join(root, ".changeset/adapter-acme-initial.md"), "utf8")).toContain("\"@shoplink/adapter-acme\": minor")
   })
 
+  it("generates a sample app on ConnectorRuntime and an adapter reading each shop's key through SmsCredentials", () => {
+    const root = newRoot()
+    generate({ name: "acme", root })
+    const main = readFileSync(join(root, "apps/acme-sample/src/main.ts"), "utf8")
+    expect(main).toContain("AcmeConnector.layer.pipe(")
+    expect(main).toContain("ConnectorRuntime.layerConfig(shopSystem")
+    // No hand wiring of the runtime's pieces.
+    expect(main).not.toMatch(/WebhookReceiver|InboxWorker|LaunchRegistry|WebhookInbox|PunchoutLauncher/)
+    const adapter = readFileSync(join(root, "packages/adapter-acme/src/AcmeConnector.ts"), "utf8")
+    expect(adapter).toContain("credentials.secret(shopId, API_KEY_SECRET)")
+    expect(readFileSync(join(root, "packages/adapter-acme/test/harness.ts"), "utf8")).toContain("smsSecrets:")
+  })
+
   it("refuses a bad name or an existing target before writing anything", () => {
     const root = newRoot()
     expect(() => generate({ name: "Acme", root })).toThrow(/kebab-case/)

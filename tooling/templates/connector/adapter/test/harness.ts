@@ -2,6 +2,10 @@
 // and direct reads of what the adapter wrote there. Start a fake __title__ API server on
 // 127.0.0.1 port 0 (built from __title__'s public API documentation), seed it, and read its
 // store. See @shoplink/connector-testkit's ReferenceHarness for a complete one.
+//
+// The shop's API key is not provided here as a layer: the harness returns it as `smsSecrets`, the
+// suite onboards the shop with it, and the runtime gives it to the adapter through SmsCredentials,
+// as in production.
 import type { ConformanceHarness } from "@shoplink/connector-testkit"
 import { Effect, Layer, Redacted } from "effect"
 import { __Name__Connector } from "../src/index.js"
@@ -12,7 +16,9 @@ export const harness: ConformanceHarness.ConformanceSms<__Name__Connector.__Name
   setup: (seed) =>
     Effect.succeed({
       // TODO: point the adapter at your fake server's URL.
-      layer: Layer.succeed(__Name__Connector.__Name__Config, { baseUrl: "http://127.0.0.1:0", apiKey: Redacted.make("test") }),
+      layer: Layer.succeed(__Name__Connector.__Name__Config, { baseUrl: "http://127.0.0.1:0" }),
+      // TODO: the API key your fake __title__ accepts for seed.shopId.
+      smsSecrets: { [__Name__Connector.API_KEY_SECRET]: Redacted.make("test-api-key") },
       // TODO: create seed.repairOrders in the fake __title__ and return their __title__ ids.
       repairOrders: {
         vin: seed.repairOrders[0]?.number ?? "",

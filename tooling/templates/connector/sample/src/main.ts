@@ -1,37 +1,55 @@
-// A minimal __title__ integration service: the Shoplink webhook receiver on HTTP, a durable SQLite
-// inbox, and the worker applying deliveries to __title__. Stops cleanly on SIGINT / SIGTERM.
-//   PORT=8080 DATABASE=shoplink.db __NAME___BASE_URL=… __NAME___API_KEY=… node dist/main.js
-// Add the PunchoutLauncher (with @shoplink/punchout's client) where your SMS opens the catalog.
+// A minimal __title__ integration service on ConnectorRuntime: the public routes (the distributor's
+// webhooks, the callback page) and the authenticated launch API on HTTP, the shops with their
+// secrets sealed in a SQLite file, the durable inbox, and the worker applying deliveries to
+// __title__. Stops cleanly on SIGINT / SIGTERM.
+//
+//   SHOPLINK_SECRET_KEYS=$(shoplink secrets generate-key) SHOPLINK_DATABASE=shoplink.db \
+//   SHOPLINK_PUBLIC_BASE_URL=https://parts.example SHOPLINK_PUNCHOUT_BASE_URL=… SHOPLINK_VENDOR_API_KEY=… \
+//   __NAME___BASE_URL=… PORT=8080 node dist/main.js
+//
+// Onboard each shop (its distributor account and its __title__ API key, `apiKey`) with
+// `shoplink shops add`, and give the __title__ backend a key for `POST /shoplink/launch` with
+// `shoplink keys create`; both on the same database and keyring.
 import { HttpRouter, HttpServer } from "@effect/platform"
-import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
-import { SqliteClient } from "@effect/sql-sqlite-node"
+import { NodeHttpClient, NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { __Name__Connector } from "@shoplink/adapter-__name__"
-import { InboxWorker, LaunchRegistry, WebhookInbox, WebhookReceiver } from "@shoplink/connector"
+import { ConnectorRuntime } from "@shoplink/connector"
 import { Cause, Config, Effect, Exit, Layer } from "effect"
 import { createServer } from "node:http"
 
-const config = Layer.effect(
-  __Name__Connector.__Name__Config,
-  Effect.all({
-    baseUrl: Config.string("__NAME___BASE_URL").pipe(Config.withDefault("http://127.0.0.1:4020")),
-    apiKey: Config.redacted("__NAME___API_KEY")
+// The adapter for every shop: __title__'s base URL here; each shop's API key comes from the
+// runtime's shop store (SmsCredentials).
+const shopSystem = __Name__Connector.layer.pipe(
+  Layer.provide(Layer.effect(
+    __Name__Connector.__Name__Config,
+    Effect.all({ baseUrl: Config.string("__NAME___BASE_URL").pipe(Config.withDefault("http://127.0.0.1:4020")) })
+  ))
+)
+
+const runtime = ConnectorRuntime.layerConfig(shopSystem, {
+  publicBaseUrl: Config.string("SHOPLINK_PUBLIC_BASE_URL"),
+  smsVendorName: Config.string("SHOPLINK_SMS_VENDOR_NAME").pipe(Config.withDefault("__title__")),
+  storage: Config.map(Config.string("SHOPLINK_DATABASE").pipe(Config.withDefault("shoplink.db")), (sqlite) => ({ sqlite })),
+  secretKeys: Config.redacted("SHOPLINK_SECRET_KEYS"),
+  punchout: Config.all({
+    baseUrl: Config.string("SHOPLINK_PUNCHOUT_BASE_URL"),
+    vendorApiKey: Config.redacted("SHOPLINK_VENDOR_API_KEY")
   })
+})
+
+// The runtime's routes on one listener; `serve` keeps launch keys and tokens out of spans and logs.
+const server = Layer.scopedDiscard(Effect.gen(function*() {
+  const { apiRouter, publicRouter, serve } = yield* ConnectorRuntime.ConnectorRuntime
+  yield* serve(yield* HttpServer.HttpServer, HttpRouter.concat(publicRouter, apiRouter).pipe(HttpRouter.toHttpApp, Effect.flatten))
+  yield* HttpServer.logAddress
+}))
+
+const main = server.pipe(
+  Layer.provide(runtime),
+  Layer.provide(NodeHttpServer.layerConfig(createServer, { port: Config.integer("PORT").pipe(Config.withDefault(8080)) })),
+  // The distributor's API (and your __title__ client, if it uses HttpClient).
+  Layer.provide(NodeHttpClient.layerUndici)
 )
-
-const stores = Layer.mergeAll(WebhookInbox.layerSql, LaunchRegistry.layerSql).pipe(
-  Layer.provide(SqliteClient.layerConfig({ filename: Config.string("DATABASE").pipe(Config.withDefault("shoplink.db")) }))
-)
-
-const server = HttpRouter.empty.pipe(
-  HttpRouter.concat(WebhookReceiver.router()),
-  HttpServer.serve(),
-  HttpServer.withLogAddress,
-  Layer.provide(NodeHttpServer.layerConfig(createServer, { port: Config.integer("PORT").pipe(Config.withDefault(8080)) }))
-)
-
-const worker = InboxWorker.layer().pipe(Layer.provide(__Name__Connector.connector.layer), Layer.provide(config))
-
-const main = Layer.mergeAll(server, worker).pipe(Layer.provide(stores))
 
 // Ctrl-C / SIGTERM interrupt the layers (servers close, SQLite flushes) and exit 0.
 NodeRuntime.runMain(Layer.launch(main), {
