@@ -62,15 +62,19 @@ try {
   const deadline = Date.now() + 30_000
   let ready
   while (Date.now() < deadline) {
-    ready = await fetch(`${base}/readyz`).then(async (r) => ({ status: r.status, body: await r.text() }), () => undefined)
+    // Each probe is bounded, as a load balancer's is: a hung answer must not hang the smoke test.
+    ready = await fetch(`${base}/readyz`, { signal: AbortSignal.timeout(2_000) }).then(
+      async (r) => ({ status: r.status, body: await r.text() }),
+      (error) => ({ status: 0, body: String(error?.cause?.message ?? error?.message ?? error) })
+    )
     if (ready?.status === 200) break
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
   if (ready?.status !== 200) {
-    throw Object.assign(new Error(`GET /readyz did not answer 200 within 30 s (last: ${ready ? `${ready.status} ${ready.body}` : "no answer"})\n${output}`), { step: "readyz" })
+    throw Object.assign(new Error(`GET /readyz did not answer 200 within 30 s (last: ${ready ? `${ready.status} ${ready.body}` : "no probe"})\n${output}`), { step: "readyz" })
   }
   log(`GET /readyz: 200 ${ready.body} (${((Date.now() - started) / 1000).toFixed(1)} s since deploy began)`)
-  const health = await fetch(`${base}/healthz`)
+  const health = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(2_000) })
   if (health.status !== 200) throw Object.assign(new Error(`GET /healthz answered ${health.status}`), { step: "healthz" })
 
   child.kill("SIGTERM")

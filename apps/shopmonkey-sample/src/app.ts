@@ -3,8 +3,8 @@
 // sealed secrets, launch keys, the webhook inbox and worker, the public webhook and callback routes).
 //
 // What is public: the runtime's webhook and callback routes (each keyed by an unguessable launch
-// key), /healthz and /sign-in. Everything else needs a session; every POST needs the session's
-// CSRF token and a same-origin Origin (or Referer).
+// key), /healthz, /readyz and /sign-in. /metrics needs a vendor API key. Everything else needs a
+// session; every POST needs the session's CSRF token and a same-origin Origin (or Referer).
 import { HttpIncomingMessage, HttpRouter, type HttpServer, HttpServerRequest, HttpServerResponse, UrlParams } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { ShopmonkeyClient, ShopmonkeyShopSystem } from "@shoplink/adapter-shopmonkey"
@@ -371,10 +371,8 @@ export const startApp = (settings: Settings): Effect.Effect<RunningApp, StartFai
         }).pipe(Effect.catchAll(failed(viewerOf(session))))
       )
 
-    const health = Effect.succeed(HttpServerResponse.unsafeJson({ ok: true }, { headers: { "cache-control": "no-store" } }))
     const idParam = Effect.map(HttpRouter.params, (p) => p["id"] ?? "")
     const pages = HttpRouter.empty.pipe(
-      HttpRouter.get("/healthz", health),
       HttpRouter.get("/sign-in", showSignIn),
       HttpRouter.post("/sign-in", signIn),
       HttpRouter.post("/sign-out", signOut),
@@ -382,11 +380,14 @@ export const startApp = (settings: Settings): Effect.Effect<RunningApp, StartFai
       HttpRouter.get("/ro/:id", Effect.flatMap(idParam, view)),
       HttpRouter.post("/ro/:id/order-parts", Effect.flatMap(idParam, launch))
     )
+    // The runtime's probes (/healthz, /readyz) answer on every listener; /metrics (vendor API key)
+    // only beside the pages, never on the public listener.
+    const internal = HttpRouter.concatAll(pages, runtime.healthRouter, runtime.adminRouter)
     if (publicServer === undefined) {
-      yield* runtime.serve(server, HttpRouter.concat(pages, runtime.publicRouter))
+      yield* runtime.serve(server, HttpRouter.concat(internal, runtime.publicRouter))
     } else {
-      yield* runtime.serve(server, pages)
-      yield* runtime.serve(publicServer, HttpRouter.concat(HttpRouter.empty.pipe(HttpRouter.get("/healthz", health)), runtime.publicRouter))
+      yield* runtime.serve(server, internal)
+      yield* runtime.serve(publicServer, HttpRouter.concat(runtime.healthRouter, runtime.publicRouter))
     }
     return { url, publicUrl, appBaseUrl, publicBaseUrl, sessionCookie, runtime } satisfies RunningApp
   })

@@ -4,7 +4,9 @@
 // (`shoplink shops add`); without it, it starts the embedded default (sandbox + fake Shopmonkey,
 // two demo shops and their users) in-process.
 import { NodeRuntime } from "@effect/platform-node"
-import { Console, Effect } from "effect"
+import { Observability } from "@shoplink/connector"
+import { UndiciHttpClient } from "@shoplink/http-node"
+import { Console, Effect, Layer } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -19,6 +21,12 @@ const scratchDirectory = Effect.acquireRelease(
   Effect.sync(() => mkdtempSync(join(tmpdir(), "shoplink-sample-"))),
   (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
 )
+
+const failStart = (message: string) =>
+  Effect.sync(() => {
+    process.stderr.write(`Could not start: ${message}\n`)
+    process.exitCode = 1
+  })
 
 const program = Effect.gen(function*() {
   const service = yield* loadServiceSettings
@@ -69,4 +77,14 @@ const program = Effect.gen(function*() {
   return yield* Effect.never
 })
 
-NodeRuntime.runMain(Effect.scoped(program))
+// Logs and telemetry as docs/deploying.md says: SHOPLINK_LOG_FORMAT, SHOPLINK_LOG_LEVEL and, when
+// set, OTEL_EXPORTER_OTLP_ENDPOINT (traces and metrics over OTLP/HTTP).
+const observability = Observability.layerFromEnv.pipe(Layer.provide(UndiciHttpClient.layer))
+
+NodeRuntime.runMain(Effect.scoped(program).pipe(
+  Effect.provide(observability),
+  Effect.catchTags({
+    ConfigError: (error) => failStart(String(error)),
+    TelemetryUnavailable: (error) => failStart(error.message)
+  })
+))

@@ -3,6 +3,8 @@ import { Effect } from "effect"
 import { spawn, spawnSync } from "node:child_process"
 import { mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { FAKE_SHOPMONKEY_FIXTURES, FAKE_SHOPMONKEY_SECOND_COMPANY } from "@shoplink/adapter-shopmonkey/testing"
 import { webClient } from "../src/webClient.js"
@@ -70,6 +72,58 @@ describe("shopmonkey-sample", () => {
     expect([0, 130, 143]).toContain(code)
     expect(leftovers()).toEqual([])
     rmSync(tmp, { recursive: true, force: true })
+  })
+
+  it("pnpm start honours SHOPLINK_LOG_FORMAT=json and OTEL_EXPORTER_OTLP_ENDPOINT: JSON log lines with the shop, spans to the collector, no secret in either", async () => {
+    // A local OTLP collector: records each export's path and body.
+    const exports: Array<{ path: string; body: string }> = []
+    const collector = createServer((req, res) => {
+      let body = ""
+      req.on("data", (chunk) => (body += chunk))
+      req.on("end", () => {
+        exports.push({ path: req.url ?? "", body })
+        res.writeHead(200, { "content-type": "application/json" }).end("{}")
+      })
+    })
+    await new Promise<void>((resolve) => collector.listen(0, "127.0.0.1", resolve))
+    const endpoint = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`
+    const child = spawn(process.execPath, [dist("main.js")], {
+      env: { ...process.env, PORT: "0", SHOPLINK_LOG_FORMAT: "json", SHOPLINK_LOG_LEVEL: "info", OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    let out = ""
+    child.stdout.on("data", (chunk) => (out += chunk))
+    child.stderr.on("data", (chunk) => (out += chunk))
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on("data", () => {
+          const match = /Open (http:\/\/127\.0\.0\.1:\d+)/.exec(out)
+          if (match) resolve(match[1]!)
+        })
+        child.on("exit", (code) => reject(new Error(`exited ${code}: ${out}`)))
+      })
+      const password = /ava@mainstreet\.example\s+password (\S+)/.exec(out)![1]!
+      const client = webClient(url)
+      expect((await client.signIn("ava@mainstreet.example", password)).status).toBe(303)
+      await client.get("/") // a page with forms: the session's CSRF token
+      const launched = await client.post(`/ro/${FAKE_SHOPMONKEY_FIXTURES.orders.vin.id}/order-parts`)
+      expect(launched.status).toBe(303)
+      const token = new URL(launched.location!).searchParams.get("token")!
+      child.kill("SIGTERM")
+      await new Promise((resolve) => child.on("exit", resolve))
+      // Every log line is one JSON object; the launch line names the shop; no session token anywhere.
+      const logLines = out.split("\n").filter((line) => line.startsWith("{"))
+      const logs = logLines.map((line) => JSON.parse(line) as Record<string, unknown>)
+      expect(logs.find((line) => line["message"] === "punchout launched")).toMatchObject({ level: "info", shopId: "main-street" })
+      expect(out).not.toContain(token)
+      // Closing the service flushes the exporter: the launch's spans reached the collector.
+      const traces = exports.filter((e) => e.path === "/v1/traces").map((e) => e.body).join("\n")
+      expect(traces).toContain("PunchoutLauncher")
+      expect(traces).not.toContain(token)
+    } finally {
+      child.kill("SIGTERM")
+      collector.close()
+    }
   })
 
   it.scoped("Order parts opens the catalog in a new tab, and a vehicle without VIN or plate says what it needs before launching", () =>

@@ -1,6 +1,6 @@
 // Sign-in, sessions, CSRF and shop isolation over real loopback HTTP (real SQLite underneath).
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Schedule } from "effect"
+import { Effect, Redacted, Schedule } from "effect"
 import { createHash } from "node:crypto"
 import { FAKE_SHOPMONKEY_FIXTURES, FAKE_SHOPMONKEY_SECOND_COMPANY } from "@shoplink/adapter-shopmonkey/testing"
 import { hashPassword, makeSessions, verifyPassword } from "../src/auth.js"
@@ -219,11 +219,22 @@ describe("shopmonkey-sample security", () => {
       expect(launch.status).toBe(403)
     }))
 
-  it.scoped("/healthz and /sign-in are public and carry no data; pages carry a strict CSP, no framing and no-store", () =>
+  it.scoped("/healthz, /readyz and /sign-in are public and carry no data; /metrics needs a vendor key; pages carry a strict CSP, no framing and no-store", () =>
     Effect.gen(function*() {
       const { app } = yield* startSample()
-      const health = yield* call(() => fetch(`${app.url}/healthz`).then(async (r) => ({ status: r.status, body: await r.json() })))
-      expect(health).toEqual({ status: 200, body: { ok: true } })
+      for (const probe of ["/healthz", "/readyz"]) {
+        const health = yield* call(() => fetch(`${app.url}${probe}`).then(async (r) => ({ status: r.status, body: await r.json() })))
+        expect(health).toEqual({ status: 200, body: { ok: true } })
+      }
+      const scrape = yield* call(() => fetch(`${app.url}/metrics`).then(async (r) => ({ status: r.status, body: await r.text() })))
+      expect(scrape.status).toBe(401)
+      expect(scrape.body).not.toContain("shoplink_")
+      const key = yield* app.runtime.apiKeys.create("prometheus")
+      const metrics = yield* call(() =>
+        fetch(`${app.url}/metrics`, { headers: { authorization: `Bearer ${Redacted.value(key.key)}` } }).then(async (r) => ({ status: r.status, body: await r.text() }))
+      )
+      expect(metrics.status).toBe(200)
+      expect(metrics.body).toMatch(/^# (HELP|TYPE) /m)
       const ava = yield* signedIn(app.url, "ava")
       for (const path of ["/", `/ro/${A.vin.id}`, "/sign-in?next=%2F"]) {
         const client = path.startsWith("/sign-in") ? webClient(app.url) : ava
@@ -304,6 +315,8 @@ describe("shopmonkey-sample security", () => {
         expect((yield* call(() => fetch(`${app.publicUrl}${path}`, { redirect: "manual" }))).status).toBe(404)
       }
       expect((yield* call(() => fetch(`${app.publicUrl}/healthz`))).status).toBe(200)
+      expect((yield* call(() => fetch(`${app.publicUrl}/readyz`))).status).toBe(200)
+      expect((yield* call(() => fetch(`${app.publicUrl}/metrics`))).status).toBe(404)
       const ava = yield* signedIn(app.url, "ava")
       const launched = yield* call(() => ava.post(`/ro/${A.vin.id}/order-parts`))
       const token = new URL(launched.location!).searchParams.get("token")!

@@ -10,7 +10,7 @@ import { Clock, Context, Duration, Effect, Either, Layer, type Redacted, Schema 
 import type { Punchout } from "@shoplink/protocol"
 import { Vin } from "@shoplink/protocol"
 import { type PunchoutClient, type PunchoutError, SessionPool, ShowUrls } from "@shoplink/punchout"
-import { CredentialStore } from "./CredentialStore.js"
+import { CredentialsRevoked, CredentialStore, type CustomerCredentials } from "./CredentialStore.js"
 import { LaunchRegistry } from "./LaunchRegistry.js"
 import { CapabilityMissing, type RepairOrder, ShopSystem } from "./ShopSystem.js"
 
@@ -220,9 +220,8 @@ export const make = (options: Options): Effect.Effect<
     const basePath = options.basePath ?? "/shoplink"
 
     // Session (and launch key) of a repair order; the pool reuses it for later launches.
-    const sessionFor = (shopId: string, repairOrder: RepairOrder) =>
+    const sessionFor = (shopId: string, customer: CustomerCredentials, repairOrder: RepairOrder) =>
       Effect.gen(function*() {
-        const customer = yield* credentials.get(shopId)
         const now = yield* Clock.currentTimeMillis
         const { key } = yield* registry.register({
           shopId,
@@ -243,8 +242,11 @@ export const make = (options: Options): Effect.Effect<
         ).pipe(
           // 401 at creation: the shop's token was revoked (the spec's UNAUTHORIZED). Mark the shop so
           // later launches fail at once instead of asking the distributor again with a dead token.
-          Effect.tapErrorTag("Unauthorized", () =>
-            credentials.markRevoked(shopId, "the distributor answered 401 UNAUTHORIZED when a session was created"))
+          // The caller learns it at once, as every later launch will.
+          Effect.catchTag("Unauthorized", () => {
+            const reason = "the distributor answered 401 UNAUTHORIZED when a session was created"
+            return Effect.zipRight(credentials.markRevoked(shopId, reason), Effect.fail(new CredentialsRevoked({ shopId, reason })))
+          })
         )
       })
 
@@ -255,11 +257,13 @@ export const make = (options: Options): Effect.Effect<
 
     const launch: Operations["launch"] = ({ repairOrderId, searchTerm, shopId }) =>
       Effect.gen(function*() {
+        // The shop first: an unknown or revoked shop fails before any shop-system or distributor call.
+        const customer = yield* credentials.get(shopId)
         const repairOrder = yield* load(shopId, repairOrderId)
         const vehicle = vehicleParameters(repairOrder.vehicle)
         const term = searchTerm?.trim()
         if (term && vehicle.identifier === "none") return yield* new VehicleRequired({ repairOrderId })
-        const session = yield* sessionFor(shopId, repairOrder)
+        const session = yield* sessionFor(shopId, customer, repairOrder)
         const url = yield* Either.match(
           ShowUrls.showCatalogUrl(session, { ...vehicle.params, ...(term ? { searchTerm: term } : {}), referenceID: repairOrder.number }),
           { onLeft: Effect.fail, onRight: Effect.succeed }
@@ -269,8 +273,9 @@ export const make = (options: Options): Effect.Effect<
 
     const openOrder: Operations["openOrder"] = ({ orderId, repairOrderId, shopId }) =>
       Effect.gen(function*() {
+        const customer = yield* credentials.get(shopId)
         const repairOrder = yield* load(shopId, repairOrderId)
-        const session = yield* sessionFor(shopId, repairOrder)
+        const session = yield* sessionFor(shopId, customer, repairOrder)
         const url = yield* Either.match(ShowUrls.showOrderUrl(session, { orderId, referenceID: repairOrder.number }), {
           onLeft: Effect.fail,
           onRight: Effect.succeed

@@ -19,19 +19,22 @@ const SHOP_B_RO = { id: "ro_b", number: "2001", vehicle: { licensePlate: camry!.
 const secretKeys = Redacted.make("k1:" + Buffer.alloc(32, 7).toString("base64"))
 const linkSecret = Redacted.make("launch-link-secret-for-tests")
 
-/** The memory SMS, but each shop sees only its own repair order. */
+/** The memory SMS, but each shop sees only its own repair order; `loads` records every read. */
 const perShopSms = () => {
   const sms = makeMemorySms([SHOP_A_RO, SHOP_B_RO])
   const owner: Record<string, string> = { ro_a: "shop_a", ro_b: "shop_b" }
+  const loads: Array<string> = []
   const layer = Layer.effect(
     ShopSystem.ShopSystem,
     Effect.map(ShopSystem.ShopSystem, (inner) => ({
       ...inner,
-      loadRepairOrder: (ref: { readonly shopId: string; readonly repairOrderId: string }) =>
-        owner[ref.repairOrderId] === ref.shopId ? inner.loadRepairOrder(ref) : Effect.fail(new ShopSystem.RepairOrderNotFound(ref))
+      loadRepairOrder: (ref: { readonly shopId: string; readonly repairOrderId: string }) => {
+        loads.push(`${ref.shopId}/${ref.repairOrderId}`)
+        return owner[ref.repairOrderId] === ref.shopId ? inner.loadRepairOrder(ref) : Effect.fail(new ShopSystem.RepairOrderNotFound(ref))
+      }
     }))
   ).pipe(Layer.provide(sms.layer))
-  return { ...sms, layer }
+  return { ...sms, layer, loads }
 }
 
 /** Every log line (message and annotations) and span attribute, as text, to search for secrets. */
@@ -165,16 +168,37 @@ describe("ConnectorRuntime", () => {
 
   it.scoped("a shop whose distributor token was revoked is marked and reported, and not asked again", () =>
     Effect.gen(function*() {
-      const { publicBaseUrl, runtime, sandbox, vendorKey } = yield* setup({ storage: "memory" })
+      const { publicBaseUrl, runtime, sandbox, sms, vendorKey } = yield* setup({ storage: "memory" })
       yield* sandbox.admin.revokeToken(sandbox.credentials.customers.us.apiToken)
+      // The launch that meets the 401 already says what it means.
       const first = yield* postLaunch(publicBaseUrl, { shopId: "shop_a", repairOrderId: "ro_a" }, vendorKey)
-      expect(first.status).toBe(502)
+      expect(first.status).toBe(409)
+      expect(JSON.parse(first.text).error).toContain("onboard the shop again")
       expect(yield* runtime.shops.get("shop_a")).toMatchObject({ status: "revoked" })
+      expect(sms.loads).toEqual(["shop_a/ro_a"])
+      // Later launches fail before any shop-system or distributor call.
       const second = yield* postLaunch(publicBaseUrl, { shopId: "shop_a", repairOrderId: "ro_a" }, vendorKey)
       expect(second.status).toBe(409)
       expect(JSON.parse(second.text).error).toContain("onboard the shop again")
+      expect(sms.loads).toEqual(["shop_a/ro_a"])
       // Shop B is untouched.
       expect((yield* postLaunch(publicBaseUrl, { shopId: "shop_b", repairOrderId: "ro_b" }, vendorKey)).status).toBe(200)
+    }))
+
+  it.scoped("an unknown shop is 404 before the shop system is asked; a wrong vendor key is 401 and changes nothing", () =>
+    Effect.gen(function*() {
+      const { publicBaseUrl, runtime, sms, vendorKey } = yield* setup({ storage: "memory" })
+      const unknown = yield* postLaunch(publicBaseUrl, { shopId: "shop_zz", repairOrderId: "ro_a" }, vendorKey)
+      expect(unknown).toMatchObject({ status: 404 })
+      expect(JSON.parse(unknown.text)).toEqual({ error: "not found" })
+      expect(sms.loads).toEqual([])
+      const shopsBefore = yield* runtime.shops.list()
+      const keysBefore = yield* runtime.apiKeys.list()
+      const wrong = yield* postLaunch(publicBaseUrl, { shopId: "shop_a", repairOrderId: "ro_a" }, `${vendorKey.slice(0, -1)}${vendorKey.endsWith("A") ? "B" : "A"}`)
+      expect(wrong.status).toBe(401)
+      expect(sms.loads).toEqual([])
+      expect(yield* runtime.shops.list()).toEqual(shopsBefore)
+      expect(yield* runtime.apiKeys.list()).toEqual(keysBefore)
     }))
 
   it.scoped("SQLite: the file is 0600 and holds no API token or SMS key", () =>
