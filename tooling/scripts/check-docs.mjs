@@ -160,6 +160,9 @@ const sourceFiles = (dir) =>
     return /\.(ts|mts|mjs|js|md)$/.test(entry.name) && statSync(path).size < 1_000_000 ? [path] : []
   })
 
+/** What every published README that pins Effect says, so no reader takes Effect 4 by accident. */
+export const EFFECT_LINE_STATEMENT = "Shoplink supports the **Effect 3** line only"
+
 /** Every problem in the repository at `repoRoot`, as `file: problem` lines. */
 export const checkRepository = (repoRoot = root) => {
   const problems = []
@@ -169,8 +172,13 @@ export const checkRepository = (repoRoot = root) => {
   for (const file of docs.filter(existsSync)) {
     const text = readFileSync(file, "utf8")
     const rel = relative(repoRoot, file)
-    for (const { line, command } of installLines(text)) {
+    const installs = installLines(text)
+    for (const { line, command } of installs) {
       for (const problem of checkInstallLine(command, catalog)) problems.push(`${rel}:${line}: ${problem}`)
+    }
+    // A reader copying the install line must also learn which Effect line we support, and why the pins.
+    if (published.has(file) && installs.some(({ command }) => /\seffect@/.test(command)) && !text.includes(EFFECT_LINE_STATEMENT)) {
+      problems.push(`${rel}: pins effect but does not say "${EFFECT_LINE_STATEMENT}"`)
     }
     for (const problem of checkLinks(file, text, { published: published.has(file), repoRoot })) problems.push(`${rel}: ${problem}`)
   }

@@ -3,9 +3,12 @@ import * as CommandDescriptor from "@effect/cli/CommandDescriptor"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
-import { readFileSync } from "node:fs"
+import { spawnSync } from "node:child_process"
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
 import * as Spec from "../src/internal/spec.js"
-import { runCli } from "./support/cli.js"
+import { BIN, runCli } from "./support/cli.js"
 
 // Every command path the spec defines (groups and leaves), without "shoplink".
 const groups = (spec: Spec.CommandSpec, path: ReadonlyArray<string>): ReadonlyArray<ReadonlyArray<string>> =>
@@ -169,4 +172,31 @@ describe("shoplink --help", () => {
         expect(Either.isRight(extra) && extra.right._tag === "UserDefined" && extra.right.leftover.length === 0).toBe(false)
       }
     }))
+
+  it("--version, --help and a mistyped command answer without loading the program: a copy of dist with no node_modules beside it works", () => {
+    // Without node_modules, any import of Effect (or anything else) would fail: what answers here
+    // is plain data, which is why it answers about as fast as Node starts (see bench/).
+    const dir = mkdtempSync(join(tmpdir(), "shoplink-bare-"))
+    try {
+      cpSync(dirname(BIN), join(dir, "dist"), { recursive: true })
+      const bare = (args: ReadonlyArray<string>) =>
+        spawnSync(process.execPath, [join(dir, "dist", "bin.js"), ...args], { cwd: dir, encoding: "utf8" })
+      const version = bare(["--version"])
+      expect(version.status).toBe(0)
+      expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(dirname(BIN), "..", "package.json"), "utf8")).version)
+      for (const args of [["--help"], ["punchout", "--help"], ["inbox", "list", "--help"]]) {
+        const help = bare(args)
+        expect(help.stderr).toBe("")
+        expect(help.status).toBe(0)
+        expect(help.stdout).toContain("USAGE\n  shoplink ")
+      }
+      const typo = bare(["punchout", "quots"])
+      expect(typo.status).toBe(2)
+      expect(typo.stderr).toContain("did you mean")
+      // A command that runs does need the program: here it cannot load, as expected.
+      expect(bare(["inbox", "list"]).status).not.toBe(0)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
 })

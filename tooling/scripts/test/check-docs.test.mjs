@@ -27,6 +27,7 @@ const repo = (change = () => {}) => {
     "```sh",
     "npm install @shoplink/alpha effect@^3.22.4 @effect/platform@^0.97.2",
     "```",
+    "Shoplink supports the **Effect 3** line only.",
     `See [the guide](${repositoryWeb}/blob/main/docs/guide.md#setting-up).`
   ].join("\n"))
   write(root, "docs/guide.md", "# Guide\n\n## Setting up\n\nBack to [alpha](../packages/alpha/README.md).\n")
@@ -57,6 +58,7 @@ describe("check-docs", () => {
 
   it.each([
     ["an unpinned effect", (root) => write(root, "packages/alpha/README.md", "```sh\nnpm install @shoplink/alpha effect @effect/platform@^0.97.2\n```\n"), /effect must be pinned as effect@\^3\.22\.4/],
+    ["a published README that pins effect without saying which line is supported", (root) => write(root, "packages/alpha/README.md", "```sh\nnpm install @shoplink/alpha effect@^3.22.4\n```\n"), /pins effect but does not say "Shoplink supports the \*\*Effect 3\*\* line only"/],
     ["a pin outside the peer range", (root) => write(root, "packages/alpha/README.md", "```sh\npnpm add effect@^4.0.0\n```\n"), /found effect@\^4\.0\.0/],
     ["a relative link in a published README", (root) => write(root, "packages/alpha/README.md", "[guide](../../docs/guide.md)\n"), /relative link \.\.\/\.\.\/docs\/guide\.md breaks on npm/],
     ["a repository URL to a missing file", (root) => write(root, "packages/alpha/README.md", `[x](${repositoryWeb}/blob/main/docs/nope.md)\n`), /docs\/nope\.md, which does not exist/],
