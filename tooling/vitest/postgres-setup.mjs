@@ -1,0 +1,2 @@
+// vitest globalSetup entry: `globalSetup: ["@shoplink/vitest-config/postgres-setup"]`.
+export { postgresGlobalSetup as default } from "./postgres.mjs"
