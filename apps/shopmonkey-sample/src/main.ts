@@ -4,9 +4,9 @@
 // (`shoplink shops add`); without it, it starts the embedded default (sandbox + fake Shopmonkey,
 // two demo shops and their users) in-process.
 import { NodeRuntime } from "@effect/platform-node"
-import { Observability } from "@shoplink/connector"
+import { Observability, Storage } from "@shoplink/connector"
 import { UndiciHttpClient } from "@shoplink/http-node"
-import { Console, Effect, Layer } from "effect"
+import { Console, Effect, Layer, Redacted } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -21,6 +21,11 @@ const scratchDirectory = Effect.acquireRelease(
   Effect.sync(() => mkdtempSync(join(tmpdir(), "shoplink-sample-"))),
   (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
 )
+
+const databaseName = (settings: Settings) =>
+  settings.database === undefined
+    ? settings.databaseFile
+    : "postgres" in settings.database ? Storage.maskUrl(Redacted.value(settings.database.postgres)) : settings.database.sqlite
 
 const failStart = (message: string) =>
   Effect.sync(() => {
@@ -37,7 +42,7 @@ const program = Effect.gen(function*() {
     banner = [
       `Distributor: ${settings.punchoutBaseUrl}`,
       `Shopmonkey:  ${settings.shopmonkeyBaseUrl}`,
-      `Database:    ${settings.databaseFile} (shops: \`shoplink shops add\`; sign-in users: SHOPLINK_USERS_FILE, ${settings.users.length})`
+      `Database:    ${databaseName(settings)} (shops: \`shoplink shops add\`; sign-in users: SHOPLINK_USERS_FILE, ${settings.users.length})`
     ]
   } else {
     const embedded = yield* startEmbedded()

@@ -3,7 +3,7 @@
 // started in-process, with two demo shops and their users (see embedded.ts).
 import { Config, ConfigError, Effect, Either, Option, Redacted } from "effect"
 import { readFileSync } from "node:fs"
-import { SecretBox, type ShopStore } from "@shoplink/connector"
+import { SecretBox, type ShopStore, Storage } from "@shoplink/connector"
 import { isPasswordHash } from "./auth.js"
 
 /** Someone who may sign in to the sample's pages, and the one shop they act for. */
@@ -30,6 +30,11 @@ export interface Settings {
   readonly appBaseUrl: string | undefined
   readonly smsVendorName: string
   readonly databaseFile: string
+  /**
+   * `SHOPLINK_DATABASE_URL`: a PostgreSQL URL shared by several instances, or a SQLite file; wins
+   * over `databaseFile` when set.
+   */
+  readonly database?: Storage.Location | undefined
   readonly punchoutBaseUrl: string
   readonly vendorApiKey: Redacted.Redacted<string>
   readonly shopmonkeyBaseUrl: string
@@ -66,7 +71,11 @@ export const serviceConfig = Config.all({
   publicBaseUrl: optionalUrl("SHOPLINK_PUBLIC_BASE_URL"),
   appBaseUrl: optionalUrl("SHOPLINK_APP_BASE_URL"),
   smsVendorName: Config.string("SHOPLINK_SMS_VENDOR_NAME").pipe(Config.withDefault("Shopmonkey (Shoplink sample)")),
-  databaseFile: Config.string("SHOPLINK_DATABASE").pipe(Config.withDefault("shoplink-sample.sqlite"))
+  databaseFile: Config.string("SHOPLINK_DATABASE").pipe(Config.withDefault("shoplink-sample.sqlite")),
+  database: Config.option(Config.string("SHOPLINK_DATABASE_URL").pipe(
+    // StorageUnavailable's problem never holds the password.
+    Config.mapOrFail((url) => Either.mapLeft(Effect.runSync(Effect.either(Storage.fromUrl(url))), (error) => ConfigError.InvalidData([], error.problem)))
+  )).pipe(Config.map(Option.getOrUndefined))
 })
 
 /** `SHOPLINK_SECRET_KEYS`, checked as a keyring (the problem is named, never a key). */
@@ -166,6 +175,7 @@ const described: Record<string, { readonly what: string; readonly secret?: true;
   SHOPLINK_APP_BASE_URL: { what: "where users' browsers reach the sample's pages" },
   SHOPLINK_SMS_VENDOR_NAME: { what: "the name shown in the distributor's footer" },
   SHOPLINK_DATABASE: { what: "the SQLite file for shops, the inbox and launch keys" },
+  SHOPLINK_DATABASE_URL: { what: "the database for shops, the inbox and launch keys: postgres://… (shared by several instances) or a SQLite file", secret: true, safeMessage: true },
   SHOPLINK_PUNCHOUT_BASE_URL: { what: "the distributor's Punchout base URL" },
   SHOPLINK_VENDOR_API_KEY: { what: "the distributor's vendor API key", secret: true },
   SHOPLINK_SHOPMONKEY_BASE_URL: { what: "the Shopmonkey API base URL" },

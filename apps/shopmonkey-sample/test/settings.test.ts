@@ -97,6 +97,19 @@ describe("shopmonkey-sample configuration errors", () => {
     expect(result.stderr).toContain("  PORT (the port this service listens on) is invalid: ")
   })
 
+  it("SHOPLINK_DATABASE_URL of another scheme is named with the problem, its password masked, before anything is opened", () => {
+    const result = start({ SHOPLINK_DATABASE_URL: "mysql://root:hunter2@db.internal/shoplink" })
+    expect(result.status).toBe(2)
+    expect(result.stderr).toContain('SHOPLINK_DATABASE_URL (the database for shops, the inbox and launch keys: postgres://… (shared by several instances) or a SQLite file) is invalid: unsupported scheme "mysql:"')
+    expect(result.stderr).not.toContain("hunter2")
+  })
+
+  it("SHOPLINK_DATABASE_URL where nothing answers: one line at start-up, password masked", () => {
+    const result = start({ SHOPLINK_DATABASE_URL: "postgres://shoplink:hunter2@127.0.0.1:9/shoplink" })
+    expect(result.status).toBe(1)
+    expect(result.stderr.trim()).toBe("Could not start: database postgres://shoplink:***@127.0.0.1:9/shoplink: nothing answers at that host and port (is PostgreSQL running there?)")
+  })
+
   it("walks And/Or trees into one line per problem and never repeats an invalid secret's message", () => {
     const error = ConfigError.And(
       ConfigError.MissingData(["SHOPLINK_PUNCHOUT_BASE_URL"], "Expected SHOPLINK_PUNCHOUT_BASE_URL to exist"),

@@ -98,11 +98,15 @@ export interface Options {
   /** The distributor's Punchout API: base URL and vendor API key (see `PunchoutClient`). */
   readonly punchout: PunchoutClient.PunchoutClientOptions
   readonly sessionPool?: SessionPool.SessionPoolOptions
-  /** `"memory"` (tests, demos) or a SQLite file (created 0600). */
-  readonly storage: "memory" | { readonly sqlite: string }
+  /**
+   * `"memory"` (tests, demos), a SQLite file (created 0600; one process), or a PostgreSQL URL
+   * (several receivers and workers on one database). `Storage.fromUrl` reads either from one
+   * setting.
+   */
+  readonly storage: "memory" | Storage.Location
   /**
    * The keyring that seals secrets at rest, `id:base64key[,id:base64key…]` (first seals; see
-   * `SecretBox`). Required with SQLite storage: there is no plain-text fallback.
+   * `SecretBox`). Required with SQLite or PostgreSQL storage: there is no plain-text fallback.
    */
   readonly secretKeys?: Redacted.Redacted<string> | undefined
   /** Secrets signed launch links are checked against (first signs); without them, links are off. */
@@ -160,6 +164,7 @@ export type StartError =
   | PunchoutError.ConfigurationError
   | ShopStoreModule.ShopStoreError
   | ApiKeysModule.ApiKeyStoreError
+  | Storage.StorageUnavailable
   | Layer.Layer.Error<typeof inboxInSql>
   | Layer.Layer.Error<typeof launchesInSql>
 
@@ -286,12 +291,12 @@ export const make = <E, R>(
     const maxLinkLifetime = Duration.toSeconds(Duration.decode(options.launchLinkMaxLifetime ?? "1 hour"))
     const linkSecrets = options.launchLinkSecrets ?? []
 
-    // Stores: memory, or one SQLite file with every secret sealed (the key ring is checked before
-    // the file is opened). The SQL client is kept for the readiness check.
+    // Stores: memory, or one database (SQLite or PostgreSQL) with every secret sealed (the key
+    // ring is checked before the database is opened). The SQL client is kept for the readiness check.
     const secretBox = options.storage === "memory" ? undefined : yield* keyring(options.secretKeys)
     const sql = options.storage === "memory"
       ? undefined
-      : Context.get(yield* Layer.build(Storage.sqlite(options.storage.sqlite)), SqlClient.SqlClient)
+      : Context.get(yield* Layer.build(Storage.layer(options.storage)), SqlClient.SqlClient)
     const stores = sql === undefined || secretBox === undefined
       ? Layer.mergeAll(ShopStoreModule.layerMemory, inboxInMemory, launchesInMemory, ApiKeysModule.layerMemory)
       : Layer.mergeAll(ShopStoreModule.layerSql, inboxInSql, launchesInSql, ApiKeysModule.layerSql).pipe(
