@@ -172,12 +172,15 @@ export const layerMemory: Layer.Layer<ApiKeys> = Layer.effect(
   })
 )
 
+// pg returns BIGINT as a string (it could exceed 2^53); epoch milliseconds fit in a number.
+const Millis = Schema.Union(Schema.Number, Schema.NumberFromString)
+
 const Row = Schema.Struct({
   key_id: Schema.String,
   name: Schema.String,
   digest: Schema.String,
-  created_at: Schema.Number,
-  revoked_at: Schema.NullOr(Schema.Number)
+  created_at: Millis,
+  revoked_at: Schema.NullOr(Millis)
 })
 const decodeRows = Schema.decodeUnknown(Schema.Array(Row))
 const fromRow = (row: typeof Row.Type): Stored => ({
@@ -189,8 +192,36 @@ const fromRow = (row: typeof Row.Type): Stored => ({
 })
 const storeError = (error: { readonly message: string }) => new ApiKeyStoreError({ reason: error.message })
 
+// Schema, per dialect (until the Migrator of issue #16 owns it). PostgreSQL needs BIGINT for epoch
+// milliseconds; concurrent `CREATE TABLE IF NOT EXISTS` from two processes can collide in its
+// catalog, so they take turns under a transaction-scoped advisory lock.
+const SCHEMA_LOCK = 0x73686c6b // "shlk"; the same lock for every shoplink store
+const createTable = (sql: SqlClient.SqlClient) =>
+  sql.onDialectOrElse({
+    pg: () =>
+      sql.withTransaction(Effect.all([
+        sql`SELECT pg_advisory_xact_lock(${SCHEMA_LOCK})`,
+        sql`CREATE TABLE IF NOT EXISTS shoplink_api_keys (
+          key_id TEXT PRIMARY KEY,
+          name TEXT NOT NULL,
+          digest TEXT NOT NULL,
+          created_at BIGINT NOT NULL,
+          revoked_at BIGINT
+        )`
+      ], { discard: true })),
+    orElse: () =>
+      Effect.asVoid(sql`CREATE TABLE IF NOT EXISTS shoplink_api_keys (
+        key_id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        digest TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        revoked_at INTEGER
+      )`)
+  })
+
 /**
- * Keys in the `shoplink_api_keys` table of the `SqlClient` in context (created when missing).
+ * Keys in the `shoplink_api_keys` table of the `SqlClient` in context (created when missing), on
+ * SQLite or PostgreSQL; a key created by one process verifies in every other on the same database.
  *
  * @example
  * import { Layer } from "effect"
@@ -203,13 +234,7 @@ export const layerSql: Layer.Layer<ApiKeys, ApiKeyStoreError, SqlClient.SqlClien
   ApiKeys,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    yield* sql`CREATE TABLE IF NOT EXISTS shoplink_api_keys (
-      key_id TEXT PRIMARY KEY,
-      name TEXT NOT NULL,
-      digest TEXT NOT NULL,
-      created_at INTEGER NOT NULL,
-      revoked_at INTEGER
-    )`.pipe(Effect.mapError(storeError))
+    yield* createTable(sql).pipe(Effect.mapError(storeError))
     const byId = (id: string) =>
       sql`SELECT * FROM shoplink_api_keys WHERE key_id = ${id}`.pipe(
         Effect.flatMap(decodeRows),

@@ -11,7 +11,7 @@
  * @since 0.1.0
  */
 import { SqlClient } from "@effect/sql"
-import { Clock, Context, Effect, Layer, Ref, Schema } from "effect"
+import { Clock, Context, Effect, identity, Layer, Ref, Schema } from "effect"
 import { createHash, randomBytes } from "node:crypto"
 import { retryBusy, shortenBusyTimeout } from "./internal/sqliteBusy.js"
 
@@ -155,20 +155,62 @@ export const layerMemory: Layer.Layer<LaunchRegistry> = Layer.effect(
     }))
 )
 
+// pg returns BIGINT as a string (it could exceed 2^53); epoch milliseconds fit in a number.
+const Millis = Schema.Union(Schema.Number, Schema.NumberFromString)
+
 const Row = Schema.Struct({
   shop_id: Schema.String,
   repair_order_id: Schema.String,
   repair_order_number: Schema.String,
   repair_order_url: Schema.NullOr(Schema.String),
-  created_at: Schema.Number,
-  expires_at: Schema.Number
+  created_at: Millis,
+  expires_at: Millis
 })
 
 const registryError = (error: { readonly message: string }) => new LaunchRegistryError({ reason: error.message })
 
+// Schema, per dialect (until the Migrator of issue #16 owns it). PostgreSQL needs BIGINT for epoch
+// milliseconds; concurrent `CREATE TABLE IF NOT EXISTS` from two processes can collide in its
+// catalog, so they take turns under a transaction-scoped advisory lock.
+const SCHEMA_LOCK = 0x73686c6b // "shlk"; the same lock for every shoplink store
+const createSchema = (sql: SqlClient.SqlClient) =>
+  sql.onDialectOrElse({
+    pg: () =>
+      sql.withTransaction(Effect.all([
+        sql`SELECT pg_advisory_xact_lock(${SCHEMA_LOCK})`,
+        sql`CREATE TABLE IF NOT EXISTS shoplink_launches (
+          key_digest TEXT PRIMARY KEY,
+          shop_id TEXT NOT NULL,
+          repair_order_id TEXT NOT NULL,
+          repair_order_number TEXT NOT NULL,
+          repair_order_url TEXT,
+          created_at BIGINT NOT NULL,
+          expires_at BIGINT NOT NULL
+        )`,
+        sql`CREATE INDEX IF NOT EXISTS shoplink_launches_expiry ON shoplink_launches (expires_at)`
+      ], { discard: true })),
+    orElse: () =>
+      Effect.gen(function*() {
+        yield* sql`CREATE TABLE IF NOT EXISTS shoplink_launches (
+          key_digest TEXT PRIMARY KEY,
+          shop_id TEXT NOT NULL,
+          repair_order_id TEXT NOT NULL,
+          repair_order_number TEXT NOT NULL,
+          repair_order_url TEXT,
+          created_at INTEGER NOT NULL,
+          expires_at INTEGER NOT NULL
+        )`.pipe(retryBusy)
+        yield* Effect.all([
+          shortenBusyTimeout(sql),
+          sql`CREATE INDEX IF NOT EXISTS shoplink_launches_expiry ON shoplink_launches (expires_at)`
+        ], { discard: true }).pipe(retryBusy)
+      })
+  })
+
 /**
  * A registry in the `shoplink_launches` table of the `SqlClient` in context (created if missing),
- * so keys survive a restart.
+ * so keys survive a restart. Works on SQLite and on PostgreSQL, where several processes can share
+ * the table: a key registered by one resolves in every other.
  *
  * @example
  * import { SqliteClient } from "@effect/sql-sqlite-node"
@@ -182,19 +224,24 @@ export const layerSql: Layer.Layer<LaunchRegistry, LaunchRegistryError, SqlClien
   LaunchRegistry,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    yield* sql`CREATE TABLE IF NOT EXISTS shoplink_launches (
-      key_digest TEXT PRIMARY KEY,
-      shop_id TEXT NOT NULL,
-      repair_order_id TEXT NOT NULL,
-      repair_order_number TEXT NOT NULL,
-      repair_order_url TEXT,
-      created_at INTEGER NOT NULL,
-      expires_at INTEGER NOT NULL
-    )`.pipe(retryBusy, Effect.mapError(registryError))
-    yield* Effect.all([
-      shortenBusyTimeout(sql),
-      sql`CREATE INDEX IF NOT EXISTS shoplink_launches_expiry ON shoplink_launches (expires_at)`
-    ], { discard: true }).pipe(retryBusy, Effect.mapError(registryError))
+    yield* createSchema(sql).pipe(Effect.mapError(registryError))
+    // Only SQLite has a busy lock to wait out; PostgreSQL waits inside the server.
+    const retry: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R> = sql.onDialectOrElse({
+      sqlite: () => retryBusy,
+      orElse: () => identity
+    })
+    // One chunk of at most 500 expired launches, deleted in one short statement. On PostgreSQL,
+    // rows another process is purging right now are skipped rather than waited for.
+    const deleteChunk = (expiredBefore: number) =>
+      sql.onDialectOrElse({
+        pg: () =>
+          sql`DELETE FROM shoplink_launches WHERE key_digest IN (
+              SELECT key_digest FROM shoplink_launches WHERE expires_at < ${expiredBefore} LIMIT 500 FOR UPDATE SKIP LOCKED)
+            RETURNING expires_at`,
+        orElse: () =>
+          sql`DELETE FROM shoplink_launches WHERE rowid IN (
+              SELECT rowid FROM shoplink_launches WHERE expires_at < ${expiredBefore} LIMIT 500) RETURNING expires_at`
+      })
     return LaunchRegistry.of({
       register: (input) =>
         Effect.gen(function*() {
@@ -203,13 +250,13 @@ export const layerSql: Layer.Layer<LaunchRegistry, LaunchRegistryError, SqlClien
           yield* sql`INSERT INTO shoplink_launches
               (key_digest, shop_id, repair_order_id, repair_order_number, repair_order_url, created_at, expires_at)
             VALUES (${digest(key)}, ${launch.shopId}, ${launch.repairOrderId}, ${launch.repairOrderNumber},
-              ${launch.repairOrderUrl ?? null}, ${launch.createdAt}, ${launch.expiresAt})`.pipe(retryBusy, Effect.mapError(registryError))
+              ${launch.repairOrderUrl ?? null}, ${launch.createdAt}, ${launch.expiresAt})`.pipe(retry, Effect.mapError(registryError))
           return { key, launch }
         }),
       resolve: (key) =>
         Effect.gen(function*() {
           const rows = yield* sql`SELECT * FROM shoplink_launches WHERE key_digest = ${digest(key)}`.pipe(
-            retryBusy,
+            retry,
             Effect.mapError(registryError)
           )
           if (rows[0] === undefined) return yield* new LaunchKeyUnknown()
@@ -223,16 +270,11 @@ export const layerSql: Layer.Layer<LaunchRegistry, LaunchRegistryError, SqlClien
             expiresAt: row.expires_at
           })
         }),
-      // In chunks of 500 rows, each its own short statement.
       purgeExpired: (expiredBefore) =>
         Effect.gen(function*() {
           let total = 0
           while (true) {
-            const rows = yield* sql`DELETE FROM shoplink_launches WHERE rowid IN (
-                SELECT rowid FROM shoplink_launches WHERE expires_at < ${expiredBefore} LIMIT 500) RETURNING expires_at`.pipe(
-              retryBusy,
-              Effect.mapError(registryError)
-            )
+            const rows = yield* deleteChunk(expiredBefore).pipe(retry, Effect.mapError(registryError))
             total += rows.length
             if (rows.length < 500) return total
             yield* Effect.yieldNow()

@@ -313,6 +313,9 @@ export const layerMemory: Layer.Layer<ShopStore> = Layer.effect(
   })
 )
 
+// pg returns BIGINT as a string (it could exceed 2^53); epoch milliseconds fit in a number.
+const Millis = Schema.Union(Schema.Number, Schema.NumberFromString)
+
 const ShopRow = Schema.Struct({
   shop_id: Schema.String,
   name: Schema.String,
@@ -321,50 +324,79 @@ const ShopRow = Schema.Struct({
   country: Values.Country,
   status: Schema.Literal("active", "revoked"),
   revoked_reason: Schema.NullOr(Schema.String),
-  revoked_at: Schema.NullOr(Schema.Number),
-  created_at: Schema.Number,
-  updated_at: Schema.Number
+  revoked_at: Schema.NullOr(Millis),
+  created_at: Millis,
+  updated_at: Millis
 })
 const decodeShopRow = Schema.decodeUnknown(ShopRow)
 
 const SecretRow = Schema.Struct({ shop_id: Schema.String, name: Schema.String, key_id: Schema.String, ciphertext: Schema.String })
 const decodeSecretRows = Schema.decodeUnknown(Schema.Array(SecretRow))
+const decodeCreatedAt = Schema.decodeUnknown(Schema.Array(Schema.Struct({ created_at: Millis })))
 
 const storeError = (error: { readonly message: string }) => new ShopStoreError({ reason: error.message })
 
-/**
- * The tables, created when missing. Secrets sit in their own table, one sealed value per row.
- * (Issue #16 moves schema changes to versioned migrations.)
- */
+// Schema, per dialect (until the Migrator of issue #16 owns it). Secrets sit in their own table, one
+// sealed value per row. PostgreSQL needs BIGINT for epoch milliseconds; concurrent `CREATE TABLE IF
+// NOT EXISTS` from two processes can collide in its catalog, so they take turns under a
+// transaction-scoped advisory lock.
+const SCHEMA_LOCK = 0x73686c6b // "shlk"; the same lock for every shoplink store
 const createTables = (sql: SqlClient.SqlClient) =>
-  Effect.all([
-    sql`CREATE TABLE IF NOT EXISTS shoplink_shops (
-      shop_id TEXT PRIMARY KEY,
-      name TEXT NOT NULL,
-      account_no TEXT NOT NULL,
-      username TEXT NOT NULL,
-      country TEXT NOT NULL,
-      status TEXT NOT NULL,
-      revoked_reason TEXT,
-      revoked_at INTEGER,
-      created_at INTEGER NOT NULL,
-      updated_at INTEGER NOT NULL
-    )`,
-    sql`CREATE TABLE IF NOT EXISTS shoplink_shop_secrets (
-      shop_id TEXT NOT NULL REFERENCES shoplink_shops (shop_id) ON DELETE CASCADE,
-      name TEXT NOT NULL,
-      key_id TEXT NOT NULL,
-      ciphertext TEXT NOT NULL,
-      PRIMARY KEY (shop_id, name)
-    )`
-  ], { discard: true })
+  sql.onDialectOrElse({
+    pg: () =>
+      sql.withTransaction(Effect.all([
+        sql`SELECT pg_advisory_xact_lock(${SCHEMA_LOCK})`,
+        sql`CREATE TABLE IF NOT EXISTS shoplink_shops (
+          shop_id TEXT PRIMARY KEY,
+          name TEXT NOT NULL,
+          account_no TEXT NOT NULL,
+          username TEXT NOT NULL,
+          country TEXT NOT NULL,
+          status TEXT NOT NULL,
+          revoked_reason TEXT,
+          revoked_at BIGINT,
+          created_at BIGINT NOT NULL,
+          updated_at BIGINT NOT NULL
+        )`,
+        sql`CREATE TABLE IF NOT EXISTS shoplink_shop_secrets (
+          shop_id TEXT NOT NULL REFERENCES shoplink_shops (shop_id) ON DELETE CASCADE,
+          name TEXT NOT NULL,
+          key_id TEXT NOT NULL,
+          ciphertext TEXT NOT NULL,
+          PRIMARY KEY (shop_id, name)
+        )`
+      ], { discard: true })),
+    orElse: () =>
+      Effect.all([
+        sql`PRAGMA foreign_keys = ON`.pipe(Effect.ignore),
+        sql`CREATE TABLE IF NOT EXISTS shoplink_shops (
+          shop_id TEXT PRIMARY KEY,
+          name TEXT NOT NULL,
+          account_no TEXT NOT NULL,
+          username TEXT NOT NULL,
+          country TEXT NOT NULL,
+          status TEXT NOT NULL,
+          revoked_reason TEXT,
+          revoked_at INTEGER,
+          created_at INTEGER NOT NULL,
+          updated_at INTEGER NOT NULL
+        )`,
+        sql`CREATE TABLE IF NOT EXISTS shoplink_shop_secrets (
+          shop_id TEXT NOT NULL REFERENCES shoplink_shops (shop_id) ON DELETE CASCADE,
+          name TEXT NOT NULL,
+          key_id TEXT NOT NULL,
+          ciphertext TEXT NOT NULL,
+          PRIMARY KEY (shop_id, name)
+        )`
+      ], { discard: true })
+  })
 
 const LegacyRow = Schema.Struct({ shop_id: Schema.String, account_no: Schema.String, username: Schema.String, country: Values.Country, api_token: Schema.String })
 
 /**
  * Releases before 0.2 kept customer tokens in plain text in `shoplink_credentials`. Each row becomes
  * a shop with its token sealed, the old table is dropped, and the file is vacuumed so the plain
- * text does not linger in free pages.
+ * text does not linger in free pages. SQLite only: no release before 0.2 ran on PostgreSQL.
  */
 const importLegacyCredentials = (sql: SqlClient.SqlClient, box: SecretBox["Type"]) =>
   Effect.gen(function*() {
@@ -392,8 +424,9 @@ const importLegacyCredentials = (sql: SqlClient.SqlClient, box: SecretBox["Type"
 
 /**
  * A store in the `shoplink_shops` and `shoplink_shop_secrets` tables of the `SqlClient` in context
- * (created when missing), every secret sealed by the `SecretBox` in context. Plain-text credentials
- * left by an earlier release are imported, sealed, and their table dropped.
+ * (created when missing), every secret sealed by the `SecretBox` in context. Works on SQLite and on
+ * PostgreSQL, where several processes can share the tables. On SQLite, plain-text credentials left
+ * by an earlier release are imported, sealed, and their table dropped.
  *
  * @example
  * import { SqliteClient } from "@effect/sql-sqlite-node"
@@ -411,9 +444,10 @@ export const layerSql: Layer.Layer<ShopStore, ShopStoreError, SqlClient.SqlClien
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const box = yield* SecretBox
-    yield* sql`PRAGMA foreign_keys = ON`.pipe(Effect.ignore)
     yield* createTables(sql).pipe(Effect.mapError(storeError))
-    yield* importLegacyCredentials(sql, box).pipe(Effect.mapError(storeError))
+    yield* sql.onDialectOrElse({ sqlite: () => importLegacyCredentials(sql, box), orElse: () => Effect.void }).pipe(
+      Effect.mapError(storeError)
+    )
 
     const readShop = (shopId: string) =>
       Effect.gen(function*() {
@@ -446,15 +480,23 @@ export const layerSql: Layer.Layer<ShopStore, ShopStoreError, SqlClient.SqlClien
         const now = yield* Clock.currentTimeMillis
         const sealed = yield* Effect.forEach([...secretsOf(input)], ([name, value]) =>
           Effect.map(box.seal(value, sealContext(input.id, name)), (s) => ({ name, ...s })))
+        const fresh = toShop(input, now, now)
+        // Decided by the insert itself, not by a read before it: of two processes adding the same
+        // shop at once, one gets ShopExists (or, with `replace`, the two updates take turns on the
+        // row's lock, each with its own secrets). The row keeps its first `created_at`.
         return yield* sql.withTransaction(Effect.gen(function*() {
-          const existing = yield* sql`SELECT created_at FROM shoplink_shops WHERE shop_id = ${input.id}`
-          if (existing[0] !== undefined && !options?.replace) return yield* new ShopExists({ shopId: input.id })
-          const shop = toShop(input, now, existing[0] === undefined ? now : Number(existing[0]["created_at"]))
-          yield* sql`INSERT INTO shoplink_shops (shop_id, name, account_no, username, country, status, revoked_reason, revoked_at, created_at, updated_at)
-            VALUES (${shop.id}, ${shop.name}, ${shop.distributor.accountNo}, ${shop.distributor.username}, ${shop.distributor.country},
-              'active', NULL, NULL, ${shop.createdAt}, ${shop.updatedAt})
-            ON CONFLICT (shop_id) DO UPDATE SET name = excluded.name, account_no = excluded.account_no, username = excluded.username,
-              country = excluded.country, status = 'active', revoked_reason = NULL, revoked_at = NULL, updated_at = excluded.updated_at`
+          const onConflict = options?.replace
+            ? sql`DO UPDATE SET name = excluded.name, account_no = excluded.account_no, username = excluded.username,
+                country = excluded.country, status = 'active', revoked_reason = NULL, revoked_at = NULL, updated_at = excluded.updated_at`
+            : sql`DO NOTHING`
+          const inserted = yield* sql`INSERT INTO shoplink_shops
+              (shop_id, name, account_no, username, country, status, revoked_reason, revoked_at, created_at, updated_at)
+            VALUES (${fresh.id}, ${fresh.name}, ${fresh.distributor.accountNo}, ${fresh.distributor.username}, ${fresh.distributor.country},
+              'active', NULL, NULL, ${now}, ${now})
+            ON CONFLICT (shop_id) ${onConflict}
+            RETURNING created_at`.pipe(Effect.flatMap(decodeCreatedAt), Effect.mapError(storeError))
+          if (inserted[0] === undefined) return yield* new ShopExists({ shopId: input.id })
+          const shop: Shop = { ...fresh, createdAt: inserted[0].created_at }
           yield* sql`DELETE FROM shoplink_shop_secrets WHERE shop_id = ${shop.id}`
           for (const s of sealed) {
             yield* sql`INSERT INTO shoplink_shop_secrets (shop_id, name, key_id, ciphertext) VALUES (${shop.id}, ${s.name}, ${s.keyId}, ${s.ciphertext})`
@@ -476,9 +518,11 @@ export const layerSql: Layer.Layer<ShopStore, ShopStoreError, SqlClient.SqlClien
           const context = sealContext(row.shop_id, row.name)
           const plain = yield* box.open({ keyId: row.key_id, ciphertext: row.ciphertext }, context)
           const sealed = yield* box.seal(plain, context)
-          yield* sql`UPDATE shoplink_shop_secrets SET key_id = ${sealed.keyId}, ciphertext = ${sealed.ciphertext}
-            WHERE shop_id = ${row.shop_id} AND name = ${row.name} AND key_id = ${row.key_id}`.pipe(Effect.mapError(storeError))
-          resealed++
+          // Guarded by the old key id: a row another process re-sealed (or replaced) meanwhile is
+          // left alone and not counted.
+          const updated = yield* sql`UPDATE shoplink_shop_secrets SET key_id = ${sealed.keyId}, ciphertext = ${sealed.ciphertext}
+            WHERE shop_id = ${row.shop_id} AND name = ${row.name} AND key_id = ${row.key_id} RETURNING name`.pipe(Effect.mapError(storeError))
+          resealed += updated.length
         }
         const usage = yield* sql`SELECT key_id, COUNT(*) AS n FROM shoplink_shop_secrets GROUP BY key_id`.pipe(Effect.mapError(storeError))
         yield* Effect.logInfo("secrets re-sealed").pipe(Effect.annotateLogs({ resealed, keyId: box.currentKeyId }))

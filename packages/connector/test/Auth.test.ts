@@ -1,9 +1,11 @@
 // Vendor API keys (hashed, constant-time) and signed launch links (HMAC-SHA256 with expiry).
+import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { ApiKeys, LaunchLinks, Storage } from "@shoplink/connector"
 import { Effect, Either, Layer, Redacted } from "effect"
+import { createHash } from "node:crypto"
 import { readFileSync } from "node:fs"
-import { scratchDatabase } from "./fixtures.js"
+import { pgOn, postgres, scratchDatabase, TestDatabaseUrl } from "./fixtures.js"
 
 const keysContract = (name: string, layer: () => Layer.Layer<ApiKeys.ApiKeys, unknown>) =>
   it.effect(`${name}: create, verify, refuse, revoke`, () =>
@@ -30,6 +32,31 @@ const keysContract = (name: string, layer: () => Layer.Layer<ApiKeys.ApiKeys, un
 describe("ApiKeys", () => {
   keysContract("memory", () => ApiKeys.layerMemory)
   keysContract("sqlite", () => ApiKeys.layerSql.pipe(Layer.provide(Storage.sqlite(scratchDatabase()))))
+  keysContract("postgres", () => ApiKeys.layerSql.pipe(Layer.provide(postgres())))
+
+  it.effect("postgres: a key created through one client verifies through another; only its digest is stored", () =>
+    Effect.gen(function*() {
+      const url = yield* TestDatabaseUrl
+      const open = () => ApiKeys.layerSql.pipe(Layer.provide(pgOn(url)))
+      // Two processes starting at once on an empty database.
+      const [one, two] = yield* Effect.all([Layer.build(open()), Layer.build(open())], { concurrency: 2 })
+      const on = <A, E>(context: typeof one, f: (keys: ApiKeys.Operations) => Effect.Effect<A, E>) =>
+        Effect.flatMap(ApiKeys.ApiKeys, f).pipe(Effect.provide(context))
+
+      const { apiKey, key } = yield* on(one, (keys) => keys.create("sms-backend"))
+      expect(yield* on(two, (keys) => keys.verify(Redacted.value(key)))).toEqual(apiKey)
+      expect(yield* on(two, (keys) => keys.list())).toEqual([apiKey])
+
+      const sql = yield* SqlClient.SqlClient
+      const rows = yield* sql<{ readonly key_id: string; readonly name: string; readonly digest: string }>`SELECT key_id, name, digest FROM shoplink_api_keys`
+      expect(rows).toEqual([{ key_id: apiKey.id, name: "sms-backend", digest: createHash("sha256").update(Redacted.value(key)).digest("hex") }])
+      expect(JSON.stringify(rows)).not.toContain(Redacted.value(key).split("_")[2]!)
+
+      // Revoked through one: refused by the other on its next request.
+      yield* on(two, (keys) => keys.revoke(apiKey.id))
+      expect((yield* on(one, (keys) => Effect.flip(keys.verify(Redacted.value(key))))).message).toBe("API key refused: revoked")
+      expect((yield* on(one, (keys) => keys.list()))[0]?.revokedAt).toBeTypeOf("number")
+    }).pipe(Effect.scoped, Effect.provide(postgres()), Effect.orDie))
 
   it.effect("sqlite stores only a digest of the key", () =>
     Effect.gen(function*() {

@@ -1,11 +1,13 @@
+import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { CredentialStore, SecretBox, ShopStore } from "@shoplink/connector"
 import { Effect, Either, Exit, Layer, Redacted } from "effect"
 import { readFileSync } from "node:fs"
-import { scratchDatabase, sqlite } from "./fixtures.js"
+import { pgOn, postgres, scratchDatabase, sqlite, TestDatabaseUrl } from "./fixtures.js"
 
 const box = SecretBox.layer(Either.getOrThrow(SecretBox.parseKeyring(SecretBox.generateKey("k1"))))
 const sqlStore = (file: string) => CredentialStore.layerSql.pipe(Layer.provide(sqlite(file)), Layer.provide(box))
+const pgStore = (url: string) => CredentialStore.layerSql.pipe(Layer.provide(pgOn(url)), Layer.provide(box))
 
 const credentials: CredentialStore.CustomerCredentials = {
   accountNo: "100200",
@@ -42,6 +44,9 @@ describe("CredentialStore", () => {
 
   it.effect("sqlite: put, get, overwrite, remove", () => roundTrip.pipe(Effect.provide(sqlStore(scratchDatabase()))))
 
+  it.effect("postgres: put, get, overwrite, remove", () =>
+    roundTrip.pipe(Effect.provide(CredentialStore.layerSql.pipe(Layer.provide(postgres()), Layer.provide(box)))))
+
   it.effect("through the ShopStore: put keeps the shop's name and SMS secrets", () =>
     Effect.gen(function*() {
       const shops = yield* ShopStore.ShopStore
@@ -60,4 +65,19 @@ describe("CredentialStore", () => {
       expect(read.username).toBe("parts@mainstreet-auto.example")
       expect(readFileSync(file, "latin1")).not.toContain("sbx-token-us-100200")
     }))
+})
+
+describe("CredentialStore on PostgreSQL", () => {
+  it.effect("credentials put through one client are read through another (or after a restart), sealed at rest", () =>
+    Effect.gen(function*() {
+      const url = yield* TestDatabaseUrl
+      yield* Effect.flatMap(CredentialStore.CredentialStore, (s) => s.put("shop_9", credentials)).pipe(Effect.provide(pgStore(url)))
+      const read = yield* Effect.flatMap(CredentialStore.CredentialStore, (s) => s.get("shop_9")).pipe(Effect.provide(pgStore(url)))
+      expect(read.username).toBe("parts@mainstreet-auto.example")
+      expect(Redacted.value(read.apiToken)).toBe("sbx-token-us-100200")
+      const sql = yield* SqlClient.SqlClient
+      const secrets = yield* sql`SELECT * FROM shoplink_shop_secrets`
+      expect(secrets).toHaveLength(1)
+      expect(JSON.stringify(secrets)).not.toContain("sbx-token")
+    }).pipe(Effect.provide(postgres())))
 })

@@ -1,7 +1,9 @@
+import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { LaunchRegistry } from "@shoplink/connector"
 import { Effect, Exit, Layer, TestClock } from "effect"
-import { scratchDatabase, sqlite } from "./fixtures.js"
+import { createHash } from "node:crypto"
+import { pgOn, postgres, scratchDatabase, sqlite, TestDatabaseUrl } from "./fixtures.js"
 
 const launch = (expiresAt: number) => ({
   shopId: "shop_1",
@@ -37,6 +39,7 @@ const suite = (name: string, layer: () => Layer.Layer<LaunchRegistry.LaunchRegis
 
 suite("LaunchRegistry.layerMemory", () => LaunchRegistry.layerMemory)
 suite("LaunchRegistry.layerSql", () => LaunchRegistry.layerSql.pipe(Layer.provide(sqlite(scratchDatabase()))))
+suite("LaunchRegistry.layerSql on PostgreSQL", () => LaunchRegistry.layerSql.pipe(Layer.provide(postgres())))
 
 describe("LaunchRegistry.layerSql storage", () => {
   it.effect("keeps keys across a restart but stores only their digest", () =>
@@ -56,7 +59,8 @@ describe("LaunchRegistry.layerSql storage", () => {
 describe("LaunchRegistry.purgeExpired", () => {
   for (const [name, layer] of [
     ["layerMemory", () => LaunchRegistry.layerMemory],
-    ["layerSql", () => LaunchRegistry.layerSql.pipe(Layer.provide(sqlite(scratchDatabase())))]
+    ["layerSql", () => LaunchRegistry.layerSql.pipe(Layer.provide(sqlite(scratchDatabase())))],
+    ["layerSql on PostgreSQL", () => LaunchRegistry.layerSql.pipe(Layer.provide(postgres()))]
   ] as const) {
     it.effect(`${name}: deletes launches expired before the cutoff, keeps the others`, () =>
       Effect.gen(function*() {
@@ -72,4 +76,51 @@ describe("LaunchRegistry.purgeExpired", () => {
         expect((yield* registry.resolve(live.key)).expiresAt).toBe(200_000)
       }).pipe(Effect.provide(layer())))
   }
+})
+
+describe("LaunchRegistry.layerSql on PostgreSQL, shared by two processes", () => {
+  const registryOn = (url: string) => LaunchRegistry.layerSql.pipe(Layer.provide(pgOn(url)))
+
+  it.effect("a key registered through one client resolves through the other; only its digest is stored", () =>
+    Effect.gen(function*() {
+      const url = yield* TestDatabaseUrl
+      // Both start at once: their CREATE TABLE IF NOT EXISTS must not collide.
+      const [one, two] = yield* Effect.all([Layer.build(registryOn(url)), Layer.build(registryOn(url))], { concurrency: 2 })
+      const registered = yield* LaunchRegistry.LaunchRegistry.pipe(Effect.flatMap((r) => r.register(launch(60_000))), Effect.provide(one))
+      const resolved = yield* LaunchRegistry.LaunchRegistry.pipe(Effect.flatMap((r) => r.resolve(registered.key)), Effect.provide(two))
+      expect(resolved).toEqual(registered.launch)
+      expect(resolved.createdAt).toBeTypeOf("number")
+
+      const sql = yield* SqlClient.SqlClient
+      const rows = yield* sql<Record<string, unknown>>`SELECT * FROM shoplink_launches`
+      expect(rows.map((row) => row["key_digest"])).toEqual([createHash("sha256").update(registered.key).digest("hex")])
+      expect(JSON.stringify(rows)).not.toContain(registered.key)
+    }).pipe(Effect.scoped, Effect.provide(postgres())))
+
+  it.effect("purgeExpired deletes only expired launches, in chunks, whichever client registered them", () =>
+    Effect.gen(function*() {
+      const url = yield* TestDatabaseUrl
+      const [one, two] = yield* Effect.all([Layer.build(registryOn(url)), Layer.build(registryOn(url))])
+      const registerOn = (context: typeof one, expiresAt: number) =>
+        LaunchRegistry.LaunchRegistry.pipe(Effect.flatMap((r) => r.register(launch(expiresAt))), Effect.provide(context))
+      // More than one chunk of 500 expired launches, from both clients.
+      yield* Effect.forEach(Array.from({ length: 1_100 }, (_, i) => i), (i) => registerOn(i % 2 === 0 ? one : two, 1_000 + i), {
+        concurrency: 4,
+        discard: true
+      })
+      const edge = yield* registerOn(one, 9_999)
+      const atCutoff = yield* registerOn(two, 10_000)
+      const live = yield* registerOn(two, 200_000)
+      yield* TestClock.adjust("100 seconds")
+      const purge = LaunchRegistry.LaunchRegistry.pipe(Effect.flatMap((r) => r.purgeExpired(10_000)))
+      expect(yield* purge.pipe(Effect.provide(one))).toBe(1_101)
+      expect(yield* purge.pipe(Effect.provide(two))).toBe(0)
+      const resolveOn = (context: typeof one, key: string) =>
+        LaunchRegistry.LaunchRegistry.pipe(Effect.flatMap((r) => r.resolve(key)), Effect.provide(context), Effect.exit)
+      expect(failureTag(yield* resolveOn(two, edge.key))).toBe("LaunchKeyUnknown")
+      expect(failureTag(yield* resolveOn(two, atCutoff.key))).toBe("LaunchKeyExpired")
+      expect(failureTag(yield* resolveOn(one, live.key))).toBe("no failure")
+      const sql = yield* SqlClient.SqlClient
+      expect(yield* sql`SELECT key_digest FROM shoplink_launches`).toHaveLength(2)
+    }).pipe(Effect.scoped, Effect.provide(postgres())))
 })
