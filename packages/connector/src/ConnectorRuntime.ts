@@ -49,7 +49,7 @@ import * as ShopStoreModule from "./ShopStore.js"
 import * as SmsCredentials from "./SmsCredentials.js"
 import { ShopSystem } from "./ShopSystem.js"
 import * as Storage from "./Storage.js"
-import { WebhookInbox, layerMemory as inboxInMemory, layerSql as inboxInSql } from "./WebhookInbox.js"
+import { WebhookInbox, layerMemory as inboxInMemory, layerSql as inboxInSql, layerSqlWith as inboxInSqlWith } from "./WebhookInbox.js"
 import * as WebhookReceiver from "./WebhookReceiver.js"
 import * as ApiKeysModule from "./ApiKeys.js"
 
@@ -113,6 +113,12 @@ export interface Options {
   readonly launchLinkSecrets?: ReadonlyArray<Redacted.Redacted<string>> | undefined
   /** Longest lifetime a signed link may claim (default 1 hour). */
   readonly launchLinkMaxLifetime?: Duration.DurationInput
+  /**
+   * On PostgreSQL, how long a worker's claim on an inbox entry lasts before another process may
+   * take it over (default 2 minutes; see `WebhookInbox.SqlOptions`). Keep it well above the
+   * worker's `operationTimeout`: a killed worker's entries wait this long.
+   */
+  readonly inboxLease?: Duration.DurationInput | undefined
   /** The background worker's settings, or `false` for a process that only receives. */
   readonly worker?: InboxWorker.Options | false
   /** The receiver's body limit. */
@@ -299,7 +305,7 @@ export const make = <E, R>(
       : Context.get(yield* Layer.build(Storage.layer(options.storage)), SqlClient.SqlClient)
     const stores = sql === undefined || secretBox === undefined
       ? Layer.mergeAll(ShopStoreModule.layerMemory, inboxInMemory, launchesInMemory, ApiKeysModule.layerMemory)
-      : Layer.mergeAll(ShopStoreModule.layerSql, inboxInSql, launchesInSql, ApiKeysModule.layerSql).pipe(
+      : Layer.mergeAll(ShopStoreModule.layerSql, inboxInSqlWith(options.inboxLease === undefined ? {} : { lease: options.inboxLease }), launchesInSql, ApiKeysModule.layerSql).pipe(
         Layer.provide(Layer.succeed(SqlClient.SqlClient, sql)),
         Layer.provide(secretBox)
       )

@@ -12,6 +12,13 @@
  * hands out only the oldest pending entry of each repair order). A dead-lettered entry does not
  * hold its repair order up: it has been given up on, and its later entries go ahead.
  *
+ * **Several processes.** On PostgreSQL (`WebhookInbox.layerSql`) workers in several processes can
+ * share one database: `due` claims each entry for one process under a lease (longer than an
+ * apply takes), a repair order's later entries stay unclaimable while its oldest is leased by
+ * anyone, and an entry of a killed process is claimed again once its lease runs out. The worker
+ * also runs a pass as soon as the inbox's `wakeups` say a new entry was stored (LISTEN/NOTIFY),
+ * polling every `pollInterval` as the fallback.
+ *
  * **Timeouts.** Every adapter call (the SMS write, the order verification) runs under
  * `operationTimeout` (default 30 seconds); a call that takes longer is interrupted and counts as a
  * retryable failure of that entry only. Backoff is per entry. An adapter's defect (a bug: a thrown
@@ -28,7 +35,7 @@
  *
  * @since 0.1.0
  */
-import { Cause, Clock, Deferred, Duration, Effect, Either, Exit, FiberId, Layer, Metric, Option, Random, Schema } from "effect"
+import { Cause, Clock, Deferred, Duration, Effect, Either, Exit, FiberId, Layer, Metric, Option, Random, Schema, Stream } from "effect"
 import { Punchout } from "@shoplink/protocol"
 import { orderWrite, quoteWrite } from "./internal/deliveries.js"
 import * as metrics from "./internal/metrics.js"
@@ -58,7 +65,11 @@ export interface Options {
   readonly baseDelay?: Duration.DurationInput
   /** Longest retry delay (default 5 minutes). */
   readonly maxDelay?: Duration.DurationInput
-  /** Pause between looks at the inbox when it has nothing due (default 250 ms). */
+  /**
+   * Pause between looks at the inbox when it has nothing due (default 250 ms). An inbox with
+   * `wakeups` (PostgreSQL) also rouses the worker as soon as a new entry is stored, so with it a
+   * longer interval costs no latency.
+   */
   readonly pollInterval?: Duration.DurationInput
 }
 
@@ -289,7 +300,8 @@ const setBacklogGauges = (inbox: WebhookInbox["Type"], now: number) =>
 /**
  * Runs the worker forever: `concurrency` lanes, each taking the oldest due entry of a repair
  * order no other lane holds, applying it and marking it, then asking again. A lane with nothing
- * to take waits `pollInterval` (or until another lane sees more work than it can take). A slow
+ * to take waits `pollInterval` (or until another lane sees more work than it can take, or the
+ * inbox's `wakeups` say a new entry was stored). A slow
  * or hung repair order holds one lane, never the others. An inbox failure is logged and the lane
  * goes on after the interval; the entry stays pending and is applied again later (idempotency
  * keys keep that from doubling lines).
@@ -319,7 +331,11 @@ export const run = (options: Options = {}): Effect.Effect<never, never, WebhookI
     let counter = 0
     let queries = 0
     let wake = Deferred.unsafeMake<void>(FiberId.none)
+    // Counts signals, so a lane can tell one came while it was asking the inbox (and would miss
+    // it by going idle afterwards).
+    let signals = 0
     const signal = () => {
+      signals++
       const woken = wake
       wake = Deferred.unsafeMake<void>(FiberId.none)
       Deferred.unsafeDone(woken, Exit.void)
@@ -345,6 +361,7 @@ export const run = (options: Options = {}): Effect.Effect<never, never, WebhookI
         yield* gauges
         const query = ++queries
         const startedAt = counter
+        const signalsBefore = signals
         openQueries.set(query, startedAt)
         const due = yield* Effect.either(inbox.due(limit)).pipe(Effect.ensuring(Effect.sync(() => openQueries.delete(query))))
         if (Either.isLeft(due)) {
@@ -365,8 +382,8 @@ export const run = (options: Options = {}): Effect.Effect<never, never, WebhookI
         })
         const next = free[0]
         if (next === undefined) {
-          // A repair order released while we asked may have its next entry due: ask again now.
-          yield* stale ? Effect.yieldNow() : idle
+          // A repair order released, or a wake-up, while we asked: something may be due, ask again now.
+          yield* stale || signals !== signalsBefore ? Effect.yieldNow() : idle
           continue
         }
         if (free.length > 1) signal()
@@ -382,6 +399,10 @@ export const run = (options: Options = {}): Effect.Effect<never, never, WebhookI
         )
       }
     })
+
+    // The inbox's wake-ups (e.g. PostgreSQL NOTIFY on a commit, from any process) rouse the idle
+    // lanes at once; the poll stays the fallback. The fiber ends with `run`.
+    if (inbox.wakeups !== undefined) yield* Effect.fork(Stream.runForEach(inbox.wakeups, () => Effect.sync(signal)))
 
     return yield* Effect.all(Array.from({ length: config.concurrency }, () => lane), { concurrency: "unbounded", discard: true }).pipe(
       Effect.andThen(Effect.never)

@@ -2,8 +2,9 @@
  * The durable inbox between receiving a webhook and applying it to the shop system. A delivery is
  * written here before the receiver answers 2xx, deduplicated by its content key, and then applied
  * by the worker, which records each failure and dead-letters an entry that keeps failing.
- * Replay puts a dead entry back in line; discard deletes it. SQLite keeps it across restarts;
- * memory is for tests.
+ * Replay puts a dead entry back in line; discard deletes it. SQLite (one process) or PostgreSQL
+ * (several processes sharing the database; `due` claims entries under a lease) keeps it across
+ * restarts; memory is for tests.
  *
  * Entries of one repair order are handed out in the order they were received: `due` gives only
  * the oldest pending entry of each repair order, so a later delivery waits while an earlier one
@@ -15,8 +16,8 @@
  *
  * @since 0.1.0
  */
-import { SqlClient } from "@effect/sql"
-import { Cause, Clock, Context, Effect, Exit, Layer, Option, Ref, Runtime, Schema } from "effect"
+import { SqlClient, type Statement } from "@effect/sql"
+import { Cause, Clock, Context, Duration, Effect, Exit, Layer, Option, Ref, Runtime, Schedule, Schema, type Scope, Stream } from "effect"
 import { retryBusy, shortenBusyTimeout } from "./internal/sqliteBusy.js"
 
 /**
@@ -177,11 +178,17 @@ export interface Operations {
   /**
    * Entries to apply now, oldest first: for each repair order, its oldest pending entry, if its
    * next attempt is due. A repair order whose oldest pending entry waits for a retry has none:
-   * its later entries wait behind it. At most `limit` entries.
+   * its later entries wait behind it. At most `limit` entries. On a database several processes
+   * share (PostgreSQL), it claims them for this process under a lease (see `layerSqlWith`): an
+   * entry another process holds is not handed out, nor are the later entries of its repair order.
    */
   readonly due: (limit: number) => Effect.Effect<ReadonlyArray<InboxEntry>, InboxError>
+  /**
+   * Records the entry as applied. With leases (PostgreSQL), only while no other process holds the
+   * entry; otherwise it does nothing and logs a warning (the other process applies it again).
+   */
   readonly markApplied: (id: string) => Effect.Effect<void, InboxError>
-  /** Records a failed attempt: retry at `retryAt`, or dead-letter when it is undefined. */
+  /** Records a failed attempt: retry at `retryAt`, or dead-letter when it is undefined. With leases, as `markApplied`. */
   readonly markFailed: (id: string, failure: { readonly error: string; readonly retryAt: number | undefined }) => Effect.Effect<void, InboxError>
   /** Puts a dead (or any) entry back in line now, with its attempt count reset. */
   readonly replay: (id: string) => Effect.Effect<InboxEntry, InboxError | EntryNotFound>
@@ -194,6 +201,15 @@ export interface Operations {
   readonly purge: (cutoffs: PurgeCutoffs) => Effect.Effect<PurgeResult, InboxError>
   /** How many entries are pending, and the oldest one's receipt time. */
   readonly backlog: Effect.Effect<Backlog, InboxError>
+  /**
+   * Emits when an entry may have become due sooner than the next poll (a new entry was stored,
+   * or one replayed, possibly by another process), so a worker can look at once. Optional: absent, a worker polls
+   * only. A hint, never a guarantee — a worker still polls, and the stream never fails (an
+   * implementation logs its own trouble and retries). `layerSql` on PostgreSQL feeds it from
+   * LISTEN on channel `shoplink_inbox` (over one connection of the client's, held while any
+   * consumer runs).
+   */
+  readonly wakeups?: Stream.Stream<void>
 }
 
 /**
@@ -415,30 +431,123 @@ const decodeRows = (rows: unknown) =>
 /** Rows a purge statement touches at most. */
 const PURGE_CHUNK = 500
 
+/** The PostgreSQL channel notified (on commit) when a receive stored a new entry, or a replay put one back in line. */
+const WAKEUP_CHANNEL = "shoplink_inbox"
+
 /**
- * An inbox in the `shoplink_inbox` table of the `SqlClient` in context (created if missing). The
- * content key is UNIQUE, so two receivers racing on one delivery still store it once.
- *
- * Receives are group-committed: deliveries arriving together are inserted in one transaction (one
- * disk sync), and each `receive` completes only after that transaction has committed — so the
- * receiver still answers 2xx only for what is durably stored.
- *
- * On SQLite it sets the connection's `busy_timeout` to 50 ms (for every store on that connection)
- * and retries a statement that finds the database locked by another connection on an Effect
- * schedule, for up to 5 seconds: a lock held elsewhere never holds the event loop for long.
+ * Settings of `layerSqlWith`.
  *
  * @example
- * import { SqliteClient } from "@effect/sql-sqlite-node"
- * import { Layer } from "effect"
- * import { WebhookInbox } from "@shoplink/connector"
- * const layer = WebhookInbox.layerSql.pipe(Layer.provide(SqliteClient.layer({ filename: "shoplink.db" })))
+ * import type { WebhookInbox } from "@shoplink/connector"
+ * const options: WebhookInbox.SqlOptions = { lease: "5 minutes" }
  *
- * @since 0.1.0
+ * @since 0.4.0
  */
-export const layerSql: Layer.Layer<WebhookInbox, InboxError, SqlClient.SqlClient> = Layer.scoped(
-  WebhookInbox,
+export interface SqlOptions {
+  /**
+   * PostgreSQL: how long an entry handed out by `due` stays this process's (default 2 minutes).
+   * It must outlast one apply: the order verification and the write each run under the worker's
+   * `operationTimeout` (30 seconds by default), so an apply holds its entry for about a minute
+   * at most. Shorter, a slow apply could see its entry claimed (and applied again) by another
+   * process; longer, a killed process's entries wait longer before another takes them. Each
+   * `due` of the holding process renews it. Leases are times of each process's Effect Clock: the
+   * hosts' clocks must agree to well within the lease. SQLite (one process) ignores it.
+   */
+  readonly lease?: Duration.DurationInput
+}
+
+type SqlFailure = { readonly message: string; readonly cause?: unknown }
+type Received = { readonly entry: InboxEntry; readonly duplicate: boolean }
+
+// What both dialects share; the statements that differ are built per dialect below.
+interface Dialect {
+  readonly run: <A>(statement: Effect.Effect<A, SqlFailure>) => Effect.Effect<A, InboxError>
+  readonly select: (rows: Effect.Effect<ReadonlyArray<unknown>, SqlFailure>) => Effect.Effect<ReadonlyArray<InboxEntry>, InboxError>
+  /** Receipt order (SQLite: time, then rowid; PostgreSQL: the identity column). */
+  readonly order: Statement.Fragment
+  /** A row's cheapest key, for the purge's chunked statements. */
+  readonly rowKey: Statement.Fragment
+  /** Tells the workers an entry is due now (after a replay). */
+  readonly wakeWorkers: Effect.Effect<void, InboxError>
+}
+
+const sharedOperations = (sql: SqlClient.SqlClient, { order, rowKey, run, select, wakeWorkers }: Dialect) => {
+  const get = (id: string) =>
+    select(sql`SELECT * FROM shoplink_inbox WHERE id = ${id}`).pipe(
+      Effect.flatMap((rows) => rows[0] === undefined ? Effect.fail(new EntryNotFound({ id })) : Effect.succeed(rows[0]))
+    )
+  const inChunks = (statement: () => Effect.Effect<ReadonlyArray<unknown>, SqlFailure>) =>
+    Effect.gen(function*() {
+      let total = 0
+      while (true) {
+        const rows = yield* run(statement())
+        total += rows.length
+        if (rows.length < PURGE_CHUNK) return total
+        yield* Effect.yieldNow()
+      }
+    })
+  return {
+    get,
+    replay: (id: string) =>
+      Effect.gen(function*() {
+        yield* get(id)
+        const now = yield* Clock.currentTimeMillis
+        yield* run(sql`UPDATE shoplink_inbox SET status = 'pending', attempts = 0, next_attempt_at = ${now} WHERE id = ${id}`)
+        yield* wakeWorkers
+        return yield* get(id)
+      }),
+    discard: (id: string) =>
+      Effect.gen(function*() {
+        const deleted = yield* run(sql`DELETE FROM shoplink_inbox WHERE id = ${id} AND status = 'dead' RETURNING id`)
+        if (deleted.length > 0) return
+        const entry = yield* get(id)
+        return yield* new EntryNotDead({ id, status: entry.status })
+      }),
+    list: (filter?: ListFilter) =>
+      Effect.gen(function*() {
+        const conditions = [
+          filter?.status === undefined ? undefined : sql`status = ${filter.status}`,
+          filter?.shopId === undefined ? undefined : sql`shop_id = ${filter.shopId}`,
+          filter?.repairOrderId === undefined ? undefined : sql`repair_order_id = ${filter.repairOrderId}`,
+          filter?.receivedSince === undefined ? undefined : sql`received_at >= ${filter.receivedSince}`
+        ].filter((c) => c !== undefined)
+        return yield* select(sql`SELECT * FROM shoplink_inbox WHERE ${sql.and(conditions)} ORDER BY ${order}`)
+      }),
+    // In chunks, each its own short statement: a purge of a large backlog never holds the
+    // write lock (or, SQLite being synchronous, the event loop) for long.
+    purge: ({ clearBodiesAppliedBefore, deleteAppliedBefore }: PurgeCutoffs) =>
+      Effect.gen(function*() {
+        const deleted = yield* inChunks(() =>
+          sql`DELETE FROM shoplink_inbox WHERE ${rowKey} IN (
+                SELECT ${rowKey} FROM shoplink_inbox WHERE status = 'applied' AND applied_at < ${deleteAppliedBefore} LIMIT ${PURGE_CHUNK})
+              RETURNING id`
+        )
+        const bodiesCleared = yield* inChunks(() =>
+          sql`UPDATE shoplink_inbox SET body = '' WHERE ${rowKey} IN (
+                SELECT ${rowKey} FROM shoplink_inbox
+                WHERE status = 'applied' AND body <> '' AND applied_at < ${clearBodiesAppliedBefore} LIMIT ${PURGE_CHUNK})
+              RETURNING id`
+        )
+        return { bodiesCleared, deleted }
+      }),
+    // PostgreSQL answers COUNT and MIN of a BIGINT as strings.
+    backlog: run(
+      sql<{ readonly size: number | string; readonly oldest: number | string | null }>`SELECT COUNT(*) AS size, MIN(received_at) AS oldest
+        FROM shoplink_inbox WHERE status = 'pending'`
+    ).pipe(Effect.map((rows): Backlog => {
+      const oldest = rows[0]?.oldest ?? null
+      return { size: Number(rows[0]?.size ?? 0), oldestReceivedAt: oldest === null ? undefined : Number(oldest) }
+    }))
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// SQLite: one process. Group-committed receives; `due` hands out without claiming.
+// ---------------------------------------------------------------------------------------------
+
+const makeSqlite = (sql: SqlClient.SqlClient): Effect.Effect<Operations, InboxError, Scope.Scope> =>
   Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
+    // --- SQLite schema (DDL) ---
     yield* sql`CREATE TABLE IF NOT EXISTS shoplink_inbox (
       id TEXT PRIMARY KEY,
       kind TEXT NOT NULL,
@@ -465,29 +574,20 @@ export const layerSql: Layer.Layer<WebhookInbox, InboxError, SqlClient.SqlClient
       sql`CREATE INDEX IF NOT EXISTS shoplink_inbox_applied ON shoplink_inbox (applied_at) WHERE status = 'applied'`,
       sql`CREATE INDEX IF NOT EXISTS shoplink_inbox_applied_bodies ON shoplink_inbox (applied_at) WHERE status = 'applied' AND body <> ''`
     ], { discard: true }).pipe(retryBusy, Effect.mapError(inboxError))
+    // --- end of SQLite schema ---
 
     // Every statement retries while another connection holds the lock (see internal/sqliteBusy).
-    const run = <A>(statement: Effect.Effect<A, { readonly message: string; readonly cause?: unknown }>) =>
-      statement.pipe(retryBusy, Effect.mapError(inboxError))
-    const select = (rows: Effect.Effect<ReadonlyArray<unknown>, { readonly message: string }>) =>
+    const run = <A>(statement: Effect.Effect<A, SqlFailure>) => statement.pipe(retryBusy, Effect.mapError(inboxError))
+    const select = (rows: Effect.Effect<ReadonlyArray<unknown>, SqlFailure>) =>
       rows.pipe(retryBusy, Effect.flatMap(decodeRows), Effect.map((rs) => rs.map(fromRow)), Effect.mapError(inboxError))
-    const get = (id: string) =>
-      select(sql`SELECT * FROM shoplink_inbox WHERE id = ${id}`).pipe(
-        Effect.flatMap((rows) => rows[0] === undefined ? Effect.fail(new EntryNotFound({ id })) : Effect.succeed(rows[0]))
-      )
+    const shared = sharedOperations(sql, {
+      run,
+      select,
+      order: sql.literal("received_at, rowid"),
+      rowKey: sql.literal("rowid"),
+      wakeWorkers: Effect.void
+    })
 
-    const inChunks = (statement: () => Effect.Effect<ReadonlyArray<unknown>, { readonly message: string; readonly cause?: unknown }>) =>
-      Effect.gen(function*() {
-        let total = 0
-        while (true) {
-          const rows = yield* run(statement())
-          total += rows.length
-          if (rows.length < PURGE_CHUNK) return total
-          yield* Effect.yieldNow()
-        }
-      })
-
-    type Received = { readonly entry: InboxEntry; readonly duplicate: boolean }
     const columns = "(id, kind, content_key, shop_id, repair_order_id, body, status, attempts, last_error, received_at, next_attempt_at, applied_at)"
     const insertText = (rows: number) =>
       `INSERT INTO shoplink_inbox ${columns} VALUES ${Array(rows).fill("(?, ?, ?, ?, ?, ?, 'pending', 0, NULL, ?, ?, NULL)").join(", ")}
@@ -573,6 +673,7 @@ export const layerSql: Layer.Layer<WebhookInbox, InboxError, SqlClient.SqlClient
     )
 
     return WebhookInbox.of({
+      ...shared,
       receive: (delivery) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
           Effect.async<Received, InboxError>((resume) => {
@@ -608,53 +709,236 @@ export const layerSql: Layer.Layer<WebhookInbox, InboxError, SqlClient.SqlClient
             ? sql`UPDATE shoplink_inbox SET status = 'dead', attempts = attempts + 1, last_error = ${error} WHERE id = ${id}`
             : sql`UPDATE shoplink_inbox SET attempts = attempts + 1, last_error = ${error}, next_attempt_at = ${retryAt}
                 WHERE id = ${id}`
-        ).pipe(Effect.asVoid),
-      replay: (id) =>
-        Effect.gen(function*() {
-          yield* get(id)
-          const now = yield* Clock.currentTimeMillis
-          yield* run(sql`UPDATE shoplink_inbox SET status = 'pending', attempts = 0, next_attempt_at = ${now} WHERE id = ${id}`)
-          return yield* get(id)
-        }),
-      discard: (id) =>
-        Effect.gen(function*() {
-          const deleted = yield* run(sql`DELETE FROM shoplink_inbox WHERE id = ${id} AND status = 'dead' RETURNING id`)
-          if (deleted.length > 0) return
-          const entry = yield* get(id)
-          return yield* new EntryNotDead({ id, status: entry.status })
-        }),
-      get,
-      list: (filter) =>
-        Effect.gen(function*() {
-          const conditions = [
-            filter?.status === undefined ? undefined : sql`status = ${filter.status}`,
-            filter?.shopId === undefined ? undefined : sql`shop_id = ${filter.shopId}`,
-            filter?.repairOrderId === undefined ? undefined : sql`repair_order_id = ${filter.repairOrderId}`,
-            filter?.receivedSince === undefined ? undefined : sql`received_at >= ${filter.receivedSince}`
-          ].filter((c) => c !== undefined)
-          return yield* select(sql`SELECT * FROM shoplink_inbox WHERE ${sql.and(conditions)} ORDER BY received_at, rowid`)
-        }),
-      // In chunks, each its own short statement: a purge of a large backlog never holds the
-      // write lock (or, SQLite being synchronous, the event loop) for long.
-      purge: ({ clearBodiesAppliedBefore, deleteAppliedBefore }) =>
-        Effect.gen(function*() {
-          const deleted = yield* inChunks(() =>
-            sql`DELETE FROM shoplink_inbox WHERE rowid IN (
-                  SELECT rowid FROM shoplink_inbox WHERE status = 'applied' AND applied_at < ${deleteAppliedBefore} LIMIT ${PURGE_CHUNK})
-                RETURNING id`
-          )
-          const bodiesCleared = yield* inChunks(() =>
-            sql`UPDATE shoplink_inbox SET body = '' WHERE rowid IN (
-                  SELECT rowid FROM shoplink_inbox
-                  WHERE status = 'applied' AND body <> '' AND applied_at < ${clearBodiesAppliedBefore} LIMIT ${PURGE_CHUNK})
-                RETURNING id`
-          )
-          return { bodiesCleared, deleted }
-        }),
-      backlog: run(
-        sql<{ readonly size: number; readonly oldest: number | null }>`SELECT COUNT(*) AS size, MIN(received_at) AS oldest
-          FROM shoplink_inbox WHERE status = 'pending'`
-      ).pipe(Effect.map((rows) => ({ size: Number(rows[0]?.size ?? 0), oldestReceivedAt: rows[0]?.oldest ?? undefined })))
+        ).pipe(Effect.asVoid)
     })
   })
-)
+
+// ---------------------------------------------------------------------------------------------
+// PostgreSQL: several processes on one database. `due` claims entries under a lease.
+// ---------------------------------------------------------------------------------------------
+
+/** Serializes the schema statements of processes starting together (CREATE … IF NOT EXISTS races otherwise). */
+const PG_SCHEMA_LOCK = 7_305_224_613
+
+// pg hands BIGINT columns over as strings (they may not fit a double); inbox times are epoch
+// milliseconds, far below 2^53, so Number() is exact. Anything else is left for the decoder to reject.
+const bigints = ["received_at", "next_attempt_at", "applied_at", "seq", "lease_until"] as const
+const normalizePgRow = (row: unknown): unknown => {
+  if (typeof row !== "object" || row === null) return row
+  const r = row as Record<string, unknown>
+  for (const column of bigints) {
+    const value = r[column]
+    if (typeof value === "string" && /^-?\d+$/.test(value)) r[column] = Number(value)
+  }
+  return r
+}
+
+/** What PgClient adds to SqlClient that the inbox uses (no import: @effect/sql-pg is an optional peer). */
+interface Listening {
+  readonly listen: (channel: string) => Stream.Stream<string, SqlFailure>
+}
+const canListen = (sql: SqlClient.SqlClient): sql is SqlClient.SqlClient & Listening =>
+  typeof (sql as Partial<Listening>).listen === "function"
+
+const makePg = (sql: SqlClient.SqlClient, leaseMillis: number): Effect.Effect<Operations, InboxError, Scope.Scope> =>
+  Effect.gen(function*() {
+    // --- PostgreSQL schema (DDL) ---
+    // `seq` is the order of receipt: receivers in several processes have clocks of their own, the
+    // identity column is the database's one order. Times are BIGINT epoch milliseconds of the
+    // Effect Clock, as on SQLite. A lease (`lease_owner`, `lease_until`) marks an entry a process
+    // has claimed.
+    yield* sql.withTransaction(Effect.all([
+      sql`SELECT pg_advisory_xact_lock(${PG_SCHEMA_LOCK})`,
+      sql`CREATE TABLE IF NOT EXISTS shoplink_inbox (
+        id TEXT PRIMARY KEY,
+        seq BIGINT GENERATED ALWAYS AS IDENTITY,
+        kind TEXT NOT NULL,
+        content_key TEXT NOT NULL UNIQUE,
+        shop_id TEXT NOT NULL,
+        repair_order_id TEXT NOT NULL,
+        body TEXT NOT NULL,
+        status TEXT NOT NULL,
+        attempts INTEGER NOT NULL,
+        last_error TEXT,
+        received_at BIGINT NOT NULL,
+        next_attempt_at BIGINT NOT NULL,
+        applied_at BIGINT,
+        lease_owner TEXT,
+        lease_until BIGINT
+      )`,
+      sql`CREATE INDEX IF NOT EXISTS shoplink_inbox_pending ON shoplink_inbox (seq) WHERE status = 'pending'`,
+      sql`CREATE INDEX IF NOT EXISTS shoplink_inbox_pending_ro
+          ON shoplink_inbox (shop_id, repair_order_id, seq) WHERE status = 'pending'`,
+      sql`CREATE INDEX IF NOT EXISTS shoplink_inbox_applied ON shoplink_inbox (applied_at) WHERE status = 'applied'`,
+      sql`CREATE INDEX IF NOT EXISTS shoplink_inbox_applied_bodies ON shoplink_inbox (applied_at) WHERE status = 'applied' AND body <> ''`
+    ], { discard: true })).pipe(Effect.mapError(inboxError))
+    // --- end of PostgreSQL schema ---
+
+    // Whose leases these are: one id per layer instance (one per process, in practice).
+    const owner = crypto.randomUUID()
+    const run = <A>(statement: Effect.Effect<A, SqlFailure>) => Effect.mapError(statement, inboxError)
+    const decode = (rows: ReadonlyArray<unknown>) =>
+      decodeRows(rows.map(normalizePgRow)).pipe(Effect.map((rs) => rs.map(fromRow)), Effect.mapError(inboxError))
+    const select = (rows: Effect.Effect<ReadonlyArray<unknown>, SqlFailure>) => Effect.flatMap(run(rows), decode)
+    const shared = sharedOperations(sql, {
+      run,
+      select,
+      order: sql.literal("seq"),
+      rowKey: sql.literal("id"),
+      wakeWorkers: Effect.asVoid(run(sql`SELECT pg_notify(${WAKEUP_CHANNEL}, '1')`))
+    })
+
+    // A mark counts only while the entry is pending and nobody else holds its lease: a worker
+    // whose lease ran out and whose entry was claimed again must not overwrite the new owner's
+    // result (the new owner applies it again; idempotency keys keep that from doubling lines).
+    const mark = (id: string, statement: Effect.Effect<ReadonlyArray<unknown>, SqlFailure>) =>
+      Effect.flatMap(run(statement), (rows) =>
+        rows.length > 0 ? Effect.void : Effect.logWarning("inbox entry not marked: another worker holds its lease, or it is no longer pending").pipe(
+          Effect.annotateLogs({ entryId: id })
+        ))
+
+    // Hands claims back when the layer closes (after the worker stopped), so another process
+    // need not wait for the leases to run out.
+    yield* Effect.addFinalizer(() =>
+      sql`UPDATE shoplink_inbox SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ${owner} AND status = 'pending'`.pipe(
+        Effect.timeoutOption("2 seconds"),
+        Effect.ignore
+      )
+    )
+
+    // PgClient LISTENs over one connection of its own while someone consumes the stream. A
+    // failure (the connection refused, or a pooler that cannot LISTEN) is logged and LISTEN
+    // retried; the worker polls meanwhile.
+    const wakeups: Stream.Stream<void> | undefined = canListen(sql)
+      ? sql.listen(WAKEUP_CHANNEL).pipe(
+        Stream.as(undefined),
+        Stream.tapError((error) =>
+          Effect.logWarning("inbox wake-ups (LISTEN) failed; polling until they are back").pipe(
+            Effect.annotateLogs({ reason: inboxError(error).reason })
+          )
+        ),
+        Stream.retry(Schedule.exponential("1 second").pipe(Schedule.union(Schedule.spaced("1 minute")))),
+        Stream.catchAll(() => Stream.empty)
+      )
+      : undefined
+
+    return WebhookInbox.of({
+      ...shared,
+      ...(wakeups === undefined ? {} : { wakeups }),
+      // One statement, so committed before it returns; pg_notify in it is delivered on that commit
+      // (only when a row was inserted). pg drops empty payloads, hence "1".
+      receive: (delivery) =>
+        Effect.gen(function*() {
+          const entry = newEntry(delivery, yield* Clock.currentTimeMillis)
+          const inserted = yield* run(sql`WITH inserted AS (
+              INSERT INTO shoplink_inbox (id, kind, content_key, shop_id, repair_order_id, body, status, attempts, received_at, next_attempt_at)
+              VALUES (${entry.id}, ${entry.kind}, ${entry.contentKey}, ${entry.shopId}, ${entry.repairOrderId}, ${entry.body},
+                      'pending', 0, ${entry.receivedAt}, ${entry.nextAttemptAt})
+              ON CONFLICT (content_key) DO NOTHING RETURNING id)
+            SELECT id, pg_notify(${WAKEUP_CHANNEL}, '1') FROM inserted`)
+          if (inserted.length > 0) return { entry, duplicate: false }
+          const stored = yield* select(sql`SELECT * FROM shoplink_inbox WHERE content_key = ${entry.contentKey}`)
+          return stored[0] === undefined
+            ? yield* new InboxError({ reason: `insert of ${entry.contentKey} conflicted but no entry was found` })
+            : { entry: stored[0], duplicate: true }
+        }),
+      // Claims the head of each repair order's line (no earlier pending entry, leased or not), if
+      // due and not leased by another process, oldest first. This process's own claims come back
+      // (their lease renewed): its worker lanes share them, as on SQLite. SKIP LOCKED passes over
+      // rows another process is claiming right now; a row another process claimed and committed
+      // meanwhile is re-checked against its new lease and left out.
+      due: (limit) =>
+        Effect.gen(function*() {
+          const now = yield* Clock.currentTimeMillis
+          const rows = yield* run(sql`UPDATE shoplink_inbox SET lease_owner = ${owner}, lease_until = ${now + leaseMillis}
+            WHERE id IN (
+              SELECT i.id FROM shoplink_inbox AS i
+              WHERE i.status = 'pending' AND i.next_attempt_at <= ${now}
+                AND (i.lease_owner IS NULL OR i.lease_owner = ${owner} OR i.lease_until <= ${now})
+                AND NOT EXISTS (
+                  SELECT 1 FROM shoplink_inbox AS p
+                  WHERE p.status = 'pending' AND p.shop_id = i.shop_id AND p.repair_order_id = i.repair_order_id AND p.seq < i.seq)
+              ORDER BY i.seq LIMIT ${Math.max(0, limit)}
+              FOR UPDATE SKIP LOCKED)
+            RETURNING *`)
+          // RETURNING follows no ORDER BY.
+          const sorted = rows.map(normalizePgRow).sort((a, b) => (a as { seq: number }).seq - (b as { seq: number }).seq)
+          return yield* decode(sorted)
+        }),
+      markApplied: (id) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          mark(
+            id,
+            sql`UPDATE shoplink_inbox SET status = 'applied', attempts = attempts + 1, applied_at = ${now}, last_error = NULL,
+                  lease_owner = NULL, lease_until = NULL
+                WHERE id = ${id} AND status = 'pending' AND (lease_owner IS NULL OR lease_owner = ${owner}) RETURNING id`
+          )),
+      markFailed: (id, { error, retryAt }) =>
+        mark(
+          id,
+          retryAt === undefined
+            ? sql`UPDATE shoplink_inbox SET status = 'dead', attempts = attempts + 1, last_error = ${error},
+                    lease_owner = NULL, lease_until = NULL
+                  WHERE id = ${id} AND status = 'pending' AND (lease_owner IS NULL OR lease_owner = ${owner}) RETURNING id`
+            : sql`UPDATE shoplink_inbox SET attempts = attempts + 1, last_error = ${error}, next_attempt_at = ${retryAt},
+                    lease_owner = NULL, lease_until = NULL
+                  WHERE id = ${id} AND status = 'pending' AND (lease_owner IS NULL OR lease_owner = ${owner}) RETURNING id`
+        )
+    })
+  })
+
+/**
+ * An inbox in the `shoplink_inbox` table of the `SqlClient` in context (created if missing), on
+ * SQLite or PostgreSQL. The content key is UNIQUE, so two receivers racing on one delivery still
+ * store it once. `layerSql` is this with the default lease.
+ *
+ * **SQLite** (one process). Receives are group-committed: deliveries arriving together are
+ * inserted in one transaction (one disk sync), and each `receive` completes only after that
+ * transaction has committed — so the receiver still answers 2xx only for what is durably stored.
+ * It sets the connection's `busy_timeout` to 50 ms (for every store on that connection) and
+ * retries a statement that finds the database locked by another connection on an Effect
+ * schedule, for up to 5 seconds: a lock held elsewhere never holds the event loop for long.
+ *
+ * **PostgreSQL** (several processes on one database). Each receive is one committed statement
+ * that, when it stored a new entry, notifies channel `shoplink_inbox` (as does a replay);
+ * `wakeups` listens on it.
+ * `due` claims what it hands out: the oldest pending entry of each repair order, if due and not
+ * leased by another process (`FOR UPDATE SKIP LOCKED`), leased to this layer instance for
+ * `lease`. While a repair order's oldest pending entry is leased, none of its later entries can
+ * be claimed, so each repair order is still applied in order across processes. `markApplied` and
+ * `markFailed` count only while this instance holds the lease (else they log a warning and do
+ * nothing), and release it. An expired lease (a killed process) makes the entry claimable again.
+ * Closing the layer releases its leases.
+ *
+ * @example
+ * import type { SqlClient } from "@effect/sql"
+ * import { Layer } from "effect"
+ * import { WebhookInbox } from "@shoplink/connector"
+ * declare const database: Layer.Layer<SqlClient.SqlClient>
+ * const layer = WebhookInbox.layerSqlWith({ lease: "5 minutes" }).pipe(Layer.provide(database))
+ *
+ * @since 0.4.0
+ */
+export const layerSqlWith = (options: SqlOptions = {}): Layer.Layer<WebhookInbox, InboxError, SqlClient.SqlClient> =>
+  Layer.scoped(
+    WebhookInbox,
+    Effect.flatMap(SqlClient.SqlClient, (sql): Effect.Effect<Operations, InboxError, Scope.Scope> =>
+      sql.onDialectOrElse({
+        pg: () => makePg(sql, Math.max(1, Duration.toMillis(Duration.decode(options.lease ?? "2 minutes")))),
+        orElse: () => makeSqlite(sql)
+      }))
+  )
+
+/**
+ * `layerSqlWith()`: an inbox in the `shoplink_inbox` table of the `SqlClient` in context, on
+ * SQLite or PostgreSQL, with the default lease of 2 minutes (see `layerSqlWith`).
+ *
+ * @example
+ * import { SqliteClient } from "@effect/sql-sqlite-node"
+ * import { Layer } from "effect"
+ * import { WebhookInbox } from "@shoplink/connector"
+ * const layer = WebhookInbox.layerSql.pipe(Layer.provide(SqliteClient.layer({ filename: "shoplink.db" })))
+ *
+ * @since 0.1.0
+ */
+export const layerSql: Layer.Layer<WebhookInbox, InboxError, SqlClient.SqlClient> = layerSqlWith()

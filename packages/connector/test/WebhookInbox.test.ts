@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { WebhookInbox } from "@shoplink/connector"
 import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Exit, Fiber, Layer, TestClock } from "effect"
-import { scratchDatabase, sqlite } from "./fixtures.js"
+import { postgres, scratchDatabase, sqlite } from "./fixtures.js"
 
 const delivery = (contentKey: string, kind: WebhookInbox.DeliveryKind = "order", repairOrderId = "ro_1042"): WebhookInbox.Delivery => ({
   kind,
@@ -155,7 +155,8 @@ const suite = (name: string, layer: () => Layer.Layer<WebhookInbox.WebhookInbox,
   })
 
 suite("WebhookInbox.layerMemory", () => WebhookInbox.layerMemory)
-suite("WebhookInbox.layerSql", () => WebhookInbox.layerSql.pipe(Layer.provide(sqlite(scratchDatabase()))))
+suite("WebhookInbox.layerSql (SQLite)", () => WebhookInbox.layerSql.pipe(Layer.provide(sqlite(scratchDatabase()))))
+suite("WebhookInbox.layerSql (PostgreSQL)", () => WebhookInbox.layerSql.pipe(Layer.provide(postgres())))
 
 describe("WebhookInbox.layerSql across a restart", () => {
   it.effect("a received entry is still there, pending, after the database is reopened; dedupe still holds", () =>

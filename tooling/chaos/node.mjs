@@ -1,0 +1,73 @@
+// One process of `pnpm chaos`: `node node.mjs receiver` serves the runtime's public routes (the
+// webhooks) and runs no worker; `node node.mjs worker` runs only the inbox worker. Both are
+// ConnectorRuntime on the same PostgreSQL database, as a scaled-out deployment runs them.
+// Environment: CHAOS_DATABASE_URL, CHAOS_SMS_URL, CHAOS_SECRET_KEYS, CHAOS_LEASE_MS, PORT.
+import { HttpRouter } from "@effect/platform"
+import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
+import { ConnectorRuntime, ShopSystem } from "@shoplink/connector"
+import { UndiciHttpClient } from "@shoplink/http-node"
+import { Effect, Layer, Logger, LogLevel, Redacted } from "effect"
+import { createServer } from "node:http"
+
+const role = process.argv[2]
+const sms = process.env.CHAOS_SMS_URL
+const lease = Number(process.env.CHAOS_LEASE_MS ?? 3000)
+
+const smsCall = (operation, path, body) =>
+  Effect.tryPromise({
+    try: async (signal) => {
+      const response = await fetch(`${sms}${path}`, {
+        method: body === undefined ? "GET" : "POST",
+        headers: { "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal
+      })
+      if (!response.ok) throw new Error(`HTTP ${response.status}`)
+      return response.json()
+    },
+    catch: (error) => new ShopSystem.ShopSystemError({ operation, reason: String(error), retryable: true })
+  })
+
+// An adapter as the real ones are: read the repair order's lines, write only the keys not there.
+const write = (operation) => (w) =>
+  Effect.gen(function*() {
+    const { keys } = yield* smsCall(operation, `/ro/${encodeURIComponent(w.repairOrderId)}/lines`)
+    const fresh = w.lines.map((l) => l.idempotencyKey).filter((key) => !keys.includes(key))
+    // The delivery's number rides in its product id (`ro#n`); the report checks the order with it.
+    const seq = Number(w.lines[0]?.productID.split("#")[1] ?? -1)
+    if (fresh.length > 0) yield* smsCall(operation, `/ro/${encodeURIComponent(w.repairOrderId)}/lines`, { keys: fresh, seq })
+    return { added: fresh.length, alreadyPresent: w.lines.length - fresh.length }
+  })
+
+const adapter = Layer.succeed(ShopSystem.ShopSystem, {
+  capabilities: new Set(["readRepairOrder", "writeQuotedParts", "writeOrderedParts"]),
+  loadRepairOrder: ({ repairOrderId }) => Effect.succeed({ id: repairOrderId, number: repairOrderId, vehicle: {} }),
+  applyQuote: write("applyQuote"),
+  applyOrder: write("applyOrder")
+})
+
+const program = Effect.gen(function*() {
+  const runtime = yield* ConnectorRuntime.make(adapter, {
+    publicBaseUrl: `http://127.0.0.1:${process.env.PORT ?? 0}`,
+    smsVendorName: "Shoplink chaos",
+    punchout: { baseUrl: "http://127.0.0.1:9", vendorApiKey: Redacted.make("unused: no launches here") },
+    storage: { postgres: Redacted.make(process.env.CHAOS_DATABASE_URL) },
+    secretKeys: Redacted.make(process.env.CHAOS_SECRET_KEYS),
+    inboxLease: `${lease} millis`,
+    worker: role === "worker"
+      ? { concurrency: 8, pollInterval: "1 second", baseDelay: "200 millis", maxAttempts: 50, operationTimeout: `${Math.floor(lease / 2)} millis` }
+      : false,
+    retention: false
+  })
+  if (role === "receiver") {
+    const server = yield* NodeHttpServer.make(() => createServer(), { port: Number(process.env.PORT), host: "127.0.0.1" })
+    yield* runtime.serve(server, HttpRouter.concat(runtime.publicRouter, runtime.healthRouter))
+  }
+  process.stdout.write(`ready ${role}\n`)
+  return yield* Effect.never
+})
+
+NodeRuntime.runMain(Effect.scoped(program).pipe(
+  Effect.provide(UndiciHttpClient.layer),
+  Logger.withMinimumLogLevel(LogLevel.Warning)
+))

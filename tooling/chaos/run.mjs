@@ -1,0 +1,222 @@
+#!/usr/bin/env node
+// `pnpm chaos`: scale-out on PostgreSQL under kill -9.
+//
+// Starts, as separate OS processes, a fake shop system, 2 receivers and 2 workers (node.mjs: each
+// a ConnectorRuntime on one PostgreSQL database). Registers a launch for each of 200 repair orders
+// (through the library, as the launcher does) and posts 5,000 quote webhooks over them, as the
+// distributor would: each repair order's deliveries one after another, to either receiver (a
+// delivery a dying receiver did not acknowledge is sent again, to the other one). Meanwhile it
+// kill -9s a random receiver or worker 5 times and restarts it. Then it checks every acknowledged
+// delivery reached the shop system once, in order, and prints
+//   chaos: acked N, applied N, lost 0, duplicated 0, out-of-order 0
+// exiting non-zero on any loss, duplicate, out-of-order apply or entry stuck past its lease.
+//
+// The database: SHOPLINK_TEST_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432),
+// a new database dropped at the end; a throwaway cluster when no server answers.
+import { Layer, Effect, Redacted, Context } from "effect"
+import { LaunchRegistry, Storage } from "@shoplink/connector"
+import { spawn } from "node:child_process"
+import { randomBytes } from "node:crypto"
+import { createServer } from "node:net"
+import { fileURLToPath } from "node:url"
+import { DEFAULT_TEST_DATABASE_URL, startThrowawayCluster, testDatabase } from "@shoplink/vitest-config/postgres"
+import pg from "pg"
+
+const REPAIR_ORDERS = Number(process.env.CHAOS_REPAIR_ORDERS ?? 200)
+const PER_RO = Number(process.env.CHAOS_DELIVERIES_PER_RO ?? 25)
+const KILLS = Number(process.env.CHAOS_KILLS ?? 5)
+const LEASE_MS = Number(process.env.CHAOS_LEASE_MS ?? 3000)
+const SENDERS = 40
+const here = (file) => fileURLToPath(new URL(file, import.meta.url))
+const log = (message) => console.log(`[chaos] ${message}`)
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address()
+      server.close(() => resolve(port))
+    })
+  })
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+const serverAnswers = async (url) => {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 })
+  try {
+    await client.connect()
+    return true
+  } catch {
+    return false
+  } finally {
+    await client.end().catch(() => {})
+  }
+}
+
+/** A child process that is ready once it prints `readyLine` (a regexp); its output is kept. */
+const startProcess = (name, args, env, readyLine) =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+    let output = ""
+    const onData = (chunk) => {
+      output += chunk
+      const match = readyLine.exec(output)
+      if (match) resolve({ name, child, match, output: () => output })
+    }
+    child.stdout.on("data", onData)
+    child.stderr.on("data", (chunk) => (output += chunk))
+    child.once("exit", (code, signal) => reject(new Error(`${name} exited (${code ?? signal}) before it was ready:\n${output.slice(-2000)}`)))
+  })
+
+const quoteBody = (ro, n) =>
+  JSON.stringify({
+    referenceID: ro,
+    quotes: [{
+      acaPartTerminologyID: 5340, productID: `${ro}#${n}`, brandID: "WIX", categoryID: "FLT", productDesc: "Oil Filter",
+      orderByTime: 1763769600000, dispatchTime: 1763773200000, quantityAvail: 12, quantityReq: 1,
+      price: 6.49, listPrice: 9.99, corePrice: 0, weight: 0.8, quality: "", makeId: 0, subtotal: 6.49
+    }]
+  })
+
+let cluster
+let database
+const nodes = []
+let sms
+try {
+  // 1. A database of our own.
+  const server = process.env.SHOPLINK_TEST_DATABASE_URL ?? DEFAULT_TEST_DATABASE_URL
+  if (!(await serverAnswers(server))) {
+    cluster = await startThrowawayCluster()
+    process.env.SHOPLINK_TEST_DATABASE_URL = cluster.url
+    log(`no server at ${server}: started a throwaway cluster`)
+  }
+  database = await testDatabase()
+  const secretKeys = `k1:${randomBytes(32).toString("base64")}`
+
+  // 2. The launches (one per repair order), registered as the launcher registers them.
+  const keys = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+    const context = yield* Layer.build(LaunchRegistry.layerSql.pipe(Layer.provideMerge(Storage.postgres(Redacted.make(database.url)))))
+    const registry = Context.get(context, LaunchRegistry.LaunchRegistry)
+    const out = []
+    for (let i = 0; i < REPAIR_ORDERS; i++) {
+      const { key } = yield* registry.register({
+        shopId: "shop_chaos", repairOrderId: `ro${i}`, repairOrderNumber: `ro${i}`, repairOrderUrl: undefined, expiresAt: Date.now() + 3_600_000
+      })
+      out.push(key)
+    }
+    return out
+  })))
+
+  // 3. The processes.
+  sms = await startProcess("fake-sms", [here("./fake-sms.mjs")], {}, /listening (\d+)/)
+  const smsUrl = `http://127.0.0.1:${sms.match[1]}`
+  const env = { CHAOS_DATABASE_URL: database.url, CHAOS_SMS_URL: smsUrl, CHAOS_SECRET_KEYS: secretKeys, CHAOS_LEASE_MS: String(LEASE_MS) }
+  const startNode = async (role, port) => {
+    const started = await startProcess(`${role}:${port ?? "-"}`, [here("./node.mjs"), role], { ...env, PORT: String(port ?? 0) }, /ready (receiver|worker)/)
+    return { role, port, ...started }
+  }
+  for (const role of ["receiver", "receiver", "worker", "worker"]) {
+    nodes.push(await startNode(role, role === "receiver" ? await freePort() : undefined))
+  }
+  log(`started fake SMS, ${nodes.filter((n) => n.role === "receiver").length} receivers and ${nodes.filter((n) => n.role === "worker").length} workers on one PostgreSQL database`)
+
+  // 4. Deliveries, each repair order's in sequence, to whichever receiver answers.
+  let acked = 0
+  let sending = true
+  let turn = 0
+  const post = async (ro, n) => {
+    for (let attempt = 0; ; attempt++) {
+      const receivers = nodes.filter((node) => node.role === "receiver")
+      const target = receivers[turn++ % receivers.length]
+      try {
+        const response = await fetch(`http://127.0.0.1:${target.port}/shoplink/webhooks/${keys[ro]}/quote`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: quoteBody(`ro${ro}`, n),
+          signal: AbortSignal.timeout(10_000)
+        })
+        if (response.ok) return
+        if (response.status < 500) throw new Error(`ro${ro} #${n}: ${response.status} ${await response.text()}`)
+      } catch (error) {
+        if (String(error.message).startsWith(`ro${ro} #`)) throw error
+      }
+      if (attempt > 200) throw new Error(`ro${ro} #${n}: no receiver acknowledged it after 200 attempts`)
+      await sleep(50)
+    }
+  }
+  const queue = Array.from({ length: REPAIR_ORDERS }, (_, i) => i)
+  const senders = Array.from({ length: SENDERS }, async () => {
+    while (queue.length > 0) {
+      const ro = queue.shift()
+      for (let n = 0; n < PER_RO; n++) {
+        await post(ro, n)
+        acked++
+      }
+    }
+  })
+
+  // 5. kill -9 a random receiver or worker, KILLS times, and restart it.
+  const killed = []
+  const firstRole = Math.floor(Math.random() * 2)
+  const chaos = (async () => {
+    for (let i = 0; i < KILLS; i++) {
+      await sleep(sending ? 1500 : 800)
+      // Workers and receivers by turns (which first, and which of them, at random): both kinds die.
+      const role = (i + firstRole) % 2 === 0 ? "worker" : "receiver"
+      const candidates = nodes.map((node, index) => ({ node, index })).filter(({ node }) => node.role === role)
+      const { index, node: victim } = candidates[Math.floor(Math.random() * candidates.length)]
+      victim.child.kill("SIGKILL")
+      killed.push(victim.name)
+      await sleep(300 + Math.floor(Math.random() * 500))
+      nodes[index] = await startNode(victim.role, victim.port)
+    }
+  })()
+  const sendStarted = Date.now()
+  await Promise.all(senders)
+  sending = false
+  log(`acknowledged ${acked} deliveries in ${((Date.now() - sendStarted) / 1000).toFixed(1)} s`)
+  await chaos
+  log(`killed with SIGKILL and restarted: ${killed.join(", ")}`)
+
+  // 6. Wait for the workers to drain: every delivery applied, or an entry stuck past its lease.
+  const expected = REPAIR_ORDERS * PER_RO
+  const deadline = Date.now() + 60_000 + 3 * LEASE_MS
+  let report
+  const appliedSeqs = (r) => Object.values(r).reduce((sum, list) => sum + new Set(list.map((l) => l.seq)).size, 0)
+  while (Date.now() < deadline) {
+    report = await (await fetch(`${smsUrl}/report`)).json()
+    if (appliedSeqs(report) >= expected) break
+    await sleep(250)
+  }
+  const db = new pg.Client({ connectionString: database.url })
+  await db.connect()
+  const stuck = Number((await db.query("SELECT count(*) AS n FROM shoplink_inbox WHERE status <> 'applied'")).rows[0].n)
+  await db.end()
+
+  // 7. The verdict.
+  let lost = 0
+  let duplicated = 0
+  let outOfOrder = 0
+  for (let ro = 0; ro < REPAIR_ORDERS; ro++) {
+    const list = report[`ro${ro}`] ?? []
+    const keysSeen = new Map()
+    for (const line of list) keysSeen.set(line.key, (keysSeen.get(line.key) ?? 0) + 1)
+    duplicated += [...keysSeen.values()].filter((count) => count > 1).length
+    const seqs = list.map((line) => line.seq)
+    for (let i = 1; i < seqs.length; i++) if (seqs[i] < seqs[i - 1]) outOfOrder++
+    const present = new Set(seqs)
+    for (let n = 0; n < PER_RO; n++) if (!present.has(n)) lost++
+  }
+  const applied = appliedSeqs(report)
+  console.log(`chaos: acked ${acked}, applied ${applied}, lost ${lost}, duplicated ${duplicated}, out-of-order ${outOfOrder}${stuck > 0 ? `, stuck ${stuck}` : ""}`)
+  if (acked !== expected || lost > 0 || duplicated > 0 || outOfOrder > 0 || stuck > 0) process.exitCode = 1
+} catch (error) {
+  console.error(`[chaos] FAILED: ${error.message}`)
+  process.exitCode = 1
+} finally {
+  for (const node of nodes) node.child.kill("SIGKILL")
+  sms?.child.kill("SIGKILL")
+  await sleep(200)
+  await database?.drop().catch((error) => console.error(`[chaos] could not drop ${database.name}: ${error.message}`))
+  cluster?.stop()
+}
