@@ -282,6 +282,24 @@ export const makeSuite = <E, R>(options: Options<E, R>): Suite => {
     absent: noWrites("nothing is written")
   })
 
+  // On PostgreSQL a worker that dies after writing but before marking the entry applied loses its
+  // lease, and another worker applies the entry again: the adapter's idempotent writes make that safe.
+  add("webhooks: a delivery applied again (as a re-claimed entry is) adds no line twice", writeRequires, writeStatus, {
+    checked: (env) =>
+      Effect.gen(function*() {
+        const runtime = yield* env.runtime()
+        const exported = yield* exportParts(env.sandbox, runtime, env.repairOrderId, writeKind!)
+        yield* drainApplied(runtime)
+        const [entry] = yield* runtime.inbox.list()
+        expect(entry?.status).toBe("applied")
+        yield* runtime.inbox.replay(entry!.id)
+        yield* drainApplied(runtime)
+        expect((yield* runtime.inbox.get(entry!.id)).status, "the second apply succeeds").toBe("applied")
+        expect(sorted(yield* env.harness.readLines(env.repairOrderId)), "the same lines, none twice").toEqual(sorted(exported.expected))
+      }),
+    absent: noWrites("nothing is written")
+  })
+
   add("webhooks: a malformed body or an unknown key is rejected and nothing is written", [], "checked", {
     checked: (env) =>
       Effect.gen(function*() {
