@@ -104,7 +104,7 @@ export const startApp = (settings: Settings): Effect.Effect<RunningApp, StartFai
       publicBaseUrl,
       smsVendorName: settings.smsVendorName,
       punchout: { baseUrl: settings.punchoutBaseUrl, vendorApiKey: settings.vendorApiKey },
-      storage: settings.database ?? { sqlite: settings.databaseFile },
+      storage: settings.database,
       secretKeys: settings.secretKeys,
       worker: { pollInterval: "100 millis", baseDelay: "1 second", maxAttempts: 8 }
     }).pipe(

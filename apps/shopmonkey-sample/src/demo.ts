@@ -53,7 +53,7 @@ const program = Effect.gen(function*() {
     publicBaseUrl: undefined,
     appBaseUrl: undefined,
     smsVendorName: "Shopmonkey (Shoplink demo)",
-    databaseFile: join(dir, "demo.sqlite")
+    database: { sqlite: join(dir, "demo.sqlite") }
   }).pipe(Effect.orDie)
   const { sandbox, shopmonkey } = embedded
   yield* detail(`sandbox ${sandbox.url} · fake Shopmonkey ${shopmonkey.url} · service ${app.url}`)

@@ -23,9 +23,7 @@ const scratchDirectory = Effect.acquireRelease(
 )
 
 const databaseName = (settings: Settings) =>
-  settings.database === undefined
-    ? settings.databaseFile
-    : "postgres" in settings.database ? Storage.maskUrl(Redacted.value(settings.database.postgres)) : settings.database.sqlite
+  "postgres" in settings.database ? Storage.maskUrl(Redacted.value(settings.database.postgres)) : settings.database.sqlite
 
 const failStart = (message: string) =>
   Effect.sync(() => {
@@ -38,7 +36,7 @@ const program = Effect.gen(function*() {
   let settings: Settings
   let banner: ReadonlyArray<string>
   if (yield* externalRequested) {
-    settings = { ...service, ...(yield* loadExternalSettings) }
+    settings = { ...service, ...(yield* loadExternalSettings), database: service.database ?? { sqlite: "shoplink-sample.sqlite" } }
     banner = [
       `Distributor: ${settings.punchoutBaseUrl}`,
       `Shopmonkey:  ${settings.shopmonkeyBaseUrl}`,
@@ -48,7 +46,7 @@ const program = Effect.gen(function*() {
     const embedded = yield* startEmbedded()
     // A fresh database per run, sealed with a key made for this run: the embedded sandbox and fake
     // Shopmonkey start fresh too.
-    settings = { ...service, ...embedded.settings, databaseFile: join(yield* scratchDirectory, "sample.sqlite") }
+    settings = { ...service, ...embedded.settings, database: service.database ?? { sqlite: join(yield* scratchDirectory, "sample.sqlite") } }
     banner = [
       "Embedded default (no SHOPLINK_PUNCHOUT_BASE_URL set):",
       `  distributor sandbox  ${embedded.sandbox.url}  (docs: ${embedded.sandbox.openApi.docs})`,

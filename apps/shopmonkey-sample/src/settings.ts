@@ -29,12 +29,11 @@ export interface Settings {
   /** Where users' browsers reach the pages (defaults to the public base URL on one listener). */
   readonly appBaseUrl: string | undefined
   readonly smsVendorName: string
-  readonly databaseFile: string
   /**
-   * `SHOPLINK_DATABASE_URL`: a PostgreSQL URL shared by several instances, or a SQLite file; wins
-   * over `databaseFile` when set.
+   * `SHOPLINK_DATABASE_URL`: a PostgreSQL URL shared by several instances, or a SQLite file.
+   * Unset, real-service mode uses `shoplink-sample.sqlite` and the embedded default a scratch file.
    */
-  readonly database?: Storage.Location | undefined
+  readonly database: Storage.Location
   readonly punchoutBaseUrl: string
   readonly vendorApiKey: Redacted.Redacted<string>
   readonly shopmonkeyBaseUrl: string
@@ -71,11 +70,8 @@ export const serviceConfig = Config.all({
   publicBaseUrl: optionalUrl("SHOPLINK_PUBLIC_BASE_URL"),
   appBaseUrl: optionalUrl("SHOPLINK_APP_BASE_URL"),
   smsVendorName: Config.string("SHOPLINK_SMS_VENDOR_NAME").pipe(Config.withDefault("Shopmonkey (Shoplink sample)")),
-  databaseFile: Config.string("SHOPLINK_DATABASE").pipe(Config.withDefault("shoplink-sample.sqlite")),
-  database: Config.option(Config.string("SHOPLINK_DATABASE_URL").pipe(
-    // StorageUnavailable's problem never holds the password.
-    Config.mapOrFail((url) => Either.mapLeft(Effect.runSync(Effect.either(Storage.fromUrl(url))), (error) => ConfigError.InvalidData([], error.problem)))
-  )).pipe(Config.map(Option.getOrUndefined))
+  // Unset: the mode picks a SQLite file (see Settings.database). Its problems never hold a password.
+  database: Config.option(Storage.config("SHOPLINK_DATABASE_URL")).pipe(Config.map(Option.getOrUndefined))
 })
 
 /** `SHOPLINK_SECRET_KEYS`, checked as a keyring (the problem is named, never a key). */
@@ -174,7 +170,6 @@ const described: Record<string, { readonly what: string; readonly secret?: true;
   SHOPLINK_PUBLIC_BASE_URL: { what: "where the distributor and browsers reach the public routes" },
   SHOPLINK_APP_BASE_URL: { what: "where users' browsers reach the sample's pages" },
   SHOPLINK_SMS_VENDOR_NAME: { what: "the name shown in the distributor's footer" },
-  SHOPLINK_DATABASE: { what: "the SQLite file for shops, the inbox and launch keys" },
   SHOPLINK_DATABASE_URL: { what: "the database for shops, the inbox and launch keys: postgres://… (shared by several instances) or a SQLite file", secret: true, safeMessage: true },
   SHOPLINK_PUNCHOUT_BASE_URL: { what: "the distributor's Punchout base URL" },
   SHOPLINK_VENDOR_API_KEY: { what: "the distributor's vendor API key", secret: true },

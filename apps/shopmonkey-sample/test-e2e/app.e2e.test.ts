@@ -73,7 +73,7 @@ const setup: Effect.Effect<{
     publicBaseUrl: proxy.url,
     appBaseUrl: undefined,
     smsVendorName: "Shopmonkey (Shoplink e2e)",
-    databaseFile: join(dir, "db.sqlite")
+    database: { sqlite: join(dir, "db.sqlite") }
   }).pipe(Effect.orDie)
   appUrl = app.url
   const browser = yield* Effect.acquireRelease(

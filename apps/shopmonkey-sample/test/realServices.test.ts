@@ -56,7 +56,7 @@ describe("shopmonkey-sample with real services configured", () => {
               SHOPLINK_PUNCHOUT_BASE_URL: sandbox.url,
               SHOPLINK_VENDOR_API_KEY: sandbox.credentials.vendorApiKey,
               SHOPLINK_SHOPMONKEY_BASE_URL: fake.url,
-              SHOPLINK_DATABASE: database,
+              SHOPLINK_DATABASE_URL: database,
               SHOPLINK_SECRET_KEYS: keys,
               SHOPLINK_USERS_FILE: usersFile
             },

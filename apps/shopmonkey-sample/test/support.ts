@@ -26,7 +26,7 @@ export const startSample = (overrides: Partial<Settings> = {}) =>
       publicBaseUrl: undefined,
       appBaseUrl: undefined,
       smsVendorName: "Sample tests",
-      databaseFile: join(dir, "db.sqlite"),
+      database: { sqlite: join(dir, "db.sqlite") },
       ...overrides
     }).pipe(Effect.orDie)
     return { embedded, app, dir }

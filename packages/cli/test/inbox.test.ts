@@ -104,7 +104,7 @@ const seed = () =>
     )
     expect(yield* workerPass(file, false)).toEqual({ applied: 1, retrying: 0, dead: 3 })
     const pending = yield* onInbox(file, receive("order", "shop_1", "ro_late", orderBody("10005")))
-    return { dir, file, env: { SHOPLINK_DATABASE: file }, ids: { ...ids, pending } }
+    return { dir, file, env: { SHOPLINK_DATABASE_URL: file }, ids: { ...ids, pending } }
   })
 
 interface EntryJson {
@@ -163,7 +163,7 @@ describe("shoplink inbox list", () => {
       expect(combined.map((e) => e.id)).toEqual([ids.pending])
       const none = yield* runCli(["inbox", "list", "--shop", "shop_9", "--status", "dead"], env)
       expect(none.code).toBe(0)
-      expect(none.stdout).toBe(`no inbox entries with status dead, shop shop_9 in ${env.SHOPLINK_DATABASE}\n`)
+      expect(none.stdout).toBe(`no inbox entries with status dead, shop shop_9 in ${env.SHOPLINK_DATABASE_URL}\n`)
       expect(parseJson((yield* runCli(["inbox", "list", "--ro", "nope", "--json"], env)).stdout)).toEqual([])
 
       // --json: every field, full ids, ISO-8601 times, no bodies.
@@ -389,9 +389,9 @@ describe("shoplink inbox: bad ids and a missing database", () => {
       // A database file that does not exist: exit 2, and it is not created.
       const nowhere = join(dir, "typo.db")
       for (const args of [["inbox", "list"], ["inbox", "show", ids.gone], ["inbox", "replay", ids.gone], ["inbox", "replay", "--all-dead"], ["inbox", "discard", ids.gone]]) {
-        const result = yield* runCli(args, { SHOPLINK_DATABASE: nowhere })
+        const result = yield* runCli(args, { SHOPLINK_DATABASE_URL: nowhere })
         expect(result.code, args.join(" ")).toBe(2)
-        expect(result.stderr).toContain(`SHOPLINK_DATABASE (the connector service's SQLite file`)
+        expect(result.stderr).toContain(`SHOPLINK_DATABASE_URL (the connector service's SQLite file`)
         expect(result.stderr).toContain(`names a file that does not exist: ${nowhere}`)
         const option = yield* runCli([...args, "--database", nowhere], env)
         expect(option.code).toBe(2)
@@ -399,7 +399,7 @@ describe("shoplink inbox: bad ids and a missing database", () => {
       }
       const none = yield* runCli(["inbox", "list"], {})
       expect(none.code).toBe(2)
-      expect(none.stderr).toContain("fix: pass --database <file> or set SHOPLINK_DATABASE")
+      expect(none.stderr).toContain("fix: pass --database <file> or set SHOPLINK_DATABASE_URL")
       expect(readdirSync(dir).some((f) => f.startsWith("typo"))).toBe(false)
     }), { timeout: 120_000 })
 })

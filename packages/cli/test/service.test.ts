@@ -20,7 +20,7 @@ const setup = () => {
   const dir = scratchDir()
   const file = join(dir, "shoplink.db")
   const k1 = keyOf("k1")
-  return { dir, file, k1, env: { SHOPLINK_DATABASE: file, SHOPLINK_SECRET_KEYS: k1 } }
+  return { dir, file, k1, env: { SHOPLINK_DATABASE_URL: file, SHOPLINK_SECRET_KEYS: k1 } }
 }
 
 const addArgs = (id: string) =>
@@ -201,7 +201,7 @@ describe("shoplink shops", () => {
   it.effect("a missing or malformed SHOPLINK_SECRET_KEYS is exit 2 naming it, never its value", () =>
     Effect.gen(function*() {
       const { env, file } = setup()
-      const missing = yield* runCli(addArgs("shop_1"), { SHOPLINK_DATABASE: file }, { stdin: secretsJson })
+      const missing = yield* runCli(addArgs("shop_1"), { SHOPLINK_DATABASE_URL: file }, { stdin: secretsJson })
       expect(missing.code).toBe(2)
       expect(missing.stderr).toContain(
         "error (ConfigProblem): SHOPLINK_SECRET_KEYS (the keyring sealing the service's stored secrets: id:base64key[,…], the first seals) is missing"
@@ -218,7 +218,7 @@ describe("shoplink shops", () => {
         // Every command that seals or opens secrets checks it; each malformation is named.
         const commands = keys === short ? [["shops", "list"], ["secrets", "rotate"], addArgs("shop_1")] : [["shops", "list"]]
         for (const args of commands) {
-          const result = yield* runCli(args, { SHOPLINK_DATABASE: file, SHOPLINK_SECRET_KEYS: keys }, { stdin: secretsJson })
+          const result = yield* runCli(args, { SHOPLINK_DATABASE_URL: file, SHOPLINK_SECRET_KEYS: keys }, { stdin: secretsJson })
           expect(result.code, args.join(" ")).toBe(2)
           expect(result.stderr).toContain("SHOPLINK_SECRET_KEYS (the keyring sealing the service's stored secrets")
           expect(result.stderr).toContain(problem)
@@ -226,7 +226,7 @@ describe("shoplink shops", () => {
         }
       }
       // Keys commands do not seal anything, so they do not need it.
-      expect((yield* runCli(["keys", "create", "backend"], { SHOPLINK_DATABASE: file })).code).toBe(0)
+      expect((yield* runCli(["keys", "create", "backend"], { SHOPLINK_DATABASE_URL: file })).code).toBe(0)
     }), { timeout: 90_000 })
 
   it.effect("list, remove and rotate refuse a database file that does not exist, and do not create it", () =>
@@ -235,7 +235,7 @@ describe("shoplink shops", () => {
       for (const args of [["shops", "list"], ["shops", "remove", "shop_1"], ["secrets", "rotate"], ["keys", "list"], ["keys", "revoke", "abc"]]) {
         const result = yield* runCli(args, env)
         expect(result.code, args.join(" ")).toBe(2)
-        expect(result.stderr).toContain(`SHOPLINK_DATABASE (the connector service's SQLite file: its shops, sealed secrets and API keys) names a file that does not exist: ${file}`)
+        expect(result.stderr).toContain(`SHOPLINK_DATABASE_URL (the connector service's SQLite file: its shops, sealed secrets and API keys) names a file that does not exist: ${file}`)
       }
       const option = yield* runCli(["shops", "list", "--database", join(dir, "typo.db")], env)
       expect(option.code).toBe(2)
@@ -243,11 +243,11 @@ describe("shoplink shops", () => {
       expect(option.stderr).toContain(`names a file that does not exist: ${join(dir, "typo.db")}`)
       const none = yield* runCli(["shops", "list"], { SHOPLINK_SECRET_KEYS: env.SHOPLINK_SECRET_KEYS })
       expect(none.code).toBe(2)
-      expect(none.stderr).toContain("SHOPLINK_DATABASE (the connector service's SQLite file: its shops, sealed secrets and API keys) is missing")
-      expect(none.stderr).toContain("fix: pass --database <file> or set SHOPLINK_DATABASE")
+      expect(none.stderr).toContain("SHOPLINK_DATABASE_URL (the connector service's SQLite file: its shops, sealed secrets and API keys) is missing")
+      expect(none.stderr).toContain("fix: pass --database <file> or set SHOPLINK_DATABASE_URL")
       expect(readdirSync(dir)).toEqual([])
 
-      // --database wins over SHOPLINK_DATABASE.
+      // --database wins over SHOPLINK_DATABASE_URL.
       const other = join(dir, "other.db")
       expect((yield* runCli([...addArgs("shop_1"), "--database", other], env, { stdin: secretsJson })).code).toBe(0)
       expect(existsSync(file)).toBe(false)
@@ -312,7 +312,7 @@ describe("shoplink keys", () => {
   it.effect("create prints the key once; list never shows it; it verifies through ApiKeys.verify until revoked", () =>
     Effect.gen(function*() {
       const { dir, file } = setup()
-      const env = { SHOPLINK_DATABASE: file }
+      const env = { SHOPLINK_DATABASE_URL: file }
       const created = yield* runCli(["keys", "create", "sms backend"], env)
       expect(created.code).toBe(0)
       const key = created.stdout.trim()

@@ -527,12 +527,12 @@ export const layer = <E, R>(
  *
  * @example
  * import { Config, Layer } from "effect"
- * import { ConnectorRuntime, type ShopSystem } from "@shoplink/connector"
+ * import { ConnectorRuntime, type ShopSystem, Storage } from "@shoplink/connector"
  * declare const adapter: Layer.Layer<ShopSystem.ShopSystem>
  * const layer = ConnectorRuntime.layerConfig(adapter, {
  *   publicBaseUrl: Config.string("SHOPLINK_PUBLIC_BASE_URL"),
  *   smsVendorName: Config.string("SHOPLINK_SMS_VENDOR_NAME"),
- *   storage: Config.map(Config.string("SHOPLINK_DATABASE"), (sqlite) => ({ sqlite })),
+ *   storage: Storage.config("SHOPLINK_DATABASE_URL"),
  *   secretKeys: Config.redacted("SHOPLINK_SECRET_KEYS"),
  *   punchout: Config.all({ baseUrl: Config.string("SHOPLINK_PUNCHOUT_BASE_URL"), vendorApiKey: Config.redacted("SHOPLINK_VENDOR_API_KEY") })
  * })

@@ -14,7 +14,7 @@
  */
 import type { SqlClient } from "@effect/sql"
 import type { SqliteClient } from "@effect/sql-sqlite-node"
-import { Effect, Layer, Redacted, Schema } from "effect"
+import { Config, ConfigError, Effect, Either, Layer, Redacted, Schema } from "effect"
 import { chmodSync, closeSync, existsSync, openSync } from "node:fs"
 
 /** Creates the file (or tightens an existing one) to 0600 before SQLite opens it. */
@@ -188,3 +188,22 @@ export const postgres = (
  */
 export const layer = (location: Location): Layer.Layer<SqlClient.SqlClient, StorageUnavailable> =>
   "postgres" in location ? postgres(location.postgres) : sqlite(location.sqlite)
+
+/**
+ * A `Location` read from the variable `name` through `fromUrl` (a `postgres://` URL or a SQLite
+ * file); a value it refuses is a `ConfigError` naming the problem, never the password. The
+ * application names the variable (the samples use `SHOPLINK_DATABASE_URL`).
+ *
+ * @example
+ * import { Config } from "effect"
+ * import { Storage } from "@shoplink/connector"
+ * const storage = Storage.config("SHOPLINK_DATABASE_URL").pipe(Config.withDefault<Storage.Location>({ sqlite: "shoplink.db" }))
+ *
+ * @since 0.4.0
+ */
+export const config = (name: string): Config.Config<Location> =>
+  Config.string(name).pipe(
+    Config.mapOrFail((value) =>
+      Either.mapLeft(Effect.runSync(Effect.either(fromUrl(value))), (error) => ConfigError.InvalidData([], error.problem))
+    )
+  )

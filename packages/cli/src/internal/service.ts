@@ -1,9 +1,9 @@
 // The connector service's database, for `shops`, `secrets rotate`, `keys` and `inbox`: where it
-// is (--database, else SHOPLINK_DATABASE), the keyring that seals its secrets
-// (SHOPLINK_SECRET_KEYS), and the stores of @shoplink/connector over it (ShopStore, ApiKeys,
-// WebhookInbox on Storage.sqlite, mode 0600).
+// is (--database, else SHOPLINK_DATABASE_URL: a SQLite file or a postgres:// URL), the keyring that
+// seals its secrets (SHOPLINK_SECRET_KEYS), and the stores of @shoplink/connector over it
+// (ShopStore, ApiKeys, WebhookInbox on Storage.layer).
 import { ApiKeys, SecretBox, ShopStore, Storage, WebhookInbox } from "@shoplink/connector"
-import { Effect, Either, Layer, Logger, LogLevel, Option } from "effect"
+import { Effect, Either, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import { existsSync, statSync } from "node:fs"
 import { dirname, resolve } from "node:path"
 import * as ShoplinkConfig from "../ShoplinkConfig.js"
@@ -16,8 +16,10 @@ export interface ServiceArgs extends GlobalArgs {
 }
 
 export interface Service {
-  /** The database file, as given (relative paths are from the current directory). */
+  /** The database as people read it: the file as given, or the URL with its password masked. */
   readonly file: string
+  /** Where the stores are: a SQLite file or a PostgreSQL database. */
+  readonly location: Storage.Location
 }
 
 export interface SealingService extends Service {
@@ -35,7 +37,7 @@ const { database: DATABASE, secretKeys: SECRET_KEYS } = ShoplinkConfig.SETTINGS
 const fixFor = {
   database: `pass --database <file> or set ${DATABASE.env}: the file the connector service uses`,
   missingFile:
-    "check the path (the service's SHOPLINK_DATABASE); `shoplink shops add` or `shoplink keys create` starts a new database",
+    "check the path (the service's SHOPLINK_DATABASE_URL); `shoplink shops add` or `shoplink keys create` starts a new database",
   secretKeys: `set ${SECRET_KEYS.env} to the service's keyring (\`shoplink secrets generate-key\` makes a key)`
 }
 
@@ -44,7 +46,7 @@ const databaseOf = (
   settings: ShoplinkConfig.Settings,
   override: Option.Option<string>,
   use: DatabaseUse
-): Either.Either<string, readonly [string, string]> => {
+): Either.Either<Storage.Location, readonly [string, string]> => {
   const fromSetting = ShoplinkConfig.optional(settings, "database")
   const given = Option.isSome(override) ? Option.some(override.value.trim()) : fromSetting
   const name = Option.isSome(override) ? "--database" : DATABASE.env
@@ -53,19 +55,26 @@ const databaseOf = (
     const blank = settings.empty?.database
     return Either.left([`${what} ${blank === undefined ? "is missing" : `is set but empty (${blank})`}`, fixFor.database])
   }
-  const file = given.value
+  // A postgres:// URL is the shared database of a scaled-out service; anything else is a SQLite file.
+  const location = Effect.runSync(Effect.either(Storage.fromUrl(given.value)))
+  if (Either.isLeft(location)) return Either.left([`${what} is invalid: ${location.left.problem}`, fixFor.database])
+  if ("postgres" in location.right) return Either.right(location.right)
+  const file = location.right.sqlite
   const full = resolve(file)
   if (existsSync(full)) {
     return statSync(full).isDirectory()
       ? Either.left([`${what} is a folder, not a file: ${file}`, "give the path of the database file"])
-      : Either.right(file)
+      : Either.right(location.right)
   }
   if (use === "existing") return Either.left([`${what} names a file that does not exist: ${file}`, fixFor.missingFile])
   if (!existsSync(dirname(full))) {
     return Either.left([`${what} is in a folder that does not exist: ${dirname(file)}`, "create the folder first, or give another path"])
   }
-  return Either.right(file)
+  return Either.right(location.right)
 }
+
+const nameOf = (location: Storage.Location) =>
+  "postgres" in location ? Storage.maskUrl(Redacted.value(location.postgres)) : location.sqlite
 
 /** The keyring, or the problem with it. SecretBox.parseKeyring has the last word on its shape. */
 const keyringOf = (settings: ShoplinkConfig.Settings): Either.Either<SecretBox.Keyring, readonly [string, string]> => {
@@ -110,8 +119,9 @@ export function service(
       ...(ring !== undefined && Either.isLeft(ring) ? [ring.left] : [])
     ]
     if (problems.length > 0) return yield* configProblem(problems)
-    const path = Either.getOrThrow(file)
-    return ring === undefined ? { file: path } : { file: path, keyring: Either.getOrThrow(ring) }
+    const location = Either.getOrThrow(file)
+    const found = { file: nameOf(location), location }
+    return ring === undefined ? found : { ...found, keyring: Either.getOrThrow(ring) }
   })
 }
 
@@ -121,6 +131,12 @@ const quiet = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   effect.pipe(
     Effect.provide(Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger))),
     Logger.withMinimumLogLevel(LogLevel.Warning)
+  )
+
+/** The stores' database: a SQLite file, or PostgreSQL (which fails with one line when it cannot connect). */
+const storage = (service: Service) =>
+  Storage.layer(service.location).pipe(
+    Layer.mapError((error) => new LocalFailure({ message: error.message, fix: "check the URL, and that the database server answers and accepts the user" }))
   )
 
 // Storage.sqlite dies when SQLite cannot open the file (not a database, no permission).
@@ -164,7 +180,7 @@ export const withShops = <A, E>(
 ): Effect.Effect<A, Exclude<E, SecretBox.SecretUnreadable> | LocalFailure | ShoplinkConfig.ConfigProblem> =>
   Effect.flatMap(ShopStore.ShopStore, f).pipe(
     Effect.provide(
-      ShopStore.layerSql.pipe(Layer.provide(Storage.sqlite(service.file)), Layer.provide(SecretBox.layer(service.keyring)))
+      ShopStore.layerSql.pipe(Layer.provide(storage(service)), Layer.provide(SecretBox.layer(service.keyring)))
     ),
     Effect.mapError((error) => translate(service.file)(error) as Exclude<E, SecretBox.SecretUnreadable> | LocalFailure | ShoplinkConfig.ConfigProblem),
     openFailure(service.file),
@@ -177,7 +193,7 @@ export const withApiKeys = <A, E>(
   f: (keys: ApiKeys.Operations) => Effect.Effect<A, E>
 ): Effect.Effect<A, E | LocalFailure> =>
   Effect.flatMap(ApiKeys.ApiKeys, f).pipe(
-    Effect.provide(ApiKeys.layerSql.pipe(Layer.provide(Storage.sqlite(service.file)))),
+    Effect.provide(ApiKeys.layerSql.pipe(Layer.provide(storage(service)))),
     Effect.mapError((error) => translate(service.file)(error) as E | LocalFailure),
     openFailure(service.file),
     quiet
@@ -189,7 +205,7 @@ export const withInbox = <A, E>(
   f: (inbox: WebhookInbox.Operations) => Effect.Effect<A, E>
 ): Effect.Effect<A, Exclude<E, WebhookInbox.InboxError> | LocalFailure> =>
   Effect.flatMap(WebhookInbox.WebhookInbox, f).pipe(
-    Effect.provide(WebhookInbox.layerSql.pipe(Layer.provide(Storage.sqlite(service.file)))),
+    Effect.provide(WebhookInbox.layerSql.pipe(Layer.provide(storage(service)))),
     Effect.mapError((error) => translate(service.file)(error) as Exclude<E, WebhookInbox.InboxError> | LocalFailure),
     openFailure(service.file),
     quiet

@@ -127,10 +127,11 @@ export const SETTINGS: { readonly [K in SettingKey]: SettingDefinition } = {
     kind: "url"
   },
   database: {
-    env: "SHOPLINK_DATABASE",
+    env: "SHOPLINK_DATABASE_URL",
     file: ["service", "database"],
-    secret: false,
-    description: "the connector service's SQLite file: its shops, sealed secrets and API keys"
+    // A postgres:// URL may carry a password.
+    secret: true,
+    description: "the connector service's database, a SQLite file or a postgres:// URL: its shops, sealed secrets, API keys and inbox"
   },
   secretKeys: {
     env: "SHOPLINK_SECRET_KEYS",

@@ -437,10 +437,10 @@ export const sandbox = group({
 })
 
 // ---------------------------------------------------------------------------------------------
-// shops, secrets, keys: the connector service's database (SHOPLINK_DATABASE, SHOPLINK_SECRET_KEYS)
+// shops, secrets, keys: the connector service's database (SHOPLINK_DATABASE_URL, SHOPLINK_SECRET_KEYS)
 
-const database = optionalText("file", "the service's SQLite file (default SHOPLINK_DATABASE); it must exist")
-const newDatabase = optionalText("file", "the service's SQLite file (default SHOPLINK_DATABASE); created when missing")
+const database = optionalText("file|url", "the service's database: a SQLite file, which must exist, or a postgres:// URL (default SHOPLINK_DATABASE_URL)")
+const newDatabase = optionalText("file|url", "the service's database: a SQLite file, created when missing, or a postgres:// URL (default SHOPLINK_DATABASE_URL)")
 const countries = ["US", "US QA", "CA", "CA QA"] as const
 
 export const shopsAdd = leaf({
@@ -502,7 +502,7 @@ export const shops = group({
   name: "shops",
   summary: "The shops the connector service serves (needs SHOPLINK_SECRET_KEYS)",
   description:
-    "The shops the connector service serves, in its database (SHOPLINK_DATABASE or --database). Secrets are sealed with SHOPLINK_SECRET_KEYS.",
+    "The shops the connector service serves, in its database (SHOPLINK_DATABASE_URL or --database). Secrets are sealed with SHOPLINK_SECRET_KEYS.",
   examples: ["shoplink shops add shop_1 --name \"Main Street Auto\" --account 100200 --username u --country US < secrets.json", "shoplink shops list"],
   subcommands: [shopsAdd, shopsList, shopsRemove]
 })
@@ -663,7 +663,7 @@ export const inbox = group({
   name: "inbox",
   summary: "The service's webhook inbox: dead letters, replay, discard",
   description:
-    "The connector service's webhook inbox, in its database (SHOPLINK_DATABASE or --database): every delivery of the ordering pages, whether it was applied to the shop system, and the dead letters that were not.",
+    "The connector service's webhook inbox, in its database (SHOPLINK_DATABASE_URL or --database): every delivery of the ordering pages, whether it was applied to the shop system, and the dead letters that were not.",
   examples: ["shoplink inbox list --status dead", "shoplink inbox show 3f1c2a4e", "shoplink inbox replay 3f1c2a4e"],
   subcommands: [inboxList, inboxShow, inboxReplay, inboxDiscard]
 })

@@ -1,9 +1,9 @@
 // A minimal __title__ integration service on ConnectorRuntime: the public routes (the distributor's
 // webhooks, the callback page) and the authenticated launch API on HTTP, the shops with their
-// secrets sealed in a SQLite file, the durable inbox, and the worker applying deliveries to
+// secrets sealed in the database (a SQLite file or PostgreSQL), the durable inbox, and the worker applying deliveries to
 // __title__. Stops cleanly on SIGINT / SIGTERM.
 //
-//   SHOPLINK_SECRET_KEYS=$(shoplink secrets generate-key) SHOPLINK_DATABASE=shoplink.db \
+//   SHOPLINK_SECRET_KEYS=$(shoplink secrets generate-key) SHOPLINK_DATABASE_URL=shoplink.db \
 //   SHOPLINK_PUBLIC_BASE_URL=https://parts.example SHOPLINK_PUNCHOUT_BASE_URL=… SHOPLINK_VENDOR_API_KEY=… \
 //   __NAME___BASE_URL=… PORT=8080 node dist/main.js
 //
@@ -13,7 +13,7 @@
 import { HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpClient, NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { __Name__Connector } from "@shoplink/adapter-__name__"
-import { ConnectorRuntime } from "@shoplink/connector"
+import { ConnectorRuntime, Storage } from "@shoplink/connector"
 import { Cause, Config, Effect, Exit, Layer } from "effect"
 import { createServer } from "node:http"
 
@@ -29,7 +29,8 @@ const shopSystem = __Name__Connector.layer.pipe(
 const runtime = ConnectorRuntime.layerConfig(shopSystem, {
   publicBaseUrl: Config.string("SHOPLINK_PUBLIC_BASE_URL"),
   smsVendorName: Config.string("SHOPLINK_SMS_VENDOR_NAME").pipe(Config.withDefault("__title__")),
-  storage: Config.map(Config.string("SHOPLINK_DATABASE").pipe(Config.withDefault("shoplink.db")), (sqlite) => ({ sqlite })),
+  // A SQLite file (one process) or a postgres:// URL shared by several processes.
+  storage: Storage.config("SHOPLINK_DATABASE_URL").pipe(Config.withDefault<Storage.Location>({ sqlite: "shoplink.db" })),
   secretKeys: Config.redacted("SHOPLINK_SECRET_KEYS"),
   punchout: Config.all({
     baseUrl: Config.string("SHOPLINK_PUNCHOUT_BASE_URL"),
