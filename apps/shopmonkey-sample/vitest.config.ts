@@ -1,3 +1,5 @@
 import { defineShoplinkConfig } from "@shoplink/vitest-config"
 
-export default defineShoplinkConfig()
+// The two-instance test needs PostgreSQL: the server at SHOPLINK_TEST_DATABASE_URL, or a throwaway
+// cluster the global setup starts (see @shoplink/vitest-config/postgres).
+export default defineShoplinkConfig({ test: { globalSetup: ["@shoplink/vitest-config/postgres-setup"] } })
