@@ -9,6 +9,7 @@
 import { SqlClient } from "@effect/sql"
 import { Clock, Context, Effect, Layer, Redacted, Ref, Schema } from "effect"
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
+import { run as runMigrations } from "./Migrations.js"
 
 /**
  * A key as listed (never its secret).
@@ -192,35 +193,8 @@ const fromRow = (row: typeof Row.Type): Stored => ({
 })
 const storeError = (error: { readonly message: string }) => new ApiKeyStoreError({ reason: error.message })
 
-// Schema, per dialect (until the Migrator of issue #16 owns it). PostgreSQL needs BIGINT for epoch
-// milliseconds; concurrent `CREATE TABLE IF NOT EXISTS` from two processes can collide in its
-// catalog, so they take turns under a transaction-scoped advisory lock.
-const SCHEMA_LOCK = 0x73686c6b // "shlk"; the same lock for every shoplink store
-const createTable = (sql: SqlClient.SqlClient) =>
-  sql.onDialectOrElse({
-    pg: () =>
-      sql.withTransaction(Effect.all([
-        sql`SELECT pg_advisory_xact_lock(${SCHEMA_LOCK})`,
-        sql`CREATE TABLE IF NOT EXISTS shoplink_api_keys (
-          key_id TEXT PRIMARY KEY,
-          name TEXT NOT NULL,
-          digest TEXT NOT NULL,
-          created_at BIGINT NOT NULL,
-          revoked_at BIGINT
-        )`
-      ], { discard: true })),
-    orElse: () =>
-      Effect.asVoid(sql`CREATE TABLE IF NOT EXISTS shoplink_api_keys (
-        key_id TEXT PRIMARY KEY,
-        name TEXT NOT NULL,
-        digest TEXT NOT NULL,
-        created_at INTEGER NOT NULL,
-        revoked_at INTEGER
-      )`)
-  })
-
 /**
- * Keys in the `shoplink_api_keys` table of the `SqlClient` in context (created when missing), on
+ * Keys in the `shoplink_api_keys` table of the `SqlClient` in context (see `Migrations`), on
  * SQLite or PostgreSQL; a key created by one process verifies in every other on the same database.
  *
  * @example
@@ -234,7 +208,7 @@ export const layerSql: Layer.Layer<ApiKeys, ApiKeyStoreError, SqlClient.SqlClien
   ApiKeys,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    yield* createTable(sql).pipe(Effect.mapError(storeError))
+    yield* runMigrations.pipe(Effect.mapError(storeError))
     const byId = (id: string) =>
       sql`SELECT * FROM shoplink_api_keys WHERE key_id = ${id}`.pipe(
         Effect.flatMap(decodeRows),

@@ -14,6 +14,7 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Context, Effect, identity, Layer, Ref, Schema } from "effect"
 import { createHash, randomBytes } from "node:crypto"
 import { retryBusy, shortenBusyTimeout } from "./internal/sqliteBusy.js"
+import { run as runMigrations } from "./Migrations.js"
 
 /**
  * A registered launch.
@@ -169,46 +170,8 @@ const Row = Schema.Struct({
 
 const registryError = (error: { readonly message: string }) => new LaunchRegistryError({ reason: error.message })
 
-// Schema, per dialect (until the Migrator of issue #16 owns it). PostgreSQL needs BIGINT for epoch
-// milliseconds; concurrent `CREATE TABLE IF NOT EXISTS` from two processes can collide in its
-// catalog, so they take turns under a transaction-scoped advisory lock.
-const SCHEMA_LOCK = 0x73686c6b // "shlk"; the same lock for every shoplink store
-const createSchema = (sql: SqlClient.SqlClient) =>
-  sql.onDialectOrElse({
-    pg: () =>
-      sql.withTransaction(Effect.all([
-        sql`SELECT pg_advisory_xact_lock(${SCHEMA_LOCK})`,
-        sql`CREATE TABLE IF NOT EXISTS shoplink_launches (
-          key_digest TEXT PRIMARY KEY,
-          shop_id TEXT NOT NULL,
-          repair_order_id TEXT NOT NULL,
-          repair_order_number TEXT NOT NULL,
-          repair_order_url TEXT,
-          created_at BIGINT NOT NULL,
-          expires_at BIGINT NOT NULL
-        )`,
-        sql`CREATE INDEX IF NOT EXISTS shoplink_launches_expiry ON shoplink_launches (expires_at)`
-      ], { discard: true })),
-    orElse: () =>
-      Effect.gen(function*() {
-        yield* sql`CREATE TABLE IF NOT EXISTS shoplink_launches (
-          key_digest TEXT PRIMARY KEY,
-          shop_id TEXT NOT NULL,
-          repair_order_id TEXT NOT NULL,
-          repair_order_number TEXT NOT NULL,
-          repair_order_url TEXT,
-          created_at INTEGER NOT NULL,
-          expires_at INTEGER NOT NULL
-        )`.pipe(retryBusy)
-        yield* Effect.all([
-          shortenBusyTimeout(sql),
-          sql`CREATE INDEX IF NOT EXISTS shoplink_launches_expiry ON shoplink_launches (expires_at)`
-        ], { discard: true }).pipe(retryBusy)
-      })
-  })
-
 /**
- * A registry in the `shoplink_launches` table of the `SqlClient` in context (created if missing),
+ * A registry in the `shoplink_launches` table of the `SqlClient` in context (see `Migrations`),
  * so keys survive a restart. Works on SQLite and on PostgreSQL, where several processes can share
  * the table: a key registered by one resolves in every other.
  *
@@ -224,7 +187,8 @@ export const layerSql: Layer.Layer<LaunchRegistry, LaunchRegistryError, SqlClien
   LaunchRegistry,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    yield* createSchema(sql).pipe(Effect.mapError(registryError))
+    yield* runMigrations.pipe(Effect.mapError(registryError))
+    yield* shortenBusyTimeout(sql)
     // Only SQLite has a busy lock to wait out; PostgreSQL waits inside the server.
     const retry: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R> = sql.onDialectOrElse({
       sqlite: () => retryBusy,

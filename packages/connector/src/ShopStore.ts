@@ -12,6 +12,7 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Context, Effect, Layer, Option, Redacted, Ref, Schema } from "effect"
 import { Values } from "@shoplink/protocol"
 import type { CustomerCredentials } from "./CredentialStore.js"
+import { run as runMigrations } from "./Migrations.js"
 import { SecretBox, type SecretUnreadable } from "./SecretBox.js"
 
 /**
@@ -336,61 +337,6 @@ const decodeCreatedAt = Schema.decodeUnknown(Schema.Array(Schema.Struct({ create
 
 const storeError = (error: { readonly message: string }) => new ShopStoreError({ reason: error.message })
 
-// Schema, per dialect (until the Migrator of issue #16 owns it). Secrets sit in their own table, one
-// sealed value per row. PostgreSQL needs BIGINT for epoch milliseconds; concurrent `CREATE TABLE IF
-// NOT EXISTS` from two processes can collide in its catalog, so they take turns under a
-// transaction-scoped advisory lock.
-const SCHEMA_LOCK = 0x73686c6b // "shlk"; the same lock for every shoplink store
-const createTables = (sql: SqlClient.SqlClient) =>
-  sql.onDialectOrElse({
-    pg: () =>
-      sql.withTransaction(Effect.all([
-        sql`SELECT pg_advisory_xact_lock(${SCHEMA_LOCK})`,
-        sql`CREATE TABLE IF NOT EXISTS shoplink_shops (
-          shop_id TEXT PRIMARY KEY,
-          name TEXT NOT NULL,
-          account_no TEXT NOT NULL,
-          username TEXT NOT NULL,
-          country TEXT NOT NULL,
-          status TEXT NOT NULL,
-          revoked_reason TEXT,
-          revoked_at BIGINT,
-          created_at BIGINT NOT NULL,
-          updated_at BIGINT NOT NULL
-        )`,
-        sql`CREATE TABLE IF NOT EXISTS shoplink_shop_secrets (
-          shop_id TEXT NOT NULL REFERENCES shoplink_shops (shop_id) ON DELETE CASCADE,
-          name TEXT NOT NULL,
-          key_id TEXT NOT NULL,
-          ciphertext TEXT NOT NULL,
-          PRIMARY KEY (shop_id, name)
-        )`
-      ], { discard: true })),
-    orElse: () =>
-      Effect.all([
-        sql`PRAGMA foreign_keys = ON`.pipe(Effect.ignore),
-        sql`CREATE TABLE IF NOT EXISTS shoplink_shops (
-          shop_id TEXT PRIMARY KEY,
-          name TEXT NOT NULL,
-          account_no TEXT NOT NULL,
-          username TEXT NOT NULL,
-          country TEXT NOT NULL,
-          status TEXT NOT NULL,
-          revoked_reason TEXT,
-          revoked_at INTEGER,
-          created_at INTEGER NOT NULL,
-          updated_at INTEGER NOT NULL
-        )`,
-        sql`CREATE TABLE IF NOT EXISTS shoplink_shop_secrets (
-          shop_id TEXT NOT NULL REFERENCES shoplink_shops (shop_id) ON DELETE CASCADE,
-          name TEXT NOT NULL,
-          key_id TEXT NOT NULL,
-          ciphertext TEXT NOT NULL,
-          PRIMARY KEY (shop_id, name)
-        )`
-      ], { discard: true })
-  })
-
 const LegacyRow = Schema.Struct({ shop_id: Schema.String, account_no: Schema.String, username: Schema.String, country: Values.Country, api_token: Schema.String })
 
 /**
@@ -424,7 +370,7 @@ const importLegacyCredentials = (sql: SqlClient.SqlClient, box: SecretBox["Type"
 
 /**
  * A store in the `shoplink_shops` and `shoplink_shop_secrets` tables of the `SqlClient` in context
- * (created when missing), every secret sealed by the `SecretBox` in context. Works on SQLite and on
+ * (see `Migrations`), every secret sealed by the `SecretBox` in context. Works on SQLite and on
  * PostgreSQL, where several processes can share the tables. On SQLite, plain-text credentials left
  * by an earlier release are imported, sealed, and their table dropped.
  *
@@ -444,7 +390,9 @@ export const layerSql: Layer.Layer<ShopStore, ShopStoreError, SqlClient.SqlClien
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const box = yield* SecretBox
-    yield* createTables(sql).pipe(Effect.mapError(storeError))
+    // A connection setting, not schema: SQLite enforces the secrets' foreign key only when asked.
+    yield* sql.onDialectOrElse({ sqlite: () => Effect.ignore(sql`PRAGMA foreign_keys = ON`), orElse: () => Effect.void })
+    yield* runMigrations.pipe(Effect.mapError(storeError))
     yield* sql.onDialectOrElse({ sqlite: () => importLegacyCredentials(sql, box), orElse: () => Effect.void }).pipe(
       Effect.mapError(storeError)
     )

@@ -19,6 +19,7 @@
 import { SqlClient, type Statement } from "@effect/sql"
 import { Cause, Clock, Context, Duration, Effect, Exit, Layer, Option, Ref, Runtime, Schedule, Schema, type Scope, Stream } from "effect"
 import { retryBusy, shortenBusyTimeout } from "./internal/sqliteBusy.js"
+import { run as runMigrations } from "./Migrations.js"
 
 /**
  * Which webhook a delivery came from.
@@ -547,34 +548,8 @@ const sharedOperations = (sql: SqlClient.SqlClient, { order, rowKey, run, select
 
 const makeSqlite = (sql: SqlClient.SqlClient): Effect.Effect<Operations, InboxError, Scope.Scope> =>
   Effect.gen(function*() {
-    // --- SQLite schema (DDL) ---
-    yield* sql`CREATE TABLE IF NOT EXISTS shoplink_inbox (
-      id TEXT PRIMARY KEY,
-      kind TEXT NOT NULL,
-      content_key TEXT NOT NULL UNIQUE,
-      shop_id TEXT NOT NULL,
-      repair_order_id TEXT NOT NULL,
-      body TEXT NOT NULL,
-      status TEXT NOT NULL,
-      attempts INTEGER NOT NULL,
-      last_error TEXT,
-      received_at INTEGER NOT NULL,
-      next_attempt_at INTEGER NOT NULL,
-      applied_at INTEGER
-    )`.pipe(Effect.mapError(inboxError))
-    // Partial indexes: the pending ones hold only the backlog (what `due` and the backlog gauge
-    // read), the applied ones serve retention. (`shoplink_inbox_due`, the index of earlier
-    // versions, is replaced by them.)
-    yield* Effect.all([
-      shortenBusyTimeout(sql),
-      sql`DROP INDEX IF EXISTS shoplink_inbox_due`,
-      sql`CREATE INDEX IF NOT EXISTS shoplink_inbox_pending ON shoplink_inbox (received_at) WHERE status = 'pending'`,
-      sql`CREATE INDEX IF NOT EXISTS shoplink_inbox_pending_ro
-          ON shoplink_inbox (shop_id, repair_order_id, received_at) WHERE status = 'pending'`,
-      sql`CREATE INDEX IF NOT EXISTS shoplink_inbox_applied ON shoplink_inbox (applied_at) WHERE status = 'applied'`,
-      sql`CREATE INDEX IF NOT EXISTS shoplink_inbox_applied_bodies ON shoplink_inbox (applied_at) WHERE status = 'applied' AND body <> ''`
-    ], { discard: true }).pipe(retryBusy, Effect.mapError(inboxError))
-    // --- end of SQLite schema ---
+    // The schema is the migrations' (see Migrations); the busy timeout is this connection's.
+    yield* shortenBusyTimeout(sql)
 
     // Every statement retries while another connection holds the lock (see internal/sqliteBusy).
     const run = <A>(statement: Effect.Effect<A, SqlFailure>) => statement.pipe(retryBusy, Effect.mapError(inboxError))
@@ -717,9 +692,6 @@ const makeSqlite = (sql: SqlClient.SqlClient): Effect.Effect<Operations, InboxEr
 // PostgreSQL: several processes on one database. `due` claims entries under a lease.
 // ---------------------------------------------------------------------------------------------
 
-/** Serializes the schema statements of processes starting together (CREATE … IF NOT EXISTS races otherwise). */
-const PG_SCHEMA_LOCK = 7_305_224_613
-
 // pg hands BIGINT columns over as strings (they may not fit a double); inbox times are epoch
 // milliseconds, far below 2^53, so Number() is exact. Anything else is left for the decoder to reject.
 const bigints = ["received_at", "next_attempt_at", "applied_at", "seq", "lease_until"] as const
@@ -742,38 +714,6 @@ const canListen = (sql: SqlClient.SqlClient): sql is SqlClient.SqlClient & Liste
 
 const makePg = (sql: SqlClient.SqlClient, leaseMillis: number): Effect.Effect<Operations, InboxError, Scope.Scope> =>
   Effect.gen(function*() {
-    // --- PostgreSQL schema (DDL) ---
-    // `seq` is the order of receipt: receivers in several processes have clocks of their own, the
-    // identity column is the database's one order. Times are BIGINT epoch milliseconds of the
-    // Effect Clock, as on SQLite. A lease (`lease_owner`, `lease_until`) marks an entry a process
-    // has claimed.
-    yield* sql.withTransaction(Effect.all([
-      sql`SELECT pg_advisory_xact_lock(${PG_SCHEMA_LOCK})`,
-      sql`CREATE TABLE IF NOT EXISTS shoplink_inbox (
-        id TEXT PRIMARY KEY,
-        seq BIGINT GENERATED ALWAYS AS IDENTITY,
-        kind TEXT NOT NULL,
-        content_key TEXT NOT NULL UNIQUE,
-        shop_id TEXT NOT NULL,
-        repair_order_id TEXT NOT NULL,
-        body TEXT NOT NULL,
-        status TEXT NOT NULL,
-        attempts INTEGER NOT NULL,
-        last_error TEXT,
-        received_at BIGINT NOT NULL,
-        next_attempt_at BIGINT NOT NULL,
-        applied_at BIGINT,
-        lease_owner TEXT,
-        lease_until BIGINT
-      )`,
-      sql`CREATE INDEX IF NOT EXISTS shoplink_inbox_pending ON shoplink_inbox (seq) WHERE status = 'pending'`,
-      sql`CREATE INDEX IF NOT EXISTS shoplink_inbox_pending_ro
-          ON shoplink_inbox (shop_id, repair_order_id, seq) WHERE status = 'pending'`,
-      sql`CREATE INDEX IF NOT EXISTS shoplink_inbox_applied ON shoplink_inbox (applied_at) WHERE status = 'applied'`,
-      sql`CREATE INDEX IF NOT EXISTS shoplink_inbox_applied_bodies ON shoplink_inbox (applied_at) WHERE status = 'applied' AND body <> ''`
-    ], { discard: true })).pipe(Effect.mapError(inboxError))
-    // --- end of PostgreSQL schema ---
-
     // Whose leases these are: one id per layer instance (one per process, in practice).
     const owner = crypto.randomUUID()
     const run = <A>(statement: Effect.Effect<A, SqlFailure>) => Effect.mapError(statement, inboxError)
@@ -888,7 +828,7 @@ const makePg = (sql: SqlClient.SqlClient, leaseMillis: number): Effect.Effect<Op
   })
 
 /**
- * An inbox in the `shoplink_inbox` table of the `SqlClient` in context (created if missing), on
+ * An inbox in the `shoplink_inbox` table of the `SqlClient` in context (see `Migrations`), on
  * SQLite or PostgreSQL. The content key is UNIQUE, so two receivers racing on one delivery still
  * store it once. `layerSql` is this with the default lease.
  *
@@ -922,11 +862,14 @@ const makePg = (sql: SqlClient.SqlClient, leaseMillis: number): Effect.Effect<Op
 export const layerSqlWith = (options: SqlOptions = {}): Layer.Layer<WebhookInbox, InboxError, SqlClient.SqlClient> =>
   Layer.scoped(
     WebhookInbox,
-    Effect.flatMap(SqlClient.SqlClient, (sql): Effect.Effect<Operations, InboxError, Scope.Scope> =>
-      sql.onDialectOrElse({
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* Effect.mapError(runMigrations, inboxError)
+      return yield* sql.onDialectOrElse({
         pg: () => makePg(sql, Math.max(1, Duration.toMillis(Duration.decode(options.lease ?? "2 minutes")))),
         orElse: () => makeSqlite(sql)
-      }))
+      })
+    })
   )
 
 /**

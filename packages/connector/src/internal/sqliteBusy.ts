@@ -29,8 +29,8 @@ export const isBusy = (error: unknown): boolean => {
   return typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"))
 }
 
-// 10 ms, doubling, at most 200 ms between attempts, jittered; given up after the budget.
-const busySchedule = Schedule.exponential("10 millis").pipe(
+/** 10 ms, doubling, at most 200 ms between attempts, jittered; given up after the budget. */
+export const busySchedule = Schedule.exponential("10 millis").pipe(
   Schedule.union(Schedule.spaced("200 millis")),
   Schedule.jittered,
   Schedule.upTo(BUSY_RETRY_BUDGET)
