@@ -391,11 +391,11 @@ describe("shoplink inbox: bad ids and a missing database", () => {
       for (const args of [["inbox", "list"], ["inbox", "show", ids.gone], ["inbox", "replay", ids.gone], ["inbox", "replay", "--all-dead"], ["inbox", "discard", ids.gone]]) {
         const result = yield* runCli(args, { SHOPLINK_DATABASE_URL: nowhere })
         expect(result.code, args.join(" ")).toBe(2)
-        expect(result.stderr).toContain(`SHOPLINK_DATABASE_URL (the connector service's SQLite file`)
+        expect(result.stderr).toContain(`SHOPLINK_DATABASE_URL (the connector service's database, a SQLite file or a postgres:// URL`)
         expect(result.stderr).toContain(`names a file that does not exist: ${nowhere}`)
         const option = yield* runCli([...args, "--database", nowhere], env)
         expect(option.code).toBe(2)
-        expect(option.stderr).toContain(`--database (the connector service's SQLite file`)
+        expect(option.stderr).toContain(`--database (the connector service's database, a SQLite file or a postgres:// URL`)
       }
       const none = yield* runCli(["inbox", "list"], {})
       expect(none.code).toBe(2)

@@ -235,15 +235,15 @@ describe("shoplink shops", () => {
       for (const args of [["shops", "list"], ["shops", "remove", "shop_1"], ["secrets", "rotate"], ["keys", "list"], ["keys", "revoke", "abc"]]) {
         const result = yield* runCli(args, env)
         expect(result.code, args.join(" ")).toBe(2)
-        expect(result.stderr).toContain(`SHOPLINK_DATABASE_URL (the connector service's SQLite file: its shops, sealed secrets and API keys) names a file that does not exist: ${file}`)
+        expect(result.stderr).toContain(`SHOPLINK_DATABASE_URL (the connector service's database, a SQLite file or a postgres:// URL: its shops, sealed secrets, API keys and inbox) names a file that does not exist: ${file}`)
       }
       const option = yield* runCli(["shops", "list", "--database", join(dir, "typo.db")], env)
       expect(option.code).toBe(2)
-      expect(option.stderr).toContain(`--database (the connector service's SQLite file`)
+      expect(option.stderr).toContain(`--database (the connector service's database, a SQLite file or a postgres:// URL`)
       expect(option.stderr).toContain(`names a file that does not exist: ${join(dir, "typo.db")}`)
       const none = yield* runCli(["shops", "list"], { SHOPLINK_SECRET_KEYS: env.SHOPLINK_SECRET_KEYS })
       expect(none.code).toBe(2)
-      expect(none.stderr).toContain("SHOPLINK_DATABASE_URL (the connector service's SQLite file: its shops, sealed secrets and API keys) is missing")
+      expect(none.stderr).toContain("SHOPLINK_DATABASE_URL (the connector service's database, a SQLite file or a postgres:// URL: its shops, sealed secrets, API keys and inbox) is missing")
       expect(none.stderr).toContain("fix: pass --database <file> or set SHOPLINK_DATABASE_URL")
       expect(readdirSync(dir)).toEqual([])
 

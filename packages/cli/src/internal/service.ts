@@ -145,12 +145,12 @@ const openFailure = (file: string) => <A, E, R>(effect: Effect.Effect<A, E, R>) 
     Effect.fail(
       new LocalFailure({
         message: `cannot open the database ${file}: ${defect instanceof Error ? defect.message : String(defect)}`,
-        fix: "check that the path is the service's SQLite file and that you may read and write it"
+        fix: "check that the path is the service's database file and that you may read and write it"
       })
     ))
 
 const storeFailure = (file: string) => (error: { readonly reason: string }) =>
-  new LocalFailure({ message: `database ${file}: ${error.reason}`, fix: "check that the path is the service's SQLite file" })
+  new LocalFailure({ message: `database ${file}: ${error.reason}`, fix: "check that it is the service's database" })
 
 /** A stored secret that does not open: its key left the keyring (configuration), or it was altered. */
 const unreadable = (error: SecretBox.SecretUnreadable) =>
