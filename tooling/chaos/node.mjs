@@ -1,7 +1,9 @@
 // One process of `pnpm chaos`: `node node.mjs receiver` serves the runtime's public routes (the
 // webhooks) and runs no worker; `node node.mjs worker` runs only the inbox worker. Both are
 // ConnectorRuntime on the same PostgreSQL database, as a scaled-out deployment runs them.
-// Environment: CHAOS_DATABASE_URL, CHAOS_SMS_URL, CHAOS_SECRET_KEYS, CHAOS_LEASE_MS, PORT.
+// Environment: CHAOS_DATABASE_URL, CHAOS_SMS_URL, CHAOS_SECRET_KEYS, CHAOS_LEASE_MS, PORT; and
+// for bench.mjs, CHAOS_SQLITE_FILE (a SQLite file instead of PostgreSQL, for one process) and
+// CHAOS_POLL_INTERVAL_MS (the worker's poll interval, default 1000).
 import { HttpRouter } from "@effect/platform"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { ConnectorRuntime, ShopSystem } from "@shoplink/connector"
@@ -51,11 +53,13 @@ const program = Effect.gen(function*() {
     publicBaseUrl: `http://127.0.0.1:${process.env.PORT ?? 0}`,
     smsVendorName: "Shoplink chaos",
     punchout: { baseUrl: "http://127.0.0.1:9", vendorApiKey: Redacted.make("unused: no launches here") },
-    storage: { postgres: Redacted.make(process.env.CHAOS_DATABASE_URL) },
+    storage: process.env.CHAOS_SQLITE_FILE
+      ? { sqlite: process.env.CHAOS_SQLITE_FILE }
+      : { postgres: Redacted.make(process.env.CHAOS_DATABASE_URL) },
     secretKeys: Redacted.make(process.env.CHAOS_SECRET_KEYS),
     inboxLease: `${lease} millis`,
     worker: role === "worker"
-      ? { concurrency: 8, pollInterval: "1 second", baseDelay: "200 millis", maxAttempts: 50, operationTimeout: `${Math.floor(lease / 2)} millis` }
+      ? { concurrency: 8, pollInterval: `${Number(process.env.CHAOS_POLL_INTERVAL_MS ?? 1000)} millis`, baseDelay: "200 millis", maxAttempts: 50, operationTimeout: `${Math.floor(lease / 2)} millis` }
       : false,
     retention: false
   })

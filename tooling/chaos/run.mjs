@@ -15,12 +15,11 @@
 // a new database dropped at the end; a throwaway cluster when no server answers.
 import { Layer, Effect, Redacted, Context } from "effect"
 import { LaunchRegistry, Storage } from "@shoplink/connector"
-import { spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
-import { createServer } from "node:net"
 import { fileURLToPath } from "node:url"
-import { DEFAULT_TEST_DATABASE_URL, startThrowawayCluster, testDatabase } from "@shoplink/vitest-config/postgres"
+import { testDatabase } from "@shoplink/vitest-config/postgres"
 import pg from "pg"
+import { ensureServer, freePort, killAll, quoteBody, sleep, startProcess } from "./harness.mjs"
 
 const REPAIR_ORDERS = Number(process.env.CHAOS_REPAIR_ORDERS ?? 200)
 const PER_RO = Number(process.env.CHAOS_DELIVERIES_PER_RO ?? 25)
@@ -30,66 +29,13 @@ const SENDERS = 40
 const here = (file) => fileURLToPath(new URL(file, import.meta.url))
 const log = (message) => console.log(`[chaos] ${message}`)
 
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
-
-const serverAnswers = async (url) => {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 })
-  try {
-    await client.connect()
-    return true
-  } catch {
-    return false
-  } finally {
-    await client.end().catch(() => {})
-  }
-}
-
-/** A child process that is ready once it prints `readyLine` (a regexp); its output is kept. */
-const startProcess = (name, args, env, readyLine) =>
-  new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
-    let output = ""
-    const onData = (chunk) => {
-      output += chunk
-      const match = readyLine.exec(output)
-      if (match) resolve({ name, child, match, output: () => output })
-    }
-    child.stdout.on("data", onData)
-    child.stderr.on("data", (chunk) => (output += chunk))
-    child.once("exit", (code, signal) => reject(new Error(`${name} exited (${code ?? signal}) before it was ready:\n${output.slice(-2000)}`)))
-  })
-
-const quoteBody = (ro, n) =>
-  JSON.stringify({
-    referenceID: ro,
-    quotes: [{
-      acaPartTerminologyID: 5340, productID: `${ro}#${n}`, brandID: "WIX", categoryID: "FLT", productDesc: "Oil Filter",
-      orderByTime: 1763769600000, dispatchTime: 1763773200000, quantityAvail: 12, quantityReq: 1,
-      price: 6.49, listPrice: 9.99, corePrice: 0, weight: 0.8, quality: "", makeId: 0, subtotal: 6.49
-    }]
-  })
-
 let cluster
 let database
 const nodes = []
 let sms
 try {
   // 1. A database of our own.
-  const server = process.env.SHOPLINK_TEST_DATABASE_URL ?? DEFAULT_TEST_DATABASE_URL
-  if (!(await serverAnswers(server))) {
-    cluster = await startThrowawayCluster()
-    process.env.SHOPLINK_TEST_DATABASE_URL = cluster.url
-    log(`no server at ${server}: started a throwaway cluster`)
-  }
+  cluster = await ensureServer(log)
   database = await testDatabase()
   const secretKeys = `k1:${randomBytes(32).toString("base64")}`
 
@@ -214,8 +160,7 @@ try {
   console.error(`[chaos] FAILED: ${error.message}`)
   process.exitCode = 1
 } finally {
-  for (const node of nodes) node.child.kill("SIGKILL")
-  sms?.child.kill("SIGKILL")
+  killAll()
   await sleep(200)
   await database?.drop().catch((error) => console.error(`[chaos] could not drop ${database.name}: ${error.message}`))
   cluster?.stop()

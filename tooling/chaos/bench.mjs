@@ -1,0 +1,259 @@
+#!/usr/bin/env node
+// `pnpm --filter @shoplink/chaos bench` (also part of `pnpm bench`): scale-out on PostgreSQL.
+//
+// Receivers and workers are OS processes (node.mjs: each a ConnectorRuntime), as in `pnpm chaos`.
+// Each PostgreSQL figure is printed beside the SQLite anchor measured in the same run: the same
+// load against one process on a SQLite file (SQLite is one process), and the ratio 2 processes / 1.
+//
+// (a) Receive: this process posts BENCH_REQUESTS quote webhooks (over BENCH_LAUNCHES launch keys
+//     registered through LaunchRegistry) with BENCH_CONCURRENCY in flight (node:http keep-alive),
+//     to 1 receiver on SQLite, 1 receiver on PostgreSQL, or 2 receivers on PostgreSQL (half the
+//     senders bound to each). Receivers run no worker. Acknowledged (2xx) per second.
+// (b) Apply: BENCH_APPLY_REPAIR_ORDERS × BENCH_APPLY_PER_RO quote deliveries written into the inbox
+//     (WebhookInbox.receive, round-robin over the repair orders), then 1 worker on SQLite, 1 on
+//     PostgreSQL or 2 on PostgreSQL (worker-only processes; concurrency 8 each and a 250 ms poll
+//     interval, BENCH_POLL_INTERVAL_MS: the library's defaults) apply them through
+//     the fake SMS (fake-sms.mjs), whose writes take BENCH_SMS_LATENCY_MS. The fake SMS holds every
+//     call until the workers are up; the clock runs from its release to its last write. Each
+//     repair order's order of application is checked.
+// Rounds are interleaved (sqlite, pg×1, pg×2, repeated BENCH_ROUNDS times); medians are printed.
+// Also: BENCH_WARMUP_REQUESTS (before the receive rounds), BENCH_PARTS (receive,apply) and
+// BENCH_SETUPS (sqlite,pg1,pg2) to run a part of it. Progress goes to stderr, figures to stdout.
+//
+// The database: SHOPLINK_TEST_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432),
+// new databases dropped at the end; a throwaway cluster when no server answers.
+import { Context, Effect, Layer, Logger, LogLevel, Redacted } from "effect"
+import { LaunchRegistry, Storage, WebhookInbox } from "@shoplink/connector"
+import { randomBytes } from "node:crypto"
+import { mkdtempSync, rmSync } from "node:fs"
+import { Agent, request } from "node:http"
+import { availableParallelism, tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { testDatabase } from "@shoplink/vitest-config/postgres"
+import { ensureServer, freePort, killAll, quoteBody, sleep, startProcess } from "./harness.mjs"
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2)
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000)
+const WARMUP = Number(process.env.BENCH_WARMUP_REQUESTS ?? 500)
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32)
+const LAUNCHES = Number(process.env.BENCH_LAUNCHES ?? 50)
+const APPLY_ROS = Number(process.env.BENCH_APPLY_REPAIR_ORDERS ?? 20)
+const APPLY_PER_RO = Number(process.env.BENCH_APPLY_PER_RO ?? 25)
+const LATENCY_MS = Number(process.env.BENCH_SMS_LATENCY_MS ?? 100)
+const PARTS = (process.env.BENCH_PARTS ?? "receive,apply").split(",")
+const SETUPS = (process.env.BENCH_SETUPS ?? "sqlite,pg1,pg2").split(",")
+// The worker's poll interval: the library's default (node.mjs's own default, 1 s, is `pnpm chaos`'s).
+const POLL_MS = Number(process.env.BENCH_POLL_INTERVAL_MS ?? 250)
+// Long enough that no operation times out while the fake SMS holds the calls.
+const LEASE_MS = 60_000
+
+const here = (file) => fileURLToPath(new URL(file, import.meta.url))
+const log = (message) => console.error(`[bench] ${message}`)
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
+}
+const fmt = (x) => Math.round(x).toLocaleString("en")
+const quiet = Logger.withMinimumLogLevel(LogLevel.Warning)
+process.once("SIGINT", () => {
+  killAll()
+  process.exit(130)
+})
+
+/** Runs `use` with the given stores on a SQLite file or a PostgreSQL URL, then closes them. */
+const withStores = (location, layer, use) =>
+  Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+    const storage = "sqlite" in location ? Storage.sqlite(location.sqlite) : Storage.postgres(Redacted.make(location.postgres))
+    const context = yield* Layer.build(layer.pipe(Layer.provideMerge(storage)))
+    return yield* use(context)
+  })).pipe(quiet))
+
+const registerLaunches = (location) =>
+  withStores(location, LaunchRegistry.layerSql, (context) =>
+    Effect.gen(function*() {
+      const registry = Context.get(context, LaunchRegistry.LaunchRegistry)
+      const keys = []
+      for (let i = 0; i < LAUNCHES; i++) {
+        const { key } = yield* registry.register({
+          shopId: "shop_bench", repairOrderId: `ro${i}`, repairOrderNumber: `ro${i}`, repairOrderUrl: undefined, expiresAt: Date.now() + 3_600_000
+        })
+        keys.push(key)
+      }
+      return keys
+    }))
+
+// Each repair order's deliveries in order, round-robin over the repair orders (as from many shops).
+const preload = (location, prefix) =>
+  withStores(location, WebhookInbox.layerSql, (context) =>
+    Effect.gen(function*() {
+      const inbox = Context.get(context, WebhookInbox.WebhookInbox)
+      for (let n = 0; n < APPLY_PER_RO; n++) {
+        yield* Effect.forEach(Array.from({ length: APPLY_ROS }, (_, r) => `${prefix}r${r}`), (ro) =>
+          inbox.receive({ kind: "quote", contentKey: `quote:${ro}:${n}`, shopId: "shop_bench", repairOrderId: ro, body: quoteBody(ro, n) }), { concurrency: "unbounded", discard: true })
+      }
+    }))
+
+// ---- the load generator -------------------------------------------------------------------------
+
+let sequence = 0
+/** Posts `count` quote webhooks, CONCURRENCY in flight, the senders bound to the targets by turns. */
+const load = async (targets, count) => {
+  const agents = targets.map((t) => ({ ...t, agent: new Agent({ keepAlive: true, maxSockets: CONCURRENCY }) }))
+  const post = (target, path, body) =>
+    new Promise((resolve, reject) => {
+      const req = request({
+        host: "127.0.0.1", port: target.port, path, method: "POST", agent: target.agent,
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) }
+      }, (res) => {
+        let text = ""
+        res.on("data", (chunk) => (text += chunk))
+        res.on("end", () => resolve({ status: res.statusCode, text }))
+      })
+      req.setTimeout(30_000, () => req.destroy(new Error("timed out")))
+      req.once("error", reject)
+      req.end(body)
+    })
+  let next = 0
+  const started = performance.now()
+  const sender = async (j) => {
+    const target = agents[j % agents.length]
+    while (next < count) {
+      next++
+      const n = sequence++
+      const launch = n % LAUNCHES
+      const { status, text } = await post(target, `/shoplink/webhooks/${target.keys[launch]}/quote`, quoteBody(`ro${launch}`, n))
+      if (status !== 200) throw new Error(`delivery ${n} to port ${target.port}: ${status} ${text.slice(0, 300)}`)
+    }
+  }
+  await Promise.all(Array.from({ length: CONCURRENCY }, (_, j) => sender(j)))
+  const seconds = (performance.now() - started) / 1000
+  for (const a of agents) a.agent.destroy()
+  return count / seconds
+}
+
+// ---- the run -------------------------------------------------------------------------------------
+
+let cluster
+const databases = []
+const dir = mkdtempSync(join(tmpdir(), "shoplink-scaleout-bench-"))
+try {
+  cluster = await ensureServer(log)
+  const newDatabase = async () => {
+    const database = await testDatabase()
+    databases.push(database)
+    return database
+  }
+  const secretKeys = `k1:${randomBytes(32).toString("base64")}`
+  const baseEnv = { CHAOS_SECRET_KEYS: secretKeys, CHAOS_LEASE_MS: String(LEASE_MS), CHAOS_POLL_INTERVAL_MS: String(POLL_MS), CHAOS_SMS_URL: "http://127.0.0.1:9" }
+  const startNode = async (role, storageEnv, extra = {}) => {
+    const port = role === "receiver" ? await freePort() : 0
+    const started = await startProcess(`${role}:${port}`, [here("./node.mjs"), role], { ...baseEnv, ...storageEnv, ...extra, PORT: String(port) }, /ready (receiver|worker)/)
+    return { ...started, port }
+  }
+  const pgEnv = (database) => ({ CHAOS_DATABASE_URL: database.url, CHAOS_SQLITE_FILE: "" })
+  const sqliteEnv = (file) => ({ CHAOS_SQLITE_FILE: file })
+
+  console.log(`scale-out on PostgreSQL (${availableParallelism()} cores, Node ${process.versions.node}), ${ROUNDS} interleaved rounds each, medians`)
+  const figure = (runs, digits) => (runs.length === 0 ? undefined : median(runs))
+  const show = (x, digits) => (x === undefined ? "—" : digits === 0 ? fmt(x) : x.toFixed(digits))
+  const ratio = (x, y, of) => (x === undefined || y === undefined ? "" : ` (${(x / y).toFixed(2)}× ${of})`)
+  const line = (runs, digits) => (k) => (runs[k].length === 0 ? [] : [`${{ sqlite: "SQLite", pg1: "PostgreSQL ×1", pg2: "×2" }[k]} ${runs[k].map((x) => show(x, digits)).join(", ")}`])
+
+  // (a) Receive. The three receivers run through every round (an idle receiver costs nothing).
+  if (PARTS.includes("receive")) {
+    const receiveDb = await newDatabase()
+    const sqliteReceiveFile = join(dir, "receive.sqlite")
+    const sqliteKeys = await registerLaunches({ sqlite: sqliteReceiveFile })
+    const pgKeys = await registerLaunches({ postgres: receiveDb.url })
+    const [sqliteReceiver, pgA, pgB] = await Promise.all([
+      startNode("receiver", sqliteEnv(sqliteReceiveFile)),
+      startNode("receiver", pgEnv(receiveDb)),
+      startNode("receiver", pgEnv(receiveDb))
+    ])
+    const setups = {
+      sqlite: [{ port: sqliteReceiver.port, keys: sqliteKeys }],
+      pg1: [{ port: pgA.port, keys: pgKeys }],
+      pg2: [{ port: pgA.port, keys: pgKeys }, { port: pgB.port, keys: pgKeys }]
+    }
+    if (WARMUP > 0) {
+      await load(setups.sqlite, WARMUP)
+      await load(setups.pg2, WARMUP)
+    }
+    const received = { sqlite: [], pg1: [], pg2: [] }
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const setup of SETUPS) {
+        received[setup].push(await load(setups[setup], REQUESTS))
+        log(`receive round ${round + 1} ${setup}: ${fmt(received[setup].at(-1))}/s`)
+      }
+    }
+    await Promise.all([sqliteReceiver.stop(), pgA.stop(), pgB.stop()])
+    const [s, p1, p2] = ["sqlite", "pg1", "pg2"].map((k) => figure(received[k]))
+    console.log(`(a) acknowledged/s, ${fmt(REQUESTS)} quote webhooks, ${CONCURRENCY} in flight: SQLite 1 process ${show(s, 0)}; PostgreSQL 1 receiver ${show(p1, 0)}${ratio(p1, s, "SQLite")}, 2 receivers ${show(p2, 0)}${ratio(p2, p1, "one")}`)
+    console.log(`    rounds: ${SETUPS.flatMap(line(received, 0)).join("; ")}`)
+  }
+
+  // (b) Apply. A fresh inbox (SQLite file, or new repair orders on one PostgreSQL database), the
+  // fake SMS holding its calls, the workers; release, and time the drain.
+  if (PARTS.includes("apply")) {
+    const applyDb = await newDatabase()
+    const total = APPLY_ROS * APPLY_PER_RO
+    let runs = 0
+    const apply = async (setup) => {
+      const prefix = `a${++runs}`
+      const storageEnv = setup === "sqlite" ? sqliteEnv(join(dir, `${prefix}.sqlite`)) : pgEnv(applyDb)
+      await preload(setup === "sqlite" ? { sqlite: storageEnv.CHAOS_SQLITE_FILE } : { postgres: applyDb.url }, prefix)
+      const sms = await startProcess("fake-sms", [here("./fake-sms.mjs")], { CHAOS_SMS_HOLD: "1", CHAOS_SMS_LATENCY_MS: String(LATENCY_MS) }, /listening (\d+)/)
+      const smsUrl = `http://127.0.0.1:${sms.match[1]}`
+      const workers = []
+      try {
+        const count = setup === "pg2" ? 2 : 1
+        workers.push(...await Promise.all(Array.from({ length: count }, () => startNode("worker", storageEnv, { CHAOS_SMS_URL: smsUrl }))))
+        await sleep(500) // their first claims are made and held
+        await fetch(`${smsUrl}/release`, { method: "POST" })
+        const deadline = Date.now() + 120_000
+        let stats
+        for (;;) {
+          stats = await (await fetch(`${smsUrl}/stats`)).json()
+          if (stats.lines >= total) break
+          if (Date.now() > deadline) throw new Error(`apply ${setup}: ${stats.lines} of ${total} applied after 2 minutes`)
+          await sleep(25)
+        }
+        const report = await (await fetch(`${smsUrl}/report`)).json()
+        let inOrder = stats.lines === total
+        for (let r = 0; r < APPLY_ROS; r++) {
+          const seqs = (report[`${prefix}r${r}`] ?? []).map((l) => l.seq)
+          if (JSON.stringify(seqs) !== JSON.stringify(Array.from({ length: APPLY_PER_RO }, (_, n) => n))) inOrder = false
+        }
+        const ms = stats.lastAt - stats.releasedAt
+        return { rate: total / (ms / 1000), inFlight: stats.writeMs / ms, inOrder }
+      } finally {
+        await Promise.all([...workers.map((w) => w.stop()), sms.stop()])
+      }
+    }
+    const applied = { sqlite: [], pg1: [], pg2: [] }
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const setup of SETUPS) {
+        applied[setup].push(await apply(setup))
+        log(`apply round ${round + 1} ${setup}: ${applied[setup].at(-1).rate.toFixed(1)}/s, ${applied[setup].at(-1).inFlight.toFixed(1)} writes in flight on average`)
+      }
+    }
+    const rates = Object.fromEntries(Object.entries(applied).map(([k, v]) => [k, v.map((x) => x.rate)]))
+    const inFlight = Object.fromEntries(Object.entries(applied).map(([k, v]) => [k, v.map((x) => x.inFlight)]))
+    const [s, p1, p2] = ["sqlite", "pg1", "pg2"].map((k) => figure(rates[k]))
+    const inOrder = Object.values(applied).flat().every((x) => x.inOrder)
+    console.log(`(b) applied/s, ${APPLY_ROS} ROs × ${APPLY_PER_RO} in the inbox, ${LATENCY_MS} ms per SMS write, concurrency 8 per worker: SQLite 1 worker ${show(s, 1)}; PostgreSQL 1 worker ${show(p1, 1)}${ratio(p1, s, "SQLite")}, 2 workers ${show(p2, 1)}${ratio(p2, p1, "one")}`)
+    console.log(`    rounds: ${SETUPS.flatMap(line(rates, 1)).join("; ")}`)
+    console.log(`    mean SMS writes in flight: ${SETUPS.flatMap(line(inFlight, 1)).join("; ")}; every repair order applied once, in order: ${inOrder ? "yes" : "NO"}`)
+    if (!inOrder) process.exitCode = 1
+  }
+} catch (error) {
+  console.error(`[bench] FAILED: ${error.stack ?? error.message}`)
+  process.exitCode = 1
+} finally {
+  killAll()
+  await sleep(200)
+  for (const database of databases) await database.drop().catch((error) => console.error(`[bench] could not drop ${database.name}: ${error.message}`))
+  cluster?.stop()
+  rmSync(dir, { recursive: true, force: true })
+}
