@@ -1,13 +1,14 @@
-// `shoplink inbox list | show | replay | discard` against a real SQLite file, run as a user would
-// (the built bin). The inbox is seeded through @shoplink/connector: deliveries received, then one
-// worker pass with an SMS that fails for some repair orders, which dead-letters them.
+// `shoplink inbox list | show | replay | discard` against a real SQLite file: the first run through
+// the built bin, as a user would, the rest in-process (see support/cli.ts). The inbox is seeded
+// through @shoplink/connector: deliveries received, then one worker pass with an SMS that fails for
+// some repair orders, which dead-letters them.
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { InboxWorker, ShopSystem, Storage, WebhookInbox } from "@shoplink/connector"
 import { Effect, Layer, Logger, LogLevel } from "effect"
 import { readdirSync } from "node:fs"
 import { join } from "node:path"
-import { parseJson, runCli, scratchDir } from "./support/cli.js"
+import { parseJson, runCli, runCliInProcess, scratchDir } from "./support/cli.js"
 
 const line = {
   acaPartTerminologyID: 5340,
@@ -148,26 +149,26 @@ describe("shoplink inbox list", () => {
       expect(refusedLine).toMatch(/ applyQuote: SMS answered 422 .*…$/)
       noTokens(all.stdout)
 
-      const byStatus = yield* runCli(["inbox", "list", "--status", "dead"], env)
+      const byStatus = yield* runCliInProcess(["inbox", "list", "--status", "dead"], env)
       expect(byStatus.stdout.trimEnd().split("\n").slice(2).map((l) => l.slice(0, 8))).toEqual(
         [ids.junk, ids.refused, ids.gone].map((id) => id.slice(0, 8))
       )
-      const byShop = parseJson<Array<EntryJson>>((yield* runCli(["inbox", "list", "--shop", "shop_2", "--json"], env)).stdout)
+      const byShop = parseJson<Array<EntryJson>>((yield* runCliInProcess(["inbox", "list", "--shop", "shop_2", "--json"], env)).stdout)
       expect(byShop.map((e) => e.id)).toEqual([ids.junk, ids.refused])
-      const byRo = yield* runCli(["inbox", "list", "--ro", "ro_gone"], env)
+      const byRo = yield* runCliInProcess(["inbox", "list", "--ro", "ro_gone"], env)
       expect(byRo.stdout.trimEnd().split("\n")).toHaveLength(3)
       expect(byRo.stdout).toContain(" ro_gone ")
       const combined = parseJson<Array<EntryJson>>(
-        (yield* runCli(["inbox", "list", "--shop", "shop_1", "--status", "pending", "--json"], env)).stdout
+        (yield* runCliInProcess(["inbox", "list", "--shop", "shop_1", "--status", "pending", "--json"], env)).stdout
       )
       expect(combined.map((e) => e.id)).toEqual([ids.pending])
-      const none = yield* runCli(["inbox", "list", "--shop", "shop_9", "--status", "dead"], env)
+      const none = yield* runCliInProcess(["inbox", "list", "--shop", "shop_9", "--status", "dead"], env)
       expect(none.code).toBe(0)
       expect(none.stdout).toBe(`no inbox entries with status dead, shop shop_9 in ${env.SHOPLINK_DATABASE_URL}\n`)
-      expect(parseJson((yield* runCli(["inbox", "list", "--ro", "nope", "--json"], env)).stdout)).toEqual([])
+      expect(parseJson((yield* runCliInProcess(["inbox", "list", "--ro", "nope", "--json"], env)).stdout)).toEqual([])
 
       // --json: every field, full ids, ISO-8601 times, no bodies.
-      const listed = parseJson<Array<EntryJson>>((yield* runCli(["inbox", "list", "--json"], env)).stdout)
+      const listed = parseJson<Array<EntryJson>>((yield* runCliInProcess(["inbox", "list", "--json"], env)).stdout)
       expect(listed).toHaveLength(5)
       expect(listed.find((e) => e.id === ids.gone)).toEqual({
         id: ids.gone,
@@ -190,13 +191,13 @@ describe("shoplink inbox list", () => {
       noTokens(JSON.stringify(listed))
 
       // --limit: the newest n, and a note on stderr saying how many there are.
-      const limited = yield* runCli(["inbox", "list", "--limit", "2", "--json"], env)
+      const limited = yield* runCliInProcess(["inbox", "list", "--limit", "2", "--json"], env)
       expect(parseJson<Array<EntryJson>>(limited.stdout).map((e) => e.id)).toEqual([ids.pending, ids.junk])
       expect(limited.stderr).toBe("showing the 2 newest of 5 entries; --limit 5 shows them all\n")
-      const zero = yield* runCli(["inbox", "list", "--limit", "0"], env)
+      const zero = yield* runCliInProcess(["inbox", "list", "--limit", "0"], env)
       expect(zero.code).toBe(2)
       expect(zero.stderr).toContain("--limit: 0 is not a positive number")
-      const status = yield* runCli(["inbox", "list", "--status", "deadd"], env)
+      const status = yield* runCliInProcess(["inbox", "list", "--status", "deadd"], env)
       expect(status.code).toBe(2)
       expect(status.stderr).toContain("--status: 'deadd' is not one of pending, applied, dead; did you mean `dead`?")
     }), { timeout: 90_000 })
@@ -206,7 +207,7 @@ describe("shoplink inbox show", () => {
   it.live("the entry with its body pretty-printed, token-like values redacted; text and --json; by full id or prefix", () =>
     Effect.gen(function*() {
       const { env, file, ids } = yield* seed()
-      const text = yield* runCli(["inbox", "show", ids.gone], env)
+      const text = yield* runCliInProcess(["inbox", "show", ids.gone], env)
       expect(text.stderr).toBe("")
       expect(text.code).toBe(0)
       expect(text.stdout).toMatch(new RegExp(`^entry +${ids.gone}$`, "m"))
@@ -224,32 +225,32 @@ describe("shoplink inbox show", () => {
       noTokens(text.stdout)
 
       // The first 8 characters, as `list` shows them, name it too (and upper case is fine).
-      const byPrefix = yield* runCli(["inbox", "show", ids.gone.slice(0, 8).toUpperCase()], env)
+      const byPrefix = yield* runCliInProcess(["inbox", "show", ids.gone.slice(0, 8).toUpperCase()], env)
       expect(byPrefix.code).toBe(0)
       expect(byPrefix.stdout).toBe(text.stdout)
 
-      const json = parseJson<EntryJson & { body: any }>((yield* runCli(["inbox", "show", ids.gone, "--json"], env)).stdout)
+      const json = parseJson<EntryJson & { body: any }>((yield* runCliInProcess(["inbox", "show", ids.gone, "--json"], env)).stdout)
       expect(json).toMatchObject({ id: ids.gone, status: "dead", attempts: 1, lastError: "repair order ro_gone not found for shop shop_1" })
       expect(json.body.order.orderLines[0]).toMatchObject({ productID: "51515", brandID: "WIX", quantity: 2 })
       expect(json.body.sessionToken).toBe("<redacted>")
       expect(json.body.links.self).toBe("https://distributor.example/orders/10002?token=<redacted>")
 
       // A body that is not JSON is shown as received; applied and pending entries show their times.
-      const junk = yield* runCli(["inbox", "show", ids.junk], env)
+      const junk = yield* runCliInProcess(["inbox", "show", ids.junk], env)
       expect(junk.stdout).toContain("\nbody (not JSON; as received)\nthis is { not json\n")
       expect(junk.stdout).toMatch(/^last error +stored body does not decode: /m)
-      expect(parseJson<EntryJson>((yield* runCli(["inbox", "show", ids.junk, "--json"], env)).stdout).body).toBe("this is { not json")
-      const applied = yield* runCli(["inbox", "show", ids.applied], env)
+      expect(parseJson<EntryJson>((yield* runCliInProcess(["inbox", "show", ids.junk, "--json"], env)).stdout).body).toBe("this is { not json")
+      const applied = yield* runCliInProcess(["inbox", "show", ids.applied], env)
       expect(applied.stdout).toMatch(/^applied +\d{4}-/m)
       expect(applied.stdout).not.toContain("last error")
       expect(applied.stdout).not.toContain("inbox replay")
-      expect((yield* runCli(["inbox", "show", ids.pending], env)).stdout).toMatch(/^next attempt +\d{4}-/m)
+      expect((yield* runCliInProcess(["inbox", "show", ids.pending], env)).stdout).toMatch(/^next attempt +\d{4}-/m)
       // Retention empties the bodies of entries applied long ago: show says so.
       yield* onInbox(file, Effect.flatMap(WebhookInbox.WebhookInbox, (inbox) => inbox.purge({ clearBodiesAppliedBefore: Date.now() + 1000, deleteAppliedBefore: 0 })))
-      const purged = yield* runCli(["inbox", "show", ids.applied], env)
+      const purged = yield* runCliInProcess(["inbox", "show", ids.applied], env)
       expect(purged.code).toBe(0)
       expect(purged.stdout).toContain("\nbody  (none kept: the service's retention clears the bodies of entries applied long ago)\n")
-      const quote = parseJson<EntryJson & { body: any }>((yield* runCli(["inbox", "show", ids.refused, "--json"], env)).stdout)
+      const quote = parseJson<EntryJson & { body: any }>((yield* runCliInProcess(["inbox", "show", ids.refused, "--json"], env)).stdout)
       expect(quote).toMatchObject({ kind: "quote", shopId: "shop_2", repairOrderId: "ro_422" })
       expect(quote.body.quotes).toHaveLength(1)
     }), { timeout: 90_000 })
@@ -259,49 +260,49 @@ describe("shoplink inbox replay", () => {
   it.live("a dead entry becomes pending, and the service's next pass applies it; pending is a no-op, applied is refused", () =>
     Effect.gen(function*() {
       const { env, file, ids } = yield* seed()
-      const replayed = yield* runCli(["inbox", "replay", ids.gone], env)
+      const replayed = yield* runCliInProcess(["inbox", "replay", ids.gone], env)
       expect(replayed.stderr).toBe("")
       expect(replayed.code).toBe(0)
       expect(replayed.stdout).toBe(
         `replayed inbox entry ${ids.gone} (order, shop shop_1, repair order ro_gone): pending again; the service applies it shortly\n`
       )
-      const after = parseJson<EntryJson>((yield* runCli(["inbox", "show", ids.gone, "--json"], env)).stdout)
+      const after = parseJson<EntryJson>((yield* runCliInProcess(["inbox", "show", ids.gone, "--json"], env)).stdout)
       expect(after).toMatchObject({ status: "pending", attempts: 0, nextAttemptAt: expect.any(String) })
       // The cause is fixed (the repair order exists again): the worker applies it.
       expect(yield* workerPass(file, true)).toEqual({ applied: 2, retrying: 0, dead: 0 })
-      expect(parseJson<EntryJson>((yield* runCli(["inbox", "show", ids.gone, "--json"], env)).stdout).status).toBe("applied")
+      expect(parseJson<EntryJson>((yield* runCliInProcess(["inbox", "show", ids.gone, "--json"], env)).stdout).status).toBe("applied")
 
       // Replaying again: applied now, so refused; a pending entry is already in line.
-      const applied = yield* runCli(["inbox", "replay", ids.gone], env)
+      const applied = yield* runCliInProcess(["inbox", "replay", ids.gone], env)
       expect(applied.code).toBe(1)
       expect(applied.stderr).toContain(`error (EntryNotDead): inbox entry ${ids.gone} was applied at `)
       expect(applied.stderr).toContain(": only a dead entry is replayed")
       yield* onInbox(file, receive("order", "shop_1", "ro_later", orderBody("10006")))
-      const pendingId = parseJson<Array<EntryJson>>((yield* runCli(["inbox", "list", "--status", "pending", "--json"], env)).stdout)[0]!.id
-      const pending = yield* runCli(["inbox", "replay", pendingId, "--json"], env)
+      const pendingId = parseJson<Array<EntryJson>>((yield* runCliInProcess(["inbox", "list", "--status", "pending", "--json"], env)).stdout)[0]!.id
+      const pending = yield* runCliInProcess(["inbox", "replay", pendingId, "--json"], env)
       expect(pending.code).toBe(0)
       expect(parseJson(pending.stdout)).toMatchObject({ replayed: false, entry: { id: pendingId, status: "pending" } })
-      expect((yield* runCli(["inbox", "replay", pendingId], env)).stdout).toContain("is already pending")
+      expect((yield* runCliInProcess(["inbox", "replay", pendingId], env)).stdout).toContain("is already pending")
 
       // --all-dead, optionally for one shop.
-      const shop = yield* runCli(["inbox", "replay", "--all-dead", "--shop", "shop_2", "--json"], env)
+      const shop = yield* runCliInProcess(["inbox", "replay", "--all-dead", "--shop", "shop_2", "--json"], env)
       expect(shop.code).toBe(0)
       const body = parseJson<{ replayed: number; entries: Array<EntryJson> }>(shop.stdout)
       expect(body.replayed).toBe(2)
       expect(body.entries.map((e) => e.id).sort()).toEqual([ids.junk, ids.refused].sort())
       expect(body.entries.every((e) => e.status === "pending" && e.attempts === 0)).toBe(true)
-      const nothing = yield* runCli(["inbox", "replay", "--all-dead", "--shop", "shop_2"], env)
+      const nothing = yield* runCliInProcess(["inbox", "replay", "--all-dead", "--shop", "shop_2"], env)
       expect(nothing.stdout).toBe(`no dead inbox entries with shop shop_2 in ${file}: nothing to replay\n`)
     }), { timeout: 90_000 })
 
   it.live("--all-dead replays every dead entry; an id and --all-dead together, or neither, is a usage error", () =>
     Effect.gen(function*() {
       const { env, ids } = yield* seed()
-      const all = yield* runCli(["inbox", "replay", "--all-dead"], env)
+      const all = yield* runCliInProcess(["inbox", "replay", "--all-dead"], env)
       expect(all.code).toBe(0)
       expect(all.stdout).toContain("replayed 3 dead inbox entries: pending again")
       for (const id of [ids.gone, ids.refused, ids.junk]) expect(all.stdout).toContain(id)
-      expect(parseJson((yield* runCli(["inbox", "list", "--status", "dead", "--json"], env)).stdout)).toEqual([])
+      expect(parseJson((yield* runCliInProcess(["inbox", "list", "--status", "dead", "--json"], env)).stdout)).toEqual([])
 
       for (
         const [args, message] of [
@@ -310,7 +311,7 @@ describe("shoplink inbox replay", () => {
           [["inbox", "replay", ids.gone, "--shop", "shop_1"], "--shop and --ro go with --all-dead"]
         ] as const
       ) {
-        const result = yield* runCli(args, env)
+        const result = yield* runCliInProcess(args, env)
         expect(result.code, args.join(" ")).toBe(2)
         expect(result.stderr).toContain(`error (UsageError): ${message}`)
       }
@@ -321,30 +322,30 @@ describe("shoplink inbox discard", () => {
   it.live("a dead entry is deleted and what was deleted printed; pending and applied ones are refused", () =>
     Effect.gen(function*() {
       const { env, file, ids } = yield* seed()
-      const discarded = yield* runCli(["inbox", "discard", ids.gone], env)
+      const discarded = yield* runCliInProcess(["inbox", "discard", ids.gone], env)
       expect(discarded.stderr).toBe("")
       expect(discarded.code).toBe(0)
       expect(discarded.stdout).toContain(`discarded dead inbox entry ${ids.gone} from ${file}; it will not be applied\n`)
       expect(discarded.stdout).toMatch(/^repair order +ro_gone$/m)
       expect(discarded.stdout).toMatch(/^last error +repair order ro_gone not found for shop shop_1$/m)
       noTokens(discarded.stdout)
-      const listed = parseJson<Array<EntryJson>>((yield* runCli(["inbox", "list", "--json"], env)).stdout)
+      const listed = parseJson<Array<EntryJson>>((yield* runCliInProcess(["inbox", "list", "--json"], env)).stdout)
       expect(listed.map((e) => e.id)).not.toContain(ids.gone)
       expect(listed).toHaveLength(4)
-      const again = yield* runCli(["inbox", "discard", ids.gone], env)
+      const again = yield* runCliInProcess(["inbox", "discard", ids.gone], env)
       expect(again.code).toBe(1)
       expect(again.stderr).toContain(`error (EntryNotFound): no inbox entry ${ids.gone}`)
 
-      const json = yield* runCli(["inbox", "discard", ids.junk.slice(0, 8), "--json"], env)
+      const json = yield* runCliInProcess(["inbox", "discard", ids.junk.slice(0, 8), "--json"], env)
       expect(json.code).toBe(0)
       expect(parseJson(json.stdout)).toMatchObject({ discarded: { id: ids.junk, status: "dead", body: "this is { not json" } })
 
       for (const [id, status] of [[ids.pending, "pending"], [ids.applied, "applied"]] as const) {
-        const refused = yield* runCli(["inbox", "discard", id], env)
+        const refused = yield* runCliInProcess(["inbox", "discard", id], env)
         expect(refused.code, status).toBe(1)
         expect(refused.stderr).toContain(`error (EntryNotDead): inbox entry ${id} is ${status}: only a dead entry can be discarded`)
       }
-      expect(parseJson<Array<EntryJson>>((yield* runCli(["inbox", "list", "--json"], env)).stdout)).toHaveLength(3)
+      expect(parseJson<Array<EntryJson>>((yield* runCliInProcess(["inbox", "list", "--json"], env)).stdout)).toHaveLength(3)
     }), { timeout: 90_000 })
 })
 
@@ -354,17 +355,17 @@ describe("shoplink inbox: bad ids and a missing database", () => {
       const { dir, env, file, ids } = yield* seed()
       const unknown = "0badc0de-0000-4000-8000-000000000000"
       for (const command of [["show"], ["replay"], ["discard"]]) {
-        const malformed = yield* runCli(["inbox", ...command, "not-an-id"], env)
+        const malformed = yield* runCliInProcess(["inbox", ...command, "not-an-id"], env)
         expect(malformed.code, command[0]).toBe(1)
         expect(malformed.stdout).toBe("")
         expect(malformed.stderr.split("\n")[0]).toBe(
           "error (EntryNotFound): 'not-an-id' is not an inbox entry id: ids are UUIDs, e.g. 3f1c2a4e-9b7d-4e21-8c55-0d6f1a2b3c4d (or their first 8+ characters)"
         )
         expect(malformed.stderr).toContain("fix: `shoplink inbox list` shows the entries and their ids")
-        const missing = yield* runCli(["inbox", ...command, unknown], env)
+        const missing = yield* runCliInProcess(["inbox", ...command, unknown], env)
         expect(missing.code, command[0]).toBe(1)
         expect(missing.stderr.split("\n")[0]).toBe(`error (EntryNotFound): no inbox entry ${unknown}`)
-        const json = yield* runCli(["inbox", ...command, unknown.slice(0, 10), "--json"], env)
+        const json = yield* runCliInProcess(["inbox", ...command, unknown.slice(0, 10), "--json"], env)
         expect(json.code).toBe(1)
         expect(parseJson<{ error: unknown }>(json.stderr).error).toMatchObject({
           exitCode: 1,
@@ -373,7 +374,7 @@ describe("shoplink inbox: bad ids and a missing database", () => {
         })
       }
       // Too short to be a prefix as `list` shows ids.
-      expect((yield* runCli(["inbox", "show", ids.gone.slice(0, 6)], env)).stderr).toContain("is not an inbox entry id")
+      expect((yield* runCliInProcess(["inbox", "show", ids.gone.slice(0, 6)], env)).stderr).toContain("is not an inbox entry id")
 
       // Two ids sharing their first 8 characters: the prefix is ambiguous, the full ids work.
       yield* onInbox(
@@ -381,7 +382,7 @@ describe("shoplink inbox: bad ids and a missing database", () => {
         Effect.flatMap(SqlClient.SqlClient, (sql) =>
           sql`UPDATE shoplink_inbox SET id = 'abcdef01-0000-4000-8000-00000000000' || rowid WHERE repair_order_id IN ('ro_ok', 'ro_late')`)
       )
-      const ambiguous = yield* runCli(["inbox", "show", "abcdef01"], env)
+      const ambiguous = yield* runCliInProcess(["inbox", "show", "abcdef01"], env)
       expect(ambiguous.code).toBe(1)
       expect(ambiguous.stderr).toContain("error (EntryNotFound): abcdef01 is the start of 2 entries' ids: abcdef01-0000-4000-8000-00000000000")
       expect(ambiguous.stderr).toContain("fix: give more of the id, or all of it")
@@ -389,15 +390,15 @@ describe("shoplink inbox: bad ids and a missing database", () => {
       // A database file that does not exist: exit 2, and it is not created.
       const nowhere = join(dir, "typo.db")
       for (const args of [["inbox", "list"], ["inbox", "show", ids.gone], ["inbox", "replay", ids.gone], ["inbox", "replay", "--all-dead"], ["inbox", "discard", ids.gone]]) {
-        const result = yield* runCli(args, { SHOPLINK_DATABASE_URL: nowhere })
+        const result = yield* runCliInProcess(args, { SHOPLINK_DATABASE_URL: nowhere })
         expect(result.code, args.join(" ")).toBe(2)
         expect(result.stderr).toContain(`SHOPLINK_DATABASE_URL (the connector service's database, a SQLite file or a postgres:// URL`)
         expect(result.stderr).toContain(`names a file that does not exist: ${nowhere}`)
-        const option = yield* runCli([...args, "--database", nowhere], env)
+        const option = yield* runCliInProcess([...args, "--database", nowhere], env)
         expect(option.code).toBe(2)
         expect(option.stderr).toContain(`--database (the connector service's database, a SQLite file or a postgres:// URL`)
       }
-      const none = yield* runCli(["inbox", "list"], {})
+      const none = yield* runCliInProcess(["inbox", "list"], {})
       expect(none.code).toBe(2)
       expect(none.stderr).toContain("fix: pass --database <file> or set SHOPLINK_DATABASE_URL")
       expect(readdirSync(dir).some((f) => f.startsWith("typo"))).toBe(false)

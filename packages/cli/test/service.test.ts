@@ -1,4 +1,5 @@
-// `shoplink shops | secrets | keys` against real SQLite files, run as a user would (the built bin),
+// `shoplink shops | secrets | keys` against real SQLite files: the built bin for `shops add` (it reads
+// stdin), the same program in-process for the rest (see support/cli.ts),
 // with the stores of @shoplink/connector read back in-process to check what the CLI wrote.
 import { describe, expect, it } from "@effect/vitest"
 import { ApiKeys, SecretBox, ShopStore, Storage } from "@shoplink/connector"
@@ -7,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "
 import { join } from "node:path"
 import { invalidKeyring } from "../src/internal/settingsTable.js"
 import * as ShoplinkConfig from "../src/ShoplinkConfig.js"
-import { parseJson, runCli, scratchDir } from "./support/cli.js"
+import { parseJson, runCli, runCliInProcess, scratchDir } from "./support/cli.js"
 
 const TOKEN = "distributor-token-must-not-be-stored-8841"
 const SMS_KEY = "shopmonkey-key-must-not-be-stored-2290"
@@ -63,13 +64,13 @@ describe("shoplink shops", () => {
       expect(statSync(file).mode & 0o777).toBe(0o600)
       noSecrets(databaseBytes(dir))
 
-      const text = yield* runCli(["shops", "list"], env)
+      const text = yield* runCliInProcess(["shops", "list"], env)
       expect(text.code).toBe(0)
       expect(text.stdout).toMatch(/^ID +NAME +ACCOUNT +USERNAME +COUNTRY +STATUS +SMS SECRETS +REVOKED$/m)
       expect(text.stdout).toMatch(/^shop_1 +Main Street Auto +100200 +parts@mainstreet\.example +US +active +apiKey$/m)
       noSecrets(text.stdout)
 
-      const listed = yield* runCli(["shops", "list", "--json"], env)
+      const listed = yield* runCliInProcess(["shops", "list", "--json"], env)
       expect(listed.code).toBe(0)
       noSecrets(listed.stdout)
       expect(parseJson(listed.stdout)).toEqual([
@@ -86,18 +87,18 @@ describe("shoplink shops", () => {
       // A revoked shop shows why and when.
       yield* withStore(file, env.SHOPLINK_SECRET_KEYS, (store) => store.markRevoked("shop_1", "API token refused (401)"))
       const revoked = parseJson<Array<{ status: string; revoked: { reason: string; at: string } }>>(
-        (yield* runCli(["shops", "list", "--json"], env)).stdout
+        (yield* runCliInProcess(["shops", "list", "--json"], env)).stdout
       )
       expect(revoked[0]).toMatchObject({ status: "revoked", revoked: { reason: "API token refused (401)" } })
       expect(Date.parse(revoked[0]!.revoked.at)).not.toBeNaN()
-      expect((yield* runCli(["shops", "list"], env)).stdout).toMatch(/revoked .*API token refused \(401\)/)
+      expect((yield* runCliInProcess(["shops", "list"], env)).stdout).toMatch(/revoked .*API token refused \(401\)/)
 
-      const removed = yield* runCli(["shops", "remove", "shop_1"], env)
+      const removed = yield* runCliInProcess(["shops", "remove", "shop_1"], env)
       expect(removed.code).toBe(0)
       expect(removed.stdout).toContain("removed shop shop_1")
-      expect(parseJson((yield* runCli(["shops", "list", "--json"], env)).stdout)).toEqual([])
+      expect(parseJson((yield* runCliInProcess(["shops", "list", "--json"], env)).stdout)).toEqual([])
 
-      const again = yield* runCli(["shops", "remove", "shop_1", "--json"], env)
+      const again = yield* runCliInProcess(["shops", "remove", "shop_1", "--json"], env)
       expect(again.code).toBe(1)
       expect(parseJson<{ error: unknown }>(again.stderr).error).toMatchObject({ exitCode: 1, tag: "ShopNotFound", message: "no shop shop_1" })
     }), { timeout: 60_000 })
@@ -138,7 +139,7 @@ describe("shoplink shops", () => {
         expect(Redacted.value(credentials[0].apiToken)).toBe(TOKEN)
         expect(Redacted.value(credentials[1]["apiKey"]!)).toBe(SMS_KEY)
       }
-      const listed = parseJson<Array<{ id: string; smsSecrets: Array<string> }>>((yield* runCli(["shops", "list", "--json"], env)).stdout)
+      const listed = parseJson<Array<{ id: string; smsSecrets: Array<string> }>>((yield* runCliInProcess(["shops", "list", "--json"], env)).stdout)
       expect(listed.map((s) => [s.id, s.smsSecrets])).toEqual([["shop_2", ["apiKey"]], ["shop_3", ["apiKey"]], ["shop_4", []]])
 
       // A readable secrets file is used, with a warning; a missing one, nothing given, and bad JSON are refused.
@@ -226,22 +227,22 @@ describe("shoplink shops", () => {
         }
       }
       // Keys commands do not seal anything, so they do not need it.
-      expect((yield* runCli(["keys", "create", "backend"], { SHOPLINK_DATABASE_URL: file })).code).toBe(0)
+      expect((yield* runCliInProcess(["keys", "create", "backend"], { SHOPLINK_DATABASE_URL: file })).code).toBe(0)
     }), { timeout: 90_000 })
 
   it.effect("list, remove and rotate refuse a database file that does not exist, and do not create it", () =>
     Effect.gen(function*() {
       const { dir, env, file } = setup()
       for (const args of [["shops", "list"], ["shops", "remove", "shop_1"], ["secrets", "rotate"], ["keys", "list"], ["keys", "revoke", "abc"]]) {
-        const result = yield* runCli(args, env)
+        const result = yield* runCliInProcess(args, env)
         expect(result.code, args.join(" ")).toBe(2)
         expect(result.stderr).toContain(`SHOPLINK_DATABASE_URL (the connector service's database, a SQLite file or a postgres:// URL: its shops, sealed secrets, API keys and inbox) names a file that does not exist: ${file}`)
       }
-      const option = yield* runCli(["shops", "list", "--database", join(dir, "typo.db")], env)
+      const option = yield* runCliInProcess(["shops", "list", "--database", join(dir, "typo.db")], env)
       expect(option.code).toBe(2)
       expect(option.stderr).toContain(`--database (the connector service's database, a SQLite file or a postgres:// URL`)
       expect(option.stderr).toContain(`names a file that does not exist: ${join(dir, "typo.db")}`)
-      const none = yield* runCli(["shops", "list"], { SHOPLINK_SECRET_KEYS: env.SHOPLINK_SECRET_KEYS })
+      const none = yield* runCliInProcess(["shops", "list"], { SHOPLINK_SECRET_KEYS: env.SHOPLINK_SECRET_KEYS })
       expect(none.code).toBe(2)
       expect(none.stderr).toContain("SHOPLINK_DATABASE_URL (the connector service's database, a SQLite file or a postgres:// URL: its shops, sealed secrets, API keys and inbox) is missing")
       expect(none.stderr).toContain("fix: pass --database <file> or set SHOPLINK_DATABASE_URL")
@@ -251,22 +252,22 @@ describe("shoplink shops", () => {
       const other = join(dir, "other.db")
       expect((yield* runCli([...addArgs("shop_1"), "--database", other], env, { stdin: secretsJson })).code).toBe(0)
       expect(existsSync(file)).toBe(false)
-      expect((yield* runCli(["shops", "list", "--database", other], env)).stdout).toContain("shop_1")
+      expect((yield* runCliInProcess(["shops", "list", "--database", other], env)).stdout).toContain("shop_1")
     }), { timeout: 60_000 })
 })
 
 describe("shoplink secrets", () => {
   it.effect("generate-key prints a keyring entry on stdout, the warning on stderr", () =>
     Effect.gen(function*() {
-      const result = yield* runCli(["secrets", "generate-key", "--id", "k2027"], {})
+      const result = yield* runCliInProcess(["secrets", "generate-key", "--id", "k2027"], {})
       expect(result.code).toBe(0)
       expect(result.stdout).toMatch(/^k2027:[A-Za-z0-9+/]{43}=\n$/)
       expect(Either.isRight(SecretBox.parseKeyring(result.stdout.trim()))).toBe(true)
       expect(result.stderr).toContain("This is a secret")
       expect(result.stderr).toContain("SHOPLINK_SECRET_KEYS")
-      const dated = yield* runCli(["secrets", "generate-key"], {})
+      const dated = yield* runCliInProcess(["secrets", "generate-key"], {})
       expect(dated.stdout).toMatch(/^k\d{8}:/)
-      const bad = yield* runCli(["secrets", "generate-key", "--id", "k 1"], {})
+      const bad = yield* runCliInProcess(["secrets", "generate-key", "--id", "k 1"], {})
       expect(bad.code).toBe(2)
       expect(bad.stdout).toBe("")
     }))
@@ -278,7 +279,7 @@ describe("shoplink secrets", () => {
       expect((yield* runCli(addArgs("shop_2"), env, { stdin: JSON.stringify({ apiToken: TOKEN }) })).code).toBe(0)
       const k2 = keyOf("k2")
 
-      const rotated = yield* runCli(["secrets", "rotate"], { ...env, SHOPLINK_SECRET_KEYS: `${k2},${k1}` })
+      const rotated = yield* runCliInProcess(["secrets", "rotate"], { ...env, SHOPLINK_SECRET_KEYS: `${k2},${k1}` })
       expect(rotated.stderr).toBe("")
       expect(rotated.code).toBe(0)
       expect(rotated.stdout).toContain("re-sealed 3 secret(s) under key k2")
@@ -286,22 +287,22 @@ describe("shoplink secrets", () => {
       expect(rotated.stdout).toContain("k1 can now be removed from SHOPLINK_SECRET_KEYS")
       noSecrets(databaseBytes(dir))
 
-      const again = yield* runCli(["secrets", "rotate", "--json"], { ...env, SHOPLINK_SECRET_KEYS: `${k2},${k1}` })
+      const again = yield* runCliInProcess(["secrets", "rotate", "--json"], { ...env, SHOPLINK_SECRET_KEYS: `${k2},${k1}` })
       expect(parseJson(again.stdout)).toEqual({ currentKey: "k2", resealed: 0, keyUsage: { k2: 3 }, done: true, removableKeys: ["k1"] })
 
       // Only the new key now: listing and the credentials still work.
       const onlyNew = { ...env, SHOPLINK_SECRET_KEYS: k2 }
-      const listed = yield* runCli(["shops", "list"], onlyNew)
+      const listed = yield* runCliInProcess(["shops", "list"], onlyNew)
       expect(listed.code).toBe(0)
       expect(listed.stdout).toMatch(/^shop_1 /m)
       const opened = yield* withStore(file, k2, (store) => Effect.all([store.customerCredentials("shop_1"), store.smsCredentials("shop_1")]))
       expect(Redacted.value(opened[0].apiToken)).toBe(TOKEN)
       expect(Redacted.value(opened[1]["apiKey"]!)).toBe(SMS_KEY)
-      const last = yield* runCli(["secrets", "rotate"], onlyNew)
+      const last = yield* runCliInProcess(["secrets", "rotate"], onlyNew)
       expect(last.stdout).toContain("Every stored secret is sealed with k2; SHOPLINK_SECRET_KEYS holds no other key.")
 
       // The old key alone no longer opens them: a configuration error naming the key to put back.
-      const stale = yield* runCli(["secrets", "rotate"], { ...env, SHOPLINK_SECRET_KEYS: k1 })
+      const stale = yield* runCliInProcess(["secrets", "rotate"], { ...env, SHOPLINK_SECRET_KEYS: k1 })
       expect(stale.code).toBe(2)
       expect(stale.stderr).toContain("sealed with key k2 cannot be opened")
       expect(stale.stderr).toContain("put key k2 back in SHOPLINK_SECRET_KEYS")
@@ -313,7 +314,7 @@ describe("shoplink keys", () => {
     Effect.gen(function*() {
       const { dir, file } = setup()
       const env = { SHOPLINK_DATABASE_URL: file }
-      const created = yield* runCli(["keys", "create", "sms backend"], env)
+      const created = yield* runCliInProcess(["keys", "create", "sms backend"], env)
       expect(created.code).toBe(0)
       const key = created.stdout.trim()
       expect(created.stdout).toMatch(/^slk_[a-z0-9]{10}_[A-Za-z0-9_-]{43}\n$/)
@@ -329,26 +330,26 @@ describe("shoplink keys", () => {
       const ok = yield* verify(key)
       expect(Either.isRight(ok) && ok.right).toMatchObject({ id, name: "sms backend" })
 
-      const text = yield* runCli(["keys", "list"], env)
+      const text = yield* runCliInProcess(["keys", "list"], env)
       expect(text.stdout).toMatch(new RegExp(`^${id} +sms backend +\\d{4}-\\d\\d-\\d\\dT`, "m"))
       expect(text.stdout).not.toContain(key)
-      const listed = parseJson<Array<unknown>>((yield* runCli(["keys", "list", "--json"], env)).stdout)
+      const listed = parseJson<Array<unknown>>((yield* runCliInProcess(["keys", "list", "--json"], env)).stdout)
       expect(listed).toEqual([{ id, name: "sms backend", createdAt: expect.any(String), revokedAt: null }])
 
-      const revoked = yield* runCli(["keys", "revoke", id], env)
+      const revoked = yield* runCliInProcess(["keys", "revoke", id], env)
       expect(revoked.code).toBe(0)
       expect(revoked.stdout).toContain(`revoked API key ${id} (sms backend)`)
       const refused = yield* verify(key)
       expect(Either.isLeft(refused) && refused.left).toMatchObject({ _tag: "ApiKeyRefused", reason: "revoked" })
-      expect(parseJson<Array<{ revokedAt: string | null }>>((yield* runCli(["keys", "list", "--json"], env)).stdout)[0]!.revokedAt)
+      expect(parseJson<Array<{ revokedAt: string | null }>>((yield* runCliInProcess(["keys", "list", "--json"], env)).stdout)[0]!.revokedAt)
         .toEqual(expect.any(String))
-      expect((yield* runCli(["keys", "revoke", id], env)).stdout).toContain("was already revoked")
+      expect((yield* runCliInProcess(["keys", "revoke", id], env)).stdout).toContain("was already revoked")
 
-      const unknown = yield* runCli(["keys", "revoke", "0000000000"], env)
+      const unknown = yield* runCliInProcess(["keys", "revoke", "0000000000"], env)
       expect(unknown.code).toBe(1)
       expect(unknown.stderr).toContain("error (ApiKeyNotFound): no API key 0000000000")
 
-      const json = yield* runCli(["keys", "create", "second", "--json"], env)
+      const json = yield* runCliInProcess(["keys", "create", "second", "--json"], env)
       const body = parseJson<{ id: string; key: string }>(json.stdout)
       expect(Either.isRight(yield* verify(body.key))).toBe(true)
     }), { timeout: 60_000 })

@@ -1,6 +1,9 @@
-// Runs the built CLI (`node dist/bin.js`) as a subprocess, as a user would.
+// Runs the built CLI (`node dist/bin.js`) as a subprocess, as a user would; or, for suites that run
+// it a hundred times, the same program in this process (`runCliInProcess`).
+import * as NodeContext from "@effect/platform-node/NodeContext"
 import type { RunningSandbox } from "@shoplink/sandbox"
 import { Effect, Scope } from "effect"
+import { run } from "../../src/Cli.js"
 import { spawn } from "node:child_process"
 import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -66,6 +69,41 @@ export const runCli = (args: ReadonlyArray<string>, env: Record<string, string>,
     child.stdout!.setEncoding("utf8").on("data", (d: string) => (stdout += d))
     child.stderr!.setEncoding("utf8").on("data", (d: string) => (stderr += d))
     child.once("close", (code) => resume(Effect.succeed({ code, stdout, stderr })))
+  })
+
+/**
+ * The program behind the bin (`Cli.run`, which the bin's `main` runs), in this process: with `env`
+ * as its only SHOPLINK_* variables, a scratch working directory, and its stdout and stderr
+ * captured. Each `node dist/bin.js` costs about a second of CPU to load; this costs milliseconds,
+ * which is what keeps the store suites' hundred invocations affordable. Commands that read stdin
+ * and the bin's own fast paths (--help, --version) are tested through `runCli`. The test pool is
+ * `forks`, so changing this process's environment and directory touches no other test file.
+ */
+export const runCliInProcess = (args: ReadonlyArray<string>, env: Record<string, string>, options: { readonly cwd?: string } = {}) =>
+  Effect.promise(async (): Promise<Result> => {
+    const savedEnv = { ...process.env }
+    const savedCwd = process.cwd()
+    const writes = { stdout: process.stdout.write, stderr: process.stderr.write }
+    let stdout = ""
+    let stderr = ""
+    for (const name of Object.keys(process.env)) if (name.startsWith("SHOPLINK_")) delete process.env[name]
+    Object.assign(process.env, env)
+    process.chdir(options.cwd ?? scratchDir())
+    process.stdout.write = ((chunk: string | Uint8Array) => (stdout += String(chunk), true)) as typeof process.stdout.write
+    process.stderr.write = ((chunk: string | Uint8Array) => (stderr += String(chunk), true)) as typeof process.stderr.write
+    try {
+      const code = await Effect.runPromise(run(["node", BIN, ...args]).pipe(Effect.provide(NodeContext.layer)))
+      return { code, stdout, stderr }
+    } catch (defect) {
+      // What the bin's teardown does with a defect: exit 1.
+      return { code: 1, stdout, stderr: `${stderr}${String(defect)}\n` }
+    } finally {
+      process.stdout.write = writes.stdout
+      process.stderr.write = writes.stderr
+      process.chdir(savedCwd)
+      for (const name of Object.keys(process.env)) if (!(name in savedEnv)) delete process.env[name]
+      Object.assign(process.env, savedEnv)
+    }
   })
 
 export interface Running {
