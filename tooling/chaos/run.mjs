@@ -13,7 +13,7 @@
 //
 // The database: SHOPLINK_TEST_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432),
 // a new database dropped at the end; a throwaway cluster when no server answers.
-import { Layer, Effect, Redacted, Context } from "effect"
+import { Context, Effect, Layer, Logger, LogLevel, Redacted } from "effect"
 import { LaunchRegistry, Storage } from "@shoplink/connector"
 import { randomBytes } from "node:crypto"
 import { fileURLToPath } from "node:url"
@@ -40,7 +40,7 @@ try {
   const secretKeys = `k1:${randomBytes(32).toString("base64")}`
 
   // 2. The launches (one per repair order), registered as the launcher registers them.
-  const keys = await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+  const keys = await Effect.runPromise(Logger.withMinimumLogLevel(LogLevel.Warning)(Effect.scoped(Effect.gen(function*() {
     const context = yield* Layer.build(LaunchRegistry.layerSql.pipe(Layer.provideMerge(Storage.postgres(Redacted.make(database.url)))))
     const registry = Context.get(context, LaunchRegistry.LaunchRegistry)
     const out = []
@@ -51,7 +51,7 @@ try {
       out.push(key)
     }
     return out
-  })))
+  }))))
 
   // 3. The processes.
   sms = await startProcess("fake-sms", [here("./fake-sms.mjs")], {}, /listening (\d+)/)
