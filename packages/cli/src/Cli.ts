@@ -55,7 +55,8 @@ const handlers = new Map<Spec.LeafSpec, () => Promise<Handler>>([
   bind(Spec.inboxList, () => import("./internal/inboxCommands.js").then((m) => m.list)),
   bind(Spec.inboxShow, () => import("./internal/inboxCommands.js").then((m) => m.show)),
   bind(Spec.inboxReplay, () => import("./internal/inboxCommands.js").then((m) => m.replay)),
-  bind(Spec.inboxDiscard, () => import("./internal/inboxCommands.js").then((m) => m.discard))
+  bind(Spec.inboxDiscard, () => import("./internal/inboxCommands.js").then((m) => m.discard)),
+  bind(Spec.dbMigrate, () => import("./internal/dbCommands.js").then((m) => m.migrate))
 ])
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

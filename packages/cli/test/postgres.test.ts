@@ -5,7 +5,8 @@ import { SecretBox } from "@shoplink/connector"
 import { testDatabase } from "@shoplink/vitest-config/postgres"
 import { Effect } from "effect"
 import pg from "pg"
-import { parseJson, runCli } from "./support/cli.js"
+import { join } from "node:path"
+import { parseJson, runCli, runCliInProcess, scratchDir } from "./support/cli.js"
 
 const TOKEN = "distributor-token-must-not-be-stored-5521"
 const SMS_KEY = "sms-key-must-not-be-stored-7713"
@@ -68,5 +69,19 @@ describe("shoplink on PostgreSQL", () => {
       expect(refused.code).not.toBe(0)
       expect(refused.stderr).toContain("database postgres://postgres:***@127.0.0.1:9/shoplink: nothing answers at that host and port")
       for (const output of [scheme, refused]) expect(`${output.stdout}${output.stderr}`).not.toContain("hunter2")
+    }))
+
+  it.scoped("db migrate: a new database gets version 1, a second run finds it up to date; on PostgreSQL and on a SQLite file", () =>
+    Effect.gen(function*() {
+      const db = yield* database
+      for (const url of [db.url, join(scratchDir(), "shoplink.db")]) {
+        const first = yield* runCliInProcess(["db", "migrate", "--json"], { SHOPLINK_DATABASE_URL: url })
+        expect(first.stderr).toBe("")
+        expect(first.code).toBe(0)
+        expect(parseJson(first.stdout)).toMatchObject({ version: 1, applied: [{ version: 1, name: "initial_schema" }] })
+        const again = yield* runCliInProcess(["db", "migrate"], { SHOPLINK_DATABASE_URL: url })
+        expect(again.code).toBe(0)
+        expect(again.stdout).toMatch(/is up to date \(version 1\)\n$/)
+      }
     }))
 })

@@ -2,7 +2,7 @@
 // is (--database, else SHOPLINK_DATABASE_URL: a SQLite file or a postgres:// URL), the keyring that
 // seals its secrets (SHOPLINK_SECRET_KEYS), and the stores of @shoplink/connector over it
 // (ShopStore, ApiKeys, WebhookInbox on Storage.layer).
-import { ApiKeys, SecretBox, ShopStore, Storage, WebhookInbox } from "@shoplink/connector"
+import { ApiKeys, Migrations, SecretBox, ShopStore, Storage, WebhookInbox } from "@shoplink/connector"
 import { Effect, Either, Layer, Logger, LogLevel, Option, Redacted } from "effect"
 import { existsSync, statSync } from "node:fs"
 import { dirname, resolve } from "node:path"
@@ -207,6 +207,17 @@ export const withInbox = <A, E>(
   Effect.flatMap(WebhookInbox.WebhookInbox, f).pipe(
     Effect.provide(WebhookInbox.layerSql.pipe(Layer.provide(storage(service)))),
     Effect.mapError((error) => translate(service.file)(error) as Exclude<E, WebhookInbox.InboxError> | LocalFailure),
+    openFailure(service.file),
+    quiet
+  )
+
+/** Runs `Migrations.run` on the database: the versions it applied (none when it was up to date). */
+export const migrate = (service: Service) =>
+  Migrations.run.pipe(
+    Effect.provide(storage(service)),
+    Effect.mapError((error) =>
+      error instanceof LocalFailure ? error : new LocalFailure({ message: error.message, fix: "fix the cause above and run it again: a failed migration changes nothing" })
+    ),
     openFailure(service.file),
     quiet
   )

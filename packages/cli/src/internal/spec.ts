@@ -670,6 +670,30 @@ export const inbox = group({
 
 // ---------------------------------------------------------------------------------------------
 
+// ---------------------------------------------------------------------------------------------
+// db: the service's database schema
+
+export const dbMigrate = leaf({
+  name: "migrate",
+  summary: "Apply the database migrations this release has and the database lacks",
+  description:
+    "Apply the connector's database migrations that the service's database (a SQLite file or a postgres:// URL) has not had yet, and print the version it is at. The service applies them itself when it starts; this runs them as a deploy step, before the new release starts.",
+  notes: [
+    "Safe to run while other processes start or run: on PostgreSQL they take turns under a lock. A database at a newer version than this release knows is left alone, with a warning."
+  ],
+  examples: ["shoplink db migrate", "shoplink db migrate --json --database postgres://shoplink@db.internal:5432/shoplink"],
+  global: true,
+  options: { database: newDatabase },
+  args: {}
+})
+
+export const db = group({
+  name: "db",
+  summary: "The connector service's database schema",
+  examples: ["shoplink db migrate"],
+  subcommands: [dbMigrate]
+})
+
 export const root = group({
   name: "shoplink",
   summary: "Check credentials and try the distributor's Punchout and Order Management APIs.",
@@ -679,7 +703,7 @@ export const root = group({
     "shoplink oms price 51515 --brand WIX --env US_QUA --json",
     "shoplink webhook listen --port 8787"
   ],
-  subcommands: [doctor, punchout, oms, webhook, sandbox, shops, secrets, keys, inbox]
+  subcommands: [doctor, punchout, oms, webhook, sandbox, shops, secrets, keys, inbox, db]
 })
 
 /** Every leaf with its full path (`path` is that of `spec`; the root's is empty), depth first. */
