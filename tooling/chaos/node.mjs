@@ -52,7 +52,11 @@ const program = Effect.gen(function*() {
   const runtime = yield* ConnectorRuntime.make(adapter, {
     publicBaseUrl: `http://127.0.0.1:${process.env.PORT ?? 0}`,
     smsVendorName: "Shoplink chaos",
-    punchout: { baseUrl: "http://127.0.0.1:9", vendorApiKey: Redacted.make("unused: no launches here") },
+    // The sandbox when run.mjs launches through it; the bench makes no launch.
+    punchout: {
+      baseUrl: process.env.CHAOS_PUNCHOUT_URL ?? "http://127.0.0.1:9",
+      vendorApiKey: Redacted.make(process.env.CHAOS_VENDOR_API_KEY ?? "unused: no launches here")
+    },
     storage: process.env.CHAOS_SQLITE_FILE
       ? { sqlite: process.env.CHAOS_SQLITE_FILE }
       : { postgres: Redacted.make(process.env.CHAOS_DATABASE_URL) },
@@ -65,7 +69,7 @@ const program = Effect.gen(function*() {
   })
   if (role === "receiver") {
     const server = yield* NodeHttpServer.make(() => createServer(), { port: Number(process.env.PORT), host: "127.0.0.1" })
-    yield* runtime.serve(server, HttpRouter.concat(runtime.publicRouter, runtime.healthRouter))
+    yield* runtime.serve(server, HttpRouter.concatAll(runtime.publicRouter, runtime.apiRouter, runtime.healthRouter))
   }
   process.stdout.write(`ready ${role}\n`)
   return yield* Effect.never

@@ -1,20 +1,23 @@
 #!/usr/bin/env node
 // `pnpm chaos`: scale-out on PostgreSQL under kill -9.
 //
-// Starts, as separate OS processes, a fake shop system, 2 receivers and 2 workers (node.mjs: each
-// a ConnectorRuntime on one PostgreSQL database). Registers a launch for each of 200 repair orders
-// (through the library, as the launcher does) and posts 5,000 quote webhooks over them, as the
-// distributor would: each repair order's deliveries one after another, to either receiver (a
-// delivery a dying receiver did not acknowledge is sent again, to the other one). Meanwhile it
-// kill -9s a random receiver or worker 5 times and restarts it. Then it checks every acknowledged
-// delivery reached the shop system once, in order, and prints
+// Starts, as separate OS processes, the sandbox (the distributor), a fake shop system, 2 receivers
+// and 2 workers (node.mjs: each a ConnectorRuntime on one PostgreSQL database). Launches each of
+// 200 repair orders through a receiver's launch API (a session at the sandbox, a launch key in the
+// database) and exports it in the sandbox, which posts its first quote webhook. Then, as the
+// distributor would, it posts the other 24 webhooks of each repair order (5,000 deliveries in all),
+// one after another per repair order, to either receiver (a delivery a dying receiver did not
+// acknowledge is sent again, to the other one). Meanwhile it kill -9s a receiver or a worker 5
+// times, by turns, and restarts it. Then it checks every acknowledged delivery reached the shop
+// system once, in order, and prints
 //   chaos: acked N, applied N, lost 0, duplicated 0, out-of-order 0
 // exiting non-zero on any loss, duplicate, out-of-order apply or entry stuck past its lease.
 //
 // The database: SHOPLINK_TEST_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432),
 // a new database dropped at the end; a throwaway cluster when no server answers.
-import { Context, Effect, Layer, Logger, LogLevel, Redacted } from "effect"
-import { LaunchRegistry, Storage } from "@shoplink/connector"
+import { Context, Effect, Either, Layer, Logger, LogLevel, Redacted } from "effect"
+import { ApiKeys, SecretBox, ShopStore, Storage } from "@shoplink/connector"
+import { SANDBOX_FIXTURES } from "@shoplink/sandbox"
 import { randomBytes } from "node:crypto"
 import { fileURLToPath } from "node:url"
 import { testDatabase } from "@shoplink/vitest-config/postgres"
@@ -27,6 +30,10 @@ const KILLS = Number(process.env.CHAOS_KILLS ?? 5)
 const LEASE_MS = Number(process.env.CHAOS_LEASE_MS ?? 3000)
 const SENDERS = 40
 const here = (file) => fileURLToPath(new URL(file, import.meta.url))
+const sandboxBin = fileURLToPath(new URL("./bin.js", import.meta.resolve("@shoplink/sandbox")))
+// The sandbox's public fixtures: the US customer and the vendor key.
+const SANDBOX_CUSTOMER = { accountNo: "100200", username: "parts@mainstreet-auto.example", country: "US", apiToken: "sbx-token-us-100200" }
+const SANDBOX_VENDOR_KEY = "sbx-vendor-key-0001"
 const log = (message) => console.log(`[chaos] ${message}`)
 
 let cluster
@@ -39,24 +46,31 @@ try {
   database = await testDatabase()
   const secretKeys = `k1:${randomBytes(32).toString("base64")}`
 
-  // 2. The launches (one per repair order), registered as the launcher registers them.
-  const keys = await Effect.runPromise(Logger.withMinimumLogLevel(LogLevel.Warning)(Effect.scoped(Effect.gen(function*() {
-    const context = yield* Layer.build(LaunchRegistry.layerSql.pipe(Layer.provideMerge(Storage.postgres(Redacted.make(database.url)))))
-    const registry = Context.get(context, LaunchRegistry.LaunchRegistry)
-    const out = []
-    for (let i = 0; i < REPAIR_ORDERS; i++) {
-      const { key } = yield* registry.register({
-        shopId: "shop_chaos", repairOrderId: `ro${i}`, repairOrderNumber: `ro${i}`, repairOrderUrl: undefined, expiresAt: Date.now() + 3_600_000
-      })
-      out.push(key)
-    }
-    return out
+  // 2. The distributor (the sandbox), the fake SMS, and the shop and a vendor API key in the database.
+  const sandbox = await startProcess("sandbox", [sandboxBin, "--port", "0"], {}, /listening on (http:\/\/127\.0\.0\.1:\d+)/)
+  const sandboxUrl = sandbox.match[1]
+  const vendorKey = await Effect.runPromise(Logger.withMinimumLogLevel(LogLevel.Warning)(Effect.scoped(Effect.gen(function*() {
+    const context = yield* Layer.build(Layer.mergeAll(ShopStore.layerSql, ApiKeys.layerSql).pipe(
+      Layer.provideMerge(Storage.postgres(Redacted.make(database.url))),
+      Layer.provide(SecretBox.layer(Either.getOrThrow(SecretBox.parseKeyring(secretKeys))))
+    ))
+    yield* Context.get(context, ShopStore.ShopStore).add({
+      id: "shop_chaos",
+      name: "Chaos Auto",
+      distributor: { ...SANDBOX_CUSTOMER, apiToken: Redacted.make(SANDBOX_CUSTOMER.apiToken) },
+      sms: {}
+    })
+    const { key } = yield* Context.get(context, ApiKeys.ApiKeys).create("chaos")
+    return Redacted.value(key)
   }))))
-
-  // 3. The processes.
   sms = await startProcess("fake-sms", [here("./fake-sms.mjs")], {}, /listening (\d+)/)
   const smsUrl = `http://127.0.0.1:${sms.match[1]}`
-  const env = { CHAOS_DATABASE_URL: database.url, CHAOS_SMS_URL: smsUrl, CHAOS_SECRET_KEYS: secretKeys, CHAOS_LEASE_MS: String(LEASE_MS) }
+
+  // 3. Receivers and workers.
+  const env = {
+    CHAOS_DATABASE_URL: database.url, CHAOS_SMS_URL: smsUrl, CHAOS_SECRET_KEYS: secretKeys, CHAOS_LEASE_MS: String(LEASE_MS),
+    CHAOS_PUNCHOUT_URL: sandboxUrl, CHAOS_VENDOR_API_KEY: SANDBOX_VENDOR_KEY
+  }
   const startNode = async (role, port) => {
     const started = await startProcess(`${role}:${port ?? "-"}`, [here("./node.mjs"), role], { ...env, PORT: String(port ?? 0) }, /ready (receiver|worker)/)
     return { role, port, ...started }
@@ -64,10 +78,60 @@ try {
   for (const role of ["receiver", "receiver", "worker", "worker"]) {
     nodes.push(await startNode(role, role === "receiver" ? await freePort() : undefined))
   }
-  log(`started fake SMS, ${nodes.filter((n) => n.role === "receiver").length} receivers and ${nodes.filter((n) => n.role === "worker").length} workers on one PostgreSQL database`)
+  log(`started the sandbox, a fake SMS, ${nodes.filter((n) => n.role === "receiver").length} receivers and ${nodes.filter((n) => n.role === "worker").length} workers on one PostgreSQL database`)
+
+  // 4. A launch per repair order, as an SMS backend makes it (POST /shoplink/launch with the vendor
+  // key, to either receiver): the runtime creates a distributor session at the sandbox and a launch
+  // key. Then the shop's export in the sandbox: the sandbox posts the first quote webhook of that
+  // repair order, and its delivery log says where, which is how this harness learns the key.
+  const admin = (path, body) =>
+    fetch(`${sandboxUrl}/__sandbox/${path}`, {
+      method: body === undefined ? "GET" : "POST",
+      headers: { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body)
+    }).then(async (r) => {
+      if (!r.ok) throw new Error(`sandbox ${path}: ${r.status} ${await r.text()}`)
+      return r.json()
+    })
+  const launchStarted = Date.now()
+  const launchQueue = Array.from({ length: REPAIR_ORDERS }, (_, i) => i)
+  await Promise.all(Array.from({ length: 8 }, async (_, lane) => {
+    while (launchQueue.length > 0) {
+      const ro = launchQueue.shift()
+      const receiver = nodes.filter((node) => node.role === "receiver")[(ro + lane) % 2]
+      const launched = await fetch(`http://127.0.0.1:${receiver.port}/shoplink/launch`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${vendorKey}` },
+        body: JSON.stringify({ shopId: "shop_chaos", repairOrderId: `ro${ro}` })
+      })
+      if (!launched.ok) throw new Error(`launch of ro${ro}: ${launched.status} ${await launched.text()}`)
+      const token = new URL((await launched.json()).url).searchParams.get("token")
+      // A part the catalog shows in stock now (stock is shared by every cart).
+      const found = await admin("driver/search", { token, vin: SANDBOX_FIXTURES.vehicles[0].vin, searchTerm: "filter" })
+      const inStock = found.results.filter((r) => r.available > 0 && r.price !== undefined)
+      if (inStock.length === 0) throw new Error(`ro${ro}: the sandbox shows no filter in stock`)
+      const part = inStock[ro % inStock.length]
+      await admin("driver/add-to-cart", { token, productID: part.productID, brandID: part.brandID, quantity: 1 })
+      await admin("driver/press", { token, button: "export" })
+    }
+  }))
+  // The sandbox sends its webhooks in the background: wait until each has been acknowledged.
+  const keys = []
+  const unacknowledged = () => Array.from({ length: REPAIR_ORDERS }, (_, i) => i).filter((i) => keys[i] === undefined)
+  for (const until = Date.now() + 30_000; unacknowledged().length > 0 && Date.now() < until; await sleep(100)) {
+    for (const delivery of (await admin("deliveries")).deliveries) {
+      const ro = Number(/^ro(\d+)$/.exec(delivery.body?.referenceID ?? "")?.[1])
+      const key = /\/shoplink\/webhooks\/([^/]+)\/quote$/.exec(delivery.url)?.[1]
+      if (delivery.status === 200 && Number.isInteger(ro) && key !== undefined) keys[ro] = key
+    }
+  }
+  const missing = unacknowledged()
+  if (missing.length > 0) throw new Error(`the sandbox delivered no acknowledged export webhook for ${missing.length} repair order(s), e.g. ro${missing[0]}`)
+  log(`launched ${REPAIR_ORDERS} repair orders through the receivers and exported each in the sandbox in ${((Date.now() - launchStarted) / 1000).toFixed(1)} s`)
 
   // 4. Deliveries, each repair order's in sequence, to whichever receiver answers.
-  let acked = 0
+  // The sandbox's export of each repair order was acknowledged (its delivery log says 200).
+  let acked = REPAIR_ORDERS
   let sending = true
   let turn = 0
   const post = async (ro, n) => {
@@ -94,7 +158,8 @@ try {
   const senders = Array.from({ length: SENDERS }, async () => {
     while (queue.length > 0) {
       const ro = queue.shift()
-      for (let n = 0; n < PER_RO; n++) {
+      // Delivery -1 was the sandbox's export; this sends the rest.
+      for (let n = 0; n < PER_RO - 1; n++) {
         await post(ro, n)
         acked++
       }
@@ -151,7 +216,7 @@ try {
     const seqs = list.map((line) => line.seq)
     for (let i = 1; i < seqs.length; i++) if (seqs[i] < seqs[i - 1]) outOfOrder++
     const present = new Set(seqs)
-    for (let n = 0; n < PER_RO; n++) if (!present.has(n)) lost++
+    for (let n = -1; n < PER_RO - 1; n++) if (!present.has(n)) lost++
   }
   const applied = appliedSeqs(report)
   console.log(`chaos: acked ${acked}, applied ${applied}, lost ${lost}, duplicated ${duplicated}, out-of-order ${outOfOrder}${stuck > 0 ? `, stuck ${stuck}` : ""}`)
