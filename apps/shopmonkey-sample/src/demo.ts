@@ -16,7 +16,7 @@ import { Money } from "@shoplink/connector"
 import { PunchoutClient } from "@shoplink/punchout"
 import { SANDBOX_FIXTURES } from "@shoplink/sandbox"
 import { startApp } from "./app.js"
-import { startEmbedded } from "./embedded.js"
+import { loopbackSettings, startEmbedded } from "./embedded.js"
 import { type WebClient, webClient } from "./webClient.js"
 
 const STEPS = 8
@@ -45,16 +45,9 @@ const program = Effect.gen(function*() {
   const embedded = yield* startEmbedded()
   const dir = mkdtempSync(join(tmpdir(), "shoplink-demo-"))
   yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
-  const app = yield* startApp({
-    ...embedded.settings,
-    port: 0,
-    host: "127.0.0.1",
-    publicPort: undefined,
-    publicBaseUrl: undefined,
-    appBaseUrl: undefined,
-    smsVendorName: "Shopmonkey (Shoplink demo)",
-    database: { sqlite: join(dir, "demo.sqlite") }
-  }).pipe(Effect.orDie)
+  const app = yield* startApp(
+    loopbackSettings(embedded, { smsVendorName: "Shopmonkey (Shoplink demo)", database: { sqlite: join(dir, "demo.sqlite") } })
+  ).pipe(Effect.orDie)
   const { sandbox, shopmonkey } = embedded
   yield* detail(`sandbox ${sandbox.url} · fake Shopmonkey ${shopmonkey.url} · service ${app.url}`)
   for (const [i, shop] of embedded.shops.entries()) {

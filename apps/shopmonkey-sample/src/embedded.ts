@@ -73,3 +73,20 @@ export const startEmbedded = (options: { readonly passwords?: readonly [string, 
       }
     }
   })
+
+/**
+ * The settings of a sample service on loopback (a free port on 127.0.0.1, one listener) over the
+ * embedded default, storing in `database`: what the demo, the tests and the browser tests start.
+ */
+export const loopbackSettings = (
+  embedded: Embedded,
+  options: Pick<Settings, "smsVendorName" | "database"> & Partial<Settings>
+): Settings => ({
+  ...embedded.settings,
+  port: 0,
+  host: "127.0.0.1",
+  publicPort: undefined,
+  publicBaseUrl: undefined,
+  appBaseUrl: undefined,
+  ...options
+})

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
 import { startApp } from "../src/app.js"
-import { type DemoUser, startEmbedded } from "../src/embedded.js"
+import { type DemoUser, loopbackSettings, startEmbedded } from "../src/embedded.js"
 
 const CHROMIUM_ARGS = [
   "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -65,16 +65,11 @@ const setup: Effect.Effect<{
     Effect.sync(() => mkdtempSync(join(tmpdir(), "sample-e2e-"))),
     (d) => Effect.sync(() => rmSync(d, { recursive: true, force: true }))
   )
-  const app = yield* startApp({
-    ...embedded.settings,
-    port: 0,
-    host: "127.0.0.1",
-    publicPort: undefined,
-    publicBaseUrl: proxy.url,
-    appBaseUrl: undefined,
+  const app = yield* startApp(loopbackSettings(embedded, {
     smsVendorName: "Shopmonkey (Shoplink e2e)",
-    database: { sqlite: join(dir, "db.sqlite") }
-  }).pipe(Effect.orDie)
+    database: { sqlite: join(dir, "db.sqlite") },
+    publicBaseUrl: proxy.url
+  })).pipe(Effect.orDie)
   appUrl = app.url
   const browser = yield* Effect.acquireRelease(
     Effect.promise(() => chromium.launch({ executablePath: process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium", args: CHROMIUM_ARGS })),

@@ -6,7 +6,7 @@ import { FAKE_SHOPMONKEY_FIXTURES } from "@shoplink/adapter-shopmonkey/testing"
 import { testDatabase } from "@shoplink/vitest-config/postgres"
 import { Effect, Redacted, Schedule } from "effect"
 import { startApp } from "../src/app.js"
-import { startEmbedded } from "../src/embedded.js"
+import { loopbackSettings, startEmbedded } from "../src/embedded.js"
 import { call, PASSWORDS, signedIn } from "./support.js"
 
 const RO = FAKE_SHOPMONKEY_FIXTURES.orders.vin
@@ -18,16 +18,8 @@ describe("two instances on PostgreSQL", () => {
       const database = yield* Effect.acquireRelease(Effect.promise(testDatabase), (db) => Effect.promise(db.drop))
       const embedded = yield* startEmbedded({ passwords: PASSWORDS })
       const instance = (publicBaseUrl: string | undefined) =>
-        startApp({
-          ...embedded.settings,
-          port: 0,
-          host: "127.0.0.1",
-          publicPort: undefined,
-          publicBaseUrl,
-          appBaseUrl: undefined,
-          smsVendorName: "Sample tests",
-          database: { postgres: Redacted.make(database.url) }
-        }).pipe(Effect.orDie)
+        startApp(loopbackSettings(embedded, { smsVendorName: "Sample tests", database: { postgres: Redacted.make(database.url) }, publicBaseUrl }))
+          .pipe(Effect.orDie)
       const b = yield* instance(undefined)
       // A's public address is B's: the distributor and the browser reach B, as through a load balancer.
       const a = yield* instance(b.url)

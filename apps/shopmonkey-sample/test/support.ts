@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { startApp } from "../src/app.js"
-import { startEmbedded } from "../src/embedded.js"
+import { loopbackSettings, startEmbedded } from "../src/embedded.js"
 import type { Settings } from "../src/settings.js"
 import { webClient } from "../src/webClient.js"
 
@@ -18,17 +18,9 @@ export const startSample = (overrides: Partial<Settings> = {}) =>
       Effect.sync(() => mkdtempSync(join(tmpdir(), "sample-test-"))),
       (d) => Effect.sync(() => rmSync(d, { recursive: true, force: true }))
     )
-    const app = yield* startApp({
-      ...embedded.settings,
-      port: 0,
-      host: "127.0.0.1",
-      publicPort: undefined,
-      publicBaseUrl: undefined,
-      appBaseUrl: undefined,
-      smsVendorName: "Sample tests",
-      database: { sqlite: join(dir, "db.sqlite") },
-      ...overrides
-    }).pipe(Effect.orDie)
+    const app = yield* startApp(
+      loopbackSettings(embedded, { smsVendorName: "Sample tests", database: { sqlite: join(dir, "db.sqlite") }, ...overrides })
+    ).pipe(Effect.orDie)
     return { embedded, app, dir }
   })
 
