@@ -9,6 +9,7 @@ import { Duration, Effect, Exit, Fiber, Layer, Logger, LogLevel, Metric, Scope, 
 import { monitorEventLoopDelay } from "node:perf_hooks"
 import { scratchDatabase, sqlite } from "./fixtures.js"
 import { makeSlowSms, quoteDelivery } from "./support/slowSms.js"
+import { eventually } from "./support/eventually.js"
 
 const quiet = Logger.withMinimumLogLevel(LogLevel.None)
 
@@ -18,16 +19,6 @@ const openInbox = (file: string) =>
     const scope = yield* Scope.make()
     const context = yield* Layer.buildWithScope(WebhookInbox.layerSql.pipe(Layer.provideMerge(sqlite(file))), scope)
     return { context, inbox: yield* Effect.provide(WebhookInbox.WebhookInbox, context), close: Scope.close(scope, Exit.void) }
-  })
-
-/** Waits (real time) until `check` holds, dying after `seconds`. */
-const eventually = <E, R>(check: Effect.Effect<boolean, E, R>, seconds = 20) =>
-  Effect.gen(function*() {
-    const deadline = Date.now() + seconds * 1000
-    while (!(yield* check)) {
-      if (Date.now() > deadline) return yield* Effect.dieMessage(`condition not met within ${seconds} s`)
-      yield* Effect.sleep("20 millis")
-    }
   })
 
 /** A counter of Effect's metric registry, by name and `kind` label (0 when not yet counted). */

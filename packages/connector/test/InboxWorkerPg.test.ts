@@ -8,6 +8,7 @@ import { Context, Effect, Exit, Fiber, Layer, Logger, LogLevel, Scope } from "ef
 import { performance } from "node:perf_hooks"
 import { pgOn, postgres, TestDatabaseUrl } from "./fixtures.js"
 import { makeSlowSms, quoteDelivery } from "./support/slowSms.js"
+import { eventually } from "./support/eventually.js"
 
 const quiet = Logger.withMinimumLogLevel(LogLevel.None)
 
@@ -18,16 +19,6 @@ const openProcess = Effect.gen(function*() {
   const context = yield* Layer.buildWithScope(WebhookInbox.layerSql.pipe(Layer.provide(pgOn(url))), scope)
   return { context, inbox: Context.get(context, WebhookInbox.WebhookInbox), close: Scope.close(scope, Exit.void) }
 })
-
-/** Waits (real time) until `check` holds, dying after `seconds`. */
-const eventually = <E, R>(check: Effect.Effect<boolean, E, R>, seconds = 20) =>
-  Effect.gen(function*() {
-    const deadline = Date.now() + seconds * 1000
-    while (!(yield* check)) {
-      if (Date.now() > deadline) return yield* Effect.dieMessage(`condition not met within ${seconds} s`)
-      yield* Effect.sleep("20 millis")
-    }
-  })
 
 /** The shop system `sms` as one worker sees it, counting the writes that worker made. */
 const countedBy = (sms: Layer.Layer<ShopSystem.ShopSystem>, count: { n: number }) =>
