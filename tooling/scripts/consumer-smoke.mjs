@@ -351,8 +351,8 @@ const breakages = [
 ]
 
 const runSelfTest = (tarballs, packages, scratch) => {
-  // Protocol, punchout (with the http-node its README installs) and sandbox are what run.mjs needs.
-  const subset = packages.filter((p) => ["@shoplink/protocol", "@shoplink/punchout", "@shoplink/http-node", "@shoplink/sandbox"].includes(p.json.name))
+  // Protocol, http, punchout (with the http-node its README installs) and sandbox are what run.mjs needs.
+  const subset = packages.filter((p) => ["@shoplink/protocol", "@shoplink/http", "@shoplink/punchout", "@shoplink/http-node", "@shoplink/sandbox"].includes(p.json.name))
   const subsetTarballs = Object.fromEntries(subset.map((p) => [p.json.name, tarballs[p.json.name]]))
   let failures = 0
   for (const [i, breakage] of breakages.entries()) {

@@ -2,7 +2,8 @@
 // Everything goes through the `html` template, which escapes what it interpolates. No page has a
 // script; the one inline stylesheet is allowed by its hash in the Content-Security-Policy.
 import { createHash } from "node:crypto"
-import { Html as HtmlTag, Money } from "@shoplink/connector"
+import { Money } from "@shoplink/connector"
+import { Html as HtmlTag } from "@shoplink/http"
 
 const { html, toHtmlString } = HtmlTag
 type Html = HtmlTag.Html

@@ -4,7 +4,7 @@ import { Effect, Redacted, Schedule } from "effect"
 import { createHash } from "node:crypto"
 import { FAKE_SHOPMONKEY_FIXTURES, FAKE_SHOPMONKEY_SECOND_COMPANY } from "@shoplink/adapter-shopmonkey/testing"
 import { hashPassword, makeSessions, verifyPassword } from "../src/auth.js"
-import { Html } from "@shoplink/connector"
+import { Html } from "@shoplink/http"
 
 const { html, toHtmlString } = Html
 import { repairOrdersPage } from "../src/views.js"

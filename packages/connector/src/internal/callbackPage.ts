@@ -6,7 +6,9 @@
 // older, already applied export as the result.
 import type { Launch } from "../LaunchRegistry.js"
 import type { InboxEntry } from "../WebhookInbox.js"
-import { html, safeHref, toHtmlString } from "../Html.js"
+import { Html } from "@shoplink/http"
+
+const { html, safeHref, toHtmlString } = Html
 
 /** How long a landing waits for its export's webhook before saying nothing new arrived. */
 export const CALLBACK_WAIT_MILLIS = 2 * 60 * 1000
