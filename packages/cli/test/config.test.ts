@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { parseJson, runCli, scratchDir } from "./support/cli.js"
+import { parseJson, runCliInProcess, scratchDir } from "./support/cli.js"
 
 // Settings that look right; nothing listens on port 9, and none of these tests gets that far.
 const vendorKey = "vendor-key-that-must-not-print-7311"
@@ -26,7 +26,7 @@ const noSecrets = (text: string) => {
 describe("shoplink configuration errors", () => {
   it.effect("a base URL that does not parse is a configuration error (exit 2) naming the variable, not a transport error", () =>
     Effect.gen(function*() {
-      const punchout = yield* runCli(["punchout", "quotes", "oil filter"], { ...env, SHOPLINK_PUNCHOUT_BASE_URL: "not-a-url" })
+      const punchout = yield* runCliInProcess(["punchout", "quotes", "oil filter"], { ...env, SHOPLINK_PUNCHOUT_BASE_URL: "not-a-url" })
       expect(punchout.code).toBe(2)
       expect(punchout.stderr).toContain(
         "error (ConfigProblem): SHOPLINK_PUNCHOUT_BASE_URL (the Punchout API base URL, {base_url}) is not a URL: \"not-a-url\""
@@ -35,19 +35,19 @@ describe("shoplink configuration errors", () => {
       expect(punchout.stderr.split("\n").filter((l) => l !== "")).toHaveLength(2)
       noSecrets(punchout.stderr)
 
-      const oms = yield* runCli(["oms", "account"], { ...env, SHOPLINK_OMS_TEST_BASE_URL: "localhost:4010" })
+      const oms = yield* runCliInProcess(["oms", "account"], { ...env, SHOPLINK_OMS_TEST_BASE_URL: "localhost:4010" })
       expect(oms.code).toBe(2)
       expect(oms.stderr).toContain("SHOPLINK_OMS_TEST_BASE_URL (the Order Management test host")
       expect(oms.stderr).toContain("is not an http(s) URL: \"localhost:4010\"")
 
-      const query = yield* runCli(["punchout", "session", "create"], { ...env, SHOPLINK_PUNCHOUT_BASE_URL: "http://127.0.0.1:9/?x=1" })
+      const query = yield* runCliInProcess(["punchout", "session", "create"], { ...env, SHOPLINK_PUNCHOUT_BASE_URL: "http://127.0.0.1:9/?x=1" })
       expect(query.code).toBe(2)
       expect(query.stderr).toContain("SHOPLINK_PUNCHOUT_BASE_URL (the Punchout API base URL, {base_url}) must not have a query")
     }))
 
   it.effect("a setting wrong on its face fails up front even when the command does not use it", () =>
     Effect.gen(function*() {
-      const result = yield* runCli(["oms", "account", "--json"], { ...env, SHOPLINK_WEBHOOK_ORDER_URL: "127.0.0.1:8787/order" })
+      const result = yield* runCliInProcess(["oms", "account", "--json"], { ...env, SHOPLINK_WEBHOOK_ORDER_URL: "127.0.0.1:8787/order" })
       expect(result.code).toBe(2)
       expect(result.stdout).toBe("")
       expect(parseJson<{ error: unknown }>(result.stderr).error).toMatchObject({
@@ -59,7 +59,7 @@ describe("shoplink configuration errors", () => {
 
   it.effect("an empty secret is named as empty, and a file value that does not parse names where it came from", () =>
     Effect.gen(function*() {
-      const empty = yield* runCli(["punchout", "quotes", "oil filter"], { ...env, SHOPLINK_VENDOR_API_KEY: "" })
+      const empty = yield* runCliInProcess(["punchout", "quotes", "oil filter"], { ...env, SHOPLINK_VENDOR_API_KEY: "" })
       expect(empty.code).toBe(2)
       expect(empty.stderr).toContain(
         "SHOPLINK_VENDOR_API_KEY (the distributor's vendor API key, for Punchout) is set but empty (env SHOPLINK_VENDOR_API_KEY)"
@@ -67,7 +67,7 @@ describe("shoplink configuration errors", () => {
       const cwd = scratchDir()
       writeFileSync(join(cwd, "shoplink.config.json"), JSON.stringify({ punchout: { baseUrl: "http//typo", vendorApiKey: "" } }))
       const { SHOPLINK_PUNCHOUT_BASE_URL: _, SHOPLINK_VENDOR_API_KEY: __, ...rest } = env
-      const file = yield* runCli(["punchout", "quotes", "oil filter"], rest, { cwd })
+      const file = yield* runCliInProcess(["punchout", "quotes", "oil filter"], rest, { cwd })
       expect(file.code).toBe(2)
       expect(file.stderr).toContain(
         "SHOPLINK_PUNCHOUT_BASE_URL (the Punchout API base URL, {base_url}) is not a URL: \"http//typo\" (shoplink.config.json punchout.baseUrl)"
@@ -77,7 +77,7 @@ describe("shoplink configuration errors", () => {
   it.effect("every missing setting is listed, one line each, naming the variable and what it is for", () =>
     Effect.gen(function*() {
       const { SHOPLINK_VENDOR_API_KEY: _, SHOPLINK_CUSTOMER_API_TOKEN: __, SHOPLINK_CUSTOMER_USERNAME: ___, ...rest } = env
-      const result = yield* runCli(["punchout", "quotes", "oil filter"], rest)
+      const result = yield* runCliInProcess(["punchout", "quotes", "oil filter"], rest)
       expect(result.code).toBe(2)
       expect(result.stderr.trimEnd().split("\n")).toEqual([
         "error (ConfigProblem): 3 settings are missing or invalid",
@@ -87,7 +87,7 @@ describe("shoplink configuration errors", () => {
         "  fix: set each in the environment or in shoplink.config.json (`shoplink doctor` checks them all)"
       ])
 
-      const json = yield* runCli(["oms", "price", "51515", "--brand", "WIX", "--json"], {})
+      const json = yield* runCliInProcess(["oms", "price", "51515", "--brand", "WIX", "--json"], {})
       expect(json.code).toBe(2)
       const error = parseJson<{ error: { problems: ReadonlyArray<string> } }>(json.stderr).error
       expect(error.problems).toEqual([
@@ -100,7 +100,7 @@ describe("shoplink configuration errors", () => {
 
   it.effect("doctor fails the setting's own check for a value wrong on its face (exit 2)", () =>
     Effect.gen(function*() {
-      const result = yield* runCli(["doctor"], { ...env, SHOPLINK_PUNCHOUT_BASE_URL: "not-a-url", SHOPLINK_CUSTOMER_COUNTRY: "USA" })
+      const result = yield* runCliInProcess(["doctor"], { ...env, SHOPLINK_PUNCHOUT_BASE_URL: "not-a-url", SHOPLINK_CUSTOMER_COUNTRY: "USA" })
       expect(result.code).toBe(2)
       expect(result.stdout).toContain("FAIL  SHOPLINK_PUNCHOUT_BASE_URL: is not a URL: \"not-a-url\"")
       expect(result.stdout).toContain("FAIL  SHOPLINK_CUSTOMER_COUNTRY: is \"USA\"; expected US, US QA, CA or CA QA")

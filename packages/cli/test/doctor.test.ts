@@ -3,7 +3,7 @@ import { SandboxServer } from "@shoplink/sandbox"
 import { Effect } from "effect"
 import { writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { parseJson, runCli, sandboxEnv, sandboxSecrets, scratchDir } from "./support/cli.js"
+import { parseJson, runCliInProcess, sandboxEnv, sandboxSecrets, scratchDir } from "./support/cli.js"
 import { closedPort as refusedPort } from "@shoplink/vitest-config/net"
 
 interface DoctorJson {
@@ -14,12 +14,12 @@ interface DoctorJson {
 /** A port that refuses connections: bound, then closed. */
 const closedPort = Effect.promise(refusedPort)
 
-// Live clock: the CLI runs in another process on the real date, so the sandbox must agree with it.
+// Live clock: the CLI runs on the real date (its own runtime, in this process), so the sandbox must agree with it.
 layer(SandboxServer.layer(), { excludeTestServices: true })("shoplink doctor", (it) => {
   it.effect("passes every check against the sandbox and prints no secret", () =>
     Effect.gen(function*() {
       const sandbox = yield* SandboxServer
-      const result = yield* runCli(["doctor"], sandboxEnv(sandbox))
+      const result = yield* runCliInProcess(["doctor"], sandboxEnv(sandbox))
       expect(result.stderr).toBe("")
       expect(result.code).toBe(0)
       expect(result.stdout).toContain("PASS  Punchout vendor key + customer credentials: session created for account 100200")
@@ -33,7 +33,7 @@ layer(SandboxServer.layer(), { excludeTestServices: true })("shoplink doctor", (
   it.effect("a refused vendor key fails the Punchout check with exit code 3 and a fix (--json)", () =>
     Effect.gen(function*() {
       const sandbox = yield* SandboxServer
-      const result = yield* runCli(["doctor", "--json"], {
+      const result = yield* runCliInProcess(["doctor", "--json"], {
         ...sandboxEnv(sandbox),
         SHOPLINK_VENDOR_API_KEY: "not-the-vendor-key-9876"
       })
@@ -55,7 +55,7 @@ layer(SandboxServer.layer(), { excludeTestServices: true })("shoplink doctor", (
   it.effect("an unknown OMS key fails the key check and skips the token check", () =>
     Effect.gen(function*() {
       const sandbox = yield* SandboxServer
-      const result = yield* runCli(["doctor"], { ...sandboxEnv(sandbox), SHOPLINK_OMS_API_KEY: "sbx-oms-test-key-unknown" })
+      const result = yield* runCliInProcess(["doctor"], { ...sandboxEnv(sandbox), SHOPLINK_OMS_API_KEY: "sbx-oms-test-key-unknown" })
       expect(result.code).toBe(3)
       expect(result.stdout).toMatch(/FAIL {2}Order Management API key: API0206/)
       expect(result.stdout).toContain("fix: check SHOPLINK_OMS_API_KEY")
@@ -67,7 +67,7 @@ layer(SandboxServer.layer(), { excludeTestServices: true })("shoplink doctor", (
     Effect.gen(function*() {
       const sandbox = yield* SandboxServer
       const { SHOPLINK_CUSTOMER_API_TOKEN: _, ...env } = sandboxEnv(sandbox)
-      const result = yield* runCli(["doctor"], env)
+      const result = yield* runCliInProcess(["doctor"], env)
       expect(result.code).toBe(2)
       expect(result.stdout).toContain("FAIL  SHOPLINK_CUSTOMER_API_TOKEN: is missing")
       expect(result.stdout).toContain("fix: set SHOPLINK_CUSTOMER_API_TOKEN or customer.apiToken in shoplink.config.json")
@@ -79,7 +79,7 @@ layer(SandboxServer.layer(), { excludeTestServices: true })("shoplink doctor", (
     Effect.gen(function*() {
       const sandbox = yield* SandboxServer
       const port = yield* closedPort
-      const result = yield* runCli(["doctor"], { ...sandboxEnv(sandbox), SHOPLINK_PUNCHOUT_BASE_URL: `http://127.0.0.1:${port}` })
+      const result = yield* runCliInProcess(["doctor"], { ...sandboxEnv(sandbox), SHOPLINK_PUNCHOUT_BASE_URL: `http://127.0.0.1:${port}` })
       expect(result.code).toBe(5)
       expect(result.stdout).toMatch(/FAIL {2}Punchout API reachable: http:\/\/127\.0\.0\.1:\d+: .*ConnectionRefused/)
       expect(result.stdout).toContain("fix: check SHOPLINK_PUNCHOUT_BASE_URL and your network")
@@ -96,7 +96,7 @@ layer(SandboxServer.layer(), { excludeTestServices: true })("shoplink doctor", (
         oms: { environment: "US_QUA", apiKey: env.SHOPLINK_OMS_API_KEY, testBaseUrl: sandbox.url },
         customer: { accountNo: "100200", username: "parts@mainstreet-auto.example", country: "US", apiToken: env.SHOPLINK_CUSTOMER_API_TOKEN }
       }))
-      const result = yield* runCli(["doctor"], { SHOPLINK_VENDOR_API_KEY: env.SHOPLINK_VENDOR_API_KEY! }, { cwd })
+      const result = yield* runCliInProcess(["doctor"], { SHOPLINK_VENDOR_API_KEY: env.SHOPLINK_VENDOR_API_KEY! }, { cwd })
       expect(result.code).toBe(0)
       expect(result.stdout).toContain("PASS  config file: shoplink.config.json")
       expect(result.stdout).toContain("PASS  SHOPLINK_PUNCHOUT_BASE_URL: " + sandbox.url + " (shoplink.config.json punchout.baseUrl)")
@@ -109,10 +109,10 @@ layer(SandboxServer.layer(), { excludeTestServices: true })("shoplink doctor", (
     Effect.gen(function*() {
       const cwd = scratchDir()
       writeFileSync(join(cwd, "broken.json"), "{ not json")
-      const missing = yield* runCli(["punchout", "quotes", "oil filter", "--config", "nope.json"], {}, { cwd })
+      const missing = yield* runCliInProcess(["punchout", "quotes", "oil filter", "--config", "nope.json"], {}, { cwd })
       expect(missing.code).toBe(2)
       expect(missing.stderr).toContain("config file not found: nope.json")
-      const broken = yield* runCli(["doctor", "--config", "broken.json", "--json"], {}, { cwd })
+      const broken = yield* runCliInProcess(["doctor", "--config", "broken.json", "--json"], {}, { cwd })
       expect(broken.code).toBe(2)
       const report = parseJson<DoctorJson>(broken.stdout)
       expect(report.checks[0]).toMatchObject({ name: "config file", status: "fail" })

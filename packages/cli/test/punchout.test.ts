@@ -3,22 +3,22 @@ import { SandboxServer } from "@shoplink/sandbox"
 import { Effect } from "effect"
 import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { parseJson, runCli, sandboxEnv, sandboxSecrets, scratchDir } from "./support/cli.js"
+import { parseJson, runCliInProcess, sandboxEnv, sandboxSecrets, scratchDir } from "./support/cli.js"
 
-// Live clock: the CLI runs in another process on the real date, so the sandbox must agree with it.
+// Live clock: the CLI runs on the real date (its own runtime, in this process), so the sandbox must agree with it.
 layer(SandboxServer.layer(), { excludeTestServices: true })("shoplink punchout", (it) => {
   it.effect("quotes: a table for people, the wire shape with --json", () =>
     Effect.gen(function*() {
       const sandbox = yield* SandboxServer
       const env = sandboxEnv(sandbox)
-      const table = yield* runCli(["punchout", "quotes", "oil filter", "--qty", "2"], env)
+      const table = yield* runCliInProcess(["punchout", "quotes", "oil filter", "--qty", "2"], env)
       expect(table.code).toBe(0)
       const [header, rule, ...rows] = table.stdout.trimEnd().split("\n")
       expect(header).toMatch(/^PRODUCT\s+BRAND\s+DESCRIPTION\s+PRICE\s+LIST\s+CORE\s+AVAIL\s+ORDER BY$/)
       expect(rule).toMatch(/^-+( +-+)+$/)
       expect(rows.some((row) => /^51515\s+WIX\s+/.test(row))).toBe(true)
 
-      const exact = yield* runCli(["punchout", "quotes", "51515", "--brand", "WIX", "--json"], env)
+      const exact = yield* runCliInProcess(["punchout", "quotes", "51515", "--brand", "WIX", "--json"], env)
       expect(exact.code).toBe(0)
       const body = parseJson<{ status: { code: number }; quotes: ReadonlyArray<{ productID: string; brandID: string; quantityReq: number }> }>(exact.stdout)
       expect(body.status.code).toBe(200)
@@ -30,22 +30,22 @@ layer(SandboxServer.layer(), { excludeTestServices: true })("shoplink punchout",
     Effect.gen(function*() {
       const sandbox = yield* SandboxServer
       const env = sandboxEnv(sandbox)
-      const created = yield* runCli(["punchout", "order", "create", "--product", "51515", "--brand", "WIX", "--qty", "2", "--json"], env)
+      const created = yield* runCliInProcess(["punchout", "order", "create", "--product", "51515", "--brand", "WIX", "--qty", "2", "--json"], env)
       expect(created.code).toBe(0)
       const order = parseJson<{ order: { orderID: string; status: string | number; orderLines: ReadonlyArray<{ quantity: number }> } }>(created.stdout).order
       expect(String(order.status)).toBe("0")
       expect(order.orderLines[0]?.quantity).toBe(2)
 
-      const reserved = yield* runCli(["punchout", "order", "reserve", order.orderID, "--comment", "PO 77"], env)
+      const reserved = yield* runCliInProcess(["punchout", "order", "reserve", order.orderID, "--comment", "PO 77"], env)
       expect(reserved.code).toBe(0)
       expect(reserved.stdout).toMatch(new RegExp(`^order\\s+${order.orderID}$`, "m"))
       expect(reserved.stdout).toMatch(/^comment\s+PO 77$/m)
 
-      const submitted = yield* runCli(["punchout", "order", "submit", order.orderID], env)
+      const submitted = yield* runCliInProcess(["punchout", "order", "submit", order.orderID], env)
       expect(submitted.code).toBe(0)
       expect(submitted.stdout).toMatch(/^status\s+3 \(Order submitted\)$/m)
 
-      const again = yield* runCli(["punchout", "order", "submit", order.orderID, "--json"], env)
+      const again = yield* runCliInProcess(["punchout", "order", "submit", order.orderID, "--json"], env)
       expect(again.code).toBe(4)
       expect(again.stdout).toBe("")
       expect(parseJson<{ error: unknown }>(again.stderr).error).toMatchObject({ exitCode: 4, id: "API0247", tag: "OrderAlreadySubmitted" })
@@ -60,7 +60,7 @@ layer(SandboxServer.layer(), { excludeTestServices: true })("shoplink punchout",
       writeFileSync(opener, `import { writeFileSync } from "node:fs"\nwriteFileSync(${JSON.stringify(opened)}, process.argv[2])\n`)
       const env = { ...sandboxEnv(sandbox), SHOPLINK_BROWSER: `${process.execPath} ${opener}` }
 
-      const masked = yield* runCli(["punchout", "catalog", "--base-vehicle", "5678", "--search", "oil filter", "--open"], env)
+      const masked = yield* runCliInProcess(["punchout", "catalog", "--base-vehicle", "5678", "--search", "oil filter", "--open"], env)
       expect(masked.code).toBe(0)
       expect(masked.stdout.trim()).toBe(
         `${sandbox.url}/punchout/v1/ShowCatalog?token=<redacted>&searchTerm=oil+filter&baseVehicleID=5678`
@@ -70,7 +70,7 @@ layer(SandboxServer.layer(), { excludeTestServices: true })("shoplink punchout",
       const page = yield* Effect.promise(() => fetch(real).then((r) => r.text()))
       expect(page).toContain("data-testid=\"vehicle\"")
 
-      const shown = yield* runCli(["punchout", "catalog", "--plate", "8ABC123", "--state", "CA", "--show-token", "--json"], env)
+      const shown = yield* runCliInProcess(["punchout", "catalog", "--plate", "8ABC123", "--state", "CA", "--show-token", "--json"], env)
       expect(shown.code).toBe(0)
       expect(parseJson<{ url: string; opened: boolean }>(shown.stdout)).toMatchObject({ opened: false })
       expect(parseJson<{ url: string }>(shown.stdout).url).toMatch(/token=[0-9a-f-]{36}&licensePlate=8ABC123&licensePlateState=CA$/)
@@ -80,13 +80,13 @@ layer(SandboxServer.layer(), { excludeTestServices: true })("shoplink punchout",
     Effect.gen(function*() {
       const sandbox = yield* SandboxServer
       const env = sandboxEnv(sandbox)
-      const plate = yield* runCli(["punchout", "catalog", "--plate", "8ABC123"], env)
+      const plate = yield* runCliInProcess(["punchout", "catalog", "--plate", "8ABC123"], env)
       expect(plate.code).toBe(2)
       expect(plate.stderr).toContain("--plate and --state go together")
-      const unknown = yield* runCli(["punchout", "quotes", "oil", "--bogus"], env)
+      const unknown = yield* runCliInProcess(["punchout", "quotes", "oil", "--bogus"], env)
       expect(unknown.code).toBe(2)
       expect(unknown.stdout).toBe("")
-      const vin = yield* runCli(["punchout", "catalog", "--vin", "ABC123"], env)
+      const vin = yield* runCliInProcess(["punchout", "catalog", "--vin", "ABC123"], env)
       expect(vin.code).toBe(2)
       expect(vin.stderr).toContain("error (InvalidInput): vin must be 17 characters, got 6")
     }))
@@ -94,12 +94,12 @@ layer(SandboxServer.layer(), { excludeTestServices: true })("shoplink punchout",
   it.effect("auth errors exit 3 and transport errors exit 5, each with a fix", () =>
     Effect.gen(function*() {
       const sandbox = yield* SandboxServer
-      const auth = yield* runCli(["punchout", "session", "create"], { ...sandboxEnv(sandbox), SHOPLINK_CUSTOMER_API_TOKEN: "revoked-token-0000" })
+      const auth = yield* runCliInProcess(["punchout", "session", "create"], { ...sandboxEnv(sandbox), SHOPLINK_CUSTOMER_API_TOKEN: "revoked-token-0000" })
       expect(auth.code).toBe(3)
       expect(auth.stderr).toContain("error UNAUTHORIZED (Unauthorized)")
       expect(auth.stderr).toContain("fix: ")
       expect(auth.stderr).not.toContain("revoked-token-0000")
-      const transport = yield* runCli(["punchout", "quotes", "oil filter"], { ...sandboxEnv(sandbox), SHOPLINK_PUNCHOUT_BASE_URL: "http://127.0.0.1:9" })
+      const transport = yield* runCliInProcess(["punchout", "quotes", "oil filter"], { ...sandboxEnv(sandbox), SHOPLINK_PUNCHOUT_BASE_URL: "http://127.0.0.1:9" })
       expect(transport.code).toBe(5)
       expect(transport.stderr).toContain("error (PunchoutTransportError)")
     }))
@@ -107,14 +107,14 @@ layer(SandboxServer.layer(), { excludeTestServices: true })("shoplink punchout",
   it.effect("session create masks the token unless --show-token; --help lists examples and points to the global help", () =>
     Effect.gen(function*() {
       const sandbox = yield* SandboxServer
-      const created = yield* runCli(["punchout", "session", "create", "--json"], sandboxEnv(sandbox))
+      const created = yield* runCliInProcess(["punchout", "session", "create", "--json"], sandboxEnv(sandbox))
       expect(created.code).toBe(0)
       const view = parseJson<{ token: string; urlTemplate: string; expiresAt: string }>(created.stdout)
       expect(view.token).toMatch(/^<redacted>…[0-9a-f]{4}$/)
       expect(view.urlTemplate).toBe(`${sandbox.url}/punchout/v1/{command}?token=<redacted>`)
       expect(Date.parse(view.expiresAt)).toBeGreaterThan(Date.now())
 
-      const help = yield* runCli(["punchout", "quotes", "--help"], {})
+      const help = yield* runCliInProcess(["punchout", "quotes", "--help"], {})
       expect(help.code).toBe(0)
       expect(help.stdout).toContain("EXAMPLES")
       expect(help.stdout).toContain("$ shoplink punchout quotes 51515 --brand WIX --qty 2 --json")
