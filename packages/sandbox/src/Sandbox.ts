@@ -13,7 +13,7 @@ import { SANDBOX_CREDENTIALS, type SandboxCredentials } from "./Credentials.js"
 import { SANDBOX_FIXTURES, type SandboxFixtures } from "./Fixtures.js"
 import type { SandboxAdminError } from "./internal/admin.js"
 import { makeAdmin } from "./internal/admin.js"
-import { makeApp } from "./internal/app.js"
+import { makeHttpApp } from "./internal/http.js"
 import type { Ctx } from "./internal/context.js"
 import type { ExportButton } from "./internal/ordering.js"
 import { type Fault, type OrderState, type OutOfStockPolicy, SandboxState } from "./internal/state.js"
@@ -188,7 +188,8 @@ export interface RunningSandbox {
   readonly punchoutCreateUrl: string
   /** `{url}/web/services/{environment}`. */
   readonly omsBaseUrl: (environment: OrderManagement.Environment) => string
-  readonly openApi: { readonly punchout: string; readonly orderManagement: string; readonly docs: string }
+  /** The generated OpenAPI documents (the distributor's two APIs and the sandbox's own routes) and the docs page. */
+  readonly openApi: { readonly punchout: string; readonly orderManagement: string; readonly sandbox: string; readonly docs: string }
   readonly adminUrl: string
   readonly credentials: SandboxCredentials
   readonly fixtures: SandboxFixtures
@@ -244,12 +245,17 @@ export const startSandbox = (options: SandboxOptions = {}): Effect.Effect<Runnin
     const server = yield* NodeHttpServer.make(() => createServer(), { port: options.port ?? 0, host }).pipe(Effect.orDie)
     const port = server.address._tag === "TcpAddress" ? server.address.port : 0
     url = `http://${displayHost(host)}:${port}`
-    yield* server.serve(makeApp(ctx, admin))
+    yield* server.serve(yield* makeHttpApp(ctx, admin))
     const running: RunningSandbox = {
       url,
       punchoutCreateUrl: `${url}/punchout/v1/create`,
       omsBaseUrl: (environment) => `${url}/web/services/${environment}`,
-      openApi: { punchout: `${url}/openapi/punchout.json`, orderManagement: `${url}/openapi/order-management.json`, docs: `${url}/docs` },
+      openApi: {
+        punchout: `${url}/openapi/punchout.json`,
+        orderManagement: `${url}/openapi/order-management.json`,
+        sandbox: `${url}/openapi/sandbox.json`,
+        docs: `${url}/docs`
+      },
       adminUrl: `${url}/__sandbox`,
       credentials: SANDBOX_CREDENTIALS,
       fixtures: SANDBOX_FIXTURES,

@@ -7,3 +7,5 @@
 export * from "./Credentials.js"
 export * from "./Fixtures.js"
 export * from "./Sandbox.js"
+export * from "./SandboxAdminClient.js"
+export * as SandboxApi from "./SandboxApi.js"

@@ -1,13 +1,13 @@
-// The admin helpers (Effects) and their HTTP form under /__sandbox/.
-import { HttpServerRequest, type HttpServerResponse } from "@effect/platform"
+// The admin helpers (Effects) and their HTTP form: the admin group of SandboxApi (/__sandbox/).
+import { HttpApi, HttpApiBuilder } from "@effect/platform"
 import { Data, Duration, Effect, Option, Stream, SubscriptionRef } from "effect"
-import type { DriverPressResult, DriverSearchResult, SandboxAdmin, SandboxCustomerInput } from "../Sandbox.js"
+import type { DriverPressResult, DriverSearchResult, SandboxAdmin } from "../Sandbox.js"
+import { AdminBadRequest, AdminNotFound, SandboxApi } from "../SandboxApi.js"
 import type { Ctx } from "./context.js"
-import { json, readJsonObject } from "./context.js"
 import { MessageFailure, textOf } from "./failure.js"
-import { addToCart, catalogView, EXPORT_BUTTONS, type ExportButton, PageError, press } from "./ordering.js"
+import { addToCart, catalogView, PageError, press } from "./ordering.js"
 import { sessionOf } from "./punchout.js"
-import { type Fault, ORDER_STATES, type OrderState } from "./state.js"
+import type { Fault } from "./state.js"
 import type { WebhookDelivery } from "./webhooks.js"
 
 /**
@@ -121,102 +121,81 @@ const isTimeZone = (zone: string): boolean => {
   }
 }
 
-const str = (body: Record<string, unknown>, name: string): string => {
-  const value = body[name]
-  if (typeof value !== "string" || value === "") throw new SandboxAdminError({ message: `${name} is required` })
-  return value
-}
+const bad = (error: SandboxAdminError) => new AdminBadRequest({ error: error.message })
 
-/** `/__sandbox/...` routes (JSON in, JSON out). */
-export const handleAdmin = (
-  ctx: Ctx,
-  admin: SandboxAdmin,
-  path: ReadonlyArray<string>,
-  method: string
-): Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest> =>
-  Effect.gen(function*() {
-    const body = method === "POST" ? yield* readJsonObject.pipe(Effect.orElseSucceed(() => ({} as Record<string, unknown>))) : {}
-    const route = `${method} ${path.join("/")}`
-    const orderRoute = /^(GET|POST) orders\/([^/]+)(\/state)?$/.exec(route)
-    if (orderRoute !== null) {
-      const orderID = decodeURIComponent(orderRoute[2]!)
-      if (orderRoute[1] === "POST" && orderRoute[3] !== undefined) {
-        const state = str(body, "state") as OrderState
-        if (!ORDER_STATES.includes(state)) return json({ error: `state must be one of ${ORDER_STATES.join(", ")}` }, 400)
-        const found = yield* admin.setOrderState(orderID, state)
-        return found ? json({ orderID, state }) : json({ error: "order not found" }, 404)
-      }
-      const order = ctx.state.orders.get(orderID)
-      return order === undefined
-        ? json({ error: "order not found" }, 404)
-        : json({ orderID, accountNo: order.accountNo, state: order.state, comment: order.comment, expiresAt: order.expiresAt ?? null, lines: order.lines.map((l) => ({ productID: l.product.productID, brandID: l.product.brandCode, quantity: l.quantity, warehouseCode: l.warehouseCode })) })
-    }
-    switch (route) {
-      case "GET ":
-        return json({
-          endpoints: [
-            "POST customers", "POST vendor-keys", "POST oms-keys", "POST revoke-token", "POST expire-key", "POST allowance",
-            "GET clock", "POST clock/advance", "POST faults", "DELETE faults", "GET deliveries", "GET orders/{id}",
-            "POST orders/{id}/state", "POST driver/search", "POST driver/add-to-cart", "POST driver/press"
-          ]
-        })
-      case "POST customers":
-        yield* admin.addCustomer({
-          accountNo: str(body, "accountNo"), username: str(body, "username"), apiToken: str(body, "apiToken"),
-          country: str(body, "country") === "CA" ? "CA" : "US",
-          ...(typeof body["name"] === "string" ? { name: body["name"] } : {}),
-          ...(typeof body["poRequired"] === "boolean" ? { poRequired: body["poRequired"] } : {}),
-          ...(typeof body["timeZone"] === "string" ? { timeZone: body["timeZone"] } : {})
-        } satisfies SandboxCustomerInput)
-        return json({ ok: true }, 201)
-      case "POST vendor-keys":
-        yield* admin.addVendorKey(str(body, "apiKey"))
-        return json({ ok: true }, 201)
-      case "POST oms-keys":
-        yield* admin.addOmsKey(str(body, "apiKey"), body["tier"] === "production" ? "production" : "test")
-        return json({ ok: true }, 201)
-      case "POST revoke-token":
-        return json({ ok: yield* admin.revokeToken(str(body, "apiToken")) })
-      case "POST expire-key":
-        return json({ ok: yield* admin.expireKey(str(body, "apiKey")) })
-      case "POST allowance":
-        yield* admin.setMonthlyAllowance(str(body, "apiKey"), Number(body["limit"]))
-        return json({ ok: true })
-      case "GET clock":
-        return json({ now: new Date(yield* ctx.now).toISOString(), offsetMillis: ctx.state.clockOffset })
-      case "POST clock/advance": {
-        const millis = typeof body["millis"] === "number" ? body["millis"] : Number.NaN
-        if (!Number.isFinite(millis) || millis < 0) return json({ error: "millis must be a non-negative number" }, 400)
-        yield* admin.advanceClock(Duration.millis(millis))
-        return json({ now: new Date(yield* ctx.now).toISOString(), offsetMillis: ctx.state.clockOffset })
-      }
-      case "POST faults":
-        yield* admin.injectFault(body as unknown as Fault)
-        return json({ ok: true }, 201)
-      case "DELETE faults":
-        yield* admin.clearFaults
-        return json({ ok: true })
-      case "GET deliveries":
-        return json({ deliveries: yield* admin.deliveries() })
-      case "POST driver/search": {
-        const { token, ...params } = body
-        const result = yield* admin.driver.search(String(token ?? ""), Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])))
-        return json(result)
-      }
-      case "POST driver/add-to-cart":
-        return json(yield* admin.driver.addToCart(str(body, "token"), {
-          productID: str(body, "productID"), brandID: str(body, "brandID"), quantity: Number(body["quantity"] ?? 1)
+/** The admin group of SandboxApi (`/__sandbox/…`), on the same helpers as `sandbox.admin`. */
+export const adminGroup = (ctx: Ctx, admin: SandboxAdmin) =>
+  HttpApiBuilder.group(SandboxApi, "admin", (handlers) =>
+    handlers
+      .handle("index", () => Effect.succeed({ endpoints: ADMIN_ROUTES }))
+      .handle("addCustomer", ({ payload }) =>
+        admin.addCustomer(payload).pipe(
+          Effect.as({ ok: true }),
+          Effect.catchAllDefect((defect) =>
+            defect instanceof SandboxAdminError ? Effect.fail(bad(defect)) : Effect.die(defect)
+          )
+        ))
+      .handle("addVendorKey", ({ payload }) => Effect.as(admin.addVendorKey(payload.apiKey), { ok: true }))
+      .handle("addOmsKey", ({ payload }) => Effect.as(admin.addOmsKey(payload.apiKey, payload.tier ?? "test"), { ok: true }))
+      .handle("revokeToken", ({ payload }) => Effect.map(admin.revokeToken(payload.apiToken), (ok) => ({ ok })))
+      .handle("expireKey", ({ payload }) => Effect.map(admin.expireKey(payload.apiKey), (ok) => ({ ok })))
+      .handle("setMonthlyAllowance", ({ payload }) => Effect.as(admin.setMonthlyAllowance(payload.apiKey, payload.limit), { ok: true }))
+      .handle("clock", () => clockView(ctx))
+      .handle("advanceClock", ({ payload }) => Effect.zipRight(admin.advanceClock(Duration.millis(payload.millis)), clockView(ctx)))
+      .handle("injectFault", ({ payload }) => Effect.as(admin.injectFault(payload as Fault), { ok: true }))
+      .handle("clearFaults", () => Effect.as(admin.clearFaults, { ok: true }))
+      .handle("deliveries", () => Effect.map(admin.deliveries(), (deliveries) => ({ deliveries })))
+      .handle("order", ({ path }) => {
+        const order = ctx.state.orders.get(path.orderID)
+        return order === undefined
+          ? Effect.fail(new AdminNotFound({ error: "order not found" }))
+          : Effect.succeed({
+            orderID: path.orderID,
+            accountNo: order.accountNo,
+            state: order.state,
+            comment: order.comment,
+            expiresAt: order.expiresAt ?? null,
+            lines: order.lines.map((l) => ({ productID: l.product.productID, brandID: l.product.brandCode, quantity: l.quantity, warehouseCode: l.warehouseCode }))
+          })
+      })
+      .handle("setOrderState", ({ path, payload }) =>
+        Effect.flatMap(admin.setOrderState(path.orderID, payload.state), (found) =>
+          found ? Effect.succeed({ orderID: path.orderID, state: payload.state }) : Effect.fail(new AdminNotFound({ error: "order not found" }))))
+      .handle("session", ({ path }) =>
+        Effect.flatMap(ctx.now, (now) => {
+          const session = sessionOf(ctx, path.token, now)
+          if (session === undefined) return Effect.fail(new AdminNotFound({ error: "unknown or expired session token" }))
+          const v = session.lastVehicle
+          return Effect.succeed({
+            accountNo: session.accountNo,
+            expiresAt: session.expiresAt,
+            referenceID: session.referenceID ?? null,
+            pageReferenceID: session.pageReferenceID ?? null,
+            vehicle: v === undefined ? null : { year: v.year, make: v.make, model: v.model, description: `${v.year} ${v.make} ${v.model}`, identifier: v.identifier ?? null },
+            cartOrderID: session.cartOrderId ?? null
+          })
         }))
-      case "POST driver/press": {
-        const button = str(body, "button") as ExportButton
-        if (!EXPORT_BUTTONS.includes(button)) return json({ error: `button must be one of ${EXPORT_BUTTONS.join(", ")}` }, 400)
-        return json(yield* admin.driver.press(str(body, "token"), button))
-      }
+      .handle("driverSearch", ({ payload }) => {
+        const { token, ...params } = payload
+        return admin.driver.search(token, Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)]))).pipe(Effect.mapError(bad))
+      })
+      .handle("driverAddToCart", ({ payload }) =>
+        admin.driver.addToCart(payload.token, { productID: payload.productID, brandID: payload.brandID, quantity: payload.quantity ?? 1 }).pipe(
+          Effect.mapError(bad)
+        ))
+      .handle("driverPress", ({ payload }) => admin.driver.press(payload.token, payload.button).pipe(Effect.mapError(bad))))
+
+const clockView = (ctx: Ctx) => Effect.map(ctx.now, (now) => ({ now: new Date(now).toISOString(), offsetMillis: ctx.state.clockOffset }))
+
+/** `METHOD path` of every admin route, read from the definition. */
+const ADMIN_ROUTES: ReadonlyArray<string> = (() => {
+  const routes: Array<string> = []
+  HttpApi.reflect(SandboxApi, {
+    predicate: ({ group }) => group.identifier === "admin",
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => {
+      routes.push(`${endpoint.method} ${endpoint.path.replace(/^\/__sandbox\/?/, "").replace(/:(\w+)/g, "{$1}")}`)
     }
-    return json({ error: `no admin route ${route}` }, 404)
-  }).pipe(
-    Effect.catchAllDefect((defect) =>
-      defect instanceof SandboxAdminError ? Effect.succeed(json({ error: defect.message }, 400)) : Effect.die(defect)
-    ),
-    Effect.catchAll((error) => Effect.succeed(json({ error: error.message }, 400)))
-  )
+  })
+  return routes
+})()

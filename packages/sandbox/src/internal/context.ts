@@ -30,9 +30,6 @@ export const envelope = (
   return json({ ...errorEnvelope(failure, status, reference), ...extra }, status)
 }
 
-export const escapeHtml = (s: string): string =>
-  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;")
-
 /** Reads a JSON object body; malformed JSON or a non-object is API0288. */
 export const readJsonObject: Effect.Effect<Record<string, unknown>, MessageFailure, HttpServerRequest.HttpServerRequest> = Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest

@@ -78,6 +78,7 @@ export const catalogView = (ctx: Ctx, session: Session, query: Record<string, st
   }
   // Quotes exported after a vehicle search carry the vehicle's make.
   session.vehicleMakeId = vehicle?.makeId ?? 0
+  session.lastVehicle = vehicle === undefined ? undefined : { year: vehicle.year, make: vehicle.make, model: vehicle.model, identifier }
   const all = params.searchTerm !== undefined || vehicle !== undefined
     ? ctx.state.search(params.searchTerm, vehicle, Number.POSITIVE_INFINITY)
     : []

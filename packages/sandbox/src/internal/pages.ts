@@ -1,10 +1,13 @@
 // Server-rendered ordering pages: ShowCatalog, ShowOrder, the cart and the export buttons.
 import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
-import { type Ctx, escapeHtml as h } from "./context.js"
+import { Html } from "@shoplink/http"
+import type { Ctx } from "./context.js"
 import type { Product } from "./catalog.js"
 import { addToCart, cartOf, type CatalogView, catalogView, EXPORT_BUTTONS, type ExportButton, isVisible, openOrder, PAGE_SIZE, PageError, press, removeFromCart } from "./ordering.js"
 import type { Session, StoredOrder } from "./state.js"
+
+const html = Html.html
 
 const BUTTON_LABEL: Record<ExportButton, { readonly label: string; readonly testid: string }> = {
   export: { label: "Export", testid: "export" },
@@ -30,49 +33,56 @@ const formatterOf = (timeZone: string) => {
  * A time in the shop's zone with its abbreviation, then in UTC: a cutoff read as local time by a
  * shop in another zone is the mistake the UTC-only pages invited.
  */
-const time = (millis: number, timeZone: string) => {
+const time = (millis: number, timeZone: string): Html.Html => {
   const iso = new Date(millis).toISOString()
   // ICU puts a narrow no-break space before AM/PM; a plain space reads and matches the same.
   const local = formatterOf(timeZone).format(millis).replace(/\u202f/g, " ")
-  return `<time datetime="${iso}">${h(local)}</time> <span class="utc">(${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC)</span>`
+  return html`<time datetime="${iso}">${local}</time> <span class="utc">(${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC)</span>`
 }
 
 const zoneOf = (ctx: Ctx, session: Session) => ctx.state.customers.get(session.accountNo)?.timeZone ?? "UTC"
 
 const zoneNote = (ctx: Ctx, session: Session) =>
-  `<p class="note" data-testid="time-zone">Times are in your shop's time zone, ${h(zoneOf(ctx, session))}, with UTC in brackets.</p>`
+  html`<p class="note" data-testid="time-zone">Times are in your shop's time zone, ${zoneOf(ctx, session)}, with UTC in brackets.</p>`
 
-const STYLE = `body{font-family:system-ui,sans-serif;margin:0;color:#1d2733}header{background:#0b3d6e;color:#fff;padding:12px 20px}
+const STYLE = html`body{font-family:system-ui,sans-serif;margin:0;color:#1d2733}header{background:#0b3d6e;color:#fff;padding:12px 20px}
 main{padding:16px 20px}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #dde3ea;padding:6px;text-align:left}
 form.inline{display:inline}fieldset{border:1px solid #dde3ea;margin-bottom:12px}footer{border-top:1px solid #dde3ea;padding:10px 20px;color:#5b6b7b}
 .error{background:#fde8e8;border:1px solid #e0a0a0;padding:12px}.cart{background:#f4f8fc;padding:12px;margin-top:16px}button{cursor:pointer}
 .utc,.note{color:#5b6b7b}.out{color:#9b2c2c}nav.paging{margin:10px 0}nav.paging a{margin-left:12px}`
 
-export const layout = (title: string, session: Session | undefined, body: string): string =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${h(title)}</title><style>${STYLE}</style></head><body>
+const footer = (session: Session | undefined) => {
+  if (session === undefined) return ""
+  const reference = session.pageReferenceID ?? session.referenceID
+  return html`${session.smsVendorName}${reference === undefined ? "" : html` · Reference ${reference}`}`
+}
+
+export const layout = (title: string, session: Session | undefined, body: Html.Html): string =>
+  Html.toHtmlString(html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title><style>${STYLE}</style></head><body>
 <header><strong>Parts ordering</strong> — Shoplink sandbox</header><main>${body}</main>
-<footer data-testid="footer">${session === undefined ? "" : `${h(session.smsVendorName)}${(session.pageReferenceID ?? session.referenceID) === undefined ? "" : ` · Reference ${h(session.pageReferenceID ?? session.referenceID ?? "")}`}`}</footer>
-</body></html>`
+<footer data-testid="footer">${footer(session)}</footer>
+</body></html>`)
 
 export const errorPage = (message: string, session: Session | undefined, status = 400) =>
-  HttpServerResponse.html(layout("Error", session, `<div class="error" data-testid="error">${h(message)}</div>`)).pipe(
+  HttpServerResponse.html(layout("Error", session, html`<div class="error" data-testid="error">${message}</div>`)).pipe(
     HttpServerResponse.setStatus(status)
   )
 
 const q = (token: string) => `token=${encodeURIComponent(token)}`
 
-const cartHtml = (ctx: Ctx, session: Session, back: string): string => {
+const cartHtml = (ctx: Ctx, session: Session, back: string): Html.Html => {
   const cart = cartOf(ctx, session)
   const lines = cart?.lines ?? []
   const total = lines.reduce((n, l) => n + (l.product.price ?? 0) * l.quantity, 0)
-  const buttons = EXPORT_BUTTONS.filter((b) => isVisible(session, b)).map((b) =>
-    `<form class="inline" method="post" action="/punchout/v1/app/press?${q(session.token)}"><input type="hidden" name="button" value="${b}"><button type="submit" data-testid="${BUTTON_LABEL[b].testid}">${BUTTON_LABEL[b].label}</button></form>`
-  ).join(" ")
-  return `<section class="cart" data-testid="cart"><h2>Cart${cart === undefined ? "" : ` — order <span data-testid="cart-order-id">${h(cart.orderID)}</span>`}</h2>
-${lines.length === 0 ? `<p data-testid="cart-empty">The cart is empty.</p>` : `<table><tr><th>Brand</th><th>Part</th><th>Qty</th><th>Price</th><th>Warehouse</th><th></th></tr>${
-    lines.map((l) => `<tr data-testid="cart-line" data-product-id="${h(l.product.productID)}" data-brand-id="${h(l.product.brandCode)}"><td>${h(ctx.state.brandOf(l.product).name)}</td><td>${h(l.product.productID)} ${h(l.product.description)}</td><td>${l.quantity}</td><td>${money(l.product.price)}</td><td>${h(l.warehouseCode)}${l.backOrdered ? ` <span data-testid="back-ordered">back-ordered</span>` : ""}</td>
-<td><form class="inline" method="post" action="/punchout/v1/app/remove?${q(session.token)}"><input type="hidden" name="productID" value="${h(l.product.productID)}"><input type="hidden" name="brandID" value="${h(l.product.brandCode)}"><input type="hidden" name="back" value="${h(back)}"><button type="submit" data-testid="remove-from-cart">Remove</button></form></td></tr>`).join("")
-  }</table><p>Total ${money(total)}</p>`}
+  const buttons = EXPORT_BUTTONS.filter((b) => isVisible(session, b)).map((b, i) =>
+    html`${i === 0 ? "" : " "}<form class="inline" method="post" action="/punchout/v1/app/press?${q(session.token)}"><input type="hidden" name="button" value="${b}"><button type="submit" data-testid="${BUTTON_LABEL[b].testid}">${BUTTON_LABEL[b].label}</button></form>`
+  )
+  const rows = lines.map((l) =>
+    html`<tr data-testid="cart-line" data-product-id="${l.product.productID}" data-brand-id="${l.product.brandCode}"><td>${ctx.state.brandOf(l.product).name}</td><td>${l.product.productID} ${l.product.description}</td><td>${l.quantity}</td><td>${money(l.product.price)}</td><td>${l.warehouseCode}${l.backOrdered ? html` <span data-testid="back-ordered">back-ordered</span>` : ""}</td>
+<td><form class="inline" method="post" action="/punchout/v1/app/remove?${q(session.token)}"><input type="hidden" name="productID" value="${l.product.productID}"><input type="hidden" name="brandID" value="${l.product.brandCode}"><input type="hidden" name="back" value="${back}"><button type="submit" data-testid="remove-from-cart">Remove</button></form></td></tr>`
+  )
+  return html`<section class="cart" data-testid="cart"><h2>Cart${cart === undefined ? "" : html` — order <span data-testid="cart-order-id">${cart.orderID}</span>`}</h2>
+${lines.length === 0 ? html`<p data-testid="cart-empty">The cart is empty.</p>` : html`<table><tr><th>Brand</th><th>Part</th><th>Qty</th><th>Price</th><th>Warehouse</th><th></th></tr>${rows}</table><p>Total ${money(total)}</p>`}
 <div data-testid="export-buttons">${buttons}</div></section>`
 }
 
@@ -83,13 +93,13 @@ const pageLink = (url: URL, page: number) => {
   return `${url.pathname}?${params.toString()}`
 }
 
-const pagingHtml = (view: CatalogView, url: URL): string => {
+const pagingHtml = (view: CatalogView, url: URL): Html.Html | "" => {
   if (view.total === 0) return ""
   const first = (view.page - 1) * PAGE_SIZE + 1
   const last = first + view.products.length - 1
-  const prev = view.page > 1 ? `<a data-testid="page-prev" rel="prev" href="${h(pageLink(url, view.page - 1))}">‹ Previous</a>` : ""
-  const next = view.page < view.pageCount ? `<a data-testid="page-next" rel="next" href="${h(pageLink(url, view.page + 1))}">Next ›</a>` : ""
-  return `<nav class="paging" data-testid="paging"><span data-testid="page-summary">Results ${first}–${last} of ${view.total} · page ${view.page} of ${view.pageCount}</span>${prev}${next}</nav>`
+  const prev = view.page > 1 ? html`<a data-testid="page-prev" rel="prev" href="${pageLink(url, view.page - 1)}">‹ Previous</a>` : ""
+  const next = view.page < view.pageCount ? html`<a data-testid="page-next" rel="next" href="${pageLink(url, view.page + 1)}">Next ›</a>` : ""
+  return html`<nav class="paging" data-testid="paging"><span data-testid="page-summary">Results ${first}–${last} of ${view.total} · page ${view.page} of ${view.pageCount}</span>${prev}${next}</nav>`
 }
 
 const catalogPage = (ctx: Ctx, session: Session, url: URL, back: string, now: number): string => {
@@ -99,10 +109,9 @@ const catalogPage = (ctx: Ctx, session: Session, url: URL, back: string, now: nu
   const zone = zoneOf(ctx, session)
   const backOrders = ctx.state.outOfStock === "backOrder"
   const v = view.vehicle
-  const field = (name: string, label: string) =>
-    `<label>${label} <input name="${name}" value="${h(query[name] ?? "")}"></label>`
+  const field = (name: string, label: string) => html`<label>${label} <input name="${name}" value="${query[name] ?? ""}"></label>`
   const addForm = (p: Product, label: string, testid: string) =>
-    `<form class="inline" method="post" action="/punchout/v1/app/add?${q(session.token)}"><input type="hidden" name="productID" value="${h(p.productID)}"><input type="hidden" name="brandID" value="${h(p.brandCode)}"><input type="hidden" name="back" value="${h(back)}"><input name="quantity" value="1" size="3" aria-label="Quantity"><button type="submit" data-testid="${testid}">${label}</button></form>`
+    html`<form class="inline" method="post" action="/punchout/v1/app/add?${q(session.token)}"><input type="hidden" name="productID" value="${p.productID}"><input type="hidden" name="brandID" value="${p.brandCode}"><input type="hidden" name="back" value="${back}"><input name="quantity" value="1" size="3" aria-label="Quantity"><button type="submit" data-testid="${testid}">${label}</button></form>`
   const rows = view.products.map((p) => {
     const brand = ctx.state.brandOf(p)
     const available = p.stocked ? ctx.state.available(p, country) : 0
@@ -110,38 +119,40 @@ const catalogPage = (ctx: Ctx, session: Session, url: URL, back: string, now: nu
     // Only what the distributor would take gets a button: unpriced and unstocked parts are refused
     // (API0243 / API0232), and so is stock on hand of zero unless the policy back-orders it.
     const [availability, dispatch, action] = !p.stocked
-      ? [`<span class="out">Not stocked</span>`, "—", `<span class="out" data-testid="unavailable">Special order only</span>`]
+      ? [html`<span class="out">Not stocked</span>`, "—", html`<span class="out" data-testid="unavailable">Special order only</span>`]
       : p.price === undefined
-      ? [`${available} available`, "—", `<span class="out" data-testid="unavailable">Call for price</span>`]
+      ? [html`${available} available`, "—", html`<span class="out" data-testid="unavailable">Call for price</span>`]
       : available > 0
-      ? [`${available} available (${h(timing.warehouse.name)})`, `Dispatch ${time(timing.dispatchTime, zone)}`, addForm(p, "Add to cart", "add-to-cart")]
+      ? [html`${available} available (${timing.warehouse.name})`, html`Dispatch ${time(timing.dispatchTime, zone)}`, addForm(p, "Add to cart", "add-to-cart")]
       : backOrders
-      ? [`<span class="out">Out of stock</span> — back-order`, `Dispatch ${time(timing.dispatchTime, zone)}`, addForm(p, "Back-order", "back-order")]
-      : [`<span class="out">Out of stock</span>`, "—", `<span class="out" data-testid="unavailable">Out of stock</span>`]
-    return `<tr data-testid="result" data-product-id="${h(p.productID)}" data-brand-id="${h(p.brandCode)}">
-<td><span class="brand" title="${h(brand.logo)}">${h(brand.name)}</span> (${h(brand.code)})</td><td>${h(p.productID)}</td><td>${h(p.description)}</td>
+      ? [html`<span class="out">Out of stock</span> — back-order`, html`Dispatch ${time(timing.dispatchTime, zone)}`, addForm(p, "Back-order", "back-order")]
+      : [html`<span class="out">Out of stock</span>`, "—", html`<span class="out" data-testid="unavailable">Out of stock</span>`]
+    return html`<tr data-testid="result" data-product-id="${p.productID}" data-brand-id="${p.brandCode}">
+<td><span class="brand" title="${brand.logo}">${brand.name}</span> (${brand.code})</td><td>${p.productID}</td><td>${p.description}</td>
 <td data-testid="price">${money(p.price)}</td><td>List ${money(p.listPrice)}</td><td>Core ${money(p.corePrice)}</td>
 <td data-testid="availability">${availability}</td><td data-testid="dispatch">${dispatch}</td>
 <td>${action}</td></tr>`
-  }).join("")
-  return layout("Catalog", session, `<form method="get" action="/punchout/v1/ShowCatalog"><input type="hidden" name="token" value="${h(session.token)}">
+  })
+  return layout("Catalog", session, html`<form method="get" action="/punchout/v1/ShowCatalog"><input type="hidden" name="token" value="${session.token}">
 <fieldset><legend>Vehicle and search</legend>${field("searchTerm", "Search")} ${field("vin", "VIN")} ${field("licensePlate", "Plate")} ${field("licensePlateState", "State")} ${field("baseVehicleID", "Base vehicle ID")} <button type="submit">Search</button></fieldset></form>
-<div data-testid="vehicle">${v === undefined ? "No vehicle selected" : `${v.year} ${h(v.make)} ${h(v.model)} — ${h(view.identifier ?? "")}`}</div>
-<div data-testid="search-term">${h(view.searchTerm ?? "")}</div>
+<div data-testid="vehicle">${v === undefined ? "No vehicle selected" : html`${v.year} ${v.make} ${v.model} — ${view.identifier ?? ""}`}</div>
+<div data-testid="search-term">${view.searchTerm ?? ""}</div>
 ${zoneNote(ctx, session)}
 ${pagingHtml(view, url)}
 <table data-testid="results"><tr><th>Brand</th><th>Part</th><th>Description</th><th>Price</th><th>List</th><th>Core</th><th>Availability</th><th>Dispatch</th><th></th></tr>${rows}</table>
-${view.products.length === 0 ? `<p data-testid="no-results">No products.</p>` : ""}
+${view.products.length === 0 ? html`<p data-testid="no-results">No products.</p>` : ""}
 ${pagingHtml(view, url)}
 ${cartHtml(ctx, session, back)}`)
 }
 
+const STATUS_TEXT = { cart: "In shopping cart", expired: "Expired", saved: "Saved for later" } as const
+
 const orderPage = (ctx: Ctx, session: Session, order: StoredOrder, back: string): string =>
-  layout("Order", session, `${zoneNote(ctx, session)}<h1>Order <span data-testid="order-id">${h(order.orderID)}</span></h1>
-<p>Status: <span data-testid="order-status">${h(order.state === "cart" ? "In shopping cart" : order.state === "expired" ? "Expired" : order.state === "saved" ? "Saved for later" : "Order submitted")}</span>${order.comment === "" ? "" : ` · Comment ${h(order.comment)}`}</p>
+  layout("Order", session, html`${zoneNote(ctx, session)}<h1>Order <span data-testid="order-id">${order.orderID}</span></h1>
+<p>Status: <span data-testid="order-status">${order.state in STATUS_TEXT ? STATUS_TEXT[order.state as keyof typeof STATUS_TEXT] : "Order submitted"}</span>${order.comment === "" ? "" : html` · Comment ${order.comment}`}</p>
 <table><tr><th>Brand</th><th>Part</th><th>Qty</th><th>Price</th><th>Dispatch</th></tr>${order.lines.map((l) =>
-    `<tr data-testid="order-line"><td>${h(ctx.state.brandOf(l.product).name)}</td><td>${h(l.product.productID)} ${h(l.product.description)}</td><td>${l.quantity}</td><td>${money(l.product.price)}</td><td data-testid="order-line-dispatch">${time(l.dispatchTime, zoneOf(ctx, session))}${l.backOrdered ? ` <span data-testid="back-ordered">back-ordered</span>` : ""}</td></tr>`
-  ).join("")}</table>
+    html`<tr data-testid="order-line"><td>${ctx.state.brandOf(l.product).name}</td><td>${l.product.productID} ${l.product.description}</td><td>${l.quantity}</td><td>${money(l.product.price)}</td><td data-testid="order-line-dispatch">${time(l.dispatchTime, zoneOf(ctx, session))}${l.backOrdered ? html` <span data-testid="back-ordered">back-ordered</span>` : ""}</td></tr>`
+  )}</table>
 ${order.state === "cart" ? cartHtml(ctx, session, back) : ""}`)
 
 const queryRecord = (url: URL): Record<string, string> => Object.fromEntries(url.searchParams.entries())
@@ -193,8 +204,8 @@ export const handleAppAction = (ctx: Ctx, action: string, session: Session) =>
         const { result, send } = press(ctx, session, now, button)
         for (const s of send) yield* ctx.deliver(s.event, s.url, s.body)
         if (result.redirect !== undefined) return HttpServerResponse.redirect(result.redirect, { status: 303 })
-        return HttpServerResponse.html(layout("Exported", session, `<div data-testid="export-result">${h(BUTTON_LABEL[button].label)} done.${
-          result.orderID === undefined ? "" : ` Order <span data-testid="order-id">${h(result.orderID)}</span>`
+        return HttpServerResponse.html(layout("Exported", session, html`<div data-testid="export-result">${BUTTON_LABEL[button].label} done.${
+          result.orderID === undefined ? "" : html` Order <span data-testid="order-id">${result.orderID}</span>`
         }</div>`))
       }
       return errorPage(`Unknown action ${action}`, session, 404)

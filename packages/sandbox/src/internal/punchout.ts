@@ -56,6 +56,7 @@ export const handleCreate = (ctx: Ctx): Effect.Effect<HttpServerResponse.HttpSer
         },
         pageReferenceID: undefined,
         vehicleMakeId: 0,
+        lastVehicle: undefined,
         cartOrderId: undefined,
         lastSearch: []
       }

@@ -95,6 +95,8 @@ export interface Session {
   pageReferenceID: string | undefined
   /** makeId of the vehicle of the last catalog search (0 without one). */
   vehicleMakeId: number
+  /** The vehicle the catalog page last showed, and by which identifier (the admin API reads it). */
+  lastVehicle: { readonly year: number; readonly make: string; readonly model: string; readonly identifier: string | undefined } | undefined
   /** The order the ordering pages use as the cart. */
   cartOrderId: string | undefined
   /** The last search results the user saw (for the quote export). */

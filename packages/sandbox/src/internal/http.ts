@@ -1,0 +1,243 @@
+// The HTTP edge: the routes come from the API definitions (PunchoutApi, OrderManagementApi,
+// SandboxApi) and are mounted through HttpApiBuilder. The distributor's endpoints are mounted
+// with handleRaw and without their parameter schemas: the distributor validates parameters itself
+// and answers its own message IDs (a decode failure would be HttpApiDecodeError instead). What no
+// route matches (a wrong method on a known path, an unknown path) is answered as the distributor
+// does: the same handler's 401/405 envelope or page, or API0288 with 404.
+import {
+  HttpApi,
+  HttpApiBuilder,
+  HttpApiEndpoint,
+  HttpApiGroup,
+  type HttpApp,
+    HttpServerRequest,
+  HttpServerResponse
+} from "@effect/platform"
+import { NodeHttpServerRequest } from "@effect/platform-node"
+import { Clock, Effect, Layer, Option, Redacted } from "effect"
+import { createHash, timingSafeEqual } from "node:crypto"
+import { MessageCatalog, OrderManagementApi, Punchout, PunchoutApi } from "@shoplink/protocol"
+import type { SandboxAdmin } from "../Sandbox.js"
+import { AdminAuth, AdminUnauthorized, SandboxApi } from "../SandboxApi.js"
+import { adminGroup } from "./admin.js"
+import { type Ctx, envelope, json } from "./context.js"
+import { MessageFailure } from "./failure.js"
+import { handleOms } from "./oms.js"
+import { documents } from "./openapi.js"
+import { errorPage, handleAppAction, handlePage } from "./pages.js"
+import { handleApiCommand, handleCreate, sessionOf } from "./punchout.js"
+import { errorEnvelope } from "./wire.js"
+
+type Kind = "api" | "page" | "oms"
+
+const liveClock = Clock.make()
+
+const injected = (id: string) =>
+  MessageCatalog.isMessageId(id) ? new MessageFailure(id) : new MessageFailure("API0500" as const, `Injected message ${id}`)
+
+/** Applies the next armed fault for an endpoint: a response to send instead, or none to go on. */
+const applyFault = (ctx: Ctx, endpoint: string, kind: Kind) =>
+  Effect.gen(function*() {
+    const fault = ctx.state.takeEndpointFault(endpoint)
+    if (fault === undefined) return Option.none()
+    switch (fault.kind) {
+      case "latency":
+        // Real latency (live clock), like a slow network, even when the test runs on TestClock.
+        yield* Effect.sleep(fault.millis).pipe(Effect.withClock(liveClock))
+        return Option.none()
+      case "httpStatus":
+        return Option.some(HttpServerResponse.text(`Injected HTTP ${fault.status}`, { status: fault.status }))
+      case "connectionReset": {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        NodeHttpServerRequest.toIncomingMessage(request).socket.destroy()
+        return Option.some(HttpServerResponse.empty())
+      }
+      case "message": {
+        const failure = injected(fault.id)
+        if (kind === "page") return Option.some(errorPage(`${fault.id}: ${failure.text ?? MessageCatalog.messages[failure.id].text}`, undefined))
+        if (!MessageCatalog.isMessageId(fault.id)) {
+          return Option.some(json({ ...errorEnvelope(failure, 500), status: { code: 500, message: { ID: fault.id, text: failure.text } } }, 500))
+        }
+        return Option.some(envelope(failure, { spelling: endpoint === "ReserveOrder" ? "referenceId" : "referenceID" }))
+      }
+      default:
+        return Option.none()
+    }
+  })
+
+const digest = (s: string) => createHash("sha256").update(s).digest()
+
+/** Whether a request may use the admin API: always without a configured token, else a matching Bearer token. */
+export const adminAllowed = (ctx: Ctx, authorization: string | undefined): boolean => {
+  if (ctx.adminToken === undefined) return true
+  const given = /^Bearer\s+(.+)$/i.exec(authorization ?? "")?.[1]?.trim()
+  // Hashing first gives equal lengths, so the comparison takes the same time whatever was sent.
+  return given !== undefined && timingSafeEqual(digest(given), digest(Redacted.value(ctx.adminToken)))
+}
+
+const plainFailure = (id: MessageCatalog.MessageId, text: string, status: number) =>
+  json(errorEnvelope(new MessageFailure(id, text), status), status)
+
+const urlOf = (request: HttpServerRequest.HttpServerRequest) => new URL(request.url, "http://sandbox.invalid")
+
+type Handler = Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>
+
+/** One Punchout endpoint, whatever the method (the distributor's 401/405 answers included). */
+const punchoutEndpoint = (ctx: Ctx, command: PunchoutApi.EndpointName): Handler =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const method = request.method
+    const isPage = command === "ShowCatalog" || command === "ShowOrder"
+    const fault = yield* applyFault(ctx, command, isPage ? "page" : "api")
+    if (Option.isSome(fault)) return fault.value
+    if (command === "create") {
+      if (method !== "POST") return plainFailure("API0288", "Invalid API parameters: create takes POST", 405)
+      return yield* handleCreate(ctx)
+    }
+    const url = urlOf(request)
+    const session = sessionOf(ctx, url.searchParams.get("token"), yield* ctx.now)
+    if (isPage) {
+      if (session === undefined) return errorPage("Unauthorized: unknown or expired session", undefined, 401)
+      if (method !== "GET") return errorPage(`${command} takes GET`, session, 405)
+      return yield* handlePage(ctx, command, session, url)
+    }
+    if (session === undefined) return plainFailure("UNAUTHORIZED", "Unauthorized", 401)
+    if (method !== "POST") return plainFailure("API0288", `Invalid API parameters: ${command} takes POST`, 405)
+    return yield* handleApiCommand(ctx, command, session)
+  })
+
+/** One Order Management endpoint (`handleOms` checks environment, credentials and method, in the distributor's order). */
+const omsEndpoint = (ctx: Ctx, environment: string, endpoint: string): Handler =>
+  Effect.gen(function*() {
+    const fault = yield* applyFault(ctx, endpoint, "oms")
+    if (Option.isSome(fault)) return fault.value
+    return yield* handleOms(ctx, environment, endpoint, urlOf(yield* HttpServerRequest.HttpServerRequest))
+  })
+
+/** The ordering pages' form actions. */
+const appAction = (ctx: Ctx, action: string): Handler =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const session = sessionOf(ctx, urlOf(request).searchParams.get("token"), yield* ctx.now)
+    if (session === undefined) return errorPage("Unauthorized: unknown or expired session", undefined, 401)
+    if (request.method !== "POST") return errorPage("Use POST", session, 405)
+    return yield* handleAppAction(ctx, action, session)
+  })
+
+const adminRefused = () =>
+  json({ _tag: "AdminUnauthorized", error: "the admin API needs Authorization: Bearer <admin token>" }, 401).pipe(
+    HttpServerResponse.setHeader("www-authenticate", `Bearer realm="shoplink-sandbox-admin"`)
+  )
+
+/** What no mounted route matched: the distributor's answers for wrong methods and unknown paths. */
+const unmatched = (ctx: Ctx): Handler =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const segments = urlOf(request).pathname.split("/").filter((s) => s !== "").map(decodeURIComponent)
+    if (segments[0] === "__sandbox") {
+      if (!adminAllowed(ctx, request.headers["authorization"])) return adminRefused()
+      return json({ _tag: "AdminNotFound", error: `no admin route ${request.method} ${segments.slice(1).join("/")}` }, 404)
+    }
+    if (segments[0] === "punchout" && segments[1] === "v1") {
+      if (segments.length === 4 && segments[2] === "app") return yield* appAction(ctx, segments[3]!)
+      if (segments.length !== 3) return plainFailure("API0288", "Invalid API parameters: unknown path", 404)
+      const command = segments[2]!
+      if (command === "create" || (Punchout.API_COMMANDS as ReadonlyArray<string>).includes(command) ||
+        (Punchout.BROWSER_COMMANDS as ReadonlyArray<string>).includes(command)) {
+        return yield* punchoutEndpoint(ctx, command as PunchoutApi.EndpointName)
+      }
+      return plainFailure("API0288", `Invalid API parameters: unknown command ${command}`, 404)
+    }
+    if (segments[0] === "web" && segments[1] === "services" && segments.length === 4) {
+      return yield* omsEndpoint(ctx, segments[2]!, segments[3]!)
+    }
+    return plainFailure("API0288", "Invalid API parameters: unknown path", 404)
+  })
+
+// A served copy of a group: each endpoint's name, method and path, no parameter or body schemas.
+const rawGroup = (group: HttpApiGroup.HttpApiGroup.AnyWithProps): HttpApiGroup.HttpApiGroup.AnyWithProps => {
+  let copy = HttpApiGroup.make(group.identifier, { topLevel: group.topLevel }) as unknown as HttpApiGroup.HttpApiGroup.AnyWithProps
+  for (const endpoint of Object.values(group.endpoints) as Array<HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>) {
+    copy = copy.add(HttpApiEndpoint.make(endpoint.method)(endpoint.name, endpoint.path as `/${string}`) as never) as never
+  }
+  return copy
+}
+
+const groupOf = (api: HttpApi.HttpApi.Any, name: string) =>
+  (api as unknown as HttpApi.HttpApi.AnyWithProps).groups[name] as HttpApiGroup.HttpApiGroup.AnyWithProps
+
+const punchoutGroup = rawGroup(groupOf(PunchoutApi.PunchoutApi, "punchout"))
+const omsGroup = rawGroup(groupOf(OrderManagementApi.OrderManagementApi, "orderManagement"))
+const orderingGroup = rawGroup(groupOf(SandboxApi, "ordering"))
+
+/**
+ * What the sandbox mounts: the admin and docs groups of SandboxApi as defined, and served copies
+ * of the distributor's groups and of the ordering actions.
+ */
+export const ServedApi = HttpApi.make("sandbox")
+  .add(groupOf(SandboxApi, "admin") as never)
+  .add(groupOf(SandboxApi, "docs") as never)
+  .add(orderingGroup as never)
+  .add(punchoutGroup as never)
+  .add(omsGroup as never) as unknown as HttpApi.HttpApi.AnyWithProps
+
+const rawLayer = (group: HttpApiGroup.HttpApiGroup.AnyWithProps, handler: (name: string) => Handler) =>
+  HttpApiBuilder.group(ServedApi as unknown as HttpApi.HttpApi<"sandbox", HttpApiGroup.HttpApiGroup.AnyWithProps>, group.identifier, (handlers) => {
+    let h: any = handlers
+    for (const name of Object.keys(group.endpoints)) h = h.handleRaw(name, () => handler(name))
+    return h
+  }) as unknown as Layer.Layer<never>
+
+const environmentOf = (request: HttpServerRequest.HttpServerRequest) => urlOf(request).pathname.split("/")[3] ?? ""
+
+/** The sandbox's HTTP app, for the lifetime of the Scope. */
+export const makeHttpApp = (ctx: Ctx, admin: SandboxAdmin) =>
+  Effect.gen(function*() {
+    const docs = HttpApiBuilder.group(SandboxApi, "docs", (handlers) =>
+      handlers
+        .handleRaw("home", () => Effect.sync(() => HttpServerResponse.html(documents().page)))
+        .handleRaw("docs", () => Effect.sync(() => HttpServerResponse.html(documents().page)))
+        .handleRaw("punchoutDocument", () => Effect.sync(() => json(documents().punchout)))
+        .handleRaw("orderManagementDocument", () => Effect.sync(() => json(documents().orderManagement)))
+        .handleRaw("sandboxDocument", () => Effect.sync(() => json(documents().sandbox))))
+    const auth = Layer.succeed(AdminAuth, {
+      bearer: () =>
+        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+          adminAllowed(ctx, request.headers["authorization"])
+            ? Effect.void
+            : Effect.fail(new AdminUnauthorized({ error: "the admin API needs Authorization: Bearer <admin token>" }))) as Effect.Effect<void, AdminUnauthorized>
+    })
+    const groups = Layer.mergeAll(
+      docs,
+      adminGroup(ctx, admin).pipe(Layer.provide(auth)),
+      rawLayer(orderingGroup, () => Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => appAction(ctx, urlOf(request).pathname.split("/")[4] ?? ""))),
+      rawLayer(punchoutGroup, (name) => punchoutEndpoint(ctx, name as PunchoutApi.EndpointName)),
+      rawLayer(omsGroup, (name) => Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => omsEndpoint(ctx, environmentOf(request), name)))
+    )
+    const layer = HttpApiBuilder.api(ServedApi as unknown as HttpApi.HttpApi<"sandbox", HttpApiGroup.HttpApiGroup.AnyWithProps>).pipe(
+      Layer.provide(groups),
+      Layer.provideMerge(HttpApiBuilder.Router.Live),
+      Layer.provideMerge(HttpApiBuilder.Middleware.layer)
+    ) as Layer.Layer<HttpApi.Api | HttpApiBuilder.Router | HttpApiBuilder.Middleware>
+    const context = yield* Layer.build(layer)
+    const api = yield* HttpApiBuilder.httpApp.pipe(Effect.provide(context))
+    const fallback = unmatched(ctx)
+    const app: HttpApp.Default<never, HttpServerRequest.HttpServerRequest> = Effect.gen(function*() {
+      ctx.state.sweep(yield* ctx.now)
+      const response = yield* (api as HttpApp.Default<unknown, HttpServerRequest.HttpServerRequest>).pipe(
+        Effect.catchIf((error): error is { readonly _tag: "RouteNotFound" } =>
+          typeof error === "object" && error !== null && (error as { _tag?: unknown })._tag === "RouteNotFound", () => fallback)
+      )
+      // The admin API's 401 names the scheme, as before.
+      if (response.status === 401 && (yield* HttpServerRequest.HttpServerRequest).url.startsWith("/__sandbox")) {
+        return HttpServerResponse.setHeader(response, "www-authenticate", `Bearer realm="shoplink-sandbox-admin"`)
+      }
+      return response
+    }).pipe(
+      // A bug must never crash the server or answer 200: it is API0500.
+      Effect.catchAllCause((cause) =>
+        Effect.as(Effect.logError("sandbox request failed", cause), plainFailure("API0500", MessageCatalog.messages.API0500.text, 500))
+      )
+    )
+    return app
+  })
