@@ -144,6 +144,18 @@ export const StateCode = Schema.String.pipe(
 export type StateCode = typeof StateCode.Type
 
 /**
+ * The Punchout countries, in the spec's order: `US` or `US QA` (US, Puerto Rico and territories),
+ * `CA` or `CA QA` (Canada). The one list every schema, prompt and message of Shoplink uses.
+ *
+ * @example
+ * import { Values } from "@shoplink/protocol"
+ * Values.COUNTRIES.join(", ") // "US, US QA, CA, CA QA"
+ *
+ * @since 0.1.0
+ */
+export const COUNTRIES = ["US", "US QA", "CA", "CA QA"] as const
+
+/**
  * A Punchout country: `US` or `US QA` (US, Puerto Rico and territories), `CA` or `CA QA` (Canada).
  *
  * @example
@@ -154,12 +166,47 @@ export type StateCode = typeof StateCode.Type
  * @since 0.1.0
  * @category schemas
  */
-export const Country = Schema.Literal("US", "US QA", "CA", "CA QA").annotations({
+export const Country = Schema.Literal(...COUNTRIES).annotations({
   identifier: "Country",
-  message: () => ({ message: `country must be one of "US", "US QA", "CA", "CA QA"`, override: true })
+  message: () => ({ message: `country must be one of ${COUNTRIES.map((c) => JSON.stringify(c)).join(", ")}`, override: true })
 })
 /** @since 0.1.0 */
 export type Country = typeof Country.Type
+
+/**
+ * Whether a value is one of the {@link COUNTRIES}.
+ *
+ * @example
+ * import { Values } from "@shoplink/protocol"
+ * Values.isCountry("US QA") // true
+ * Values.isCountry("MX") // false
+ *
+ * @since 0.1.0
+ * @category guards
+ */
+export const isCountry: (u: unknown) => u is Country = Schema.is(Country)
+
+/**
+ * The country an account is in: `US` or `CA` (an Order Management environment's country).
+ *
+ * @example
+ * import { Values } from "@shoplink/protocol"
+ * const country: Values.CountryCode = "CA"
+ *
+ * @since 0.1.0
+ */
+export type CountryCode = "US" | "CA"
+
+/**
+ * The country of a Punchout country: `US QA` is the US test variant, `CA QA` the Canadian.
+ *
+ * @example
+ * import { Values } from "@shoplink/protocol"
+ * Values.countryCodeOf("CA QA") // "CA"
+ *
+ * @since 0.1.0
+ */
+export const countryCodeOf = (country: Country): CountryCode => (country === "CA" || country === "CA QA" ? "CA" : "US")
 
 /**
  * A positive whole quantity.

@@ -1,5 +1,5 @@
-// The message catalogue against the spec's Errors table, the generated error classes, fromReport
-// and Envelope.classify.
+// The message catalogue against the spec's Errors table, the error classes made from its rows,
+// fromReport and Envelope.classify.
 import { describe, expect, it } from "@effect/vitest"
 import { Either, FastCheck, Schema } from "effect"
 import { existsSync, readFileSync } from "node:fs"
@@ -82,7 +82,45 @@ describe("MessageCatalog.messages matches the spec's Errors table", () => {
   })
 })
 
-describe("generated error classes", () => {
+describe("MessageCatalog rows: HTTP status and related field", () => {
+  it("HTTP statuses: 401/403/404/429/500 where listed, 200 for success and status reports, else by retry class", () => {
+    const listed: Record<number, ReadonlyArray<string>> = {
+      401: ["UNAUTHORIZED", "API0206", "API0207"],
+      403: ["API0204", "API0227"],
+      404: ["API0202", "API0244", "API0256", "API0270", "API0289"],
+      429: ["API0208"],
+      500: ["API0276", "API0297", "API0327", "API0500"]
+    }
+    const expected = (id: string, entry: MessageCatalog.MessageEntry): number => {
+      for (const [status, ids] of Object.entries(listed)) if (ids.includes(id)) return Number(status)
+      if (entry.kind !== "error") return 200
+      return entry.retry === "state" || entry.retry === "retryable" ? 409 : entry.retry === "server" ? 500 : 400
+    }
+    expect(entries.filter(([id, entry]) => entry.httpStatus !== expected(id, entry)).map(([id]) => id)).toEqual([])
+    expect(MessageCatalog.messages.API0258.httpStatus).toBe(409)
+    expect(MessageCatalog.messages.API0275.httpStatus).toBe(400)
+  })
+
+  it("related request fields: at most one row per field, found by idForField", () => {
+    const withField = entries.flatMap(([id, entry]) => (entry.field === undefined ? [] : [[entry.field, id] as const]))
+    expect(Object.fromEntries(withField)).toEqual({
+      vehicleGroupId: "API0226",
+      quantity: "API0231",
+      fromDate: "API0263",
+      toDate: "API0264",
+      vin: "API0267",
+      submitDate: "API0269",
+      categoryCode: "API0303",
+      searchText: "API0304"
+    })
+    expect(new Set(withField.map(([field]) => field)).size).toBe(withField.length)
+    for (const [field, id] of withField) expect(MessageCatalog.idForField(field)).toBe(id)
+    expect(MessageCatalog.idForField("customerAccountNo")).toBeUndefined()
+    expect(MessageCatalog.idForField("toString")).toBeUndefined()
+  })
+})
+
+describe("error classes made from the catalogue rows", () => {
   const errorEntries = entries.filter(([id]) => id !== "API0200")
 
   it("there is one class per non-success ID, and none for API0200", () => {
@@ -120,6 +158,16 @@ describe("generated error classes", () => {
     expect(retryOf("API0500")).toBe("server")
     expect(new Protocol.OrderLocked({ httpStatus: 200 }).retryClass).toBe("retryable")
     expect(new Protocol.MonthlyLimitExceeded({ httpStatus: 429 }).retryClass).toBe("quota")
+  })
+
+  it("MessageErrorClass makes a class from a row; each exported class is one", () => {
+    class Locked extends MessageErrors.MessageErrorClass("API0258") {}
+    const error = new Locked({ httpStatus: 409, referenceID: "RO-2" })
+    expect(error).toMatchObject({ _tag: "OrderLocked", code: "API0258", text: "Order is locked by another job", retryClass: "retryable" })
+    expect(error.message).toBe("API0258: Order is locked by another job (HTTP 409, referenceID RO-2)")
+    expect(Locked.code).toBe("API0258")
+    expect(Object.getPrototypeOf(Protocol.OrderLocked)).not.toBe(Object.getPrototypeOf(Locked))
+    expect(new Protocol.OrderLocked({ httpStatus: 409, text: "Busy" }).text).toBe("Busy")
   })
 
   it("decoding an error class keeps its fields (errors can cross process boundaries)", () => {

@@ -1,13 +1,6 @@
-// Fields and formatting shared by every message error class (generated and hand-written).
+// Fields and formatting shared by every message error class: the catalogue's (MessageErrors.ts)
+// and UnknownMessage.
 import { Schema } from "effect"
-
-/** A literal message ID that the constructor fills in by itself. */
-export const messageCode = <const Id extends string>(id: Id) =>
-  Schema.Literal(id).pipe(Schema.propertySignature, Schema.withConstructorDefault(() => id))
-
-/** The message text as the server sent it; defaults to the catalogue's text. */
-export const messageText = (text: string) =>
-  Schema.String.pipe(Schema.propertySignature, Schema.withConstructorDefault(() => text))
 
 /** What every message error carries besides its code and text. */
 export const messageFields = {

@@ -6,6 +6,7 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
+import type { CountryCode } from "../Values.js"
 
 /**
  * An environment name.
@@ -39,7 +40,7 @@ export const ENVIRONMENTS = {
   CA_QUA: { country: "CA", tier: "test" },
   US_PRD: { country: "US", tier: "production" },
   CA_PRD: { country: "CA", tier: "production" }
-} as const satisfies Record<Environment, { country: "US" | "CA"; tier: "test" | "production" }>
+} as const satisfies Record<Environment, { country: CountryCode; tier: "test" | "production" }>
 
 /**
  * The environment's path below its host.
