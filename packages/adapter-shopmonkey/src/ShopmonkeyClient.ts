@@ -15,6 +15,7 @@
  */
 import { HttpClient } from "@effect/platform"
 import { Config, type ConfigError, Context, Duration, Effect, Layer, ParseResult, type Redacted, Schema } from "effect"
+import { Retry } from "@shoplink/http"
 import { type Call, exchange, type ExchangeConfig } from "./internal/exchange.js"
 import * as Resources from "./Resources.js"
 import { ShopmonkeyError } from "./ShopmonkeyError.js"
@@ -173,13 +174,14 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
       baseUrl: (options.baseUrl ?? PRODUCTION_BASE_URL).replace(/\/+$/, ""),
       apiKey: options.apiKey,
       timeout: Duration.decode(options.timeout ?? "30 seconds"),
-      retry: {
+      // The shared policy of @shoplink/http with this client's pacing.
+      retry: Retry.make({
         maxAttempts: Math.max(1, Math.floor(options.maxAttempts ?? 5)),
-        baseDelay: Duration.decode(options.baseDelay ?? "250 millis"),
-        maxDelay: Duration.decode(options.maxDelay ?? "10 seconds"),
-        maxRetryAfter: Duration.decode(options.maxRetryAfter ?? "60 seconds"),
-        maxElapsed: Duration.decode(options.maxElapsed ?? "2 minutes")
-      }
+        baseDelay: options.baseDelay ?? "250 millis",
+        maxDelay: options.maxDelay ?? "10 seconds",
+        retryAfterCap: options.maxRetryAfter ?? "60 seconds",
+        maxElapsed: options.maxElapsed ?? "2 minutes"
+      })
     }
     const call = <A, I>(spec: Call, schema: Schema.Schema<A, I>): Effect.Effect<A, ShopmonkeyError> =>
       exchange(config, spec).pipe(
@@ -263,25 +265,21 @@ export const layer = (options: Options): Layer.Layer<ShopmonkeyClient, never, Ht
   Layer.effect(ShopmonkeyClient, make(options))
 
 /**
- * A layer from configuration: `SHOPLINK_SHOPMONKEY_API_KEY` (redacted, required) and
- * `SHOPLINK_SHOPMONKEY_BASE_URL` (default {@link PRODUCTION_BASE_URL}); other settings as options.
+ * A layer from configuration: each option may be a `Config` (`Config.Config.Wrap<Options>`), so
+ * the application names its variables once; the client reads no environment variable of its own.
  *
  * @example
  * import { FetchHttpClient } from "@effect/platform"
- * import { Layer } from "effect"
+ * import { Config, Layer } from "effect"
  * import { ShopmonkeyClient } from "@shoplink/adapter-shopmonkey"
- * const live = ShopmonkeyClient.layerConfig().pipe(Layer.provide(FetchHttpClient.layer))
+ * const live = ShopmonkeyClient.layerConfig({
+ *   apiKey: Config.redacted("SHOPMONKEY_API_KEY"),
+ *   baseUrl: Config.string("SHOPMONKEY_BASE_URL").pipe(Config.withDefault(ShopmonkeyClient.PRODUCTION_BASE_URL))
+ * }).pipe(Layer.provide(FetchHttpClient.layer))
  *
  * @since 0.1.0
  */
 export const layerConfig = (
-  options: Omit<Options, "apiKey" | "baseUrl"> = {}
+  config: Config.Config.Wrap<Options>
 ): Layer.Layer<ShopmonkeyClient, ConfigError.ConfigError, HttpClient.HttpClient> =>
-  Layer.effect(
-    ShopmonkeyClient,
-    Effect.gen(function*() {
-      const apiKey = yield* Config.redacted("SHOPLINK_SHOPMONKEY_API_KEY")
-      const baseUrl = yield* Config.string("SHOPLINK_SHOPMONKEY_BASE_URL").pipe(Config.withDefault(PRODUCTION_BASE_URL))
-      return yield* make({ ...options, apiKey, baseUrl })
-    })
-  )
+  Layer.effect(ShopmonkeyClient, Effect.flatMap(Config.unwrap(config), make))

@@ -3,34 +3,22 @@
 import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Fiber, Layer, Option, Redacted, TestClock } from "effect"
-import * as Http from "node:http"
-import type { AddressInfo } from "node:net"
+import type * as Http from "node:http"
 import { ShopmonkeyClient } from "../src/index.js"
 import { awaitSleep, driveClock, TEST_TIMEOUT_MILLIS, yieldToEventLoop } from "./support.js"
-import { closedPort as refusedPort } from "@shoplink/vitest-config/net"
+import * as Faults from "@shoplink/vitest-config/faults"
 
+// The shared fault server (@shoplink/vitest-config/faults), handed node's request as it arrives.
 const bareServer = (handler: (req: Http.IncomingMessage, res: Http.ServerResponse) => void) =>
-  Effect.gen(function*() {
-    let count = 0
-    const server = Http.createServer((req, res) => {
-      count++
-      handler(req, res)
-    })
-    yield* Effect.acquireRelease(
-      Effect.async<void>((resume) => {
-        server.listen(0, "127.0.0.1", () => resume(Effect.void))
-      }),
-      () =>
-        Effect.async<void>((resume) => {
-          server.closeAllConnections()
-          server.close(() => resume(Effect.void))
-        })
-    )
-    const { port } = server.address() as AddressInfo
-    return { url: `http://127.0.0.1:${port}/v3`, count: () => count }
-  })
+  Effect.map(
+    Effect.acquireRelease(
+      Effect.promise(() => Faults.startFaultServer((_request, res, { raw }) => handler(raw, res))),
+      (server) => Effect.promise(server.close)
+    ),
+    (server) => ({ url: `${server.url}/v3`, count: () => server.started() })
+  )
 
-const closedPort: Effect.Effect<number> = Effect.promise(refusedPort)
+const closedPort: Effect.Effect<number> = Effect.promise(Faults.closedPort)
 
 const client = (baseUrl: string, options: Partial<ShopmonkeyClient.Options> = {}) =>
   ShopmonkeyClient.layer({ apiKey: Redacted.make("k"), baseUrl, timeout: TEST_TIMEOUT_MILLIS, ...options }).pipe(
@@ -45,10 +33,7 @@ const errorOf = (exit: Exit.Exit<unknown, unknown>) => {
   return exit.cause.error as { readonly reason: string; readonly attempts: number; readonly retryable: boolean; readonly requestSent: boolean }
 }
 
-const json = (res: Http.ServerResponse, body: unknown) => {
-  res.writeHead(200, { "content-type": "application/json" })
-  res.end(JSON.stringify(body))
-}
+const json = (res: Http.ServerResponse, body: unknown) => Faults.sendJson(res, 200, body)
 
 describe("faults", () => {
   it.scoped("a request without an answer times out on the clock, then is retried", () =>

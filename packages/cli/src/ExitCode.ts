@@ -57,7 +57,13 @@ export const isConfigurationError = (error: unknown): boolean => {
   const tag = tagOf(error)
   return tag !== undefined && (tag === "ConfigProblem" || tag === "ConfigError" || tag.endsWith("ConfigurationError"))
 }
-const transportTags = new Set(["PunchoutTransportError", "RequestFailed"])
+// @shoplink/http's transport errors: no answer, or no answer in time. An answer that is not the
+// API's counts as a transport failure when its status is transient (a gateway's 502, a 408).
+const transportTags = new Set(["RequestFailed", "Timeout"])
+const transientStatus = (error: unknown): boolean => {
+  const status = (error as { readonly httpStatus?: unknown }).httpStatus
+  return typeof status === "number" && (status === 408 || status >= 500)
+}
 const distributorTags = new Set(["DropShipAddressRejected", "OrderAlreadySubmittedAfterRetry"])
 
 /**
@@ -85,7 +91,7 @@ export const exitCodeOf = (error: unknown): Code => {
   const tag = tagOf(error)
   if (tag === undefined) return ExitCode.Failure
   if (usageTags.has(tag)) return ExitCode.Usage
-  if (transportTags.has(tag)) return ExitCode.Transport
+  if (transportTags.has(tag) || (tag === "UnexpectedResponse" && transientStatus(error))) return ExitCode.Transport
   if (distributorTags.has(tag)) return ExitCode.Distributor
   return ExitCode.Failure
 }

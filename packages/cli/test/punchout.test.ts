@@ -101,7 +101,7 @@ layer(SandboxServer.layer(), { excludeTestServices: true })("shoplink punchout",
       expect(auth.stderr).not.toContain("revoked-token-0000")
       const transport = yield* runCliInProcess(["punchout", "quotes", "oil filter"], { ...sandboxEnv(sandbox), SHOPLINK_PUNCHOUT_BASE_URL: "http://127.0.0.1:9" })
       expect(transport.code).toBe(5)
-      expect(transport.stderr).toContain("error (PunchoutTransportError)")
+      expect(transport.stderr).toContain("error (RequestFailed)")
     }))
 
   it.effect("session create masks the token unless --show-token; --help lists examples and points to the global help", () =>

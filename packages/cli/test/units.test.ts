@@ -82,16 +82,23 @@ describe("ExitCode.exitCodeOf", () => {
     expect(ExitCode.exitCodeOf(new Unauthorized({ httpStatus: 401 }))).toBe(3)
     expect(ExitCode.exitCodeOf(new InvalidApiKey({ httpStatus: 401 }))).toBe(3)
     expect(ExitCode.exitCodeOf(new OrderLocked({ httpStatus: 200 }))).toBe(4)
-    expect(ExitCode.exitCodeOf(new PunchoutError.InvalidInput({ command: "GetProductQuotes", message: "quantity" }))).toBe(2)
+    expect(ExitCode.exitCodeOf(new PunchoutError.InvalidInput({ operation: "GetProductQuotes", field: "quantity", rule: "must be a positive whole number" }))).toBe(2)
     expect(ExitCode.exitCodeOf(new ShoplinkConfig.ConfigProblem({ message: "m", fix: "f" }))).toBe(2)
-    expect(ExitCode.exitCodeOf(new PunchoutError.PunchoutTransportError({
-      command: "CreateSession",
-      reason: "Timeout",
-      requestSent: true,
-      attempt: 1,
-      detail: "timed out"
+    expect(ExitCode.exitCodeOf(new PunchoutError.Timeout({ operation: "CreateSession", attempt: 1, detail: "timed out" }))).toBe(5)
+    expect(ExitCode.exitCodeOf(new OrderManagementError.RequestFailed({
+      operation: "accountDetails",
+      reason: "ConnectionRefused",
+      requestSent: false,
+      method: "GET",
+      url: "http://x",
+      detail: "refused"
     }))).toBe(5)
-    expect(ExitCode.exitCodeOf(new OrderManagementError.RequestFailed({ reason: "Connect", method: "GET", url: "http://x", detail: "refused" }))).toBe(5)
+    expect(ExitCode.exitCodeOf(new PunchoutError.UnexpectedResponse({
+      operation: "GetProductQuotes",
+      reason: "InvalidJson",
+      httpStatus: 502,
+      detail: "Bad Gateway"
+    }))).toBe(5)
     expect(ExitCode.exitCodeOf(new Error("boom"))).toBe(1)
   })
 
@@ -102,7 +109,7 @@ describe("ExitCode.exitCodeOf", () => {
     expect(ExitCode.exitCodeOf(new PunchoutConfigurationError({ message: "vendorApiKey is empty" }))).toBe(2)
     expect(ExitCode.exitCodeOf(ConfigError.MissingData(["SHOPLINK_VENDOR_API_KEY"], "Expected it to exist"))).toBe(2)
     expect(ExitCode.isConfigurationError(new ShoplinkConfig.ConfigProblem({ message: "m", fix: "f" }))).toBe(true)
-    expect(ExitCode.isConfigurationError(new PunchoutError.InvalidInput({ command: "GetProductQuotes", message: "quantity" }))).toBe(false)
+    expect(ExitCode.isConfigurationError(new PunchoutError.InvalidInput({ operation: "GetProductQuotes", field: "quantity", rule: "must be a positive whole number" }))).toBe(false)
   })
 
   it.effect("the clients' own layer-construction errors are exit 2", () =>

@@ -1,6 +1,6 @@
 import { HttpBody, HttpClient, HttpClientRequest, UrlParams } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Transport } from "@shoplink/protocol"
+import { Transport } from "@shoplink/http"
 import { Chunk, Effect, Exit, Fiber, Inspectable, Layer, Scope, Stream, Tracer } from "effect"
 import { Agent, FormData as UndiciFormData } from "undici"
 import { UndiciHttpClient } from "../src/index.js"

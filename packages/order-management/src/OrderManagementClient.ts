@@ -10,7 +10,8 @@
  * @since 0.1.0
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { OrderManagement } from "@shoplink/protocol"
+import { Retry } from "@shoplink/http"
+import { OrderManagement, OrderManagementApi } from "@shoplink/protocol"
 import type { MessageError } from "@shoplink/protocol"
 import { Config, Context, type DateTime, Duration, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
 import type { ConfigError } from "effect/ConfigError"
@@ -23,12 +24,14 @@ import {
   type OrderManagementError
 } from "./OrderManagementError.js"
 import { type Call, execute, type Runtime } from "./internal/execute.js"
-import { defaultRetryPolicy, type RetryPolicy } from "./internal/retry.js"
 import { checkInvoiceDates, dayOf, toWire } from "./internal/validate.js"
 import { USER_AGENT } from "./internal/version.js"
 
 /**
- * Retry settings (see the package README for exactly what is retried).
+ * Retry settings: the shared policy of `@shoplink/http` (`Retry.RetryPolicyInput`), with this
+ * client's defaults — 4 attempts, a 250 ms first pause doubling to at most 4 s with jitter in
+ * [50%, 100%], 30 s in all, `Retry-After` honoured up to 30 s. The package README says exactly
+ * what is retried.
  *
  * @example
  * import { Duration } from "effect"
@@ -37,18 +40,7 @@ import { USER_AGENT } from "./internal/version.js"
  *
  * @since 0.1.0
  */
-export interface RetryOptions {
-  /** Attempts in all, the first included (default 4; 1 disables retries). */
-  readonly maxAttempts?: number
-  /** First backoff delay, doubled per attempt, half of it jittered (default 250 ms). */
-  readonly baseDelay?: Duration.DurationInput
-  /** Largest backoff delay (default 4 s). */
-  readonly maxDelay?: Duration.DurationInput
-  /** No retry starts after this much time since the first attempt (default 30 s). */
-  readonly maxElapsed?: Duration.DurationInput
-  /** Largest `Retry-After` honoured; a longer one fails at once (default 30 s). */
-  readonly retryAfterCap?: Duration.DurationInput
-}
+export type RetryOptions = Retry.RetryPolicyInput
 
 /**
  * Client options.
@@ -309,25 +301,21 @@ const decodeDuration = (input: Duration.DurationInput): Duration.Duration | unde
   }
 }
 
+// This client's pacing: a 250 ms first pause, at most 4 s (the shared policy's rule and jitter).
+const defaultRetryPolicy: Retry.RetryPolicy = { ...Retry.defaults, baseDelay: Duration.millis(250), maxDelay: Duration.seconds(4) }
+
 // Durations and counts that are wrong on their face are configuration errors, not a throw later.
-const retryPolicy = (options: RetryOptions | undefined): Either.Either<RetryPolicy, ConfigurationError> => {
-  const maxAttempts = options?.maxAttempts ?? defaultRetryPolicy.maxAttempts
-  if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
-    return Either.left(new ConfigurationError({ setting: "retry.maxAttempts", problem: `must be a whole number of at least 1, got ${maxAttempts}` }))
-  }
-  const { baseDelay, maxDelay, maxElapsed, retryAfterCap } = defaultRetryPolicy
-  const durations = { baseDelay, maxDelay, maxElapsed, retryAfterCap }
-  for (const name of ["baseDelay", "maxDelay", "maxElapsed", "retryAfterCap"] as const) {
-    const input = options?.[name]
-    if (input === undefined) continue
-    const decoded = decodeDuration(input)
-    if (decoded === undefined || Duration.toMillis(decoded) < 0) {
-      return Either.left(new ConfigurationError({ setting: `retry.${name}`, problem: "must be a duration such as \"500 millis\"" }))
-    }
-    durations[name] = decoded
-  }
-  return Either.right({ maxAttempts, ...durations })
-}
+const retryPolicy = (options: RetryOptions | undefined): Either.Either<Retry.RetryPolicy, ConfigurationError> =>
+  Either.mapLeft(Retry.validate(options, defaultRetryPolicy), (problem) => new ConfigurationError(problem))
+
+// Method, path (below /web/services/<environment>) and idempotency of a route, from the API's one
+// definition in @shoplink/protocol, read once.
+const endpoints = new Map(OrderManagementApi.routes.map((route) => [route.name, {
+  method: route.method,
+  path: route.relativePath,
+  idempotency: route.idempotency
+}]))
+const endpoint = (name: OrderManagementApi.EndpointName) => endpoints.get(name)!
 
 // Query parameters from a wire object: strings kept, absent values dropped.
 const queryOf = (wire: Readonly<Record<string, unknown>>): Record<string, string> => {
@@ -387,7 +375,7 @@ export const make = (
     const assets = options.assetBaseUrl === undefined
       ? Option.none()
       : Option.some(AssetUrls.make(yield* validBaseUrl("assetBaseUrl", options.assetBaseUrl)))
-    const priceAndAvailabilityPath = options.priceAndAvailabilityPath ?? OrderManagement.ENDPOINTS.priceAndAvailabilityV2
+    const priceAndAvailabilityPath = options.priceAndAvailabilityPath ?? endpoint("priceAndAvailablity_v2").path
     if (!/^\/[A-Za-z0-9_\-/]+$/.test(priceAndAvailabilityPath)) {
       return yield* new ConfigurationError({ setting: "priceAndAvailabilityPath", problem: "must be a path starting with /" })
     }
@@ -412,17 +400,15 @@ export const make = (
 
       const createOrder = (input: CreateOrderInput) =>
         Effect.gen(function*() {
-          const { value: order, wire } = yield* toWire(OrderManagement.CreateOrderRequest, {
+          const { value: order, wire } = yield* toWire("createOrder", OrderManagement.CreateOrderRequest, {
             ...input,
             customerAccountNo: customer.accountNo
           })
           return yield* run({
             operation: "createOrder",
-            method: "POST",
-            path: OrderManagement.ENDPOINTS.createOrder,
+            ...endpoint("createOrder"),
             query: {},
             body: wire,
-            idempotent: false,
             response: OrderManagement.CreateOrderResponse,
             refine: (error, body) => error._tag === "DropShipAddressRecommended" ? rejected(error, body, order) : undefined
           })
@@ -432,16 +418,14 @@ export const make = (
         accountNo: customer.accountNo,
         accountDetails: (input) =>
           Effect.gen(function*() {
-            const { wire } = yield* toWire(OrderManagement.AccountDetailsRequest, {
+            const { wire } = yield* toWire("accountDetails", OrderManagement.AccountDetailsRequest, {
               customerAccountNo: customer.accountNo,
               submitDate: dayOf(input.submitDate)
             })
             return yield* run({
               operation: "accountDetails",
-              method: "GET",
-              path: OrderManagement.ENDPOINTS.accountDetails,
+              ...endpoint("accountDetails"),
               query: queryOf(wire),
-              idempotent: true,
               response: OrderManagement.AccountDetailsResponse
             })
           }),
@@ -453,38 +437,35 @@ export const make = (
           }),
         priceAndAvailability: (input) =>
           Effect.gen(function*() {
-            const { wire } = yield* toWire(OrderManagement.PriceAndAvailabilityRequest, {
+            const { wire } = yield* toWire("priceAndAvailability", OrderManagement.PriceAndAvailabilityRequest, {
               customerAccountNo: customer.accountNo,
               items: input.items
             })
             return yield* run({
               operation: "priceAndAvailability",
-              method: "POST",
+              ...endpoint("priceAndAvailablity_v2"),
               path: priceAndAvailabilityPath,
               query: {},
               body: wire,
-              idempotent: true,
               response: OrderManagement.PriceAndAvailabilityResponse
             })
           }),
         orderDetails: (input) =>
           Effect.gen(function*() {
-            const { wire } = yield* toWire(OrderManagement.OrderDetailsRequest, {
+            const { wire } = yield* toWire("orderDetails", OrderManagement.OrderDetailsRequest, {
               customerAccountNo: customer.accountNo,
               orderNo: input.orderNo
             })
             return yield* run({
               operation: "orderDetails",
-              method: "GET",
-              path: OrderManagement.ENDPOINTS.orderDetails,
+              ...endpoint("orderDetails"),
               query: queryOf(wire),
-              idempotent: true,
               response: OrderManagement.OrderDetailsResponse
             })
           }),
         invoiceDetails: (input) =>
           Effect.gen(function*() {
-            const { wire } = yield* toWire(OrderManagement.InvoiceDetailsRequest, {
+            const { wire } = yield* toWire("invoiceDetails", OrderManagement.InvoiceDetailsRequest, {
               customerAccountNo: customer.accountNo,
               ...(input.invoiceNo === undefined ? {} : { invoiceNo: input.invoiceNo }),
               ...(input.fromDate === undefined ? {} : { fromDate: dayOf(input.fromDate) }),
@@ -493,35 +474,31 @@ export const make = (
             yield* checkInvoiceDates(wire)
             return yield* run({
               operation: "invoiceDetails",
-              method: "GET",
-              path: OrderManagement.ENDPOINTS.invoiceDetails,
+              ...endpoint("invoiceDetails"),
               query: queryOf(wire),
-              idempotent: true,
               response: OrderManagement.InvoiceDetailsResponse
             })
           }),
-        productDetails: (input) => product("productDetails", OrderManagement.ENDPOINTS.productDetails, OrderManagement.ProductDetailsResponse, input),
+        productDetails: (input) => product("productDetails", "productDetails", OrderManagement.ProductDetailsResponse, input),
         searchProducts: (input) =>
           Effect.gen(function*() {
-            const { wire } = yield* toWire(ProductSearchQuery, input)
+            const { wire } = yield* toWire("searchProducts", ProductSearchQuery, input)
             const { licensePlate, ...rest } = wire
             return yield* run({
               operation: "searchProducts",
-              method: "GET",
-              path: OrderManagement.ENDPOINTS.productDetails,
+              ...endpoint("productDetails"),
               query: queryOf({ ...rest, ...licensePlate }),
-              idempotent: true,
               response: OrderManagement.ProductDetailsResponse
             })
           }),
         productDigitalAsset: (input) =>
-          product("productDigitalAsset", OrderManagement.ENDPOINTS.productDigitalAsset, OrderManagement.DigitalAssetsResponse, input)
+          product("productDigitalAsset", "productDigitalAsset", OrderManagement.DigitalAssetsResponse, input)
       }
 
-      function product<A>(operation: string, path: string, response: Schema.Schema<A, any>, input: ProductInput) {
+      function product<A>(operation: string, route: OrderManagementApi.EndpointName, response: Schema.Schema<A, any>, input: ProductInput) {
         return Effect.gen(function*() {
-          const { wire } = yield* toWire(OrderManagement.ProductRef, { productID: input.productID, brandCode: input.brandCode })
-          return yield* run({ operation, method: "GET", path, query: queryOf(wire), idempotent: true, response })
+          const { wire } = yield* toWire(operation, OrderManagement.ProductRef, { productID: input.productID, brandCode: input.brandCode })
+          return yield* run({ operation, ...endpoint(route), query: queryOf(wire), response })
         })
       }
     }
@@ -599,60 +576,26 @@ export const layer = (
   Layer.effect(OrderManagementClient, make(options))
 
 /**
- * The options read from configuration: `SHOPLINK_OMS_ENVIRONMENT` (US_QUA, CA_QUA, US_PRD,
- * CA_PRD), `SHOPLINK_OMS_TEST_BASE_URL`, `SHOPLINK_OMS_PROD_BASE_URL`, `SHOPLINK_OMS_API_KEY`
- * (redacted), and optionally `SHOPLINK_OMS_KEY_TIER` (test | production),
- * `SHOPLINK_OMS_ASSET_BASE_URL` and `SHOPLINK_OMS_PRICE_AND_AVAILABILITY_PATH`.
- *
- * @example
- * import { Effect } from "effect"
- * import { OrderManagementClient } from "@shoplink/order-management"
- * const options = Effect.runSync(Effect.either(OrderManagementClient.config))
- *
- * @since 0.1.0
- * @category config
- */
-export const config: Config.Config<Options> = Config.all({
-  environment: Config.literal("US_QUA", "CA_QUA", "US_PRD", "CA_PRD")("SHOPLINK_OMS_ENVIRONMENT"),
-  apiKey: Config.redacted("SHOPLINK_OMS_API_KEY"),
-  testBaseUrl: Config.option(Config.string("SHOPLINK_OMS_TEST_BASE_URL")),
-  prodBaseUrl: Config.option(Config.string("SHOPLINK_OMS_PROD_BASE_URL")),
-  keyTier: Config.option(Config.literal("test", "production")("SHOPLINK_OMS_KEY_TIER")),
-  assetBaseUrl: Config.option(Config.string("SHOPLINK_OMS_ASSET_BASE_URL")),
-  priceAndAvailabilityPath: Config.option(Config.string("SHOPLINK_OMS_PRICE_AND_AVAILABILITY_PATH"))
-}).pipe(
-  Config.map((c): Options => ({
-    environment: c.environment,
-    apiKey: c.apiKey,
-    testBaseUrl: Option.getOrUndefined(c.testBaseUrl),
-    prodBaseUrl: Option.getOrUndefined(c.prodBaseUrl),
-    keyTier: Option.getOrUndefined(c.keyTier),
-    assetBaseUrl: Option.getOrUndefined(c.assetBaseUrl),
-    priceAndAvailabilityPath: Option.getOrUndefined(c.priceAndAvailabilityPath)
-  }))
-)
-
-/**
- * A layer reading its options from configuration (see `config`); `overrides` set what
- * configuration cannot (timeouts, retries, `transformClient`, a key classifier).
+ * A layer from configuration: each option may be a `Config` (or a plain value through
+ * `Config.succeed`), so the application names its variables once; the client knows no environment
+ * variable. A missing value fails with Effect's `ConfigError`, a value wrong on its face with
+ * `ConfigurationError`, both when the layer is built.
  *
  * @example
  * import { NodeHttpClient } from "@effect/platform-node"
- * import { Layer } from "effect"
+ * import { Config, Layer } from "effect"
  * import { OrderManagementClient } from "@shoplink/order-management"
- * const OmsLive = OrderManagementClient.layerConfig().pipe(Layer.provide(NodeHttpClient.layerUndici))
+ * const OmsLive = OrderManagementClient.layerConfig({
+ *   environment: Config.literal("US_QUA", "CA_QUA", "US_PRD", "CA_PRD")("OMS_ENVIRONMENT"),
+ *   apiKey: Config.redacted("OMS_API_KEY"),
+ *   testBaseUrl: Config.string("OMS_TEST_BASE_URL").pipe(Config.withDefault(undefined)),
+ *   timeout: Config.succeed("20 seconds")
+ * }).pipe(Layer.provide(NodeHttpClient.layerUndici))
  *
  * @since 0.1.0
  * @category layers
  */
 export const layerConfig = (
-  overrides: Omit<Options, "environment" | "apiKey"> = {}
+  config: Config.Config.Wrap<Options>
 ): Layer.Layer<OrderManagementClient, ConfigError | ConfigurationError, HttpClient.HttpClient> =>
-  Layer.effect(
-    OrderManagementClient,
-    Effect.flatMap(config, (options) =>
-      make({
-        ...options,
-        ...Object.fromEntries(Object.entries(overrides).filter(([, value]) => value !== undefined))
-      }))
-  )
+  Layer.effect(OrderManagementClient, Effect.flatMap(Config.unwrap(config), make))

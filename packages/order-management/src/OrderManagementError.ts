@@ -5,8 +5,9 @@
  *
  * @since 0.1.0
  */
+import { InvalidInput as Invalid, TransportError } from "@shoplink/http"
 import { MessageError, type MessageCatalog, OrderManagement, SomethingWentWrong } from "@shoplink/protocol"
-import { Duration, Predicate, Schema } from "effect"
+import { Predicate, Schema } from "effect"
 
 /**
  * How a caller should react to an error (`retryable`, `quota`, `auth`, `invalid`, `state`,
@@ -21,34 +22,35 @@ import { Duration, Predicate, Schema } from "effect"
 export type RetryClass = MessageCatalog.RetryClass
 
 /**
- * Input refused by the client before any request was sent: which field, which rule, and the
- * message ID the server would have answered with when the rule mirrors one (API0263–API0266,
- * API0304, …). Its message is one line, the field then the rule:
- * `Invalid input: searchText must be 3 or more characters, got 2 (API0304)`.
+ * Input refused by the client before any request was sent: the one `InvalidInput` of every
+ * Shoplink client (`@shoplink/http`). `operation` is the call, `field` the path, `rule` the broken
+ * rule, and `code` the message ID the server would have answered with when the rule mirrors one
+ * (API0263–API0266, API0304, …). Its message is one line, the field then the rule:
+ * `searchText must be 3 or more characters, got 2 (API0304)`. Its retry class is `invalid`.
  *
  * @example
  * import { Effect } from "effect"
  * import { OrderManagementError } from "@shoplink/order-management"
- * const program = Effect.fail(new OrderManagementError.InvalidInput({ field: "toDate", rule: "must not be in the future", code: "API0264" }))
+ * const program = Effect.fail(
+ *   new OrderManagementError.InvalidInput({ operation: "invoiceDetails", field: "toDate", rule: "must not be in the future", code: "API0264" })
+ * )
  *
  * @since 0.1.0
  * @category errors
  */
-export class InvalidInput extends Schema.TaggedError<InvalidInput>()("InvalidInput", {
-  field: Schema.String,
-  rule: Schema.String,
-  code: Schema.optional(Schema.String)
-}) {
-  /** Bad input is never retried. */
-  get retryClass(): RetryClass {
-    return "invalid"
-  }
-  override get message(): string {
-    return `Invalid input: ${this.field === "" ? "request" : this.field} ${this.rule}${
-      this.code === undefined ? "" : ` (${this.code})`
-    }`
-  }
-}
+export const InvalidInput = Invalid.InvalidInput
+
+/**
+ * The type of `InvalidInput`.
+ *
+ * @example
+ * import type { OrderManagementError } from "@shoplink/order-management"
+ * const codeOf = (error: OrderManagementError.InvalidInput) => error.code
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type InvalidInput = Invalid.InvalidInput
 
 /**
  * The client cannot be built as configured (for example an empty key, a production environment
@@ -76,76 +78,98 @@ export class ConfigurationError extends Schema.TaggedError<ConfigurationError>()
 }
 
 /**
- * The request got no HTTP response: the host name did not resolve (`HostNotFound`: `ENOTFOUND`,
- * or `EAI_AGAIN` when the resolver could not answer), the connection failed (`Connect`: refused,
- * unreachable), in both cases before the server saw the request; the connection broke mid-way
- * (`Transport`), or no answer came within the timeout (`Timeout`). `url` is redacted
- * (`APIToken=<redacted>`).
+ * The request got no HTTP response (`@shoplink/http`'s `TransportError.RequestFailed`): the host
+ * name did not resolve (`HostNotFound`) or the connection failed (`ConnectionRefused`, formerly
+ * `Connect`), in both cases before the server saw the request (`requestSent: false`); or the
+ * connection broke mid-way (`Transport`). `url` is redacted (`APIToken=<redacted>`). A timeout is
+ * `Timeout` (formerly this class with reason `Timeout`).
  *
  * @example
  * import { OrderManagementError } from "@shoplink/order-management"
  * const error = new OrderManagementError.RequestFailed({
- *   reason: "Connect", method: "GET", url: "http://127.0.0.1:1/web/services/US_QUA/accountDetails?APIToken=<redacted>", detail: "ECONNREFUSED"
+ *   operation: "accountDetails", reason: "ConnectionRefused", requestSent: false, method: "GET",
+ *   url: "http://127.0.0.1:1/web/services/US_QUA/accountDetails?APIToken=<redacted>", detail: "ECONNREFUSED"
  * })
  * error.retryClass // "retryable"
  *
  * @since 0.1.0
  * @category errors
  */
-export class RequestFailed extends Schema.TaggedError<RequestFailed>()("RequestFailed", {
-  reason: Schema.Literal("HostNotFound", "Connect", "Transport", "Timeout"),
-  method: Schema.String,
-  url: Schema.String,
-  detail: Schema.String
-}) {
-  get retryClass(): RetryClass {
-    return "retryable"
-  }
-  override get message(): string {
-    return `${this.reason} failure: ${this.detail} (${this.method} ${this.url})`
-  }
-}
+export const RequestFailed = TransportError.RequestFailed
 
 /**
- * An HTTP response that is not a status envelope (an HTML error page, a proxy's 503, a body the
- * response schema refuses). `httpStatus` decides the retry class: 408/429 `retryable`, 5xx
- * `server`, anything else `invalid`.
+ * The type of `RequestFailed`.
+ *
+ * @example
+ * import type { OrderManagementError } from "@shoplink/order-management"
+ * const neverSent = (error: OrderManagementError.RequestFailed) => !error.requestSent
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type RequestFailed = TransportError.RequestFailed
+
+/**
+ * No complete answer within the client's `timeout` (`@shoplink/http`'s `TransportError.Timeout`);
+ * the server may have acted. Retry class `retryable`.
+ *
+ * @example
+ * import { OrderManagementError } from "@shoplink/order-management"
+ * new OrderManagementError.Timeout({ operation: "orderDetails", detail: "no complete response within 30s" }).retryClass // "retryable"
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export const Timeout = TransportError.Timeout
+
+/**
+ * The type of `Timeout`.
+ *
+ * @example
+ * import type { OrderManagementError } from "@shoplink/order-management"
+ * const attempts = (error: OrderManagementError.Timeout) => error.attempt
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type Timeout = TransportError.Timeout
+
+/**
+ * An HTTP response that is not a status envelope (`@shoplink/http`'s
+ * `TransportError.UnexpectedResponse`): an HTML error page, a proxy's 503, a body the response
+ * schema refuses. `httpStatus` decides the retry class: 408/429 `retryable`, 5xx `server`,
+ * anything else `invalid`. `retryAfter` is the response's `Retry-After` when it sent one.
  *
  * @example
  * import { OrderManagementError } from "@shoplink/order-management"
  * const error = new OrderManagementError.UnexpectedResponse({
- *   httpStatus: 503, method: "POST", url: "http://host/web/services/US_QUA/createOrder?APIToken=<redacted>", detail: "not JSON"
+ *   operation: "createOrder", reason: "InvalidJson", httpStatus: 503, method: "POST",
+ *   url: "http://host/web/services/US_QUA/createOrder?APIToken=<redacted>", detail: "body is not JSON"
  * })
  * error.retryClass // "server"
  *
  * @since 0.1.0
  * @category errors
  */
-export class UnexpectedResponse extends Schema.TaggedError<UnexpectedResponse>()("UnexpectedResponse", {
-  httpStatus: Schema.Number,
-  method: Schema.String,
-  url: Schema.String,
-  detail: Schema.String,
-  /** The response's `Retry-After`, when it sent one (e.g. a 503 during maintenance). */
-  retryAfter: Schema.optional(Schema.DurationFromSelf)
-}) {
-  get retryClass(): RetryClass {
-    return this.httpStatus === 408 || this.httpStatus === 429
-      ? "retryable"
-      : this.httpStatus >= 500
-      ? "server"
-      : "invalid"
-  }
-  override get message(): string {
-    return `Unexpected response (HTTP ${this.httpStatus}): ${this.detail} (${this.method} ${this.url})`
-  }
-}
+export const UnexpectedResponse = TransportError.UnexpectedResponse
 
 /**
- * HTTP 429 without a status envelope: too many requests (the monthly allowance, API0208, is
- * `MonthlyLimitExceeded` instead). `retryAfter` is the response's `Retry-After` when it sent one.
- * Reads retry it, waiting `retryAfter`; a `retryAfter` above `retryAfterCap` ends the retries at
- * once with this error, so the caller decides when to come back. `url` is redacted.
+ * The type of `UnexpectedResponse`.
+ *
+ * @example
+ * import type { OrderManagementError } from "@shoplink/order-management"
+ * const status = (error: OrderManagementError.UnexpectedResponse) => error.httpStatus
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type UnexpectedResponse = TransportError.UnexpectedResponse
+
+/**
+ * HTTP 429 without a status envelope (`@shoplink/http`'s `TransportError.RateLimited`): too many
+ * requests (the monthly allowance, API0208, is `MonthlyLimitExceeded` instead). Reads retry it,
+ * waiting `retryAfter`; a `retryAfter` above `retryAfterCap` ends the retries at once with this
+ * error, so the caller decides when to come back. `url` is redacted.
  *
  * @example
  * import { Duration, Effect } from "effect"
@@ -156,21 +180,19 @@ export class UnexpectedResponse extends Schema.TaggedError<UnexpectedResponse>()
  * @since 0.1.0
  * @category errors
  */
-export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
-  httpStatus: Schema.Number,
-  method: Schema.String,
-  url: Schema.String,
-  /** The response's `Retry-After`, when it sent one. */
-  retryAfter: Schema.optional(Schema.DurationFromSelf)
-}) {
-  get retryClass(): RetryClass {
-    return "retryable"
-  }
-  override get message(): string {
-    const after = this.retryAfter === undefined ? "" : `, retry after ${Duration.format(this.retryAfter)}`
-    return `Rate limited (HTTP ${this.httpStatus}${after}) (${this.method} ${this.url})`
-  }
-}
+export const RateLimited = TransportError.RateLimited
+
+/**
+ * The type of `RateLimited`.
+ *
+ * @example
+ * import type { OrderManagementError } from "@shoplink/order-management"
+ * const after = (error: OrderManagementError.RateLimited) => error.retryAfter
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type RateLimited = TransportError.RateLimited
 
 /**
  * What support needs about a failed call (the spec's API0500 row: "report the call, header and
@@ -288,11 +310,12 @@ export type ApiError =
  * @since 0.1.0
  * @category errors
  */
-export type OrderManagementError = ApiError | InvalidInput | RequestFailed | RateLimited | UnexpectedResponse
+export type OrderManagementError = ApiError | InvalidInput | TransportError.TransportError
 
 const clientTags: ReadonlySet<string> = new Set([
   "InvalidInput",
   "RequestFailed",
+  "Timeout",
   "RateLimited",
   "UnexpectedResponse",
   "DropShipAddressRejected",

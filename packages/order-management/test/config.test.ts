@@ -1,7 +1,7 @@
 // Environment selection and configuration errors, all before any request.
 import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Either, Layer, Redacted } from "effect"
+import { Config, ConfigProvider, Effect, Either, Layer, Option, Redacted } from "effect"
 import { KeyTier, OrderManagementClient } from "../src/index.js"
 import { customer } from "./support/client.js"
 import { ok, startFaultServer } from "./support/FaultServer.js"
@@ -92,6 +92,15 @@ describe("environment selection", () => {
 })
 
 describe("layerConfig", () => {
+  // The application names its variables once; the client reads only the Config it is given.
+  const optional = <A>(config: Config.Config<A>) => Config.option(config).pipe(Config.map(Option.getOrUndefined))
+  const settings: Config.Config.Wrap<OrderManagementClient.Options> = {
+    environment: Config.literal("US_QUA", "CA_QUA", "US_PRD", "CA_PRD")("SHOPLINK_OMS_ENVIRONMENT"),
+    apiKey: Config.redacted("SHOPLINK_OMS_API_KEY"),
+    testBaseUrl: optional(Config.string("SHOPLINK_OMS_TEST_BASE_URL")),
+    prodBaseUrl: optional(Config.string("SHOPLINK_OMS_PROD_BASE_URL")),
+    keyTier: optional(Config.literal("test", "production")("SHOPLINK_OMS_KEY_TIER"))
+  }
   const withEnv = (env: Record<string, string>) =>
     Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
 
@@ -102,7 +111,7 @@ describe("layerConfig", () => {
       expect(client.baseUrl).toBe("https://api.example/web/services/CA_PRD")
     }).pipe(
       Effect.provide(
-        OrderManagementClient.layerConfig().pipe(
+        OrderManagementClient.layerConfig(settings).pipe(
           Layer.provide(FetchHttpClient.layer),
           Layer.provide(withEnv({
             SHOPLINK_OMS_ENVIRONMENT: "CA_PRD",
@@ -117,7 +126,7 @@ describe("layerConfig", () => {
   it.effect("fails on a tier mismatch declared in SHOPLINK_OMS_KEY_TIER, and on a missing key", () =>
     Effect.gen(function*() {
       const layerWith = (env: Record<string, string>) =>
-        OrderManagementClient.layerConfig().pipe(Layer.provide(FetchHttpClient.layer), Layer.provide(withEnv(env)))
+        OrderManagementClient.layerConfig(settings).pipe(Layer.provide(FetchHttpClient.layer), Layer.provide(withEnv(env)))
       const mismatch = yield* Effect.either(Layer.build(layerWith({
         SHOPLINK_OMS_ENVIRONMENT: "US_PRD",
         SHOPLINK_OMS_PROD_BASE_URL: "https://api.example",

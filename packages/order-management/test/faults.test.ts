@@ -88,10 +88,10 @@ describe("retries", () => {
       const port = yield* closedPort
       const { attempts, oms } = yield* makeClient(`http://127.0.0.1:${port}`, { retry: { maxAttempts: 3, baseDelay: "1 millis" } })
       const read = yield* Effect.flip(oms.orderDetails({ orderNo: "5000123" }))
-      expect(read._tag === "RequestFailed" && read.reason).toBe("Connect")
+      expect(read._tag === "RequestFailed" && read.reason).toBe("ConnectionRefused")
       expect(attempts.count).toBe(3)
       const create = yield* Effect.flip(oms.createOrder(order))
-      expect(create._tag === "RequestFailed" && create.reason).toBe("Connect")
+      expect(create._tag === "RequestFailed" && create.reason).toBe("ConnectionRefused")
       expect(attempts.count).toBe(6)
     }))
 })
@@ -148,7 +148,7 @@ describe("createOrder is never retried once the request may have reached the ser
       const exit = yield* Fiber.await(fiber)
       expect(Exit.isFailure(exit)).toBe(true)
       const error = yield* Effect.flip(exit)
-      expect(error._tag === "RequestFailed" && error.reason).toBe("Timeout")
+      expect(error._tag).toBe("Timeout")
       expect(server.requests).toHaveLength(1)
     }))
 
@@ -165,7 +165,7 @@ describe("createOrder is never retried once the request may have reached the ser
       yield* Deferred.await(headersIn)
       yield* TestClock.adjust("5 seconds")
       const error = yield* Effect.flip(Fiber.join(fiber))
-      expect(error._tag === "RequestFailed" && error.reason).toBe("Timeout")
+      expect(error._tag).toBe("Timeout")
       expect(server.requests).toHaveLength(1)
     }))
 

@@ -2,7 +2,7 @@
 // SHOPLINK_PUNCHOUT_BASE_URL and SHOPLINK_VENDOR_API_KEY; see quickstart.mjs for a version that
 // starts the sandbox itself.
 import { UndiciHttpClient } from "@shoplink/http-node"
-import { Effect, Layer, Redacted } from "effect"
+import { Config, Effect, Layer, Redacted } from "effect"
 import { PunchoutClient, SessionPool, ShowUrls } from "@shoplink/punchout"
 
 const customer = {
@@ -28,7 +28,11 @@ const program = Effect.gen(function*() {
 const live = SessionPool.layer({
   session: { smsVendorName: "Acme SMS", webhooks: { order: "https://sms.example/o", quote: "https://sms.example/q" } }
 }).pipe(
-  Layer.provideMerge(PunchoutClient.layerConfig()), // SHOPLINK_PUNCHOUT_BASE_URL, SHOPLINK_VENDOR_API_KEY
+  // The application names its variables; the client reads only the Config it is given.
+  Layer.provideMerge(PunchoutClient.layerConfig({
+    baseUrl: Config.string("SHOPLINK_PUNCHOUT_BASE_URL"),
+    vendorApiKey: Config.redacted("SHOPLINK_VENDOR_API_KEY")
+  })),
   Layer.provide(UndiciHttpClient.layer)
 )
 

@@ -6,10 +6,11 @@
  * @since 0.1.0
  */
 import { HttpClient } from "@effect/platform"
-import { Config, Context, Duration, Effect, Either, Layer, type ParseResult, Redacted, Schema } from "effect"
+import { Config, Context, type Duration, Effect, Either, Layer, type ParseResult, Redacted, Schema } from "effect"
 import type { ConfigError } from "effect/ConfigError"
 import type { NonEmptyReadonlyArray } from "effect/Array"
-import { OrderAlreadySubmitted, Punchout, Violation } from "@shoplink/protocol"
+import { InvalidInput as Invalid, type Retry, TransportError } from "@shoplink/http"
+import { OrderAlreadySubmitted, Punchout, PunchoutApi, Violation } from "@shoplink/protocol"
 import { type CommandSpec, type ExchangeConfig, prepareClient, runCommand } from "./internal/exchange.js"
 import { checkSettings } from "./internal/settings.js"
 import { commandUrl } from "./internal/urls.js"
@@ -17,13 +18,11 @@ import {
   type CommandError,
   type CommandName,
   type ConfigurationError,
-  InvalidInput,
-  MalformedResponse,
+  type InvalidInput,
   OrderAlreadySubmittedAfterRetry,
   type SubmitOrderError
 } from "./PunchoutError.js"
 import { type CreateSessionOptions, type Customer, customerKey, type PunchoutSession } from "./PunchoutSession.js"
-import * as RetryPolicy from "./RetryPolicy.js"
 
 /**
  * How to reach the service. `requestTimeout` bounds each attempt (default 30 seconds);
@@ -47,7 +46,8 @@ export interface PunchoutClientOptions {
   readonly baseUrl: string
   readonly vendorApiKey: Redacted.Redacted<string>
   readonly requestTimeout?: Duration.DurationInput
-  readonly retry?: RetryPolicy.RetryPolicyInput
+  /** Overrides of the retry policy (`@shoplink/http`'s `Retry.RetryPolicyInput`; defaults `Retry.defaults`). */
+  readonly retry?: Retry.RetryPolicyInput
   readonly transformClient?: (client: HttpClient.HttpClient) => HttpClient.HttpClient
 }
 
@@ -184,9 +184,21 @@ export interface Service {
  */
 export class PunchoutClient extends Context.Tag("@shoplink/punchout/PunchoutClient")<PunchoutClient, Service>() {}
 
-const invalid = (command: CommandName) => (error: ParseResult.ParseError) => {
-  const violation = Violation.first(error)
-  return new InvalidInput({ command, message: violation.message, field: violation.field, rule: violation.rule })
+const invalid = (command: CommandName) => (error: ParseResult.ParseError): InvalidInput =>
+  Invalid.fromViolation(command, Violation.first(error))
+
+// Method and idempotency of each command (and the create path), from the API's one definition in
+// @shoplink/protocol, read once. Command URLs come from the session's URL template.
+const CREATE = PunchoutApi.route("create")
+const commandRoute = (name: PunchoutApi.EndpointName) => {
+  const { idempotency, method } = PunchoutApi.route(name)
+  return { method, idempotency } as const
+}
+const COMMANDS = {
+  GetProductQuotes: commandRoute("GetProductQuotes"),
+  CreateOrder: commandRoute("CreateOrder"),
+  SubmitOrder: commandRoute("SubmitOrder"),
+  ReserveOrder: commandRoute("ReserveOrder")
 }
 
 const encoders = new WeakMap<object, (u: unknown) => Either.Either<unknown, ParseResult.ParseError>>()
@@ -245,17 +257,18 @@ export const make = (options: PunchoutClientOptions): Effect.Effect<Service, Con
         }))
         const response = yield* run({
           command: "CreateSession",
-          url: Redacted.make(`${baseUrl}/punchout/v1/create`),
+          url: Redacted.make(`${baseUrl}${CREATE.path}`),
           body,
           response: Punchout.CreateSessionResponse,
-          mode: "idempotent",
+          method: CREATE.method,
+          idempotency: CREATE.idempotency,
           referenceID: sessionOptions.referenceID,
           secrets: [options.vendorApiKey, customer.apiToken]
         })
         const punchout = response.punchout
         if (typeof punchout.expiration === "number" || punchout.token === undefined || punchout.token === null) {
-          return yield* new MalformedResponse({
-            command: "CreateSession",
+          return yield* new TransportError.UnexpectedResponse({
+            operation: "CreateSession",
             reason: "UnexpectedShape",
             httpStatus: 200,
             detail: "a success envelope came with a refused session (empty url, no token)",
@@ -283,7 +296,7 @@ export const make = (options: PunchoutClientOptions): Effect.Effect<Service, Con
           url: commandUrl(session, "GetProductQuotes"),
           body,
           response: Punchout.GetProductQuotesResponse,
-          mode: "idempotent",
+          ...COMMANDS.GetProductQuotes,
           referenceID: input.referenceID,
           secrets: [session.token]
         })
@@ -309,7 +322,7 @@ export const make = (options: PunchoutClientOptions): Effect.Effect<Service, Con
           url: commandUrl(session, "CreateOrder"),
           body,
           response: Punchout.OrderResponse,
-          mode: "unsafe",
+          ...COMMANDS.CreateOrder,
           referenceID: input.referenceID,
           secrets: [session.token]
         })
@@ -323,7 +336,7 @@ export const make = (options: PunchoutClientOptions): Effect.Effect<Service, Con
           url: commandUrl(session, "SubmitOrder"),
           body,
           response: Punchout.OrderResponse,
-          mode: "unsafe",
+          ...COMMANDS.SubmitOrder,
           referenceID: input.referenceID,
           secrets: [session.token]
         }, (error, attempts) =>
@@ -344,7 +357,7 @@ export const make = (options: PunchoutClientOptions): Effect.Effect<Service, Con
           url: commandUrl(session, "ReserveOrder"),
           body,
           response: Punchout.ReserveOrderResponse,
-          mode: "idempotent",
+          ...COMMANDS.ReserveOrder,
           referenceID: input.referenceID,
           secrets: [session.token]
         })
@@ -372,58 +385,30 @@ export const layer = (options: PunchoutClientOptions): Layer.Layer<PunchoutClien
   Layer.effect(PunchoutClient, make(options))
 
 /**
- * A layer from configuration: `SHOPLINK_PUNCHOUT_BASE_URL`, `SHOPLINK_VENDOR_API_KEY` (redacted),
- * and optionally `SHOPLINK_PUNCHOUT_REQUEST_TIMEOUT` (a duration such as `10 seconds`),
- * `SHOPLINK_PUNCHOUT_RETRY_MAX_ATTEMPTS`, `SHOPLINK_PUNCHOUT_RETRY_BASE_DELAY`,
- * `SHOPLINK_PUNCHOUT_RETRY_MAX_DELAY`, `SHOPLINK_PUNCHOUT_RETRY_MAX_ELAPSED`,
- * `SHOPLINK_PUNCHOUT_RETRY_AFTER_CAP`. Any option can be replaced by another `Config`. A missing
- * or unreadable variable fails with a `ConfigError`, a value wrong on its face (an empty key, a
- * base URL that does not parse) with `ConfigurationError`, both when the layer is built.
+ * A layer from configuration: each option may be a `Config` (or a plain value through
+ * `Config.succeed`), so the application names its variables once. A missing or unreadable value
+ * fails with a `ConfigError`, a value wrong on its face (an empty key, a base URL that does not
+ * parse) with `ConfigurationError`, both when the layer is built. No environment variable name is
+ * built into the client.
  *
  * @example
  * import { FetchHttpClient } from "@effect/platform"
- * import { Layer } from "effect"
+ * import { Config, Layer } from "effect"
  * import { PunchoutClient } from "@shoplink/punchout"
- * const live = PunchoutClient.layerConfig().pipe(Layer.provide(FetchHttpClient.layer))
+ * const live = PunchoutClient.layerConfig({
+ *   baseUrl: Config.string("PUNCHOUT_BASE_URL"),
+ *   vendorApiKey: Config.redacted("VENDOR_API_KEY"),
+ *   requestTimeout: Config.duration("PUNCHOUT_TIMEOUT").pipe(Config.withDefault("30 seconds")),
+ *   retry: { maxAttempts: Config.integer("PUNCHOUT_RETRY_MAX_ATTEMPTS").pipe(Config.withDefault(4)) }
+ * }).pipe(Layer.provide(FetchHttpClient.layer))
  *
  * @since 0.1.0
  * @category layers
  */
 export const layerConfig = (
-  config: Partial<{ readonly [K in keyof Omit<PunchoutClientOptions, "transformClient">]: Config.Config<PunchoutClientOptions[K]> }> & {
-    readonly transformClient?: (client: HttpClient.HttpClient) => HttpClient.HttpClient
-  } = {}
-): Layer.Layer<PunchoutClient, ConfigError | ConfigurationError, HttpClient.HttpClient> => {
-  const optionalDuration = (name: string) => Config.option(Config.duration(name))
-  const retryFromEnv: Config.Config<RetryPolicy.RetryPolicyInput> = Config.all({
-    maxAttempts: Config.option(Config.integer("SHOPLINK_PUNCHOUT_RETRY_MAX_ATTEMPTS")),
-    baseDelay: optionalDuration("SHOPLINK_PUNCHOUT_RETRY_BASE_DELAY"),
-    maxDelay: optionalDuration("SHOPLINK_PUNCHOUT_RETRY_MAX_DELAY"),
-    maxElapsed: optionalDuration("SHOPLINK_PUNCHOUT_RETRY_MAX_ELAPSED"),
-    retryAfterCap: optionalDuration("SHOPLINK_PUNCHOUT_RETRY_AFTER_CAP")
-  }).pipe(Config.map((fields) =>
-    Object.fromEntries(
-      Object.entries(fields).flatMap(([key, value]) => value._tag === "Some" ? [[key, value.value]] : [])
-    ) as RetryPolicy.RetryPolicyInput
-  ))
-  const all = Config.all({
-    baseUrl: config.baseUrl ?? Config.string("SHOPLINK_PUNCHOUT_BASE_URL"),
-    vendorApiKey: config.vendorApiKey ?? Config.redacted("SHOPLINK_VENDOR_API_KEY"),
-    requestTimeout: config.requestTimeout ?? Config.duration("SHOPLINK_PUNCHOUT_REQUEST_TIMEOUT").pipe(Config.withDefault(Duration.seconds(30))),
-    retry: config.retry ?? retryFromEnv
-  })
-  return Layer.effect(
-    PunchoutClient,
-    Effect.flatMap(all, (options) =>
-      make({
-        baseUrl: options.baseUrl,
-        vendorApiKey: options.vendorApiKey,
-        ...(options.requestTimeout === undefined ? {} : { requestTimeout: options.requestTimeout }),
-        ...(options.retry === undefined ? {} : { retry: options.retry }),
-        ...(config.transformClient === undefined ? {} : { transformClient: config.transformClient })
-      }))
-  )
-}
+  config: Config.Config.Wrap<PunchoutClientOptions>
+): Layer.Layer<PunchoutClient, ConfigError | ConfigurationError, HttpClient.HttpClient> =>
+  Layer.effect(PunchoutClient, Effect.flatMap(Config.unwrap(config), make))
 
 /**
  * Whether an error means the session has ended (revoked token, expired or unknown session).

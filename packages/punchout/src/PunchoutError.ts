@@ -5,7 +5,8 @@
  *
  * @since 0.1.0
  */
-import { Duration, Schema } from "effect"
+import { Schema } from "effect"
+import { InvalidInput as Invalid, TransportError } from "@shoplink/http"
 import type { MessageError } from "@shoplink/protocol"
 
 /**
@@ -20,32 +21,32 @@ import type { MessageError } from "@shoplink/protocol"
 export type CommandName = "CreateSession" | "GetProductQuotes" | "CreateOrder" | "SubmitOrder" | "ReserveOrder" | "ShowCatalog" | "ShowOrder"
 
 /**
- * Input refused by the protocol's rules before anything was sent. `message` is one line naming
- * the field and the rule (`apiToken must not be empty`); `field` (the path, e.g.
- * `quotes.0.quantity`) and `rule` (`must be a positive whole number, got 0`) carry the same
- * details apart, as the Order Management client's `InvalidInput` does.
+ * Input refused by the protocol's rules before anything was sent: the one `InvalidInput` of every
+ * Shoplink client (`@shoplink/http`), so one `Effect.catchTag("InvalidInput", …)` sees one shape.
+ * `operation` is the command, `field` the path (`quotes.0.quantity`), `rule` the broken rule;
+ * its message is one line naming both (`apiToken must not be empty`).
  *
  * @example
  * import { PunchoutError } from "@shoplink/punchout"
- * const error = new PunchoutError.InvalidInput({
- *   command: "ReserveOrder",
- *   message: "orderID must be a non-zero integer of 1 to 8 digits",
- *   field: "orderID",
- *   rule: "must be a non-zero integer of 1 to 8 digits"
- * })
- * error._tag // "InvalidInput"
+ * const error = new PunchoutError.InvalidInput({ operation: "ReserveOrder", field: "orderID", rule: "must not be empty" })
+ * error.message // "orderID must not be empty"
  *
  * @since 0.1.0
  * @category errors
  */
-export class InvalidInput extends Schema.TaggedError<InvalidInput>()("InvalidInput", {
-  command: Schema.String,
-  message: Schema.String,
-  /** Dotted path of the refused field; `""` when the rule is about the input as a whole. */
-  field: Schema.optional(Schema.String),
-  /** The broken rule, without the field name. */
-  rule: Schema.optional(Schema.String)
-}) {}
+export const InvalidInput = Invalid.InvalidInput
+
+/**
+ * The type of `InvalidInput`.
+ *
+ * @example
+ * import type { PunchoutError } from "@shoplink/punchout"
+ * const fieldOf = (error: PunchoutError.InvalidInput) => error.field
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type InvalidInput = Invalid.InvalidInput
 
 /**
  * The client cannot be built as configured: a setting that is wrong on its face (an empty vendor
@@ -71,61 +72,65 @@ export class ConfigurationError extends Schema.TaggedError<ConfigurationError>()
 }
 
 /**
- * Why an exchange failed below the envelope.
- * - `HostNotFound`: the base URL's host name did not resolve (`ENOTFOUND`, or `EAI_AGAIN` when the
- *   resolver could not answer): the request never left the client.
- * - `ConnectionRefused`: nothing accepted the connection (refused, unreachable, connect timeout),
- *   so the request provably never reached the server.
- * - `Timeout`: no complete answer within the request timeout; the server may have acted.
- * - `Transport`: the connection broke (reset, hang-up, TLS); the server may have acted.
- * - `HttpStatus`: an answer without a readable envelope and with a transient status (408, 5xx),
- *   such as a gateway's HTML 502 page. A 429 is `RateLimited` instead.
+ * The request got no HTTP answer (`@shoplink/http`'s `TransportError.RequestFailed`): reason
+ * `HostNotFound` or `ConnectionRefused` (`requestSent: false`, the request never reached the
+ * server), `Transport` (the connection broke; the server may have acted) or `InvalidRequest`.
+ * Formerly `PunchoutTransportError`; `operation` is the command.
  *
  * @example
  * import { PunchoutError } from "@shoplink/punchout"
- * const reason: PunchoutError.TransportReason = "ConnectionRefused"
- *
- * @since 0.1.0
- */
-export type TransportReason = "HostNotFound" | "ConnectionRefused" | "Timeout" | "Transport" | "HttpStatus"
-
-/**
- * The exchange with the service failed: see `TransportReason`. `requestSent` is `false` only when
- * the request provably never reached the server. `detail` never contains a token or key.
- *
- * @example
- * import { PunchoutError } from "@shoplink/punchout"
- * const error = new PunchoutError.PunchoutTransportError({
- *   command: "SubmitOrder", reason: "ConnectionRefused", requestSent: false, attempt: 1, detail: "connect ECONNREFUSED"
+ * const error = new PunchoutError.RequestFailed({
+ *   operation: "SubmitOrder", reason: "ConnectionRefused", requestSent: false, detail: "connect ECONNREFUSED"
  * })
- * error.message // "SubmitOrder: ConnectionRefused (attempt 1): connect ECONNREFUSED"
+ * error.message // "SubmitOrder: ConnectionRefused: connect ECONNREFUSED"
  *
  * @since 0.1.0
  * @category errors
  */
-export class PunchoutTransportError extends Schema.TaggedError<PunchoutTransportError>()("PunchoutTransportError", {
-  command: Schema.String,
-  reason: Schema.Literal("HostNotFound", "ConnectionRefused", "Timeout", "Transport", "HttpStatus"),
-  requestSent: Schema.Boolean,
-  attempt: Schema.Number,
-  detail: Schema.String,
-  httpStatus: Schema.optional(Schema.Number),
-  /** `Retry-After` of the response, in milliseconds, when it sent one. */
-  retryAfterMillis: Schema.optional(Schema.Number),
-  /** A redacted excerpt of the body, for `HttpStatus`. */
-  excerpt: Schema.optional(Schema.String)
-}) {
-  override get message(): string {
-    const status = this.httpStatus === undefined ? "" : ` HTTP ${this.httpStatus}`
-    return `${this.command}: ${this.reason}${status} (attempt ${this.attempt}): ${this.detail}`
-  }
-}
+export const RequestFailed = TransportError.RequestFailed
 
 /**
- * The service (or a gateway in front of it) answered HTTP 429 without a readable envelope: too
- * many requests. `retryAfter` is its `Retry-After` when it sent one. Idempotent commands retry it,
- * waiting `retryAfter`; a `retryAfter` longer than the policy's `retryAfterCap` ends the retries at
- * once with this error, so the caller decides when to come back.
+ * The type of `RequestFailed`.
+ *
+ * @example
+ * import type { PunchoutError } from "@shoplink/punchout"
+ * const mayRetryUnsafe = (error: PunchoutError.RequestFailed) => !error.requestSent
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type RequestFailed = TransportError.RequestFailed
+
+/**
+ * No complete answer within `requestTimeout` (`@shoplink/http`'s `TransportError.Timeout`); the
+ * server may have acted. Formerly `PunchoutTransportError` with reason `Timeout`.
+ *
+ * @example
+ * import { PunchoutError } from "@shoplink/punchout"
+ * new PunchoutError.Timeout({ operation: "GetProductQuotes", attempt: 3, detail: "no complete response within 2s" }).attempt // 3
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export const Timeout = TransportError.Timeout
+
+/**
+ * The type of `Timeout`.
+ *
+ * @example
+ * import type { PunchoutError } from "@shoplink/punchout"
+ * const attempts = (error: PunchoutError.Timeout) => error.attempt
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type Timeout = TransportError.Timeout
+
+/**
+ * HTTP 429 without a readable envelope (`@shoplink/http`'s `TransportError.RateLimited`).
+ * `retryAfter` is its `Retry-After` when it sent one. Idempotent commands retry it, waiting
+ * `retryAfter`; a `retryAfter` longer than the policy's `retryAfterCap` ends the retries at once
+ * with this error, so the caller decides when to come back.
  *
  * @example
  * import { Duration, Effect } from "effect"
@@ -136,47 +141,51 @@ export class PunchoutTransportError extends Schema.TaggedError<PunchoutTransport
  * @since 0.1.0
  * @category errors
  */
-export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
-  command: Schema.String,
-  httpStatus: Schema.Number,
-  attempt: Schema.Number,
-  /** The response's `Retry-After`, when it sent one. */
-  retryAfter: Schema.optional(Schema.DurationFromSelf),
-  /** A redacted excerpt of the body. */
-  excerpt: Schema.String
-}) {
-  override get message(): string {
-    const after = this.retryAfter === undefined ? "" : `, retry after ${Duration.format(this.retryAfter)}`
-    return `${this.command}: RateLimited HTTP ${this.httpStatus}${after} (attempt ${this.attempt})`
-  }
-}
+export const RateLimited = TransportError.RateLimited
 
 /**
- * The service answered, but not with a readable envelope: an empty body, malformed JSON, JSON
- * that is not an envelope, or a success envelope whose data has the wrong shape. `excerpt` is the
- * start of the body with tokens and keys replaced by `<redacted>`.
+ * The type of `RateLimited`.
+ *
+ * @example
+ * import type { PunchoutError } from "@shoplink/punchout"
+ * const after = (error: PunchoutError.RateLimited) => error.retryAfter
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type RateLimited = TransportError.RateLimited
+
+/**
+ * The service answered, but not with a readable envelope (`@shoplink/http`'s
+ * `TransportError.UnexpectedResponse`): reason `EmptyBody`, `InvalidJson`, `NotAnEnvelope` or
+ * `UnexpectedShape` (a success envelope whose data has the wrong shape). `excerpt` is the start
+ * of the body with tokens and keys replaced by `<redacted>`. With a 408 or 5xx status (a gateway's
+ * HTML 502 page) idempotent commands retry it. Formerly `MalformedResponse`, and
+ * `PunchoutTransportError` with reason `HttpStatus`.
  *
  * @example
  * import { PunchoutError } from "@shoplink/punchout"
- * const error = new PunchoutError.MalformedResponse({
- *   command: "GetProductQuotes", reason: "InvalidJson", httpStatus: 200, detail: "Unexpected token", excerpt: "{\"status\":"
+ * const error = new PunchoutError.UnexpectedResponse({
+ *   operation: "GetProductQuotes", reason: "InvalidJson", httpStatus: 200, detail: "Unexpected token", excerpt: "{\"status\":"
  * })
  * error.reason // "InvalidJson"
  *
  * @since 0.1.0
  * @category errors
  */
-export class MalformedResponse extends Schema.TaggedError<MalformedResponse>()("MalformedResponse", {
-  command: Schema.String,
-  reason: Schema.Literal("EmptyBody", "InvalidJson", "NotAnEnvelope", "UnexpectedShape"),
-  httpStatus: Schema.Number,
-  detail: Schema.String,
-  excerpt: Schema.String
-}) {
-  override get message(): string {
-    return `${this.command}: ${this.reason} (HTTP ${this.httpStatus}): ${this.detail}; body starts ${JSON.stringify(this.excerpt)}`
-  }
-}
+export const UnexpectedResponse = TransportError.UnexpectedResponse
+
+/**
+ * The type of `UnexpectedResponse`.
+ *
+ * @example
+ * import type { PunchoutError } from "@shoplink/punchout"
+ * const status = (error: PunchoutError.UnexpectedResponse) => error.httpStatus
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export type UnexpectedResponse = TransportError.UnexpectedResponse
 
 /**
  * SubmitOrder was retried (an earlier attempt never reached the server, or was refused as busy,
@@ -216,7 +225,7 @@ export class OrderAlreadySubmittedAfterRetry extends Schema.TaggedError<OrderAlr
  * @since 0.1.0
  * @category errors
  */
-export type CommandError = MessageError.PunchoutMessageError | PunchoutTransportError | RateLimited | MalformedResponse | InvalidInput
+export type CommandError = MessageError.PunchoutMessageError | TransportError.TransportError | InvalidInput
 
 /**
  * Every error SubmitOrder can fail with.

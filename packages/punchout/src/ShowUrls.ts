@@ -47,7 +47,7 @@ export interface ShowOrderInput {
 }
 
 const invalid = (command: "ShowCatalog" | "ShowOrder", field: string, rule: string) =>
-  new InvalidInput({ command, message: field === "" ? rule : `${field} ${rule}`, field, rule })
+  new InvalidInput({ operation: command, field, rule })
 
 const invalidParams = (command: "ShowCatalog" | "ShowOrder") => (error: ParseResult.ParseError) => {
   const violation = Violation.first(error)

@@ -6,7 +6,6 @@
 export * as PunchoutClient from "./PunchoutClient.js"
 export * as PunchoutError from "./PunchoutError.js"
 export * as PunchoutSession from "./PunchoutSession.js"
-export * as RetryPolicy from "./RetryPolicy.js"
 export * as SessionPool from "./SessionPool.js"
 export * as ShowUrls from "./ShowUrls.js"
 export * as Webhooks from "./Webhooks.js"

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { NodeHttpClient } from "@effect/platform-node"
 import { UndiciHttpClient } from "@shoplink/http-node"
-import { ConfigProvider, Duration, Effect, Either, Fiber, Layer, Redacted, TestClock } from "effect"
+import { Config, ConfigProvider, Duration, Effect, Either, Fiber, Layer, Redacted, TestClock } from "effect"
 import { PunchoutClient, PunchoutError, ShowUrls } from "../src/index.js"
 import {
   clientLayer,
@@ -37,7 +37,7 @@ describe("a host name that does not resolve is HostNotFound, never sent", () => 
         const create = yield* withClient(layer, (client) =>
           Effect.flip(client.createOrder(sessionFor(UNRESOLVABLE), { productID: "51515", brandID: "WIX", quantity: 1 })))
         for (const error of [session, create]) {
-          expect(error._tag === "PunchoutTransportError" && [error.reason, error.requestSent, error.attempt])
+          expect(error._tag === "RequestFailed" && [error.reason, error.requestSent, error.attempt])
             .toEqual(["HostNotFound", false, 3])
           expect(error.message).toContain("ENOTFOUND")
         }
@@ -54,7 +54,7 @@ describe("a host name that does not resolve is HostNotFound, never sent", () => 
       const transport = UndiciHttpClient.layerWith({ agent: { connect: { lookup } as never } })
       const error = yield* withClient(clientLayer("http://distributor.example", {}, transport), (client) =>
         Effect.flip(quotes(client, "http://distributor.example")))
-      expect(error._tag === "PunchoutTransportError" && [error.reason, error.requestSent]).toEqual(["HostNotFound", false])
+      expect(error._tag === "RequestFailed" && [error.reason, error.requestSent]).toEqual(["HostNotFound", false])
       expect(error.message).toContain("EAI_AGAIN")
     }))
 })
@@ -85,7 +85,7 @@ describe("Retry-After longer than retryAfterCap ends the retries with the delay"
         res.end("<html>maintenance</html>")
       })
       const error = yield* withClient(clientLayer(server.url, fastRetries), (client) => Effect.flip(quotes(client, server.url)))
-      expect(error._tag === "PunchoutTransportError" && [error.reason, error.retryAfterMillis]).toEqual(["HttpStatus", 3_600_000])
+      expect(error._tag === "UnexpectedResponse" && [error.httpStatus, error.retryAfter && Duration.toMillis(error.retryAfter)]).toEqual([503, 3_600_000])
       expect(server.count()).toBe(1)
     }))
 
@@ -134,7 +134,7 @@ describe("InvalidInput is one line naming the field and the rule, with the detai
       expect(error._tag).toBe("InvalidInput")
       if (error._tag !== "InvalidInput") return
       expect(error.message).toBe("apiToken must not be empty")
-      expect([error.command, error.field, error.rule]).toEqual(["CreateSession", "apiToken", "must not be empty"])
+      expect([error.operation, error.field, error.rule]).toEqual(["CreateSession", "apiToken", "must not be empty"])
       expect(server.count()).toBe(0)
     }))
 
@@ -190,7 +190,10 @@ describe("settings wrong on their face fail when the layer is built: Configurati
 
   it.scoped("layerConfig: the same checks on values read from configuration", () =>
     Effect.gen(function*() {
-      const live = PunchoutClient.layerConfig().pipe(Layer.provide(NodeHttpClient.layerUndici))
+      const live = PunchoutClient.layerConfig({
+        baseUrl: Config.string("SHOPLINK_PUNCHOUT_BASE_URL"),
+        vendorApiKey: Config.redacted("SHOPLINK_VENDOR_API_KEY")
+      }).pipe(Layer.provide(NodeHttpClient.layerUndici))
       const withEnv = (entries: Array<[string, string]>) =>
         Effect.flip(Layer.build(live)).pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map(entries))))
       const badUrl = yield* withEnv([["SHOPLINK_PUNCHOUT_BASE_URL", "not a url"], ["SHOPLINK_VENDOR_API_KEY", "k"]])

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { NodeHttpClient } from "@effect/platform-node"
-import { ConfigProvider, Duration, Effect, Fiber, Layer, TestClock } from "effect"
+import { Config, ConfigProvider, Duration, Effect, Fiber, Layer, TestClock } from "effect"
 import { OrderLocked, SomethingWentWrong, UnknownMessage } from "@shoplink/protocol"
-import { PunchoutClient, PunchoutError, RetryPolicy } from "../src/index.js"
+import { Retry } from "@shoplink/http"
+import { PunchoutClient, PunchoutError } from "../src/index.js"
 import {
   captureLogs,
   clientLayer,
@@ -126,8 +127,7 @@ describe("GetProductQuotes and ReserveOrder retry transient failures", () => {
         yield* TestClock.adjust("2 seconds")
       }
       const error = yield* Fiber.join(fiber)
-      expect(error._tag).toBe("PunchoutTransportError")
-      expect(error._tag === "PunchoutTransportError" && [error.reason, error.attempt]).toEqual(["Timeout", 3])
+      expect(error._tag === "Timeout" && error.attempt).toBe(3)
       expect(server.count()).toBe(3)
     })))
 })
@@ -171,7 +171,7 @@ describe("CreateOrder and SubmitOrder never retry once the request may have reac
       yield* server.arrived(1)
       yield* TestClock.adjust("2 seconds")
       const error = yield* Fiber.join(fiber)
-      expect(error._tag === "PunchoutTransportError" && error.reason).toBe("Timeout")
+      expect(error._tag).toBe("Timeout")
       expect(server.count()).toBe(1)
     })))
 
@@ -182,8 +182,8 @@ describe("CreateOrder and SubmitOrder never retry once the request may have reac
       const error = yield* Effect.flatMap(PunchoutClient.PunchoutClient, (client) => Effect.flip(create(client, sessionFor(url)))).pipe(
         Effect.provide(clientLayer(url))
       )
-      expect(error._tag).toBe("PunchoutTransportError")
-      if (error._tag === "PunchoutTransportError") {
+      expect(error._tag).toBe("RequestFailed")
+      if (error._tag === "RequestFailed") {
         expect([error.reason, error.requestSent, error.attempt]).toEqual(["ConnectionRefused", false, 3])
       }
     }))
@@ -281,37 +281,43 @@ describe("CreateOrder and SubmitOrder retry a busy refusal (API0258 OrderLocked)
     }))
 })
 
-describe("RetryPolicy", () => {
+describe("the shared retry policy (@shoplink/http Retry)", () => {
   it("backs off exponentially with jitter between 50% and 100%, capped; a Retry-After replaces the backoff", () => {
-    const policy = RetryPolicy.make({ baseDelay: "100 millis", maxDelay: "1 second" })
-    expect(Duration.toMillis(RetryPolicy.delayFor(policy, 1, 0))).toBe(50)
-    expect(Duration.toMillis(RetryPolicy.delayFor(policy, 1, 0.999_999))).toBe(100)
-    expect(Duration.toMillis(RetryPolicy.delayFor(policy, 3, 0.999_999))).toBe(400)
-    expect(Duration.toMillis(RetryPolicy.delayFor(policy, 10, 0.999_999))).toBe(1000)
-    expect(Duration.toMillis(RetryPolicy.delayFor(policy, 1, 0.5, 700))).toBe(700)
-    expect(Duration.toMillis(RetryPolicy.delayFor(policy, 1, 0.5, 8_000))).toBe(8000)
-    expect(Duration.toMillis(RetryPolicy.make().retryAfterCap)).toBe(30_000)
+    const policy = Retry.make({ baseDelay: "100 millis", maxDelay: "1 second", maxAttempts: 20, retryAfterCap: "10 seconds" })
+    const delayFor = (retry: number, random: number, retryAfterMillis?: number) =>
+      Duration.toMillis(Retry.nextDelay(policy, {
+        retry,
+        random,
+        elapsedMillis: 0,
+        retryAfter: retryAfterMillis === undefined ? undefined : Duration.millis(retryAfterMillis)
+      }) ?? Duration.zero)
+    expect(delayFor(1, 0)).toBe(50)
+    expect(delayFor(1, 0.999_999)).toBe(100)
+    expect(delayFor(3, 0.999_999)).toBe(400)
+    expect(delayFor(10, 0.999_999)).toBe(1000)
+    expect(delayFor(1, 0.5, 700)).toBe(700)
+    expect(delayFor(1, 0.5, 8_000)).toBe(8000)
+    expect(Duration.toMillis(Retry.make().retryAfterCap)).toBe(30_000)
   })
 
   it("classifies what each mode retries", () => {
-    const refused = new PunchoutError.PunchoutTransportError({
-      command: "CreateOrder", reason: "ConnectionRefused", requestSent: false, attempt: 1, detail: "refused"
+    const refused = new PunchoutError.RequestFailed({
+      operation: "CreateOrder", reason: "ConnectionRefused", requestSent: false, attempt: 1, detail: "refused"
     })
-    const timeout = new PunchoutError.PunchoutTransportError({
-      command: "CreateOrder", reason: "Timeout", requestSent: true, attempt: 1, detail: "timeout"
+    const timeout = new PunchoutError.Timeout({ operation: "CreateOrder", attempt: 1, detail: "timeout" })
+    const hostNotFound = new PunchoutError.RequestFailed({
+      operation: "CreateOrder", reason: "HostNotFound", requestSent: false, attempt: 1, detail: "getaddrinfo ENOTFOUND"
     })
-    const hostNotFound = new PunchoutError.PunchoutTransportError({
-      command: "CreateOrder", reason: "HostNotFound", requestSent: false, attempt: 1, detail: "getaddrinfo ENOTFOUND"
-    })
-    expect(RetryPolicy.isRetryable("unsafe", refused)).toBe(true)
-    expect(RetryPolicy.isRetryable("unsafe", hostNotFound)).toBe(true)
-    expect(RetryPolicy.isRetryable("unsafe", timeout)).toBe(false)
-    expect(RetryPolicy.isRetryable("unsafe", new SomethingWentWrong({ httpStatus: 500 }))).toBe(false)
-    expect(RetryPolicy.isRetryable("unsafe", new OrderLocked({ httpStatus: 200 }))).toBe(true)
-    expect(RetryPolicy.isRetryable("unsafe", new UnknownMessage({ code: "API0999", text: "?", httpStatus: 429 }))).toBe(false)
-    expect(RetryPolicy.isRetryable("idempotent", timeout)).toBe(true)
-    expect(RetryPolicy.isRetryable("idempotent", new OrderLocked({ httpStatus: 200 }))).toBe(true)
-    expect(RetryPolicy.isRetryable("idempotent", new SomethingWentWrong({ httpStatus: 500 }))).toBe(true)
+    const isRetryable = (idempotency: Retry.Idempotency, error: unknown) => Retry.retryable(error, idempotency)
+    expect(isRetryable("unsafe", refused)).toBe(true)
+    expect(isRetryable("unsafe", hostNotFound)).toBe(true)
+    expect(isRetryable("unsafe", timeout)).toBe(false)
+    expect(isRetryable("unsafe", new SomethingWentWrong({ httpStatus: 500 }))).toBe(false)
+    expect(isRetryable("unsafe", new OrderLocked({ httpStatus: 200 }))).toBe(true)
+    expect(isRetryable("unsafe", new UnknownMessage({ code: "API0999", text: "?", httpStatus: 429 }))).toBe(false)
+    expect(isRetryable("idempotent", timeout)).toBe(true)
+    expect(isRetryable("idempotent", new OrderLocked({ httpStatus: 200 }))).toBe(true)
+    expect(isRetryable("idempotent", new SomethingWentWrong({ httpStatus: 500 }))).toBe(true)
   })
 
   it.scoped("stops retrying when the next pause would pass maxElapsed", () =>
@@ -332,7 +338,7 @@ describe("RetryPolicy", () => {
         yield* TestClock.adjust("1 second")
       }
       const error = yield* Fiber.join(fiber)
-      expect(error._tag).toBe("PunchoutTransportError")
+      expect(error._tag).toBe("UnexpectedResponse")
       expect(server.count()).toBeGreaterThanOrEqual(3)
       expect(server.count()).toBeLessThanOrEqual(6)
     }))
@@ -371,7 +377,16 @@ describe("Retry-After and configuration", () => {
         ["SHOPLINK_PUNCHOUT_RETRY_MAX_ATTEMPTS", "2"],
         ["SHOPLINK_PUNCHOUT_RETRY_BASE_DELAY", "0 millis"]
       ]))
-      const live = PunchoutClient.layerConfig().pipe(Layer.provide(NodeHttpClient.layerUndici))
+      // The application names its variables once; the client knows none.
+      const live = PunchoutClient.layerConfig({
+        baseUrl: Config.string("SHOPLINK_PUNCHOUT_BASE_URL"),
+        vendorApiKey: Config.redacted("SHOPLINK_VENDOR_API_KEY"),
+        requestTimeout: Config.duration("SHOPLINK_PUNCHOUT_REQUEST_TIMEOUT"),
+        retry: {
+          maxAttempts: Config.integer("SHOPLINK_PUNCHOUT_RETRY_MAX_ATTEMPTS"),
+          baseDelay: Config.duration("SHOPLINK_PUNCHOUT_RETRY_BASE_DELAY")
+        }
+      }).pipe(Layer.provide(NodeHttpClient.layerUndici))
       const error = yield* Effect.flatMap(PunchoutClient.PunchoutClient, (client) =>
         Effect.flip(client.getProductQuotes(sessionFor(server.url), { searchTerm: "oil filter", quantity: 1 }))).pipe(
           Effect.provide(live),

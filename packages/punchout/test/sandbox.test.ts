@@ -151,7 +151,7 @@ describe("against the sandbox", () => {
       expect(count("GetProductQuotes")).toBe(2)
       yield* sandbox.admin.injectFault({ kind: "httpStatus", endpoint: "CreateOrder", status: 503, times: 1 })
       const error = yield* Effect.flip(client.createOrder(session, { ...oilFilter, quantity: 1 }))
-      expect(error._tag).toBe("PunchoutTransportError")
+      expect(error._tag).toBe("UnexpectedResponse")
       expect(count("CreateOrder")).toBe(1)
     }))
 

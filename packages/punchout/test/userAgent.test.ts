@@ -2,36 +2,29 @@ import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { readFileSync } from "node:fs"
-import * as Http from "node:http"
-import type { AddressInfo } from "node:net"
+import * as Faults from "@shoplink/vitest-config/faults"
 import { PunchoutClient } from "../src/index.js"
 import { USER_AGENT, VERSION } from "../src/internal/version.js"
 import { clientLayer, customer, sessionOptions } from "./support/faultServer.js"
 
 const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
 
-// A node:http server that records the User-Agent of every request and answers 401 Unauthorized.
-const recordingServer = Effect.gen(function*() {
-  const agents: Array<string | undefined> = []
-  const server = Http.createServer((req, res) => {
-    agents.push(req.headers["user-agent"])
-    req.resume()
-    req.on("end", () => {
-      res.writeHead(401, { "content-type": "application/json" })
-      res.end(JSON.stringify({ status: { code: 401, message: { ID: "UNAUTHORIZED", text: "Unauthorized" } } }))
-    })
+// The shared fault server recording the User-Agent of every request and answering 401 Unauthorized.
+const recordingServer = Effect.map(
+  Effect.acquireRelease(
+    Effect.promise(() =>
+      Faults.startFaultServer((_request, res) =>
+        Faults.sendJson(res, 401, Faults.envelope({ code: 401, id: "UNAUTHORIZED", text: "Unauthorized" })))
+    ),
+    (server) => Effect.promise(server.close)
+  ),
+  (server) => ({
+    url: server.url,
+    get agents(): Array<string | undefined> {
+      return server.requests.map((request) => request.headers["user-agent"])
+    }
   })
-  yield* Effect.acquireRelease(
-    Effect.async<void>((resume) => {
-      server.listen(0, "127.0.0.1", () => resume(Effect.void))
-    }),
-    () =>
-      Effect.async<void>((resume) => {
-        server.close(() => resume(Effect.void))
-      })
-  )
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, agents }
-})
+)
 
 const createSessionAgainst = (url: string, options = {}) =>
   Effect.flatMap(PunchoutClient.PunchoutClient, (client) => Effect.flip(client.createSession(customer, sessionOptions))).pipe(

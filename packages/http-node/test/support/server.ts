@@ -1,9 +1,8 @@
-// A bare node:http server on 127.0.0.1:0 that records requests and connections, answers as each
-// test scripts it, and closes with the test's scope.
-import { Deferred, Effect } from "effect"
-import * as Http from "node:http"
-import type { AddressInfo } from "node:net"
-import { closedPort as refusedPort } from "@shoplink/vitest-config/net"
+// The shared fault server (@shoplink/vitest-config/faults) in this package's terms: it records
+// requests and connections, answers as each test scripts it, and closes with the test's scope.
+import { Effect } from "effect"
+import type * as Http from "node:http"
+import * as Faults from "@shoplink/vitest-config/faults"
 
 export interface Received {
   readonly method: string
@@ -29,60 +28,28 @@ export interface TestServer {
 export const testServer = (handler: Handler) =>
   Effect.gen(function*() {
     const requests: Array<Received> = []
-    let started = 0
-    let connections = 0
-    const waiters: Array<() => void> = []
-    const closed = yield* Deferred.make<void>()
-    const server = Http.createServer((req, res) => {
-      started++
-      for (const wake of waiters.splice(0)) wake()
-      const chunks: Array<Buffer> = []
-      req.on("data", (chunk: Buffer) => chunks.push(chunk))
-      req.on("end", () => {
-        const received: Received = { method: req.method ?? "GET", url: req.url ?? "/", headers: req.headers, body: Buffer.concat(chunks) }
-        requests.push(received)
-        handler(received, res, req)
-      })
-    })
-    server.on("connection", (socket) => {
-      connections++
-      socket.on("close", () => Deferred.unsafeDone(closed, Effect.void))
-    })
-    yield* Effect.acquireRelease(
-      Effect.async<void>((resume) => {
-        server.listen(0, "127.0.0.1", () => resume(Effect.void))
-      }),
-      () =>
-        Effect.async<void>((resume) => {
-          server.closeAllConnections()
-          server.close(() => resume(Effect.void))
+    const server = yield* Effect.acquireRelease(
+      Effect.promise(() =>
+        Faults.startFaultServer((request, res, { raw }) => {
+          const received: Received = { method: request.method, url: raw.url ?? "/", headers: request.headers, body: request.body }
+          requests.push(received)
+          handler(received, res, raw)
         })
+      ),
+      (server) => Effect.promise(server.close)
     )
-    const port = (server.address() as AddressInfo).port
-    const arrived = (n: number): Effect.Effect<void> =>
-      Effect.suspend(() =>
-        started >= n ? Effect.void : Effect.zipRight(
-          Effect.async<void>((resume) => {
-            waiters.push(() => resume(Effect.void))
-          }),
-          arrived(n)
-        )
-      )
     const result: TestServer = {
-      url: `http://127.0.0.1:${port}`,
-      port,
+      url: server.url,
+      port: server.port,
       requests,
-      connections: () => connections,
-      arrived,
-      socketClosed: Deferred.await(closed)
+      connections: server.connections,
+      arrived: (n) => Effect.promise(() => server.waitFor((s) => s.started() >= n)),
+      socketClosed: Effect.promise(() => server.waitFor((s) => s.closedConnections() >= 1))
     }
     return result
   })
 
 /** A port on which nothing listens (connections are refused). */
-export const closedPort: Effect.Effect<number> = Effect.promise(refusedPort)
+export const closedPort: Effect.Effect<number> = Effect.promise(Faults.closedPort)
 
-export const sendJson = (res: Http.ServerResponse, status: number, body: unknown, headers: Http.OutgoingHttpHeaders = {}) => {
-  res.writeHead(status, { "content-type": "application/json", ...headers })
-  res.end(JSON.stringify(body))
-}
+export const sendJson = Faults.sendJson

@@ -14,7 +14,7 @@ const codeOfField: Readonly<Record<string, string>> = {
   submitDate: "API0269"
 }
 
-const toInvalidInput = (error: ParseResult.ParseError): InvalidInput => {
+const toInvalidInput = (operation: string) => (error: ParseResult.ParseError): InvalidInput => {
   const violation = Violation.first(error)
   const path = violation.path
   // A missing first element means an empty non-empty array: blame the array.
@@ -23,6 +23,7 @@ const toInvalidInput = (error: ParseResult.ParseError): InvalidInput => {
   const last = fieldPath.at(-1)
   const code = typeof last === "string" ? codeOfField[last] : undefined
   return new InvalidInput({
+    operation,
     field: fieldPath.map(String).join("."),
     rule: emptyArray ? "must not be empty" : violation.rule,
     ...(code === undefined ? {} : { code })
@@ -33,10 +34,14 @@ const toInvalidInput = (error: ParseResult.ParseError): InvalidInput => {
  * Validates a candidate wire value against a request schema and returns its encoded (wire) form.
  * Decoding checks every rule; encoding turns dates back into their wire spelling.
  */
-export const toWire = <A, I>(schema: Schema.Schema<A, I>, candidate: unknown): Effect.Effect<{ readonly value: A; readonly wire: I }, InvalidInput> =>
+export const toWire = <A, I>(
+  operation: string,
+  schema: Schema.Schema<A, I>,
+  candidate: unknown
+): Effect.Effect<{ readonly value: A; readonly wire: I }, InvalidInput> =>
   Schema.decodeUnknown(schema, { errors: "first", onExcessProperty: "error" })(candidate).pipe(
     Effect.flatMap((value) => Effect.map(Schema.encode(schema)(value), (wire) => ({ value, wire }))),
-    Effect.mapError(toInvalidInput)
+    Effect.mapError(toInvalidInput(operation))
   )
 
 /** The calendar day as `yyyymmdd`. */
@@ -64,6 +69,7 @@ export const checkInvoiceDates = (input: {
     const { fromDate, invoiceNo, toDate } = input
     if (invoiceNo === undefined && (fromDate === undefined || toDate === undefined)) {
       return yield* new InvalidInput({
+        operation: "invoiceDetails",
         field: fromDate === undefined ? "fromDate" : "toDate",
         rule: "is required: both fromDate and toDate must be provided if invoiceNo is not provided",
         code: "API0266"
@@ -71,12 +77,12 @@ export const checkInvoiceDates = (input: {
     }
     const now = yield* today
     if (fromDate !== undefined && fromDate > now) {
-      return yield* new InvalidInput({ field: "fromDate", rule: `must not be later than today (${now})`, code: "API0263" })
+      return yield* new InvalidInput({ operation: "invoiceDetails", field: "fromDate", rule: `must not be later than today (${now})`, code: "API0263" })
     }
     if (toDate !== undefined && toDate > now) {
-      return yield* new InvalidInput({ field: "toDate", rule: `must not be later than today (${now})`, code: "API0264" })
+      return yield* new InvalidInput({ operation: "invoiceDetails", field: "toDate", rule: `must not be later than today (${now})`, code: "API0264" })
     }
     if (fromDate !== undefined && toDate !== undefined && fromDate > toDate) {
-      return yield* new InvalidInput({ field: "fromDate", rule: "cannot be greater than toDate", code: "API0265" })
+      return yield* new InvalidInput({ operation: "invoiceDetails", field: "fromDate", rule: "cannot be greater than toDate", code: "API0265" })
     }
   })

@@ -1,9 +1,9 @@
-// A bare node:http server on 127.0.0.1:0 that answers what each test scripts, records every
-// request and announces each arrival on a queue (so tests wait on events, never on time).
-import * as Http from "node:http"
-import type { AddressInfo } from "node:net"
+// The shared fault server (@shoplink/vitest-config/faults) in this package's terms: it answers
+// what each test scripts, records every request and announces each arrival on a queue (so tests
+// wait on events, never on time).
+import type * as Http from "node:http"
 import { Effect, Queue, type Scope } from "effect"
-import { closedPort as refusedPort } from "@shoplink/vitest-config/net"
+import * as Faults from "@shoplink/vitest-config/faults"
 
 export interface Recorded {
   readonly method: string
@@ -32,55 +32,29 @@ export const startFaultServer = (
   Effect.gen(function*() {
     const arrivals = yield* Queue.unbounded<Recorded>()
     const requests: Array<Recorded> = []
-    const server = Http.createServer((req, res) => {
-      const chunks: Array<Buffer> = []
-      req.on("data", (chunk: Buffer) => chunks.push(chunk))
-      req.on("end", () => {
-        const recorded: Recorded = {
-          method: req.method ?? "",
-          url: new URL(req.url ?? "/", "http://127.0.0.1"),
-          headers: req.headers,
-          body: Buffer.concat(chunks).toString("utf8")
-        }
-        requests.push(recorded)
-        const reply = respond(recorded, requests.length)
-        arrivals.unsafeOffer(recorded)
-        if (reply === "hang") return
-        if ("partial" in reply) {
-          res.writeHead(200, { "content-type": "application/json", "content-length": "1000" })
-          res.write(reply.partial)
-          return
-        }
-        const text = reply.json === undefined ? reply.text ?? "" : JSON.stringify(reply.json)
-        res.writeHead(reply.status ?? 200, {
-          "content-type": reply.json === undefined ? "text/html" : "application/json",
-          ...reply.headers
+    const server = yield* Effect.acquireRelease(
+      Effect.promise(() =>
+        Faults.startFaultServer((request, res) => {
+          const recorded: Recorded = { method: request.method, url: request.url, headers: request.headers, body: request.text }
+          requests.push(recorded)
+          const reply = respond(recorded, requests.length)
+          arrivals.unsafeOffer(recorded)
+          if (reply === "hang") return
+          if ("partial" in reply) return Faults.sendPartial(res, reply.partial)
+          if (reply.json !== undefined) return Faults.sendJson(res, reply.status ?? 200, reply.json, reply.headers)
+          Faults.sendText(res, reply.status ?? 200, reply.text ?? "", reply.headers)
         })
-        res.end(text)
-      })
-    })
-    yield* Effect.acquireRelease(
-      Effect.async<void>((resume) => {
-        server.listen(0, "127.0.0.1", () => resume(Effect.void))
-      }),
-      () =>
-        Effect.async<void>((resume) => {
-          server.closeAllConnections()
-          server.close(() => resume(Effect.void))
-        })
+      ),
+      (server) => Effect.promise(server.close)
     )
-    const { port } = server.address() as AddressInfo
-    return { url: `http://127.0.0.1:${port}`, requests, arrivals }
+    return { url: server.url, requests, arrivals }
   })
 
 /** A port nothing listens on: bind, read the port, close. */
-export const closedPort: Effect.Effect<number> = Effect.promise(refusedPort)
+export const closedPort: Effect.Effect<number> = Effect.promise(Faults.closedPort)
 
 /** A status envelope. */
-export const envelope = (id: string, text: string, code = 200, extra: Record<string, unknown> = {}) => ({
-  serverVersion: "test",
-  status: { code, message: { ID: id, text } },
-  ...extra
-})
+export const envelope = (id: string, text: string, code = 200, extra: Record<string, unknown> = {}) =>
+  Faults.envelope({ id, text, code, serverVersion: "test", extra })
 
 export const ok = (extra: Record<string, unknown> = {}) => envelope("API0200", "Successful", 200, extra)

@@ -1,18 +1,17 @@
 // One command exchange: POST JSON, read the envelope whatever the HTTP status, map every failure to
 // a typed error, and retry per the command's mode. Secrets never reach spans, logs or errors.
 import { HttpBody, HttpClient, type HttpClientError, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
-import { Clock, Context, Duration, Effect, Either, FiberRef, LogLevel, ParseResult, Random, Redacted, Schema, type Tracer } from "effect"
-import { Envelope, type MessageError, Transport } from "@shoplink/protocol"
-import { type CommandName, MalformedResponse, PunchoutTransportError, RateLimited } from "../PunchoutError.js"
-import { delayFor, isRetryable, type RetryMode, type RetryPolicy } from "../RetryPolicy.js"
+import { Duration, Effect, Either, FiberRef, LogLevel, ParseResult, Redacted, Schema, type Tracer } from "effect"
+import { Deadline, Retry, Transport, TransportError } from "@shoplink/http"
+import { Envelope, type MessageError } from "@shoplink/protocol"
+import type { CommandName } from "../PunchoutError.js"
 import { excerpt, redactText } from "./redact.js"
-import { withDeadline } from "./timeout.js"
 import { USER_AGENT } from "./version.js"
 
 export interface ExchangeConfig {
   readonly httpClient: HttpClient.HttpClient
   readonly timeout: Duration.Duration
-  readonly retry: RetryPolicy
+  readonly retry: Retry.RetryPolicy
 }
 
 export interface CommandSpec<A, I> {
@@ -21,12 +20,14 @@ export interface CommandSpec<A, I> {
   readonly url: Redacted.Redacted<string>
   readonly body: unknown
   readonly response: Schema.Schema<A, I>
-  readonly mode: RetryMode
+  /** From the API's definition (`PunchoutApi.route`). */
+  readonly method: "GET" | "POST"
+  readonly idempotency: Retry.Idempotency
   readonly referenceID?: string | undefined
   readonly secrets: ReadonlyArray<Redacted.Redacted<string>>
 }
 
-export type ExchangeError = MessageError.MessageError | PunchoutTransportError | RateLimited | MalformedResponse
+export type ExchangeError = MessageError.MessageError | TransportError.TransportError
 
 /** The platform client records `url.full` on its span, which would carry the session token. */
 export const prepareClient = (client: HttpClient.HttpClient): HttpClient.HttpClient =>
@@ -59,32 +60,26 @@ const decodeResponse = <A, I>(
   attempt: number,
   now: number
 ): Either.Either<A, ExchangeError> => {
-  const unreadable = (reason: MalformedResponse["reason"], detail: string): ExchangeError => {
+  const unreadable = (reason: TransportError.UnexpectedResponse["reason"], detail: string): ExchangeError => {
     const cut = excerpt(raw.text, spec.secrets)
     const safeDetail = redactText(detail, spec.secrets)
     if (transientStatus(raw.status)) {
       const retryAfterMillis = Transport.retryAfterMillis(raw.retryAfter, now)
+      const retryAfter = retryAfterMillis === undefined ? {} : { retryAfter: Duration.millis(retryAfterMillis) }
       if (raw.status === 429) {
-        return new RateLimited({
-          command: spec.command,
-          httpStatus: raw.status,
-          attempt,
-          excerpt: cut,
-          ...(retryAfterMillis === undefined ? {} : { retryAfter: Duration.millis(retryAfterMillis) })
-        })
+        return new TransportError.RateLimited({ operation: spec.command, httpStatus: raw.status, attempt, excerpt: cut, ...retryAfter })
       }
-      return new PunchoutTransportError({
-        command: spec.command,
-        reason: "HttpStatus",
-        requestSent: true,
-        attempt,
+      return new TransportError.UnexpectedResponse({
+        operation: spec.command,
+        reason,
         httpStatus: raw.status,
-        detail: `${reason}: ${safeDetail}`,
+        attempt,
+        detail: safeDetail,
         excerpt: cut,
-        ...(retryAfterMillis === undefined ? {} : { retryAfterMillis })
+        ...retryAfter
       })
     }
-    return new MalformedResponse({ command: spec.command, reason, httpStatus: raw.status, detail: safeDetail, excerpt: cut })
+    return new TransportError.UnexpectedResponse({ operation: spec.command, reason, httpStatus: raw.status, attempt, detail: safeDetail, excerpt: cut })
   }
   if (raw.text.trim() === "") return Either.left(unreadable("EmptyBody", "the response body is empty"))
   let json: unknown
@@ -119,22 +114,17 @@ const decodeResponse = <A, I>(
   }, raw.status)
   if (Either.isLeft(outcome)) return Either.left(outcome.left)
   return Either.left(
-    new MalformedResponse({
-      command: spec.command,
+    new TransportError.UnexpectedResponse({
+      operation: spec.command,
       reason: "UnexpectedShape",
       httpStatus: raw.status,
+      attempt,
       detail: Either.isLeft(decoded)
         ? redactText(ParseResult.TreeFormatter.formatErrorSync(decoded.left), spec.secrets)
         : "the response has no status",
       excerpt: excerpt(raw.text, spec.secrets)
     })
   )
-}
-
-interface Attempt {
-  readonly number: number
-  readonly clock: Clock.Clock
-  readonly commandSpan: Tracer.Span
 }
 
 const readRaw = (response: HttpClientResponse.HttpClientResponse): Effect.Effect<RawResponse, HttpClientError.ResponseError> =>
@@ -149,49 +139,46 @@ const attemptOnce = <A, I>(
   config: ExchangeConfig,
   spec: CommandSpec<A, I>,
   request: HttpClientRequest.HttpClientRequest,
-  attempt: Attempt
+  attempt: number,
+  commandSpan: Tracer.Span
 ): Effect.Effect<A, ExchangeError> => {
-  const transport = (reason: PunchoutTransportError["reason"], requestSent: boolean, detail: string) =>
-    new PunchoutTransportError({
-      command: spec.command,
-      reason,
-      requestSent,
-      attempt: attempt.number,
-      detail: redactText(detail, spec.secrets)
-    })
+  const failed = (reason: TransportError.RequestFailed["reason"], requestSent: boolean, detail: string) =>
+    new TransportError.RequestFailed({ operation: spec.command, reason, requestSent, attempt, detail: redactText(detail, spec.secrets) })
   const exchange = config.httpClient.execute(request).pipe(
     Effect.flatMap(readRaw),
     Effect.mapError((error) => {
       if (error._tag === "RequestError") {
-        if (error.reason !== "Transport") return transport("Transport", false, `${error.reason}: request could not be built`)
+        if (error.reason !== "Transport") return failed("InvalidRequest", false, `${error.reason}: request could not be built`)
         const notSent = Transport.notSentReason(error.cause)
         return notSent === undefined
-          ? transport("Transport", true, Transport.describeCause(error.cause))
-          : transport(notSent, false, Transport.describeCause(error.cause))
+          ? failed("Transport", true, Transport.describeCause(error.cause))
+          : failed(notSent, false, Transport.describeCause(error.cause))
       }
       // The response started but its body could not be read: the server has the request.
-      return transport("Transport", true, Transport.describeCause(error.cause ?? error))
+      return failed("Transport", true, Transport.describeCause(error.cause ?? error))
     })
   )
   return Effect.useSpan(`Punchout.${spec.command}.attempt`, {
     kind: "client",
     captureStackTrace: false,
-    parent: attempt.commandSpan,
-    attributes: { "punchout.command": spec.command, "punchout.attempt": attempt.number }
+    parent: commandSpan,
+    attributes: { "punchout.command": spec.command, "punchout.attempt": attempt }
   }, (span) =>
     Effect.flatMap(
-      withDeadline(exchange, {
+      Deadline.timeoutFail(exchange, {
         duration: config.timeout,
-        onTimeout: () => transport("Timeout", true, `no complete response within ${Duration.format(config.timeout)}`),
+        onTimeout: () =>
+          new TransportError.Timeout({ operation: spec.command, attempt, detail: `no complete response within ${Duration.format(config.timeout)}` }),
         parentSpan: span
       }),
-      (raw) => decodeResponse(spec, raw, attempt.number, attempt.clock.unsafeCurrentTimeMillis())
+      (raw) => Effect.clockWith((clock) => decodeResponse(spec, raw, attempt, clock.unsafeCurrentTimeMillis()))
     ))
 }
 
 /**
- * Runs a command with its retry rule. `finalError` may replace the error that ends the command,
- * knowing how many attempts were made (SubmitOrder's "already submitted after a retry").
+ * Runs a command with the shared retry policy and rule (`@shoplink/http`'s `Retry`). `finalError`
+ * may replace the error that ends the command, knowing how many attempts were made (SubmitOrder's
+ * "already submitted after a retry").
  *
  * The command span is the parent of the attempt spans and of the debug logs, and each attempt span
  * the parent of what the HttpClient does (the attempt fiber starts with it in its context). The
@@ -206,58 +193,46 @@ export const runCommand = <A, I, E = never>(
   const commandAttributes = { "punchout.command": spec.command, "punchout.referenceID": spec.referenceID ?? "" }
   return Effect.useSpan(`PunchoutClient.${spec.command}`, { captureStackTrace: false, attributes: commandAttributes }, (span) =>
     Effect.withFiberRuntime<A, ExchangeError | E>((fiber) => {
-      const policy = config.retry
-      const clock = Context.get(fiber.currentDefaultServices, Clock.Clock)
       // A debug log costs FiberRef updates even when it is filtered out: build it only when enabled.
       const debug = LogLevel.lessThanEqual(fiber.getFiberRef(FiberRef.currentMinimumLogLevel), LogLevel.Debug)
       const log = (message: string, annotations: Record<string, unknown>) =>
         Effect.logDebug(message).pipe(Effect.annotateLogs({ ...commandAttributes, ...annotations }), Effect.withParentSpan(span))
-      const started = clock.unsafeCurrentTimeMillis()
       // One request for every attempt: the body and headers do not change between them.
-      const request = HttpClientRequest.post(Redacted.value(spec.url), {
+      const request = HttpClientRequest.make(spec.method)(Redacted.value(spec.url), {
         headers: { accept: "application/json", "user-agent": USER_AGENT },
         body: HttpBody.unsafeJson(spec.body)
       })
-      const finish = (attempt: number) => span.attribute("punchout.attempts", attempt)
-      const run = (attempt: number): Effect.Effect<A, ExchangeError | E> =>
-        Effect.matchEffect(attemptOnce(config, spec, request, { number: attempt, clock, commandSpan: span }), {
+      let attempts = 0
+      const once = (attempt: number) => {
+        attempts = attempt
+        return attemptOnce(config, spec, request, attempt, span)
+      }
+      return Effect.matchEffect(
+        Retry.retry(once, {
+          policy: config.retry,
+          idempotency: spec.idempotency,
+          onRetry: debug
+            ? ({ attempt, delay, error }) =>
+              log("punchout command failed; retrying", {
+                "punchout.attempt": attempt,
+                "punchout.error": error.message,
+                "punchout.retryIn": Duration.format(delay)
+              })
+            : undefined
+        }),
+        {
           onSuccess: (value) => {
-            finish(attempt)
-            return debug ? Effect.as(log("punchout command succeeded", { "punchout.attempt": attempt }), value) : Effect.succeed(value)
+            span.attribute("punchout.attempts", attempts)
+            return debug ? Effect.as(log("punchout command succeeded", { "punchout.attempt": attempts }), value) : Effect.succeed(value)
           },
-          onFailure: (error) =>
-            Effect.flatMap(Random.next, (random) => {
-              const now = clock.unsafeCurrentTimeMillis()
-              const retryAfter = error._tag === "PunchoutTransportError"
-                ? error.retryAfterMillis
-                : error._tag === "RateLimited" && error.retryAfter !== undefined
-                ? Duration.toMillis(error.retryAfter)
-                : undefined
-              const delay = delayFor(policy, attempt, random, retryAfter)
-              const withinBudget = now - started + Duration.toMillis(delay) <= Duration.toMillis(policy.maxElapsed)
-              // A server asking for a longer pause than we wait gets no retry: the error carries the delay.
-              const pauseTooLong = retryAfter !== undefined && retryAfter > Duration.toMillis(policy.retryAfterCap)
-              if (attempt >= policy.maxAttempts || pauseTooLong || !withinBudget || !isRetryable(spec.mode, error)) {
-                finish(attempt)
-                const failed = Effect.fail(finalError(error, attempt))
-                return debug
-                  ? Effect.zipRight(log("punchout command failed", { "punchout.attempt": attempt, "punchout.error": error.message }), failed)
-                  : failed
-              }
-              const again = Effect.suspend(() => run(attempt + 1))
-              const next = Duration.toMillis(delay) > 0 ? Effect.zipRight(Effect.sleep(delay), again) : again
-              return debug
-                ? Effect.zipRight(
-                  log("punchout command failed; retrying", {
-                    "punchout.attempt": attempt,
-                    "punchout.error": error.message,
-                    "punchout.retryIn": Duration.format(delay)
-                  }),
-                  next
-                )
-                : next
-            })
-        })
-      return run(1)
+          onFailure: (error) => {
+            span.attribute("punchout.attempts", attempts)
+            const failed = Effect.fail(finalError(error, attempts))
+            return debug
+              ? Effect.zipRight(log("punchout command failed", { "punchout.attempt": attempts, "punchout.error": error.message }), failed)
+              : failed
+          }
+        }
+      )
     }))
 }

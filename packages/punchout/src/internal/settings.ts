@@ -1,14 +1,14 @@
 // Settings that are wrong on their face fail when the client is built, not at the first call.
 import { Duration, Either, Redacted } from "effect"
 import { ConfigurationError } from "../PunchoutError.js"
+import { Deadline, Retry } from "@shoplink/http"
 import type { PunchoutClientOptions } from "../PunchoutClient.js"
-import * as RetryPolicy from "../RetryPolicy.js"
 
 export interface Settings {
   /** No trailing slash. */
   readonly baseUrl: string
   readonly timeout: Duration.Duration
-  readonly retry: RetryPolicy.RetryPolicy
+  readonly retry: Retry.RetryPolicy
 }
 
 const problem = (setting: string, text: string) => Either.left(new ConfigurationError({ setting, problem: text }))
@@ -21,8 +21,8 @@ const duration = (input: Duration.DurationInput): Duration.Duration | undefined 
   }
 }
 
-// setTimeout cannot wait longer (about 24.8 days).
-const MAX_TIMEOUT_MILLIS = 2_147_483_647
+// A timer cannot wait longer (about 24.8 days).
+const MAX_TIMEOUT_MILLIS = Deadline.MAX_MILLIS
 
 export const checkSettings = (options: PunchoutClientOptions): Either.Either<Settings, ConfigurationError> => {
   const rawUrl = typeof options.baseUrl === "string" ? options.baseUrl.trim() : ""
@@ -47,17 +47,7 @@ export const checkSettings = (options: PunchoutClientOptions): Either.Either<Set
   }
   if (Duration.toMillis(timeout) > MAX_TIMEOUT_MILLIS) return problem("requestTimeout", "must be at most 24 days")
 
-  const input = options.retry ?? {}
-  if (input.maxAttempts !== undefined && !(Number.isInteger(input.maxAttempts) && input.maxAttempts >= 1)) {
-    return problem("retry.maxAttempts", `must be a whole number of at least 1, got ${input.maxAttempts}`)
-  }
-  for (const name of ["baseDelay", "maxDelay", "maxElapsed", "retryAfterCap"] as const) {
-    const value = input[name]
-    if (value === undefined) continue
-    const decoded = duration(value)
-    if (decoded === undefined || Duration.toMillis(decoded) < 0) {
-      return problem(`retry.${name}`, "must be a duration such as \"500 millis\"")
-    }
-  }
-  return Either.right({ baseUrl: rawUrl.replace(/\/+$/, ""), timeout, retry: RetryPolicy.make(input) })
+  const retry = Retry.validate(options.retry)
+  if (Either.isLeft(retry)) return problem(retry.left.setting, retry.left.problem)
+  return Either.right({ baseUrl: rawUrl.replace(/\/+$/, ""), timeout, retry: retry.right })
 }

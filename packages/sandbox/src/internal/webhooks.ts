@@ -1,8 +1,10 @@
-// Webhook delivery: POST JSON with a timeout and a few retries with backoff, recording every
-// attempt. Runs on the live clock (real network time) in a background fiber so a dead receiver
-// never blocks the ordering page.
+// Webhook delivery: POST JSON with a deadline and a few retries, recording every attempt, on the
+// shared transport layer (@shoplink/http: its Deadline and its Retry policy, backoff with jitter).
+// Runs on the live clock (real network time) in a background fiber so a dead receiver never
+// blocks the ordering page.
 import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { Clock, Duration, Effect, Schedule, SubscriptionRef } from "effect"
+import { Clock, Context, DefaultServices, Duration, Effect, SubscriptionRef } from "effect"
+import { Deadline, Retry } from "@shoplink/http"
 
 /**
  * One delivery attempt of a webhook.
@@ -44,34 +46,43 @@ export const makeDeliverer = (
   options: WebhookOptions
 ) => {
   let nextId = 1
-  const liveClock = Clock.make()
+  // The live Clock itself (not a copy), so the deadline is a plain timer.
+  const liveClock = Context.get(DefaultServices.liveServices, Clock.Clock)
+  const timeout = Duration.decode(options.timeout)
+  // Receivers dedupe deliveries by id (Standard Webhooks), so a delivery is idempotent: every
+  // failure is retried, `attempts` in all, pauses from `backoff` doubling, no Retry-After.
+  const policy = Retry.make({
+    maxAttempts: Math.max(1, options.attempts),
+    baseDelay: options.backoff,
+    maxDelay: "1 minute",
+    maxElapsed: "10 minutes",
+    retryAfterCap: Duration.zero
+  })
   return (event: "order" | "quote", url: string, body: unknown): Effect.Effect<void> => {
     const deliveryId = nextId++
-    let attempt = 0
-    const record = (entry: Omit<WebhookDelivery, "deliveryId" | "event" | "url" | "body" | "at" | "attempt">) =>
+    const record = (attempt: number, entry: Omit<WebhookDelivery, "deliveryId" | "event" | "url" | "body" | "at" | "attempt">) =>
       SubscriptionRef.update(log, (all) => [
         ...all,
         { deliveryId, event, url, body, attempt, at: new Date().toISOString(), ...entry }
       ])
-    const once = Effect.gen(function*() {
-      attempt++
-      const response = yield* client.execute(HttpClientRequest.post(url).pipe(HttpClientRequest.bodyUnsafeJson(body))).pipe(
-        Effect.flatMap((r) => Effect.as(r.text.pipe(Effect.ignore), r.status)),
-        Effect.scoped,
-        Effect.timeoutFail({ duration: options.timeout, onTimeout: () => "timeout" as const }),
-        Effect.either
-      )
-      if (response._tag === "Left") {
-        const error = response.left === "timeout" ? `timed out after ${Duration.format(options.timeout)}` : response.left.message
-        yield* record({ status: undefined, error, ok: false })
-        return yield* Effect.fail(error)
-      }
-      const ok = response.right >= 200 && response.right < 300
-      yield* record({ status: response.right, error: undefined, ok })
-      if (!ok) return yield* Effect.fail(`HTTP ${response.right}`)
-    })
-    return once.pipe(
-      Effect.retry(Schedule.exponential(options.backoff).pipe(Schedule.intersect(Schedule.recurs(Math.max(0, options.attempts - 1))))),
+    const once = (attempt: number) =>
+      Effect.gen(function*() {
+        const response = yield* client.execute(HttpClientRequest.post(url).pipe(HttpClientRequest.bodyUnsafeJson(body))).pipe(
+          Effect.flatMap((r) => Effect.as(r.text.pipe(Effect.ignore), r.status)),
+          Effect.scoped,
+          Deadline.timeoutFail({ duration: timeout, onTimeout: () => "timeout" as const }),
+          Effect.either
+        )
+        if (response._tag === "Left") {
+          const error = response.left === "timeout" ? `timed out after ${Duration.format(timeout)}` : response.left.message
+          yield* record(attempt, { status: undefined, error, ok: false })
+          return yield* Effect.fail(error)
+        }
+        const ok = response.right >= 200 && response.right < 300
+        yield* record(attempt, { status: response.right, error: undefined, ok })
+        if (!ok) return yield* Effect.fail(`HTTP ${response.right}`)
+      })
+    return Retry.retry(once, { policy, idempotency: "idempotent", while: () => true }).pipe(
       Effect.ignore,
       Effect.withClock(liveClock)
     )

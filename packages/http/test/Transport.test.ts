@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Transport } from "@shoplink/protocol"
+import { Transport } from "@shoplink/http"
 import { closedPort } from "@shoplink/vitest-config/net"
 
 describe("Transport", () => {

@@ -1,7 +1,8 @@
 /**
- * HTTP transport facts every client of the distributor (and of a shop system) shares: whether a
- * failed request provably never reached the server — the only case in which a non-idempotent
- * command may be sent again — and how long a `Retry-After` header asks to wait.
+ * Generic HTTP transport facts every client (of the distributor or of a shop system) shares:
+ * whether a failed request provably never reached the server — the only case in which a
+ * non-idempotent request may be sent again — the messages of an error chain, and how long a
+ * `Retry-After` header asks to wait. Moved here from `@shoplink/protocol` (`Transport`).
  *
  * @since 0.1.0
  */
@@ -11,7 +12,7 @@
  * connection was refused, the host did not resolve or was unreachable, or connecting timed out.
  *
  * @example
- * import { Transport } from "@shoplink/protocol"
+ * import { Transport } from "@shoplink/http"
  * Transport.NOT_SENT_CODES.has("ECONNREFUSED") // true
  * Transport.NOT_SENT_CODES.has("ECONNRESET") // false: the request may have arrived
  *
@@ -35,7 +36,7 @@ export const NOT_SENT_CODES: ReadonlySet<string> = new Set([
  * (`EAI_AGAIN` is temporary, `EAI_FAIL` is not).
  *
  * @example
- * import { Transport } from "@shoplink/protocol"
+ * import { Transport } from "@shoplink/http"
  * Transport.HOST_NOT_FOUND_CODES.has("ENOTFOUND") // true
  * Transport.HOST_NOT_FOUND_CODES.has("ECONNREFUSED") // false
  *
@@ -48,7 +49,7 @@ export const HOST_NOT_FOUND_CODES: ReadonlySet<string> = new Set(["ENOTFOUND", "
  * Node's happy-eyeballs connect wrap the errno several levels down).
  *
  * @example
- * import { Transport } from "@shoplink/protocol"
+ * import { Transport } from "@shoplink/http"
  * const error = new Error("fetch failed", { cause: Object.assign(new Error("connect"), { code: "ECONNREFUSED" }) })
  * Transport.errorCodes(error) // ["ECONNREFUSED"]
  *
@@ -66,7 +67,7 @@ export const errorCodes = (error: unknown, depth = 0): ReadonlyArray<string> => 
  * Whether a transport failure happened before the request was sent (see `NOT_SENT_CODES`).
  *
  * @example
- * import { Transport } from "@shoplink/protocol"
+ * import { Transport } from "@shoplink/http"
  * Transport.neverSent(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" })) // true
  *
  * @since 0.1.0
@@ -79,7 +80,7 @@ export const neverSent = (error: unknown): boolean => errorCodes(error).some((co
  * unreachable, connect timeout).
  *
  * @example
- * import type { Transport } from "@shoplink/protocol"
+ * import type { Transport } from "@shoplink/http"
  * const reason: Transport.NotSentReason = "HostNotFound"
  *
  * @since 0.1.0
@@ -91,7 +92,7 @@ export type NotSentReason = "HostNotFound" | "ConnectionRefused"
  * the request may have reached the server. A DNS failure wins over any other code in the chain.
  *
  * @example
- * import { Transport } from "@shoplink/protocol"
+ * import { Transport } from "@shoplink/http"
  * const dns = Object.assign(new Error("getaddrinfo ENOTFOUND shoplink-nonexistent.invalid"), { code: "ENOTFOUND" })
  * Transport.notSentReason(new Error("fetch failed", { cause: dns })) // "HostNotFound"
  * Transport.notSentReason(Object.assign(new Error("connect"), { code: "ECONNREFUSED" })) // "ConnectionRefused"
@@ -109,7 +110,7 @@ export const notSentReason = (error: unknown): NotSentReason | undefined => {
  * The distinct messages of an error and its causes, joined: "fetch failed: connect ECONNREFUSED …".
  *
  * @example
- * import { Transport } from "@shoplink/protocol"
+ * import { Transport } from "@shoplink/http"
  * Transport.describeCause(new Error("fetch failed", { cause: new Error("other side closed") }))
  * // "fetch failed: other side closed"
  *
@@ -131,7 +132,7 @@ export const describeCause = (error: unknown): string => {
  * `undefined` when absent or unreadable.
  *
  * @example
- * import { Transport } from "@shoplink/protocol"
+ * import { Transport } from "@shoplink/http"
  * Transport.retryAfterMillis("3", Date.now()) // 3000
  * Transport.retryAfterMillis("Wed, 21 Oct 2015 07:28:00 GMT", Date.parse("2015-10-21T07:27:00Z")) // 60000
  *
