@@ -195,7 +195,6 @@ export class ShopStore extends Context.Tag("@shoplink/connector/ShopStore")<Shop
 
 const SHOP_ID = /^[A-Za-z0-9._-]{1,64}$/
 const SECRET_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/
-const isCountry = Schema.is(Values.Country)
 
 /**
  * Checks onboarding input before anything is stored: one `InvalidShop` naming the first field
@@ -218,7 +217,7 @@ export const validate = (input: ShopInput): InvalidShop | undefined => {
   const d = input.distributor
   if (blank(d?.accountNo)) return new InvalidShop({ field: "distributor.accountNo", rule: "must not be empty" })
   if (blank(d.username)) return new InvalidShop({ field: "distributor.username", rule: "must not be empty" })
-  if (!isCountry(d.country)) return new InvalidShop({ field: "distributor.country", rule: "must be one of US, US QA, CA, CA QA" })
+  if (!Values.isCountry(d.country)) return new InvalidShop({ field: "distributor.country", rule: `must be one of ${Values.COUNTRIES.join(", ")}` })
   if (!Redacted.isRedacted(d.apiToken) || blank(Redacted.value(d.apiToken))) {
     return new InvalidShop({ field: "distributor.apiToken", rule: "must not be empty" })
   }

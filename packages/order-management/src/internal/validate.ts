@@ -1,18 +1,8 @@
 // Input checks before any request: schema rules from the protocol, and the invoice date rules.
-import { OrderManagement, Violation } from "@shoplink/protocol"
+import { MessageCatalog, OrderManagement, Violation } from "@shoplink/protocol"
 import { DateTime, Effect, type ParseResult, Schema } from "effect"
 import type { DayInput } from "../OrderManagementClient.js"
 import { InvalidInput } from "../OrderManagementError.js"
-
-// Rules that mirror a message ID the server would answer with.
-const codeOfField: Readonly<Record<string, string>> = {
-  searchText: "API0304",
-  categoryCode: "API0303",
-  vehicleGroupId: "API0226",
-  vin: "API0267",
-  quantity: "API0231",
-  submitDate: "API0269"
-}
 
 const toInvalidInput = (operation: string) => (error: ParseResult.ParseError): InvalidInput => {
   const violation = Violation.first(error)
@@ -21,7 +11,8 @@ const toInvalidInput = (operation: string) => (error: ParseResult.ParseError): I
   const emptyArray = path.at(-1) === 0 && violation.rule === "is missing"
   const fieldPath = emptyArray ? path.slice(0, -1) : path
   const last = fieldPath.at(-1)
-  const code = typeof last === "string" ? codeOfField[last] : undefined
+  // The message ID the server would answer for this field, from the catalogue's rows.
+  const code = typeof last === "string" ? MessageCatalog.idForField(last) : undefined
   return new InvalidInput({
     operation,
     field: fieldPath.map(String).join("."),
@@ -57,32 +48,17 @@ export const dayOf = (input: DayInput): string => {
 export const today: Effect.Effect<string> = Effect.map(DateTime.now, OrderManagement.formatYyyymmdd)
 
 /**
- * invoiceDetails date rules, checked before sending (API0263–API0266): both dates without an
- * invoice number, neither later than today, fromDate not after toDate.
+ * invoiceDetails date rules, checked before sending (API0263–API0266): the protocol's
+ * `invoiceDateProblem` against today's date on the Effect Clock.
  */
 export const checkInvoiceDates = (input: {
   readonly invoiceNo?: string | undefined
   readonly fromDate?: string | undefined
   readonly toDate?: string | undefined
 }): Effect.Effect<void, InvalidInput> =>
-  Effect.gen(function*() {
-    const { fromDate, invoiceNo, toDate } = input
-    if (invoiceNo === undefined && (fromDate === undefined || toDate === undefined)) {
-      return yield* new InvalidInput({
-        operation: "invoiceDetails",
-        field: fromDate === undefined ? "fromDate" : "toDate",
-        rule: "is required: both fromDate and toDate must be provided if invoiceNo is not provided",
-        code: "API0266"
-      })
-    }
-    const now = yield* today
-    if (fromDate !== undefined && fromDate > now) {
-      return yield* new InvalidInput({ operation: "invoiceDetails", field: "fromDate", rule: `must not be later than today (${now})`, code: "API0263" })
-    }
-    if (toDate !== undefined && toDate > now) {
-      return yield* new InvalidInput({ operation: "invoiceDetails", field: "toDate", rule: `must not be later than today (${now})`, code: "API0264" })
-    }
-    if (fromDate !== undefined && toDate !== undefined && fromDate > toDate) {
-      return yield* new InvalidInput({ operation: "invoiceDetails", field: "fromDate", rule: "cannot be greater than toDate", code: "API0265" })
-    }
+  Effect.flatMap(today, (now) => {
+    const problem = OrderManagement.invoiceDateProblem(input, now)
+    return problem === undefined
+      ? Effect.void
+      : Effect.fail(new InvalidInput({ operation: "invoiceDetails", field: problem.field, rule: problem.rule, code: problem.id }))
   })
