@@ -99,8 +99,10 @@ Next:
   pnpm --filter @shoplink/adapter-${name} typecheck
   pnpm --filter @shoplink/adapter-${name} test   # the conformance suite: its failures are your to-do list
 Then follow docs/adding-a-connector.md. The adapter reads each shop's ${values.__title__} API key through
-SmsCredentials (secret "apiKey"); ${rel(result.sample)} runs it on ConnectorRuntime, for the shops
-onboarded with \`shoplink shops add … --sms-secret apiKey\`.`)
+SmsCredentials (secret "apiKey"; an SMS with OAuth client credentials reads two, e.g. "clientId" and
+"clientSecret": rename API_KEY_SECRET and onboard with one --sms-secret per name);
+${rel(result.sample)} runs it on ConnectorRuntime, for the shops onboarded with
+\`shoplink shops add … --sms-secret apiKey\` (\`pnpm --filter ${values.__name__}-sample start\`).`)
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

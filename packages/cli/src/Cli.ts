@@ -56,6 +56,7 @@ const handlers = new Map<Spec.LeafSpec, () => Promise<Handler>>([
   bind(Spec.inboxShow, () => import("./internal/inboxCommands.js").then((m) => m.show)),
   bind(Spec.inboxReplay, () => import("./internal/inboxCommands.js").then((m) => m.replay)),
   bind(Spec.inboxDiscard, () => import("./internal/inboxCommands.js").then((m) => m.discard)),
+  bind(Spec.partsList, () => import("./internal/partsCommands.js").then((m) => m.list)),
   bind(Spec.dbMigrate, () => import("./internal/dbCommands.js").then((m) => m.migrate))
 ])
 

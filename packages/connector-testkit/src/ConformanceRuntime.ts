@@ -12,6 +12,7 @@ import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
 import {
   ConnectorRuntime,
   InboxWorker,
+  PartsLedger,
   type PunchoutLauncher,
   SecretBox,
   ShopSystem,
@@ -174,7 +175,9 @@ export const make = <E, R>(
     const inbox = runtime.inbox
     const drain = InboxWorker.processDue(options.worker ?? { maxAttempts: 5, baseDelay: "1 second", maxDelay: "30 seconds" }).pipe(
       Effect.provideService(WebhookInbox.WebhookInbox, inbox),
-      Effect.provideService(ShopSystem.ShopSystem, runtime.shopSystem)
+      Effect.provideService(ShopSystem.ShopSystem, runtime.shopSystem),
+      // The runtime's parts ledger: where lines go that the SMS cannot take.
+      Effect.provideService(PartsLedger.PartsLedger, runtime.parts)
     )
     return {
       shopId,

@@ -71,7 +71,7 @@ describe("new:connector", () => {
     expect(readFileSync(join(adapter, "test/conformance.test.ts"), "utf8")).toContain("runConnectorConformance(")
 
     const sample = JSON.parse(readFileSync(join(root, "apps/acme-shop-sample/package.json"), "utf8"))
-    expect(sample).toMatchObject({ name: "@shoplink/acme-shop-sample", private: true, version: "0.0.0" })
+    expect(sample).toMatchObject({ name: "acme-shop-sample", private: true, version: "0.0.0" })
     // The sample app is ConnectorRuntime, not hand wiring; the adapter reads each shop's key through SmsCredentials.
     const main = readFileSync(join(root, "apps/acme-shop-sample/src/main.ts"), "utf8")
     expect(main).toContain("ConnectorRuntime.layerConfig(")

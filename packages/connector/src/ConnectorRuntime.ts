@@ -12,6 +12,9 @@
  * - `serve`: serves routers on an `HttpServer` so that no span attribute or log line carries a
  *   launch key or a session token (the platform's server span records `url.full` and response
  *   headers; for the runtime's keyed paths it records a redacted path instead).
+ *   `GET {basePath}/parts?shop&ro` (and `/parts.csv`) shows the part lines the runtime keeps for a
+ *   repair order whose shop system cannot take them (`PartsLedger`), with a vendor API key or the
+ *   parameters of a signed link (`partsLink`).
  * - `healthRouter`: `GET /healthz` (liveness) and `GET /readyz` (readiness: database, worker,
  *   backlog; see `Health`), public, answering only `ok` and a reason.
  * - `adminRouter`: `GET /metrics`, Effect's metric registry as Prometheus text, with
@@ -41,6 +44,9 @@ import { prometheus } from "./Observability.js"
 import * as LaunchLinks from "./LaunchLinks.js"
 import * as Retention from "./Retention.js"
 import { LaunchRegistry, layerMemory as launchesInMemory, layerSql as launchesInSql } from "./LaunchRegistry.js"
+import { renderPartsPage } from "./internal/callbackPage.js"
+import * as PartsLedgerModule from "./PartsLedger.js"
+import { PartsLedger } from "./PartsLedger.js"
 import { normalizeBasePath, PunchoutLauncher, layer as launcherLayer } from "./PunchoutLauncher.js"
 import type * as PunchoutLauncherModule from "./PunchoutLauncher.js"
 import * as SecretBox from "./SecretBox.js"
@@ -70,6 +76,7 @@ export type ProvidedToAdapter =
   | WebhookInbox
   | LaunchRegistry
   | ApiKeys
+  | PartsLedger
 
 /**
  * Runtime settings.
@@ -173,6 +180,7 @@ export type StartError =
   | Storage.StorageUnavailable
   | Layer.Layer.Error<typeof inboxInSql>
   | Layer.Layer.Error<typeof launchesInSql>
+  | PartsLedgerModule.PartsLedgerError
 
 /**
  * The running runtime.
@@ -214,6 +222,20 @@ export interface Runtime {
   readonly shops: ShopStoreModule.Operations
   readonly apiKeys: ApiKeysModule.Operations
   readonly inbox: WebhookInbox["Type"]
+  /**
+   * The part lines the runtime keeps for shop systems without `writeQuotedParts` or
+   * `writeOrderedParts` (see `PartsLedger`), per shop and repair order.
+   */
+  readonly parts: PartsLedgerModule.Operations
+  /**
+   * A signed link to the parts page of a repair order (`{basePath}/parts?shop&ro&exp&sig`), valid
+   * for `expiresIn` (default 15 minutes); needs `launchLinkSecrets` like `launchLink`.
+   */
+  readonly partsLink: (grant: {
+    readonly shopId: string
+    readonly repairOrderId: string
+    readonly expiresIn?: Duration.DurationInput
+  }) => Effect.Effect<string, LaunchLinksDisabled>
   readonly shopSystem: ShopSystem["Type"]
   /** One worker pass over the due inbox entries (tests; the background worker does this itself). */
   readonly drain: Effect.Effect<InboxWorker.PassResult, Effect.Effect.Error<ReturnType<typeof InboxWorker.processDue>>>
@@ -304,8 +326,14 @@ export const make = <E, R>(
       ? undefined
       : Context.get(yield* Layer.build(Storage.layer(options.storage)), SqlClient.SqlClient)
     const stores = sql === undefined || secretBox === undefined
-      ? Layer.mergeAll(ShopStoreModule.layerMemory, inboxInMemory, launchesInMemory, ApiKeysModule.layerMemory)
-      : Layer.mergeAll(ShopStoreModule.layerSql, inboxInSqlWith(options.inboxLease === undefined ? {} : { lease: options.inboxLease }), launchesInSql, ApiKeysModule.layerSql).pipe(
+      ? Layer.mergeAll(ShopStoreModule.layerMemory, inboxInMemory, launchesInMemory, ApiKeysModule.layerMemory, PartsLedgerModule.layerMemory)
+      : Layer.mergeAll(
+        ShopStoreModule.layerSql,
+        inboxInSqlWith(options.inboxLease === undefined ? {} : { lease: options.inboxLease }),
+        launchesInSql,
+        ApiKeysModule.layerSql,
+        PartsLedgerModule.layerSql
+      ).pipe(
         Layer.provide(Layer.succeed(SqlClient.SqlClient, sql)),
         Layer.provide(secretBox)
       )
@@ -346,9 +374,10 @@ export const make = <E, R>(
     const apiKeys = Context.get(context, ApiKeys)
 
     const keyed = new RegExp(`^${escapeRegExp(basePath)}/(webhooks|callback)/([^/?#]+)`)
-    const isKeyedPath = (path: string) => keyed.test(path) || path.startsWith(`${basePath}/launch/link`)
+    const isKeyedPath = (path: string) =>
+      keyed.test(path) || path.startsWith(`${basePath}/launch/link`) || (path.startsWith(`${basePath}/parts`) && path.includes("sig="))
     const redactPath = (path: string) =>
-      path.replace(keyed, `${basePath}/$1/:key`).replace(/^([^?]*\/launch\/link)\?.*$/, "$1?…")
+      path.replace(keyed, `${basePath}/$1/:key`).replace(/^([^?]*\/(?:launch\/link|parts|parts\.csv))\?.*$/, "$1?…")
 
     const logLaunch = (how: string, launched: PunchoutLauncherModule.Launched, shopId: string) =>
       Effect.logInfo("punchout launched").pipe(
@@ -414,14 +443,76 @@ export const make = <E, R>(
       return HttpServerResponse.empty({ status: 303, headers: { location: Redacted.value(launched.right.url), ...noStore } })
     }).pipe(Effect.withSpan("ConnectorRuntime.launchLink"))
 
+    // GET {basePath}/parts?shop&ro (HTML) and /parts.csv — the kept part lines of one repair order,
+    // with a vendor API key or a signed link's parameters (the grant is that repair order of that shop).
+    const ledger = Context.get(context, PartsLedger)
+    const partsPage = (format: "html" | "csv") =>
+      Effect.gen(function*() {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const query = yield* HttpServerRequest.schemaSearchParams(
+          Schema.Record({ key: Schema.String, value: Schema.Union(Schema.String, Schema.Array(Schema.String)) })
+        ).pipe(Effect.orElseSucceed((): Record<string, string | ReadonlyArray<string>> => ({})))
+        let ref: { readonly shopId: string; readonly repairOrderId: string } | undefined
+        if (request.headers["authorization"] !== undefined) {
+          const verified = yield* Effect.either(apiKeys.verify(request.headers["authorization"]))
+          if (Either.isLeft(verified)) {
+            yield* Effect.logWarning("parts page refused").pipe(Effect.annotateLogs({ reason: verified.left.message }))
+            return jsonError(401, "unauthorized", { "www-authenticate": "Bearer realm=\"shoplink\"" })
+          }
+          const shopId = query["shop"]
+          const repairOrderId = query["ro"]
+          if (typeof shopId !== "string" || shopId === "" || typeof repairOrderId !== "string" || repairOrderId === "") {
+            return jsonError(400, "give the repair order as ?shop=<shop id>&ro=<repair order id>")
+          }
+          ref = { shopId, repairOrderId }
+        } else {
+          const nowSeconds = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+          const grant = linkSecrets.length === 0
+            ? undefined
+            : LaunchLinks.verify(linkSecrets, query, { nowSeconds, maxLifetimeSeconds: maxLinkLifetime })
+          if (grant === undefined || Either.isLeft(grant)) {
+            if (grant !== undefined) yield* Effect.logWarning("parts link refused").pipe(Effect.annotateLogs({ reason: grant.left.reason }))
+            return HttpServerResponse.text("Forbidden: this link is not valid (it may have expired). Open the repair order again.", {
+              status: 403,
+              headers: noStore
+            })
+          }
+          ref = { shopId: grant.right.shopId, repairOrderId: grant.right.repairOrderId }
+        }
+        const lines = yield* Effect.either(ledger.list(ref))
+        if (Either.isLeft(lines)) {
+          yield* Effect.logError("parts page: the ledger failed", lines.left)
+          return jsonError(503, "try again")
+        }
+        if (format === "csv") {
+          return HttpServerResponse.text(PartsLedgerModule.toCsv(lines.right), {
+            contentType: "text/csv; charset=utf-8",
+            headers: {
+              ...noStore,
+              "content-disposition": `attachment; filename="parts-${ref.repairOrderId.replace(/[^A-Za-z0-9._-]/g, "_")}.csv"`
+            }
+          })
+        }
+        const csvHref = `${basePath}/parts.csv?${new URLSearchParams(
+          Object.entries(query).flatMap(([k, v]): Array<[string, string]> => typeof v === "string" ? [[k, v]] : [])
+        ).toString()}`
+        return HttpServerResponse.text(renderPartsPage(ref, lines.right, csvHref), {
+          contentType: "text/html; charset=utf-8",
+          headers: noStore
+        })
+      }).pipe(Effect.withSpan("ConnectorRuntime.parts", { attributes: { format } }))
+
     const publicRouter = WebhookReceiver.router({
       basePath,
       ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes })
     }).pipe(HttpRouter.provideServiceEffect(WebhookInbox, Effect.succeed(Context.get(context, WebhookInbox))),
-      HttpRouter.provideServiceEffect(LaunchRegistry, Effect.succeed(Context.get(context, LaunchRegistry))))
+      HttpRouter.provideServiceEffect(LaunchRegistry, Effect.succeed(Context.get(context, LaunchRegistry))),
+      HttpRouter.provideServiceEffect(PartsLedger, Effect.succeed(ledger)))
     const apiRouter = HttpRouter.empty.pipe(
       HttpRouter.post(`${basePath}/launch` as HttpRouter.PathInput, launchByKey),
-      HttpRouter.get(`${basePath}/launch/link` as HttpRouter.PathInput, launchByLink)
+      HttpRouter.get(`${basePath}/launch/link` as HttpRouter.PathInput, launchByLink),
+      HttpRouter.get(`${basePath}/parts` as HttpRouter.PathInput, partsPage("html")),
+      HttpRouter.get(`${basePath}/parts.csv` as HttpRouter.PathInput, partsPage("csv"))
     )
 
     // Operations: health probes (public) and metrics (vendor API key).
@@ -491,6 +582,15 @@ export const make = <E, R>(
           const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
           const expiresAt = now + Math.floor(Duration.toSeconds(Duration.decode(expiresIn ?? "15 minutes")))
           return LaunchLinks.url(publicBaseUrl, basePath, secret, { shopId, repairOrderId, expiresAt })
+        }),
+      parts: ledger,
+      partsLink: ({ expiresIn, repairOrderId, shopId }) =>
+        Effect.gen(function*() {
+          const secret = linkSecrets[0]
+          if (secret === undefined) return yield* new LaunchLinksDisabled()
+          const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+          const expiresAt = now + Math.floor(Duration.toSeconds(Duration.decode(expiresIn ?? "15 minutes")))
+          return `${publicBaseUrl}${basePath}/parts?${LaunchLinks.sign(secret, { shopId, repairOrderId, expiresAt })}`
         }),
       shops,
       apiKeys,

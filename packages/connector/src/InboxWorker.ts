@@ -19,6 +19,13 @@
  * also runs a pass as soon as the inbox's `wakeups` say a new entry was stored (LISTEN/NOTIFY),
  * polling every `pollInterval` as the fallback.
  *
+ * **Shop systems that cannot take part lines.** For an adapter without `writeQuotedParts` (or
+ * `writeOrderedParts`), the lines of an applied quote (or order) are kept in the `PartsLedger`
+ * when one is in context (`ConnectorRuntime` always provides one), per shop and repair order; an
+ * order then still goes to `applyOrder` when the adapter declares `recordPurchaseOrder`, so it can
+ * record the distributor's order number on the repair order. Without a ledger such entries are
+ * marked applied with nothing written.
+ *
  * **Timeouts.** Every adapter call (the SMS write, the order verification) runs under
  * `operationTimeout` (default 30 seconds); a call that takes longer is interrupted and counts as a
  * retryable failure of that entry only. Backoff is per entry. An adapter's defect (a bug: a thrown
@@ -40,6 +47,7 @@ import { Punchout } from "@shoplink/protocol"
 import { orderWrite, quoteWrite } from "./internal/deliveries.js"
 import * as metrics from "./internal/metrics.js"
 import { OrderVerifier } from "./OrderVerifier.js"
+import { PartsLedger } from "./PartsLedger.js"
 import { ShopSystem } from "./ShopSystem.js"
 import { type InboxEntry, type InboxError, WebhookInbox } from "./WebhookInbox.js"
 
@@ -177,23 +185,35 @@ const guarded = <A, E extends { readonly message: string }>(
 const applyEntry = (entry: InboxEntry, timeout: Duration.Duration): Effect.Effect<Outcome, never, ShopSystem> =>
   Effect.gen(function*() {
     const sms = yield* ShopSystem
-    // Decoded once: the write to run, and the order number the verifier checks.
+    const ledger = yield* Effect.serviceOption(PartsLedger)
+    // Decoded once: the write to run, and the order number the verifier checks. An SMS that cannot
+    // take the lines gets them kept in the parts ledger (when the runtime has one) instead; an SMS
+    // that records purchase orders without taking lines still gets `applyOrder`, to record it.
     const decoded = entry.kind === "order"
-      ? Either.map(decodeOrder(entry.body), (body) => ({
-        orderID: body.order.orderID as string | undefined,
-        operation: "applyOrder",
-        write: sms.applyOrder(orderWrite(entry.shopId, entry.repairOrderId, body))
-      }))
-      : Either.map(decodeQuote(entry.body), (body) => ({
-        orderID: undefined,
-        operation: "applyQuote",
-        write: sms.applyQuote(quoteWrite(entry.shopId, entry.repairOrderId, body))
-      }))
+      ? Either.map(decodeOrder(entry.body), (body) => {
+        const write = orderWrite(entry.shopId, entry.repairOrderId, body)
+        const takesLines = sms.capabilities.has("writeOrderedParts")
+        return {
+          orderID: body.order.orderID as string | undefined,
+          operation: "applyOrder",
+          keep: takesLines ? undefined : Option.map(ledger, (l) => l.recordOrder(write)),
+          write: takesLines || sms.capabilities.has("recordPurchaseOrder") ? sms.applyOrder(write) : undefined
+        }
+      })
+      : Either.map(decodeQuote(entry.body), (body) => {
+        const write = quoteWrite(entry.shopId, entry.repairOrderId, body)
+        const takesLines = sms.capabilities.has("writeQuotedParts")
+        return {
+          orderID: undefined,
+          operation: "applyQuote",
+          keep: takesLines ? undefined : Option.map(ledger, (l) => l.recordQuote(write)),
+          write: takesLines ? sms.applyQuote(write) : undefined
+        }
+      })
     if (Either.isLeft(decoded)) return { error: `stored body does not decode: ${decoded.left}`, retryable: false }
-    const { operation, orderID, write } = decoded.right
-    const capability = entry.kind === "order" ? "writeOrderedParts" : "writeQuotedParts"
-    // Nothing to write for an SMS that cannot take these lines: done, not failed.
-    if (!sms.capabilities.has(capability)) return "applied" as const
+    const { keep, operation, orderID, write } = decoded.right
+    // Nothing to write or keep for an SMS that cannot take these lines and a runtime without a ledger: done, not failed.
+    if (write === undefined && (keep === undefined || Option.isNone(keep))) return "applied" as const
     const verifier = yield* Effect.serviceOption(OrderVerifier)
     if (orderID !== undefined && Option.isSome(verifier)) {
       const checked = yield* guarded("order verification", timeout, verifier.value.verify({ shopId: entry.shopId, orderID }), () => ({
@@ -208,6 +228,12 @@ const applyEntry = (entry: InboxEntry, timeout: Duration.Duration): Effect.Effec
         yield* Effect.logWarning("order verification failed; applying anyway (warn mode)").pipe(Effect.annotateLogs({ reason: verdict.reason }))
       }
     }
+    if (keep !== undefined && Option.isSome(keep)) {
+      // The ledger is the runtime's own database: a failure of it may pass, so it is retried.
+      const kept = yield* guarded("parts ledger", timeout, keep.value, (error) => ({ error: error.message, retryable: true }))
+      if (Either.isLeft(kept)) return kept.left
+    }
+    if (write === undefined) return "applied" as const
     const written = yield* guarded(operation, timeout, write, (error) => ({
       error: error.message,
       retryable: error._tag === "ShopSystemError" && error.retryable

@@ -182,8 +182,66 @@ const initialSchema = statements((sql) =>
   })
 )
 
+// The parts ledger (`PartsLedger`): quoted and ordered part lines the runtime keeps for shop systems
+// that cannot take them, one row per line, keyed by its idempotency key within its repair order.
+const partsLedger = statements((sql) =>
+  sql.onDialectOrElse({
+    pg: (): Statements => [
+      sql`CREATE TABLE shoplink_parts (
+        shop_id TEXT NOT NULL,
+        repair_order_id TEXT NOT NULL,
+        line_key TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        position INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        order_id TEXT,
+        status TEXT,
+        status_description TEXT,
+        product_id TEXT NOT NULL,
+        brand_id TEXT NOT NULL,
+        description TEXT NOT NULL,
+        quantity INTEGER NOT NULL,
+        cost_cents BIGINT NOT NULL,
+        list_cents BIGINT NOT NULL,
+        core_cents BIGINT NOT NULL,
+        part_terminology_id INTEGER NOT NULL,
+        category_id TEXT NOT NULL,
+        recorded_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        PRIMARY KEY (shop_id, repair_order_id, line_key)
+      )`
+    ],
+    orElse: (): Statements => [
+      sql`CREATE TABLE shoplink_parts (
+        shop_id TEXT NOT NULL,
+        repair_order_id TEXT NOT NULL,
+        line_key TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        position INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        order_id TEXT,
+        status TEXT,
+        status_description TEXT,
+        product_id TEXT NOT NULL,
+        brand_id TEXT NOT NULL,
+        description TEXT NOT NULL,
+        quantity INTEGER NOT NULL,
+        cost_cents INTEGER NOT NULL,
+        list_cents INTEGER NOT NULL,
+        core_cents INTEGER NOT NULL,
+        part_terminology_id INTEGER NOT NULL,
+        category_id TEXT NOT NULL,
+        recorded_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (shop_id, repair_order_id, line_key)
+      )`
+    ]
+  })
+)
+
 const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
-  "0001_initial_schema": initialSchema
+  "0001_initial_schema": initialSchema,
+  "0002_parts_ledger": partsLedger
 }
 
 // --- Running them ---

@@ -11,6 +11,8 @@
  *   the newest export of the launch did ("3 parts ordered and added to RO 1042") with a link back
  *   to the SMS. It refreshes until that export's delivery has arrived and been applied (or has
  *   failed); a browser landing again after a second export waits for that one, not the first.
+ *   With a `PartsLedger` in context (the runtime provides one), the page also lists the parts the
+ *   runtime keeps for that repair order when the shop system cannot take part lines.
  *
  * Each delivery runs in a `WebhookReceiver.receive` span (`kind`, `shopId`, `repairOrderId`,
  * `duplicate`, `entryId`; never the launch key), its log lines carry `kind`, `shopId`,
@@ -26,6 +28,7 @@ import { CALLBACK_WAIT_MILLIS, callbackView, renderCallbackPage, renderStatusPag
 import { orderContentKey, quoteContentKey } from "./internal/deliveries.js"
 import { duplicate as duplicateDeliveries, received as receivedDeliveries } from "./internal/metrics.js"
 import { LaunchRegistry } from "./LaunchRegistry.js"
+import { PartsLedger } from "./PartsLedger.js"
 import { normalizeBasePath } from "./PunchoutLauncher.js"
 import { WebhookInbox } from "./WebhookInbox.js"
 
@@ -219,12 +222,17 @@ export const router = (options: Options = {}): HttpRouter.HttpRouter<never, Webh
     const landedAt = Number(query["at"])
     const inbox = yield* WebhookInbox
     const entries = yield* inbox.list({ shopId: launch.shopId, repairOrderId: launch.repairOrderId, receivedSince: launch.createdAt })
+    // A shop system that cannot take part lines: the runtime's parts ledger holds them, and the page lists them.
+    const ledger = yield* Effect.serviceOption(PartsLedger)
+    const kept = Option.isSome(ledger)
+      ? yield* ledger.value.list({ shopId: launch.shopId, repairOrderId: launch.repairOrderId })
+      : []
     const view = callbackView(launch, entries, {
       after: entryId(query["after"]),
       landedAt: Number.isFinite(landedAt) && landedAt <= now ? landedAt : now,
       now
-    })
-    const page = html(renderCallbackPage(launch, view)).pipe(HttpServerResponse.setHeader("cache-control", "no-store"))
+    }, kept)
+    const page = html(renderCallbackPage(launch, view, kept)).pipe(HttpServerResponse.setHeader("cache-control", "no-store"))
     if (view.shown === undefined) return page
     const { key } = yield* HttpRouter.params
     return page.pipe(HttpServerResponse.unsafeSetCookie(SEEN_COOKIE, view.shown.id, {
@@ -238,6 +246,7 @@ export const router = (options: Options = {}): HttpRouter.HttpRouter<never, Webh
       LaunchKeyUnknown: () => Effect.succeed(html(renderStatusPage(404, "This link is not known."), 404)),
       LaunchKeyExpired: () => Effect.succeed(html(renderStatusPage(410, "This link has expired."), 410)),
       InboxError: () => Effect.succeed(html(renderStatusPage(503, "Please try again in a moment."), 503)),
+      PartsLedgerError: () => Effect.succeed(html(renderStatusPage(503, "Please try again in a moment."), 503)),
       LaunchRegistryError: () => Effect.succeed(html(renderStatusPage(503, "Please try again in a moment."), 503))
     })
   )

@@ -130,7 +130,17 @@ const previousPg = [
         )`
 ]
 
-const TABLES = ["shoplink_api_keys", "shoplink_inbox", "shoplink_launches", "shoplink_migrations", "shoplink_shop_secrets", "shoplink_shops"]
+const TABLES = [
+  "shoplink_api_keys",
+  "shoplink_inbox",
+  "shoplink_launches",
+  "shoplink_migrations",
+  "shoplink_parts",
+  "shoplink_shop_secrets",
+  "shoplink_shops"
+]
+// Every version this release knows, as `run` answers and `shoplink_migrations` records them.
+const ALL = [[1, "initial_schema"], [2, "parts_ledger"]]
 
 const createPrevious = (statements: ReadonlyArray<string>) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.forEach(statements, (s) => sql.unsafe(s), { discard: true }))
@@ -174,6 +184,9 @@ const recorded = Effect.flatMap(SqlClient.SqlClient, (sql) =>
   sql<{ readonly migration_id: number; readonly name: string }>`SELECT migration_id, name FROM ${sql(Migrations.table)}
     ORDER BY migration_id`.withoutTransform).pipe(Effect.map((rows) => rows.map((r) => [r.migration_id, r.name])))
 
+// What migrations after the first add, dropped to compare version 1 with the schema before migrations.
+const withoutLaterTables = Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP TABLE shoplink_parts`)
+
 // --- Both dialects ---
 
 const dialects: ReadonlyArray<{
@@ -186,29 +199,31 @@ const dialects: ReadonlyArray<{
 ]
 
 describe("Migrations", () => {
-  it("knows version 1 and records it in shoplink_migrations", () => {
-    expect(Migrations.latest).toBe(1)
+  it("knows versions 1 and 2 and records them in shoplink_migrations", () => {
+    expect(Migrations.latest).toBe(2)
     expect(Migrations.table).toBe("shoplink_migrations")
   })
 
   for (const { database, name, tables } of dialects) {
     it.effect(`${name}: a fresh database gets every table; a second run is a no-op; version 1 is recorded`, () =>
       Effect.gen(function*() {
-        expect(yield* Migrations.run).toEqual([[1, "initial_schema"]])
+        expect(yield* Migrations.run).toEqual(ALL)
         expect(yield* tables).toEqual(TABLES)
-        expect(yield* recorded).toEqual([[1, "initial_schema"]])
+        expect(yield* recorded).toEqual(ALL)
         expect(yield* Migrations.run).toEqual([])
-        expect(yield* recorded).toEqual([[1, "initial_schema"]])
+        expect(yield* recorded).toEqual(ALL)
         // The layer, and every store, run it again: still nothing to do.
         yield* Effect.provide(Effect.void, Migrations.layer)
-        expect(yield* recorded).toEqual([[1, "initial_schema"]])
+        expect(yield* recorded).toEqual(ALL)
       }).pipe(Effect.provide(database()), Effect.orDie))
   }
 
   it.effect("sqlite: migration 1 is exactly the schema the release before migrations created", () =>
     Effect.gen(function*() {
       const previous = yield* Effect.zipRight(createPrevious(previousSqlite), sqliteSchema).pipe(Effect.provide(sqlite(scratchDatabase())))
-      const migrated = yield* Effect.zipRight(Migrations.run, sqliteSchema).pipe(Effect.provide(sqlite(scratchDatabase())))
+      const migrated = yield* Effect.zipRight(Effect.zipRight(Migrations.run, withoutLaterTables), sqliteSchema).pipe(
+        Effect.provide(sqlite(scratchDatabase()))
+      )
       expect(migrated).toEqual(previous)
       expect(migrated.map((r) => r.name)).toContain("shoplink_inbox_pending_ro")
     }).pipe(Effect.orDie))
@@ -217,7 +232,7 @@ describe("Migrations", () => {
     Effect.gen(function*() {
       const other = yield* Layer.build(postgres())
       const previous = yield* Effect.zipRight(createPrevious(previousPg), pgSchema).pipe(Effect.provide(other))
-      const migrated = yield* Effect.zipRight(Migrations.run, pgSchema)
+      const migrated = yield* Effect.zipRight(Effect.zipRight(Migrations.run, withoutLaterTables), pgSchema)
       expect(migrated).toEqual(previous)
       expect(migrated.indexes.length).toBeGreaterThanOrEqual(10)
     }).pipe(Effect.scoped, Effect.provide(postgres()), Effect.orDie))
@@ -272,7 +287,7 @@ describe("Migrations: upgrading a SQLite file of the release before migrations",
       )
 
       yield* Effect.gen(function*() {
-        expect(yield* recorded).toEqual([[1, "initial_schema"]])
+        expect(yield* recorded).toEqual(ALL)
         const inbox = yield* WebhookInbox.WebhookInbox
         const entries = yield* inbox.list()
         expect(entries.map((e) => [e.id, e.status]).sort()).toEqual([["applied", "applied"], ["dead", "dead"], ["pending", "pending"]])
@@ -298,7 +313,7 @@ describe("Migrations: upgrading a SQLite file of the release before migrations",
       // And after a restart: nothing applied again, nothing lost.
       yield* Effect.gen(function*() {
         expect(yield* Migrations.run).toEqual([])
-        expect(yield* recorded).toEqual([[1, "initial_schema"]])
+        expect(yield* recorded).toEqual(ALL)
         expect(yield* Effect.flatMap(WebhookInbox.WebhookInbox, (i) => i.list())).toHaveLength(3)
       }).pipe(Effect.provide(stores(file)))
     }).pipe(Effect.orDie))
@@ -330,8 +345,8 @@ describe("Migrations: several processes starting at once", () => {
       const [one, two] = yield* Effect.all([Layer.build(pgOn(url)), Layer.build(pgOn(url))])
       const runOn = (context: Context.Context<SqlClient.SqlClient>) => Effect.provide(Migrations.run, context)
       const results = yield* Effect.all([runOn(one), runOn(two), runOn(one), runOn(two)], { concurrency: "unbounded" })
-      expect(results.filter((applied) => applied.length > 0)).toEqual([[[1, "initial_schema"]]])
-      expect(yield* Effect.provide(recorded, two)).toEqual([[1, "initial_schema"]])
+      expect(results.filter((applied) => applied.length > 0)).toEqual([ALL])
+      expect(yield* Effect.provide(recorded, two)).toEqual(ALL)
       expect(yield* Effect.provide(pgTables, one)).toEqual(TABLES)
       // The stores, each process its own, start together on the migrated database.
       yield* Effect.all([
@@ -349,8 +364,8 @@ describe("Migrations: several processes starting at once", () => {
         VALUES ('e1', 'order', 'order:e1:1', 'shop_1', 'ro_1', '{}', 'pending', 0, 1000, 1000)`
       const [one, two] = yield* Effect.all([Layer.build(pgOn(url)), Layer.build(pgOn(url))])
       const results = yield* Effect.all([Effect.provide(Migrations.run, one), Effect.provide(Migrations.run, two)], { concurrency: 2 })
-      expect(results.flat()).toEqual([[1, "initial_schema"]])
-      expect(yield* recorded).toEqual([[1, "initial_schema"]])
+      expect(results.flat()).toEqual(ALL)
+      expect(yield* recorded).toEqual(ALL)
       const inbox = yield* Effect.provide(WebhookInbox.WebhookInbox, yield* Layer.build(WebhookInbox.layerSql.pipe(Layer.provide(pgOn(url)))))
       expect((yield* inbox.due(10)).map((e) => e.id)).toEqual(["e1"])
     }).pipe(Effect.scoped, Effect.provide(postgres()), Effect.orDie))
@@ -360,8 +375,8 @@ describe("Migrations: several processes starting at once", () => {
       const file = scratchDatabase()
       const [one, two] = yield* Effect.all([Layer.build(Storage.sqlite(file)), Layer.build(Storage.sqlite(file))])
       const results = yield* Effect.all([Effect.provide(Migrations.run, one), Effect.provide(Migrations.run, two)], { concurrency: 2 })
-      expect(results.flat()).toEqual([[1, "initial_schema"]])
-      expect(yield* Effect.provide(recorded, two)).toEqual([[1, "initial_schema"]])
+      expect(results.flat()).toEqual(ALL)
+      expect(yield* Effect.provide(recorded, two)).toEqual(ALL)
       expect(yield* Effect.provide(sqliteTables, one)).toEqual(TABLES)
     }).pipe(Effect.scoped, Effect.orDie))
 })

@@ -69,6 +69,9 @@ describe("new-connector.mjs", () => {
     const ok = spawnSync(process.execPath, [script, "acme", "--root", root], { encoding: "utf8" })
     expect(ok.status).toBe(0)
     expect(ok.stdout).toContain("pnpm --filter @shoplink/adapter-acme test")
+    // The sample is named like apps/shopmonkey-sample: `pnpm --filter acme-sample …`.
+    expect(ok.stdout).toContain("pnpm --filter acme-sample start")
+    expect(JSON.parse(readFileSync(join(root, "apps/acme-sample/package.json"), "utf8")).name).toBe("acme-sample")
     const bad = spawnSync(process.execPath, [script, "Bad_Name", "--root", root], { encoding: "utf8" })
     expect(bad.status).toBe(1)
     expect(bad.stderr).toContain("kebab-case")

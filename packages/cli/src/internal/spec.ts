@@ -687,6 +687,39 @@ export const dbMigrate = leaf({
   args: {}
 })
 
+// ---------------------------------------------------------------------------------------------
+// parts: the part lines the service keeps for shop systems that cannot take them
+
+export const partsList = leaf({
+  name: "list",
+  summary: "List the parts the service keeps for a repair order (SMSs without part writes)",
+  description:
+    "List the quoted and ordered part lines the connector service keeps for one repair order of a shop, when the shop system cannot take part lines (its adapter declares no writeQuotedParts or writeOrderedParts): kind, distributor order and status, brand, part number, description, quantity and unit prices.",
+  notes: [
+    "The same lines are on the service's parts page ({basePath}/parts?shop=…&ro=…, with a vendor API key or a signed link) and its CSV download. --csv prints that CSV; --json prints every field (money in cents, ISO-8601 times)."
+  ],
+  examples: [
+    "shoplink parts list --shop shop_1 --ro 1042",
+    "shoplink parts list --shop shop_1 --ro 1042 --csv > ro-1042-parts.csv",
+    "shoplink parts list --shop shop_1 --ro 1042 --json --database /var/lib/shoplink/shoplink.db"
+  ],
+  global: true,
+  options: {
+    shop: { kind: "text", placeholder: "id", description: "the shop's id, as onboarded" },
+    ro: { kind: "text", placeholder: "id", description: "the repair order's id in the shop system" },
+    csv: { kind: "boolean", description: "print CSV (the parts page's download) instead of a table" },
+    database
+  },
+  args: {}
+})
+
+export const parts = group({
+  name: "parts",
+  summary: "The parts the service keeps for shop systems that cannot take part lines",
+  examples: ["shoplink parts list --shop shop_1 --ro 1042"],
+  subcommands: [partsList]
+})
+
 export const db = group({
   name: "db",
   summary: "The connector service's database schema",
@@ -703,7 +736,7 @@ export const root = group({
     "shoplink oms price 51515 --brand WIX --env US_QUA --json",
     "shoplink webhook listen --port 8787"
   ],
-  subcommands: [doctor, punchout, oms, webhook, sandbox, shops, secrets, keys, inbox, db]
+  subcommands: [doctor, punchout, oms, webhook, sandbox, shops, secrets, keys, inbox, parts, db]
 })
 
 /** Every leaf with its full path (`path` is that of `spec`; the root's is empty), depth first. */

@@ -4,12 +4,12 @@
 import { expect } from "@effect/vitest"
 import { type ConnectorRuntime, type InboxWorker, LaunchRegistry, SecretBox, ShopSystem } from "@shoplink/connector"
 import { startSandbox } from "@shoplink/sandbox"
-import { Effect, Layer, Redacted, type Scope, TestClock } from "effect"
+import { Effect, Either, Layer, Redacted, type Scope, TestClock } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { CheckStatus, ConformanceReport, Options } from "../Conformance.js"
-import { SEED_REPAIR_ORDERS, type SmsHarness, VEHICLE_IDENTIFIERS, type VehicleIdentifier } from "../ConformanceHarness.js"
+import { SEED_REPAIR_ORDERS, type SmsHarness, type SmsLine, VEHICLE_IDENTIFIERS, type VehicleIdentifier } from "../ConformanceHarness.js"
 import * as ConformanceRuntime from "../ConformanceRuntime.js"
 import { drain, drainApplied, entryFailure, type ExportKind, exportParts, fetchText, launchOrFail, postJson, sorted } from "./flows.js"
 
@@ -158,8 +158,17 @@ export const makeSuite = <E, R>(options: Options<E, R>): Suite => {
       absent: (env) =>
         Effect.gen(function*() {
           const runtime = yield* env.runtime()
-          const launched = yield* launchOrFail(runtime, env.harness.repairOrders[identifier])
-          expect(launched.vehicle, `the adapter declares no ${identifier} support`).not.toBe(identifier)
+          const outcome = yield* Effect.either(runtime.launch(env.harness.repairOrders[identifier]))
+          if (Either.isLeft(outcome)) {
+            // An SMS whose repair orders need a vehicle identifier it can hold may refuse one without,
+            // as a ShopSystemError that is not retryable and reads as one line (before any distributor call).
+            const error = outcome.left
+            expect(error._tag, `launching a repair order without a ${identifier} failed with: ${error.message}`).toBe("ShopSystemError")
+            expect(error._tag === "ShopSystemError" && error.retryable, "the refusal is not retryable").toBe(false)
+            expect(error.message, "the refusal is one line").not.toContain("\n")
+            return
+          }
+          expect(outcome.right.vehicle, `the adapter declares no ${identifier} support`).not.toBe(identifier)
         })
     })
   }
@@ -255,6 +264,70 @@ export const makeSuite = <E, R>(options: Options<E, R>): Suite => {
         expect(page.text).not.toContain("data-testid=\"repair-order-link\"")
       })
   })
+
+  // --- The runtime's fallback for SMSs that cannot take part lines (the parts ledger) -------------
+  const ledgerLines = (runtime: ConformanceRuntime.ConformanceRuntime, repairOrderId: string, kind: ExportKind) =>
+    Effect.map(runtime.runtime.parts.list({ shopId: runtime.shopId, repairOrderId }), (lines) =>
+      lines.filter((l) => l.kind === kind).map((l): SmsLine => ({
+        kind: l.kind === "quote" ? "quoted" : "ordered",
+        productID: l.productID,
+        brandID: l.brandID,
+        description: l.description,
+        quantity: l.quantity,
+        costCents: l.costCents,
+        listCents: l.listCents,
+        coreCents: l.coreCents
+      })))
+  for (const kind of ["quote", "order"] as const) {
+    const capability: ShopSystem.Capability = kind === "quote" ? "writeQuotedParts" : "writeOrderedParts"
+    const what = kind === "quote" ? "quoted" : "ordered"
+    const takes = certified.has(capability) || declared.has(capability)
+    const name = takes
+      ? `fallback: not used for ${what} parts — they go to the SMS (${capability}), the runtime keeps none`
+      : `fallback: ${what} parts the SMS cannot take (no ${capability}) are kept by the runtime, shown on the callback page and the parts page, once`
+    add(name, [], "checked", {
+      checked: (env) =>
+        Effect.gen(function*() {
+          const runtime = yield* env.runtime()
+          const exported = yield* exportParts(env.sandbox, runtime, env.repairOrderId, kind)
+          yield* drainApplied(runtime)
+          if (takes) {
+            expect(yield* ledgerLines(runtime, env.repairOrderId, kind), `the SMS takes ${what} parts: the ledger stays empty`).toEqual([])
+            return
+          }
+          expect(sorted(yield* ledgerLines(runtime, env.repairOrderId, kind)), `the ${what} lines are in the runtime's parts ledger`).toEqual(
+            sorted(exported.expected)
+          )
+          expect((yield* env.harness.readLines(env.repairOrderId)).filter((l) => l.kind === what), "and not in the SMS").toEqual([])
+          // Applied again (a replay, a re-claimed lease): each line kept once.
+          const [entry] = yield* runtime.inbox.list()
+          yield* runtime.inbox.replay(entry!.id)
+          yield* drainApplied(runtime)
+          expect(sorted(yield* ledgerLines(runtime, env.repairOrderId, kind)), "a second apply keeps no line twice").toEqual(
+            sorted(exported.expected)
+          )
+          // The callback page lists them; the parts page (vendor API key) and its CSV too.
+          const page = yield* fetchText(exported.redirect ?? "")
+          expect(page.text, "the callback page says the parts are kept").toContain(`${what} and kept with RO`)
+          expect((page.text.match(/data-testid="parts-row"/g) ?? []).length).toBe(exported.expected.length)
+          const { key } = yield* runtime.runtime.apiKeys.create("conformance")
+          const query = new URLSearchParams({ shop: runtime.shopId, ro: env.repairOrderId }).toString()
+          const headers = { authorization: `Bearer ${Redacted.value(key)}` }
+          expect((yield* fetchText(`${runtime.publicBaseUrl}/shoplink/parts?${query}`)).status, "the parts page needs credentials").toBe(403)
+          const parts = yield* fetchText(`${runtime.publicBaseUrl}/shoplink/parts?${query}`, { headers })
+          expect(parts.status).toBe(200)
+          expect((parts.text.match(/data-testid="parts-row"/g) ?? []).length).toBe(exported.expected.length)
+          const csv = yield* fetchText(`${runtime.publicBaseUrl}/shoplink/parts.csv?${query}`, { headers })
+          expect(csv.text.trim().split("\r\n"), "the CSV: a header and one row per line").toHaveLength(exported.expected.length + 1)
+          if (kind === "order" && certified.has("recordPurchaseOrder")) {
+            expect((yield* env.harness.readOrder(env.repairOrderId))?.orderID, "the order is still recorded in the SMS").toBe(
+              exported.order?.orderID
+            )
+          }
+        }),
+      absent: () => Effect.void
+    })
+  }
 
   // --- Delivery guarantees ------------------------------------------------------------------------
   const noWrites = (what: string) => (env: Env) =>
@@ -443,7 +516,7 @@ export interface CheckOutcome {
 /**
  * The report printed after the suite: counts from what really ran (passed, failed, skipped),
  * "certified" only when every check ran and passed, each failure with its first error line, and
- * the checks turned off by missing or excluded capabilities.
+ * the checks turned off by missing or excluded capabilities, and the runtime's fallback checks.
  */
 export const formatSummary = (report: ConformanceReport, connectorName: string, outcomes: ReadonlyArray<CheckOutcome>): string => {
   const count = (state: CheckOutcome["state"]) => outcomes.filter((o) => o.state === state).length
@@ -455,6 +528,10 @@ export const formatSummary = (report: ConformanceReport, connectorName: string, 
     `  ${passed} of ${outcomes.length} checks passed, ${failed} failed, ${skipped} skipped`,
     ...outcomes.filter((o) => o.state === "failed").map((o) => `  ✗ ${o.name}: ${o.error ?? "failed"}`),
     ...outcomes.filter((o) => o.state === "skipped").map((o) => `  - skipped: ${o.name}`),
-    ...off.map((c) => `  - ${c.status}: ${c.name} (needs ${c.requires.join(", ")})`)
+    ...off.map((c) => `  - ${c.status}: ${c.name} (needs ${c.requires.join(", ")})`),
+    // The runtime's fallback for what the SMS cannot take: certified like any other check.
+    ...report.checks.filter((c) => c.status === "checked" && c.name.startsWith("fallback:")).map((c) =>
+      `  + checked: ${c.name}`
+    )
   ].join("\n")
 }

@@ -5,6 +5,7 @@
 // this browser was shown" (a cookie), and the page waits for one of those rather than reporting an
 // older, already applied export as the result.
 import type { Launch } from "../LaunchRegistry.js"
+import type { LedgerLine } from "../PartsLedger.js"
 import type { InboxEntry } from "../WebhookInbox.js"
 import { Html } from "@shoplink/http"
 
@@ -47,7 +48,8 @@ export interface CallbackView {
 export const callbackView = (
   launch: Launch,
   entries: ReadonlyArray<InboxEntry>,
-  landing: { readonly after: string | undefined; readonly landedAt: number; readonly now: number }
+  landing: { readonly after: string | undefined; readonly landedAt: number; readonly now: number },
+  kept: ReadonlyArray<LedgerLine> = []
 ): CallbackView => {
   const ro = `RO ${launch.repairOrderNumber}`
   const index = landing.after === undefined ? -1 : entries.findIndex((e) => e.id === landing.after)
@@ -64,9 +66,13 @@ export const callbackView = (
   }
   const what = latest.kind === "order" ? "ordered" : "quoted"
   const n = lineCount(latest)
+  // Kept by the runtime (the shop system cannot take these lines), not written to the SMS.
+  const inLedger = kept.some((line) => line.kind === latest.kind)
   switch (latest.status) {
     case "applied":
-      return { text: `${parts(n)} ${what} and added to ${ro}.`, refresh: false, state: "applied", shown: latest }
+      return inLedger
+        ? { text: `${parts(n)} ${what} and kept with ${ro}.`, refresh: false, state: "applied", shown: latest }
+        : { text: `${parts(n)} ${what} and added to ${ro}.`, refresh: false, state: "applied", shown: latest }
     case "pending":
       return { text: `${parts(n)} ${what}; adding them to ${ro}…`, refresh: true, state: "pending", shown: latest }
     case "dead":
@@ -79,17 +85,49 @@ export const callbackView = (
   }
 }
 
-export const renderCallbackPage = (launch: Launch, view: CallbackView): string => {
+const money = (cents: number) => `$${(cents / 100).toFixed(2)}`
+
+/** The table of a repair order's kept part lines (empty string when there are none). */
+export const partsTable = (lines: ReadonlyArray<LedgerLine>) =>
+  lines.length === 0 ? "" : html`<table data-testid="parts-table"><thead><tr><th>Kind</th><th>Order</th><th>Status</th><th>Brand</th>
+<th>Part</th><th>Description</th><th>Qty</th><th>Unit cost</th><th>List</th><th>Core</th></tr></thead><tbody>
+${lines.map((line) => html`<tr data-testid="parts-row" data-kind="${line.kind}"><td>${line.kind}</td><td>${line.orderID ?? ""}</td>
+<td>${line.statusDescription ?? line.status ?? ""}</td><td>${line.brandID}</td><td>${line.productID}</td><td>${line.description}</td>
+<td>${line.quantity}</td><td>${money(line.costCents)}</td><td>${money(line.listCents)}</td><td>${money(line.coreCents)}</td></tr>`)}
+</tbody></table>`
+
+const TABLE_STYLE = "table{border-collapse:collapse;width:100%;font-size:.9rem}th,td{border-bottom:1px solid #d9e2ec;padding:.3rem;text-align:left}"
+
+export const renderCallbackPage = (launch: Launch, view: CallbackView, kept: ReadonlyArray<LedgerLine> = []): string => {
   const href = safeHref(launch.repairOrderUrl)
   return toHtmlString(html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Parts for RO ${launch.repairOrderNumber}</title>
 ${view.refresh ? html`<meta http-equiv="refresh" content="2">` : ""}
 <style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#1f2933}
-p.summary{font-size:1.25rem}a{color:#0b6bcb}</style></head>
+p.summary{font-size:1.25rem}a{color:#0b6bcb}${TABLE_STYLE}</style></head>
 <body><h1>RO ${launch.repairOrderNumber}</h1>
 <p class="summary" data-testid="callback-summary" data-state="${view.state}">${view.text}</p>
+${kept.length === 0 ? "" : html`<h2>Parts kept for RO ${launch.repairOrderNumber}</h2>${partsTable(kept)}`}
 ${href === undefined ? "" : html`<p><a data-testid="repair-order-link" href="${href}">Back to RO ${launch.repairOrderNumber}</a></p>`}</body></html>`)
 }
+
+/** The authenticated parts page of one repair order: its kept lines and a CSV download. */
+export const renderPartsPage = (
+  ref: { readonly shopId: string; readonly repairOrderId: string },
+  lines: ReadonlyArray<LedgerLine>,
+  csvHref: string
+): string =>
+  toHtmlString(html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Parts for repair order ${ref.repairOrderId}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1f2933}a{color:#0b6bcb}${TABLE_STYLE}</style></head>
+<body><h1>Parts for repair order ${ref.repairOrderId}</h1>
+<p data-testid="parts-summary">${
+    lines.length === 0
+      ? "No parts have been quoted or ordered for this repair order yet."
+      : `${parts(lines.length)} quoted or ordered (shop ${ref.shopId}).`
+  }</p>
+${partsTable(lines)}
+<p><a data-testid="parts-csv" href="${csvHref}" download>Download CSV</a></p></body></html>`)
 
 export const renderStatusPage = (status: number, text: string): string =>
   toHtmlString(html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${status}</title></head><body><p>${text}</p></body></html>`)

@@ -41,7 +41,11 @@ export class __Name__Config extends Context.Tag("@shoplink/adapter-__name__/__Na
  */
 export const API_KEY_SECRET = "apiKey"
 
-// Declare only what __title__'s API really supports; the suite checks the others are absent.
+// Declare only what __title__'s API really supports; the suite checks the others are absent. Most
+// SMS APIs let a third party read repair orders but not write part lines: leave out
+// writeQuotedParts / writeOrderedParts then, and the runtime keeps the quoted and ordered parts
+// itself (its parts ledger, shown on the callback page, the parts page and `shoplink parts list`);
+// applyOrder is still called to record the distributor order when you declare recordPurchaseOrder.
 const CAPABILITIES: ReadonlyArray<ShopSystem.Capability> = ShopSystem.ALL_CAPABILITIES
 
 const notImplemented = (operation: string, todo: string) =>
