@@ -42,6 +42,7 @@
  *
  * @since 0.1.0
  */
+import { Deadline, Retry } from "@shoplink/http"
 import { Cause, Clock, Deferred, Duration, Effect, Either, Exit, FiberId, Layer, Metric, Option, Random, Schema, Stream } from "effect"
 import { Punchout } from "@shoplink/protocol"
 import { orderWrite, quoteWrite } from "./internal/deliveries.js"
@@ -69,7 +70,7 @@ export interface Options {
   readonly operationTimeout?: Duration.DurationInput
   /** Attempts before an entry is dead-lettered (default 8). */
   readonly maxAttempts?: number
-  /** First retry delay; doubles per attempt, with ±20% jitter (default 1 second). */
+  /** First retry delay; doubles per attempt, jittered to 50–100% as every Shoplink retry is (default 1 second). */
   readonly baseDelay?: Duration.DurationInput
   /** Longest retry delay (default 5 minutes). */
   readonly maxDelay?: Duration.DurationInput
@@ -97,24 +98,26 @@ export interface PassResult {
 }
 
 /**
- * The delay before retry number `attempt` (1-based): `baseDelay * 2^(attempt-1)`, capped, with
- * ±20% jitter from the Effect `Random` service (deterministic under a test seed).
+ * The delay before retry number `attempt` (1-based): `baseDelay * 2^(attempt-1)`, capped at
+ * `maxDelay`, jittered to 50–100% by `@shoplink/http`'s one retry rule (`Retry.nextDelay`), from the
+ * Effect `Random` service (deterministic under a test seed).
  *
  * @example
  * import { Effect } from "effect"
  * import { InboxWorker } from "@shoplink/connector"
- * Effect.runSync(InboxWorker.retryDelay(3, { baseDelay: "1 second", maxDelay: "1 minute" })) // about 4000 ms
+ * Effect.runSync(InboxWorker.retryDelay(3, { baseDelay: "1 second", maxDelay: "1 minute" })) // 2000 to 4000 ms
  *
  * @since 0.1.0
  */
 export const retryDelay = (
   attempt: number,
   options: { readonly baseDelay: Duration.DurationInput; readonly maxDelay: Duration.DurationInput }
-): Effect.Effect<number> =>
-  Effect.map(Random.nextRange(0.8, 1.2), (jitter) => {
-    const base = Duration.toMillis(options.baseDelay) * 2 ** Math.max(0, attempt - 1)
-    return Math.round(Math.min(base, Duration.toMillis(options.maxDelay)) * jitter)
-  })
+): Effect.Effect<number> => {
+  // The worker counts attempts itself and has no total deadline: an entry waits as long as it must.
+  const policy = Retry.make({ maxAttempts: Number.MAX_SAFE_INTEGER, baseDelay: options.baseDelay, maxDelay: options.maxDelay, maxElapsed: Duration.infinity })
+  return Effect.map(Random.next, (random) =>
+    Duration.toMillis(Retry.nextDelay(policy, { retry: Math.max(1, attempt), elapsedMillis: 0, random }) ?? policy.maxDelay))
+}
 
 interface Config {
   readonly batchSize: number
@@ -165,7 +168,7 @@ const guarded = <A, E extends { readonly message: string }>(
   onFailure: (error: E) => { readonly error: string; readonly retryable: boolean }
 ): Effect.Effect<Either.Either<A, { readonly error: string; readonly retryable: boolean }>> =>
   effect.pipe(
-    Effect.timeoutFail({ duration: timeout, onTimeout: () => new TimedOut(operation) }),
+    Deadline.timeoutFail({ duration: timeout, onTimeout: () => new TimedOut(operation) }),
     Effect.matchCauseEffect({
       onSuccess: (value) => Effect.succeed(Either.right(value)),
       onFailure: (cause) => {
