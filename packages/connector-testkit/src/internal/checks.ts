@@ -11,7 +11,7 @@ import { join } from "node:path"
 import type { CheckStatus, ConformanceReport, Options } from "../Conformance.js"
 import { SEED_REPAIR_ORDERS, type SmsHarness, type SmsLine, VEHICLE_IDENTIFIERS, type VehicleIdentifier } from "../ConformanceHarness.js"
 import * as ConformanceRuntime from "../ConformanceRuntime.js"
-import { drain, drainApplied, entryFailure, type ExportKind, exportParts, fetchText, launchOrFail, postJson, sorted } from "./flows.js"
+import { drain, drainApplied, entryFailure, type ExportKind, exportParts, fetchText, launchOrFail, postJson, sandboxSession, sorted } from "./flows.js"
 
 export interface Env {
   readonly sandbox: Effect.Effect.Success<ReturnType<typeof startSandbox>>
@@ -148,12 +148,14 @@ export const makeSuite = <E, R>(options: Options<E, R>): Suite => {
           expect(launched.vehicle, `repair order ${seed.number} has only a ${identifier}`).toBe(identifier)
           expect(launched.repairOrder.number).toBe(seed.number)
           expect(String(launched.url)).not.toContain("token=")
-          const page = yield* fetchText(Redacted.value(launched.url))
+          const catalogUrl = Redacted.value(launched.url)
+          const page = yield* fetchText(catalogUrl)
           expect(page.status).toBe(200)
-          const vehicle = /data-testid="vehicle">([^<]*)</.exec(page.text)?.[1] ?? ""
-          expect(vehicle).toContain(`${seed.vehicle.year} ${seed.vehicle.make} ${seed.vehicle.model}`)
-          expect(vehicle).toContain(identifierText(identifier, seed.vehicle))
-          expect(page.text).toContain(`Reference ${seed.number}`)
+          // What the page shows, read from the sandbox's admin API rather than its HTML.
+          const session = yield* sandboxSession(env.sandbox, new URL(catalogUrl).searchParams.get("token") ?? "")
+          expect(session.vehicle?.description).toContain(`${seed.vehicle.year} ${seed.vehicle.make} ${seed.vehicle.model}`)
+          expect(session.vehicle?.identifier).toContain(identifierText(identifier, seed.vehicle))
+          expect(session.pageReferenceID).toBe(seed.number)
         }),
       absent: (env) =>
         Effect.gen(function*() {

@@ -2,7 +2,8 @@
 // should hold afterwards, computed from the webhook the sandbox really sent.
 import { type InboxWorker, Money, type PunchoutLauncher, type WebhookInbox } from "@shoplink/connector"
 import { Punchout } from "@shoplink/protocol"
-import { type RunningSandbox, SANDBOX_FIXTURES, type WebhookDelivery } from "@shoplink/sandbox"
+import { FetchHttpClient } from "@effect/platform"
+import { makeSandboxAdminClient, type RunningSandbox, SANDBOX_FIXTURES, type WebhookDelivery } from "@shoplink/sandbox"
 import { Effect, Fiber, Option, Redacted, Schema, TestClock } from "effect"
 import type { SmsLine } from "../ConformanceHarness.js"
 import type { ConformanceRuntime } from "../ConformanceRuntime.js"
@@ -21,6 +22,14 @@ export const fetchText = (url: string, init?: RequestInit) =>
     const response = await fetch(url, init)
     return { status: response.status, text: await response.text() }
   })
+
+/** What the sandbox holds about a session (its catalog page's vehicle and reference), through its typed admin API. */
+export const sandboxSession = (sandbox: RunningSandbox, token: string) =>
+  makeSandboxAdminClient({ url: sandbox.url }).pipe(
+    Effect.flatMap((admin) => admin.session({ path: { token } })),
+    Effect.provide(FetchHttpClient.layer),
+    Effect.orDie
+  )
 
 export const postJson = (url: string, body: string, contentType = "application/json") =>
   fetchText(url, { method: "POST", headers: { "content-type": contentType }, body })
