@@ -48,9 +48,9 @@ export const makeAdmin = (ctx: Ctx, deliveries: SubscriptionRef.SubscriptionRef<
     advanceClock: (duration) => sync(() => {
       ctx.state.clockOffset += Duration.toMillis(Duration.decode(duration))
     }),
-    injectFault: (fault) => sync(() => ctx.state.injectFault(fault)),
+    injectFault: (fault) => sync(() => ctx.state.faults.inject(fault)),
     clearFaults: sync(() => {
-      ctx.state.faults = []
+      ctx.state.faults.clear()
     }),
     deliveries: () => SubscriptionRef.get(deliveries),
     awaitDeliveries: (count) =>
@@ -63,25 +63,25 @@ export const makeAdmin = (ctx: Ctx, deliveries: SubscriptionRef.SubscriptionRef<
       if (customer.timeZone !== undefined && !isTimeZone(customer.timeZone)) {
         throw new SandboxAdminError({ message: `timeZone must be an IANA time zone such as America/Chicago, got ${customer.timeZone}` })
       }
-      ctx.state.addCustomer(customer)
+      ctx.state.accounts.addCustomer(customer)
     }),
     addVendorKey: (apiKey) => sync(() => {
-      ctx.state.vendorKeys.set(apiKey, { expired: false })
+      ctx.state.accounts.vendorKeys.set(apiKey, { expired: false })
     }),
     addOmsKey: (apiKey, tier) => sync(() => {
-      ctx.state.omsKeys.set(apiKey, { tier, expired: false })
+      ctx.state.accounts.omsKeys.set(apiKey, { tier, expired: false })
     }),
-    revokeToken: (apiToken) => sync(() => ctx.state.revokeToken(apiToken)),
-    expireKey: (apiKey) => sync(() => ctx.state.expireKey(apiKey)),
+    revokeToken: (apiToken) => sync(() => ctx.state.accounts.revokeToken(apiToken)),
+    expireKey: (apiKey) => sync(() => ctx.state.accounts.expireKey(apiKey)),
     setMonthlyAllowance: (apiKey, limit) => sync(() => {
-      ctx.state.allowances.set(apiKey, limit)
+      ctx.state.accounts.allowances.set(apiKey, limit)
     }),
-    setOrderState: (orderID, state) => sync(() => ctx.state.setOrderState(orderID, state) !== undefined),
+    setOrderState: (orderID, state) => sync(() => ctx.state.orders.setOrderState(orderID, state) !== undefined),
     driver: {
       search: (token, params) =>
         withSession(token, (session): DriverSearchResult => {
           const view = catalogView(ctx, session, { token, ...params })
-          const country = ctx.state.customers.get(session.accountNo)!.country
+          const country = ctx.state.accounts.customers.get(session.accountNo)!.country
           return {
             vehicle: view.vehicle === undefined ? undefined : `${view.vehicle.year} ${view.vehicle.make} ${view.vehicle.model}`,
             results: view.products.map((p) => ({
@@ -89,7 +89,7 @@ export const makeAdmin = (ctx: Ctx, deliveries: SubscriptionRef.SubscriptionRef<
               brandID: p.brandCode,
               description: p.description,
               price: p.price,
-              available: p.stocked ? ctx.state.available(p, country) : 0
+              available: p.stocked ? ctx.state.inventory.available(p, country) : 0
             })),
             page: view.page,
             pageCount: view.pageCount,

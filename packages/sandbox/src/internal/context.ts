@@ -1,8 +1,9 @@
 // What every route handler needs: the state, the sandbox clock, the base URL and the webhook
 // sender, plus small response and body helpers.
 import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, ParseResult, type Redacted, Schema } from "effect"
-import { fail, httpStatusOf, MessageFailure } from "./failure.js"
+import { Effect, Either, ParseResult, type Redacted, Schema } from "effect"
+import { reject, type Result } from "./domain/result.js"
+import { httpStatusOf, type MessageFailure } from "./failure.js"
 import type { SandboxState } from "./state.js"
 import { errorEnvelope } from "./wire.js"
 
@@ -30,28 +31,22 @@ export const envelope = (
   return json({ ...errorEnvelope(failure, status, reference), ...extra }, status)
 }
 
+const NOT_AN_OBJECT = "Invalid API parameters: the body must be a JSON object"
+
 /** Reads a JSON object body; malformed JSON or a non-object is API0288. */
 export const readJsonObject: Effect.Effect<Record<string, unknown>, MessageFailure, HttpServerRequest.HttpServerRequest> = Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
   const text = yield* request.text.pipe(Effect.orElseSucceed(() => ""))
-  return yield* Effect.try({
-    try: () => {
-      if (text.trim() === "") return fail("API0288", "Invalid API parameters: the body must be a JSON object")
-      const parsed: unknown = JSON.parse(text)
-      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-        return fail("API0288", "Invalid API parameters: the body must be a JSON object")
-      }
-      return parsed as Record<string, unknown>
-    },
-    catch: (error) => (error instanceof MessageFailure ? error : new MessageFailure("API0288", "Invalid API parameters: malformed JSON body"))
-  })
+  if (text.trim() === "") return yield* reject("API0288", NOT_AN_OBJECT)
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    return yield* reject("API0288", "Invalid API parameters: malformed JSON body")
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return yield* reject("API0288", NOT_AN_OBJECT)
+  return parsed as Record<string, unknown>
 })
-
-/** Runs synchronous state code, keeping a thrown MessageFailure as the error and dying on anything else. */
-export const attempt = <A>(f: () => A): Effect.Effect<A, MessageFailure> =>
-  Effect.try({ try: f, catch: (error) => error }).pipe(
-    Effect.catchAll((error) => (error instanceof MessageFailure ? Effect.fail(error) : Effect.die(error)))
-  )
 
 /**
  * Decodes a body with a protocol schema: a missing field is API0203 (missing selection criteria),
@@ -59,22 +54,22 @@ export const attempt = <A>(f: () => A): Effect.Effect<A, MessageFailure> =>
  */
 const decoders = new WeakMap<object, (input: unknown) => unknown>()
 
-export const decodeWith = <A, I>(schema: Schema.Schema<A, I>, input: unknown): A => {
+export const decodeWith = <A, I>(schema: Schema.Schema<A, I>, input: unknown): Result<A> => {
   let decode = decoders.get(schema)
   if (decode === undefined) {
     decode = Schema.decodeUnknownEither(schema, { errors: "all" })
     decoders.set(schema, decode)
   }
   const result = decode(input) as ReturnType<ReturnType<typeof Schema.decodeUnknownEither<A, I>>>
-  if (result._tag === "Right") return result.right
+  if (result._tag === "Right") return Either.right(result.right)
   const issues = ParseResult.ArrayFormatter.formatErrorSync(result.left)
   // In a union every branch reports; only when all that is wrong is absence is it API0203.
   const missing = issues.find((i) => i._tag === "Missing")
   if (missing !== undefined && issues.every((i) => i._tag === "Missing")) {
-    return fail("API0203", `Missing selection criteria: ${missing.path.join(".")}`)
+    return reject("API0203", `Missing selection criteria: ${missing.path.join(".")}`)
   }
   const first = issues.find((i) => i._tag !== "Missing")
-  return fail("API0288", `Invalid API parameters: ${first === undefined ? "" : `${first.path.join(".")} ${first.message}`}`.trim())
+  return reject("API0288", `Invalid API parameters: ${first === undefined ? "" : `${first.path.join(".")} ${first.message}`}`.trim())
 }
 
 /** A raw quantity that is a number or numeric string ≤ 0 (API0231 before schema decoding). */

@@ -16,7 +16,7 @@ import {
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Clock, Effect, Layer, Option, Redacted } from "effect"
 import { createHash, timingSafeEqual } from "node:crypto"
-import { MessageCatalog, OrderManagementApi, Punchout, PunchoutApi } from "@shoplink/protocol"
+import { MessageCatalog, OrderManagementApi, PunchoutApi } from "@shoplink/protocol"
 import type { SandboxAdmin } from "../Sandbox.js"
 import { AdminAuth, AdminUnauthorized, SandboxApi } from "../SandboxApi.js"
 import { adminGroup } from "./admin.js"
@@ -26,7 +26,7 @@ import { handleOms } from "./oms.js"
 import { documents } from "./openapi.js"
 import { errorPage, handleAppAction, handlePage } from "./pages.js"
 import { handleApiCommand, handleCreate, sessionOf } from "./punchout.js"
-import { errorEnvelope } from "./wire.js"
+import { errorEnvelope, messageEnvelope } from "./wire.js"
 
 type Kind = "api" | "page" | "oms"
 
@@ -38,7 +38,7 @@ const injected = (id: string) =>
 /** Applies the next armed fault for an endpoint: a response to send instead, or none to go on. */
 const applyFault = (ctx: Ctx, endpoint: string, kind: Kind) =>
   Effect.gen(function*() {
-    const fault = ctx.state.takeEndpointFault(endpoint)
+    const fault = ctx.state.faults.takeEndpointFault(endpoint)
     if (fault === undefined) return Option.none()
     switch (fault.kind) {
       case "latency":
@@ -56,7 +56,7 @@ const applyFault = (ctx: Ctx, endpoint: string, kind: Kind) =>
         const failure = injected(fault.id)
         if (kind === "page") return Option.some(errorPage(`${fault.id}: ${failure.text ?? MessageCatalog.messages[failure.id].text}`, undefined))
         if (!MessageCatalog.isMessageId(fault.id)) {
-          return Option.some(json({ ...errorEnvelope(failure, 500), status: { code: 500, message: { ID: fault.id, text: failure.text } } }, 500))
+          return Option.some(json(messageEnvelope(fault.id, failure.text, 500), 500))
         }
         return Option.some(envelope(failure, { spelling: endpoint === "ReserveOrder" ? "referenceId" : "referenceID" }))
       }
@@ -129,6 +129,9 @@ const adminRefused = () =>
     HttpServerResponse.setHeader("www-authenticate", `Bearer realm="shoplink-sandbox-admin"`)
   )
 
+// The Punchout endpoints' names (`create`, the commands, the pages), read from the definition.
+const PUNCHOUT_ENDPOINTS: ReadonlySet<string> = new Set(PunchoutApi.routes.map((r) => r.name))
+
 /** What no mounted route matched: the distributor's answers for wrong methods and unknown paths. */
 const unmatched = (ctx: Ctx): Handler =>
   Effect.gen(function*() {
@@ -142,10 +145,7 @@ const unmatched = (ctx: Ctx): Handler =>
       if (segments.length === 4 && segments[2] === "app") return yield* appAction(ctx, segments[3]!)
       if (segments.length !== 3) return plainFailure("API0288", "Invalid API parameters: unknown path", 404)
       const command = segments[2]!
-      if (command === "create" || (Punchout.API_COMMANDS as ReadonlyArray<string>).includes(command) ||
-        (Punchout.BROWSER_COMMANDS as ReadonlyArray<string>).includes(command)) {
-        return yield* punchoutEndpoint(ctx, command as PunchoutApi.EndpointName)
-      }
+      if (PUNCHOUT_ENDPOINTS.has(command)) return yield* punchoutEndpoint(ctx, command as PunchoutApi.EndpointName)
       return plainFailure("API0288", `Invalid API parameters: unknown command ${command}`, 404)
     }
     if (segments[0] === "web" && segments[1] === "services" && segments.length === 4) {
@@ -222,18 +222,23 @@ export const makeHttpApp = (ctx: Ctx, admin: SandboxAdmin) =>
     const context = yield* Layer.build(layer)
     const api = yield* HttpApiBuilder.httpApp.pipe(Effect.provide(context))
     const fallback = unmatched(ctx)
-    const app: HttpApp.Default<never, HttpServerRequest.HttpServerRequest> = Effect.gen(function*() {
-      ctx.state.sweep(yield* ctx.now)
-      const response = yield* (api as HttpApp.Default<unknown, HttpServerRequest.HttpServerRequest>).pipe(
-        Effect.catchIf((error): error is { readonly _tag: "RouteNotFound" } =>
-          typeof error === "object" && error !== null && (error as { _tag?: unknown })._tag === "RouteNotFound", () => fallback)
-      )
-      // The admin API's 401 names the scheme, as before.
-      if (response.status === 401 && (yield* HttpServerRequest.HttpServerRequest).url.startsWith("/__sandbox")) {
-        return HttpServerResponse.setHeader(response, "www-authenticate", `Bearer realm="shoplink-sandbox-admin"`)
-      }
-      return response
-    }).pipe(
+    const isRouteNotFound = (error: unknown): error is { readonly _tag: "RouteNotFound" } =>
+      typeof error === "object" && error !== null && (error as { _tag?: unknown })._tag === "RouteNotFound"
+    const served = Effect.catchIf(api as HttpApp.Default<unknown, HttpServerRequest.HttpServerRequest>, isRouteNotFound, () => fallback)
+    const app: HttpApp.Default<never, HttpServerRequest.HttpServerRequest> = ctx.now.pipe(
+      Effect.flatMap((now) => {
+        ctx.state.sweep(now)
+        return served
+      }),
+      Effect.flatMap((response) =>
+        // The admin API's 401 names the scheme, as before.
+        response.status === 401
+          ? Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
+            request.url.startsWith("/__sandbox")
+              ? HttpServerResponse.setHeader(response, "www-authenticate", `Bearer realm="shoplink-sandbox-admin"`)
+              : response)
+          : Effect.succeed(response)
+      ),
       // A bug must never crash the server or answer 200: it is API0500.
       Effect.catchAllCause((cause) =>
         Effect.as(Effect.logError("sandbox request failed", cause), plainFailure("API0500", MessageCatalog.messages.API0500.text, 500))

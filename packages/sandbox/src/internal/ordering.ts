@@ -1,13 +1,14 @@
 // What a person does in the ordering application (search, add to cart, press an export button),
 // shared by the HTML pages and the admin test driver.
 import type { DriverPressResult } from "../Sandbox.js"
-import { ParseResult, Schema } from "effect"
+import { Either, ParseResult, Schema } from "effect"
 import { Punchout } from "@shoplink/protocol"
 import type { Product, Vehicle } from "./catalog.js"
 import type { Ctx } from "./context.js"
-import { fail, MessageFailure, textOf } from "./failure.js"
+import type { Result } from "./domain/result.js"
+import { MessageFailure, textOf } from "./failure.js"
 import type { Session, StoredOrder } from "./state.js"
-import { encodeQuote, encodeWebhookOrder, SERVER_VERSION, successStatus } from "./wire.js"
+import { exportAndSaveResponse, orderWebhook, quoteLine, quoteWebhook } from "./wire.js"
 
 /** A problem shown on an error page (HTTP 400). */
 export class PageError {
@@ -47,7 +48,7 @@ export const EXPORT_BUTTONS: ReadonlyArray<ExportButton> = ["export", "exportAnd
 // Declared with the public admin API; the ordering pages produce it.
 export type PressResult = DriverPressResult
 
-const countryOf = (ctx: Ctx, session: Session) => ctx.state.customers.get(session.accountNo)!.country
+const countryOf = (ctx: Ctx, session: Session) => ctx.state.accounts.customers.get(session.accountNo)!.country
 
 /** ShowCatalog: the spec's parameter rules, then the vehicle and the search. */
 export const catalogView = (ctx: Ctx, session: Session, query: Record<string, string>): CatalogView => {
@@ -64,15 +65,15 @@ export const catalogView = (ctx: Ctx, session: Session, query: Record<string, st
   let vehicle: Vehicle | undefined
   let identifier: string | undefined
   if (params.vin !== undefined) {
-    vehicle = ctx.state.vehicleByVin(params.vin)
+    vehicle = ctx.state.inventory.vehicleByVin(params.vin)
     if (vehicle === undefined) throw new PageError(`Could not decode VIN ${params.vin}`)
     identifier = `VIN ${params.vin}`
   } else if (params.licensePlate !== undefined && params.licensePlateState !== undefined) {
-    vehicle = ctx.state.vehicleByPlate(params.licensePlate, params.licensePlateState)
+    vehicle = ctx.state.inventory.vehicleByPlate(params.licensePlate, params.licensePlateState)
     if (vehicle === undefined) throw new PageError(`No record found for the license plate ${params.licensePlate} (${params.licensePlateState})`)
     identifier = `License plate ${params.licensePlate} (${params.licensePlateState})`
   } else if (params.baseVehicleID !== undefined) {
-    vehicle = ctx.state.vehicleByBaseId(params.baseVehicleID)
+    vehicle = ctx.state.inventory.vehicleByBaseId(params.baseVehicleID)
     if (vehicle === undefined) throw new PageError(`Unknown base vehicle ID ${params.baseVehicleID}`)
     identifier = `Base vehicle ID ${params.baseVehicleID}`
   }
@@ -80,7 +81,7 @@ export const catalogView = (ctx: Ctx, session: Session, query: Record<string, st
   session.vehicleMakeId = vehicle?.makeId ?? 0
   session.lastVehicle = vehicle === undefined ? undefined : { year: vehicle.year, make: vehicle.make, model: vehicle.model, identifier }
   const all = params.searchTerm !== undefined || vehicle !== undefined
-    ? ctx.state.search(params.searchTerm, vehicle, Number.POSITIVE_INFINITY)
+    ? ctx.state.inventory.search(params.searchTerm, vehicle, Number.POSITIVE_INFINITY)
     : []
   const pageCount = Math.max(1, Math.ceil(all.length / PAGE_SIZE))
   // A malformed or out-of-range page shows the nearest page rather than an error: it is a link the user followed.
@@ -92,10 +93,12 @@ export const catalogView = (ctx: Ctx, session: Session, query: Record<string, st
   return { vehicle, identifier, searchTerm: params.searchTerm, products, page, pageCount, total: all.length }
 }
 
-const asPageError = (error: unknown): never => {
-  if (error instanceof MessageFailure) throw new PageError(`${error.id}: ${textOf(error)}`, 400)
-  throw error
+// The pages show a refused operation as an error page (PageError), with the message's ID and text.
+const asPageError = (failure: MessageFailure): never => {
+  throw new PageError(`${failure.id}: ${textOf(failure)}`, 400)
 }
+
+const orPageError = <A>(result: Result<A>): A => (Either.isRight(result) ? result.right : asPageError(result.left))
 
 /** The session's cart order, if it is still in the cart. */
 export const cartOf = (ctx: Ctx, session: Session): StoredOrder | undefined => {
@@ -110,30 +113,22 @@ export const addToCart = (
   now: number,
   item: { readonly productID: string; readonly brandID: string; readonly quantity: number }
 ): StoredOrder => {
-  try {
-    if (!(item.quantity > 0) || !Number.isInteger(item.quantity)) fail("API0231")
-    const cart = cartOf(ctx, session)
-    if (cart === undefined) {
-      const allocations = ctx.state.allocate([item], countryOf(ctx, session))
-      const order = ctx.state.createCartOrder(now, session.accountNo, allocations, "")
-      session.cartOrderId = order.orderID
-      return order
-    }
-    ctx.state.addToCart(now, cart, item, countryOf(ctx, session))
-    return cart
-  } catch (error) {
-    return asPageError(error)
+  if (!(item.quantity > 0) || !Number.isInteger(item.quantity)) return asPageError(new MessageFailure("API0231"))
+  const cart = cartOf(ctx, session)
+  if (cart === undefined) {
+    const allocations = orPageError(ctx.state.inventory.allocate([item], countryOf(ctx, session)))
+    const order = ctx.state.orders.createCartOrder(now, session.accountNo, allocations, "")
+    session.cartOrderId = order.orderID
+    return order
   }
+  orPageError(ctx.state.orders.addToCart(now, cart, item, countryOf(ctx, session)))
+  return cart
 }
 
 export const removeFromCart = (ctx: Ctx, session: Session, item: { readonly productID: string; readonly brandID: string }): void => {
   const cart = cartOf(ctx, session)
   if (cart === undefined) throw new PageError("The cart is empty")
-  try {
-    ctx.state.removeFromCart(cart, item.productID, item.brandID)
-  } catch (error) {
-    asPageError(error)
-  }
+  orPageError(ctx.state.orders.removeFromCart(cart, item.productID, item.brandID))
 }
 
 /** ShowOrder: opens an order of the account; an order in the cart becomes the session's cart. */
@@ -162,32 +157,23 @@ export const press = (ctx: Ctx, session: Session, now: number, button: ExportBut
       ? cart.lines.map((l) => ({ product: l.product, quantity: l.quantity }))
       : session.lastSearch
     if (items.length === 0) throw new PageError("Nothing to export: search for products or add them to the cart first")
-    const quotes = items.map((i) => encodeQuote(ctx.state, now, i.product, i.quantity, country, session.vehicleMakeId))
+    const quotes = items.map((i) => quoteLine(ctx.state, now, i.product, i.quantity, country, session.vehicleMakeId))
     return {
       result: { button, orderID: cart?.orderID, redirect, webhook: "quote", response: undefined },
-      send: [{ event: "quote", url: session.webhooks.quote, body: { referenceID, quotes } }]
+      send: [{ event: "quote", url: session.webhooks.quote, body: quoteWebhook(referenceID, quotes) }]
     }
   }
   if (cart === undefined || cart.lines.length === 0) throw new PageError("The cart is empty")
   if (button === "exportAndSubmit") {
-    try {
-      ctx.state.submitOrder(cart.orderID, session.accountNo)
-    } catch (error) {
-      asPageError(error)
-    }
+    orPageError(ctx.state.orders.submitOrder(cart.orderID, session.accountNo))
     session.cartOrderId = undefined
     return {
       result: { button, orderID: cart.orderID, redirect, webhook: "order", response: undefined },
-      send: [{ event: "order", url: session.webhooks.order, body: { referenceID, order: encodeWebhookOrder(ctx.state, cart) } }]
+      send: [{ event: "order", url: session.webhooks.order, body: orderWebhook(referenceID, cart) }]
     }
   }
   // Export and Save: the order stays reserved (KEEP_INVENTORY) and the answer carries its orderID.
   session.cartOrderId = undefined
-  const response = {
-    serverVersion: SERVER_VERSION,
-    status: successStatus,
-    ...(referenceID === "" ? {} : { referenceID }),
-    orderID: cart.orderID
-  }
+  const response = exportAndSaveResponse(cart.orderID, referenceID === "" ? undefined : referenceID)
   return { result: { button, orderID: cart.orderID, redirect, webhook: undefined, response }, send: [] }
 }

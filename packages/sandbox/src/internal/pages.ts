@@ -40,7 +40,7 @@ const time = (millis: number, timeZone: string): Html.Html => {
   return html`<time datetime="${iso}">${local}</time> <span class="utc">(${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC)</span>`
 }
 
-const zoneOf = (ctx: Ctx, session: Session) => ctx.state.customers.get(session.accountNo)?.timeZone ?? "UTC"
+const zoneOf = (ctx: Ctx, session: Session) => ctx.state.accounts.customers.get(session.accountNo)?.timeZone ?? "UTC"
 
 const zoneNote = (ctx: Ctx, session: Session) =>
   html`<p class="note" data-testid="time-zone">Times are in your shop's time zone, ${zoneOf(ctx, session)}, with UTC in brackets.</p>`
@@ -78,7 +78,7 @@ const cartHtml = (ctx: Ctx, session: Session, back: string): Html.Html => {
     html`${i === 0 ? "" : " "}<form class="inline" method="post" action="/punchout/v1/app/press?${q(session.token)}"><input type="hidden" name="button" value="${b}"><button type="submit" data-testid="${BUTTON_LABEL[b].testid}">${BUTTON_LABEL[b].label}</button></form>`
   )
   const rows = lines.map((l) =>
-    html`<tr data-testid="cart-line" data-product-id="${l.product.productID}" data-brand-id="${l.product.brandCode}"><td>${ctx.state.brandOf(l.product).name}</td><td>${l.product.productID} ${l.product.description}</td><td>${l.quantity}</td><td>${money(l.product.price)}</td><td>${l.warehouseCode}${l.backOrdered ? html` <span data-testid="back-ordered">back-ordered</span>` : ""}</td>
+    html`<tr data-testid="cart-line" data-product-id="${l.product.productID}" data-brand-id="${l.product.brandCode}"><td>${ctx.state.inventory.brandOf(l.product).name}</td><td>${l.product.productID} ${l.product.description}</td><td>${l.quantity}</td><td>${money(l.product.price)}</td><td>${l.warehouseCode}${l.backOrdered ? html` <span data-testid="back-ordered">back-ordered</span>` : ""}</td>
 <td><form class="inline" method="post" action="/punchout/v1/app/remove?${q(session.token)}"><input type="hidden" name="productID" value="${l.product.productID}"><input type="hidden" name="brandID" value="${l.product.brandCode}"><input type="hidden" name="back" value="${back}"><button type="submit" data-testid="remove-from-cart">Remove</button></form></td></tr>`
   )
   return html`<section class="cart" data-testid="cart"><h2>Cart${cart === undefined ? "" : html` — order <span data-testid="cart-order-id">${cart.orderID}</span>`}</h2>
@@ -105,17 +105,17 @@ const pagingHtml = (view: CatalogView, url: URL): Html.Html | "" => {
 const catalogPage = (ctx: Ctx, session: Session, url: URL, back: string, now: number): string => {
   const query = queryRecord(url)
   const view = catalogView(ctx, session, query)
-  const country = ctx.state.customers.get(session.accountNo)!.country
+  const country = ctx.state.accounts.customers.get(session.accountNo)!.country
   const zone = zoneOf(ctx, session)
-  const backOrders = ctx.state.outOfStock === "backOrder"
+  const backOrders = ctx.state.inventory.outOfStock === "backOrder"
   const v = view.vehicle
   const field = (name: string, label: string) => html`<label>${label} <input name="${name}" value="${query[name] ?? ""}"></label>`
   const addForm = (p: Product, label: string, testid: string) =>
     html`<form class="inline" method="post" action="/punchout/v1/app/add?${q(session.token)}"><input type="hidden" name="productID" value="${p.productID}"><input type="hidden" name="brandID" value="${p.brandCode}"><input type="hidden" name="back" value="${back}"><input name="quantity" value="1" size="3" aria-label="Quantity"><button type="submit" data-testid="${testid}">${label}</button></form>`
   const rows = view.products.map((p) => {
-    const brand = ctx.state.brandOf(p)
-    const available = p.stocked ? ctx.state.available(p, country) : 0
-    const timing = ctx.state.timingOf(now, p, country, 1)
+    const brand = ctx.state.inventory.brandOf(p)
+    const available = p.stocked ? ctx.state.inventory.available(p, country) : 0
+    const timing = ctx.state.inventory.timingOf(now, p, country, 1)
     // Only what the distributor would take gets a button: unpriced and unstocked parts are refused
     // (API0243 / API0232), and so is stock on hand of zero unless the policy back-orders it.
     const [availability, dispatch, action] = !p.stocked
@@ -151,7 +151,7 @@ const orderPage = (ctx: Ctx, session: Session, order: StoredOrder, back: string)
   layout("Order", session, html`${zoneNote(ctx, session)}<h1>Order <span data-testid="order-id">${order.orderID}</span></h1>
 <p>Status: <span data-testid="order-status">${order.state in STATUS_TEXT ? STATUS_TEXT[order.state as keyof typeof STATUS_TEXT] : "Order submitted"}</span>${order.comment === "" ? "" : html` · Comment ${order.comment}`}</p>
 <table><tr><th>Brand</th><th>Part</th><th>Qty</th><th>Price</th><th>Dispatch</th></tr>${order.lines.map((l) =>
-    html`<tr data-testid="order-line"><td>${ctx.state.brandOf(l.product).name}</td><td>${l.product.productID} ${l.product.description}</td><td>${l.quantity}</td><td>${money(l.product.price)}</td><td data-testid="order-line-dispatch">${time(l.dispatchTime, zoneOf(ctx, session))}${l.backOrdered ? html` <span data-testid="back-ordered">back-ordered</span>` : ""}</td></tr>`
+    html`<tr data-testid="order-line"><td>${ctx.state.inventory.brandOf(l.product).name}</td><td>${l.product.productID} ${l.product.description}</td><td>${l.quantity}</td><td>${money(l.product.price)}</td><td data-testid="order-line-dispatch">${time(l.dispatchTime, zoneOf(ctx, session))}${l.backOrdered ? html` <span data-testid="back-ordered">back-ordered</span>` : ""}</td></tr>`
   )}</table>
 ${order.state === "cart" ? cartHtml(ctx, session, back) : ""}`)
 

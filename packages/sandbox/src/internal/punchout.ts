@@ -1,12 +1,13 @@
 // The Punchout API: POST /punchout/v1/create and the API commands run inside a session.
 import { HttpServerRequest, type HttpServerResponse } from "@effect/platform"
-import { DateTime, Effect, Redacted, Schema } from "effect"
+import { DateTime, Effect, Either, Redacted, Schema } from "effect"
 import { Punchout } from "@shoplink/protocol"
 import { randomUUID } from "node:crypto"
-import { attempt, type Ctx, decodeWith, envelope, json, nonPositiveQuantity, readJsonObject } from "./context.js"
-import { fail, MessageFailure } from "./failure.js"
+import { type Ctx, decodeWith, envelope, json, nonPositiveQuantity, readJsonObject } from "./context.js"
+import { reject, type Result } from "./domain/result.js"
+import { MessageFailure } from "./failure.js"
 import { MAX_QUOTES, SESSION_MILLIS, type Session } from "./state.js"
-import { encodeOrder, encodeQuote, SERVER_VERSION, successfulStatus, successStatus } from "./wire.js"
+import { orderResponse, quoteLine, quotesResponse, reserveOrderResponse, SERVER_VERSION, successStatus } from "./wire.js"
 
 const refused = { punchout: { url: "", expiration: 0 } }
 
@@ -29,18 +30,18 @@ export const handleCreate = (ctx: Ctx): Effect.Effect<HttpServerResponse.HttpSer
       const credentialProblem = [...CREDENTIAL_FIELDS].some((f) => typeof body[f] !== "string" || (body[f] as string).trim() === "") ||
         !["US", "US QA", "CA", "CA QA"].includes(String(body["country"]))
       if (credentialProblem) return yield* Effect.fail(new MessageFailure("UNAUTHORIZED"))
-      yield* attempt(() => decodeWith(Punchout.CreateSessionRequest, body))
+      yield* decodeWith(Punchout.CreateSessionRequest, body)
       return yield* Effect.fail(new MessageFailure("API0288"))
     }
     const request = decoded.right
-    const session = yield* attempt(() => {
-      const vendor = ctx.state.vendorKeys.get(Redacted.value(request.apiKey))
-      const customer = ctx.state.customers.get(request.accountNo.trim())
+    const session: Session = yield* Either.gen(function*() {
+      const vendor = ctx.state.accounts.vendorKeys.get(Redacted.value(request.apiKey))
+      const customer = ctx.state.accounts.customers.get(request.accountNo.trim())
       const ok = vendor !== undefined && !vendor.expired && customer !== undefined && customer.active && !customer.revoked &&
         customer.apiToken === Redacted.value(request.apiToken) &&
         customer.username.toLowerCase() === request.username.trim().toLowerCase() &&
         customer.country === countryOf(request.country)
-      if (!ok) return fail("UNAUTHORIZED")
+      if (!ok) return yield* reject("UNAUTHORIZED")
       const session: Session = {
         token: randomUUID(),
         accountNo: customer!.accountNo,
@@ -60,12 +61,12 @@ export const handleCreate = (ctx: Ctx): Effect.Effect<HttpServerResponse.HttpSer
         cartOrderId: undefined,
         lastSearch: []
       }
-      ctx.state.sessions.set(session.token, session)
+      ctx.state.accounts.sessions.set(session.token, session)
       return session
     })
     const response = Schema.encodeSync(Punchout.CreateSessionResponse)({
       serverVersion: SERVER_VERSION,
-      status: { code: 200, message: { text: "Success" } },
+      status: successStatus,
       ...(referenceID === undefined ? {} : { referenceID }),
       punchout: {
         url: `${base}/punchout/v1/${Punchout.COMMAND_PLACEHOLDER}?token=${session.token}`,
@@ -80,81 +81,65 @@ export const handleCreate = (ctx: Ctx): Effect.Effect<HttpServerResponse.HttpSer
 /** The session of a token, or `undefined` when unknown, expired or its customer token was revoked. */
 export const sessionOf = (ctx: Ctx, token: string | null, now: number): Session | undefined => {
   if (token === null) return undefined
-  const session = ctx.state.sessions.get(token)
+  const session = ctx.state.accounts.sessions.get(token)
   if (session === undefined || now >= session.expiresAt) return undefined
-  const customer = ctx.state.customers.get(session.accountNo)
+  const customer = ctx.state.accounts.customers.get(session.accountNo)
   if (customer === undefined || customer.revoked || !customer.active || customer.apiToken !== session.apiToken) return undefined
   return session
 }
 
-const countryOfSession = (ctx: Ctx, session: Session) => ctx.state.customers.get(session.accountNo)!.country
+const countryOfSession = (ctx: Ctx, session: Session) => ctx.state.accounts.customers.get(session.accountNo)!.country
 
-const getProductQuotes = (ctx: Ctx, session: Session, body: Record<string, unknown>, now: number) => {
-  if (nonPositiveQuantity(body["quantity"])) fail("API0231")
-  const request = decodeWith(Punchout.GetProductQuotesRequest, body)
-  const country = countryOfSession(ctx, session)
-  let products
-  if (request.brandID !== undefined && request.brandID.trim() !== "") {
-    const product = ctx.state.findProduct(request.productID, request.brandID)
-    if (product !== undefined && product.price === undefined) fail("API0243")
-    products = product === undefined ? [] : [product]
-  } else {
-    const exact = ctx.state.catalog.products.filter((p) => p.productID.toUpperCase() === request.productID.trim().toUpperCase())
-    products = exact.length > 0 ? exact : ctx.state.search(request.productID, undefined, MAX_QUOTES * 2)
-    products = products.filter((p) => p.price !== undefined).slice(0, MAX_QUOTES)
-  }
-  session.lastSearch = products.map((product) => ({ product, quantity: request.quantity }))
-  return {
-    serverVersion: SERVER_VERSION,
-    status: successStatus,
-    quotes: products.map((p) => encodeQuote(ctx.state, now, p, request.quantity, country)),
-    ...(request.referenceID === undefined ? {} : { referenceID: request.referenceID })
-  }
-}
+const getProductQuotes = (ctx: Ctx, session: Session, body: Record<string, unknown>, now: number) =>
+  Either.gen(function*() {
+    if (nonPositiveQuantity(body["quantity"])) return yield* reject("API0231")
+    const request = yield* decodeWith(Punchout.GetProductQuotesRequest, body)
+    const country = countryOfSession(ctx, session)
+    let products
+    if (request.brandID !== undefined && request.brandID.trim() !== "") {
+      const product = ctx.state.inventory.findProduct(request.productID, request.brandID)
+      if (product !== undefined && product.price === undefined) return yield* reject("API0243")
+      products = product === undefined ? [] : [product]
+    } else {
+      const exact = ctx.state.inventory.catalog.products.filter((p) => p.productID.toUpperCase() === request.productID.trim().toUpperCase())
+      products = exact.length > 0 ? exact : ctx.state.inventory.search(request.productID, undefined, MAX_QUOTES * 2)
+      products = products.filter((p) => p.price !== undefined).slice(0, MAX_QUOTES)
+    }
+    session.lastSearch = products.map((product) => ({ product, quantity: request.quantity }))
+    return quotesResponse(products.map((p) => quoteLine(ctx.state, now, p, request.quantity, country)), request.referenceID)
+  })
 
-const createOrder = (ctx: Ctx, session: Session, body: Record<string, unknown>, now: number) => {
-  if (nonPositiveQuantity(body["quantity"])) fail("API0231")
-  if (Array.isArray(body["quotes"]) && body["quotes"].some((q) => typeof q === "object" && q !== null && nonPositiveQuantity((q as Record<string, unknown>)["quantity"]))) {
-    fail("API0231")
-  }
-  const request = decodeWith(Punchout.CreateOrderRequest, body)
-  const items = "quotes" in request
-    ? request.quotes.map((q) => ({ productID: q.productID, brandID: q.brandID, quantity: q.quantity }))
-    : [{ productID: request.productID, brandID: request.brandID, quantity: request.quantity }]
-  const allocations = ctx.state.allocate(items, countryOfSession(ctx, session))
-  const order = ctx.state.createCartOrder(now, session.accountNo, allocations, request.comment ?? "")
-  return {
-    serverVersion: SERVER_VERSION,
-    status: successStatus,
-    ...(request.referenceID === undefined ? {} : { referenceID: request.referenceID }),
-    order: encodeOrder(ctx.state, order)
-  }
-}
+const createOrder = (ctx: Ctx, session: Session, body: Record<string, unknown>, now: number) =>
+  Either.gen(function*() {
+    if (nonPositiveQuantity(body["quantity"])) return yield* reject("API0231")
+    if (Array.isArray(body["quotes"]) && body["quotes"].some((q) => typeof q === "object" && q !== null && nonPositiveQuantity((q as Record<string, unknown>)["quantity"]))) {
+      return yield* reject("API0231")
+    }
+    const request = yield* decodeWith(Punchout.CreateOrderRequest, body)
+    const items = "quotes" in request
+      ? request.quotes.map((q) => ({ productID: q.productID, brandID: q.brandID, quantity: q.quantity }))
+      : [{ productID: request.productID, brandID: request.brandID, quantity: request.quantity }]
+    const allocations = yield* ctx.state.inventory.allocate(items, countryOfSession(ctx, session))
+    const order = ctx.state.orders.createCartOrder(now, session.accountNo, allocations, request.comment ?? "")
+    return orderResponse(order, request.referenceID)
+  })
 
-const submitOrder = (ctx: Ctx, session: Session, body: Record<string, unknown>) => {
-  const request = decodeWith(Punchout.SubmitOrderRequest, body)
-  const order = ctx.state.submitOrder(request.orderID, session.accountNo)
-  return {
-    serverVersion: SERVER_VERSION,
-    status: successStatus,
-    ...(request.referenceID === undefined ? {} : { referenceID: request.referenceID }),
-    order: encodeOrder(ctx.state, order)
-  }
-}
+const submitOrder = (ctx: Ctx, session: Session, body: Record<string, unknown>) =>
+  Either.gen(function*() {
+    const request = yield* decodeWith(Punchout.SubmitOrderRequest, body)
+    const order = yield* ctx.state.orders.submitOrder(request.orderID, session.accountNo)
+    return orderResponse(order, request.referenceID)
+  })
 
-const reserveOrder = (ctx: Ctx, session: Session, body: Record<string, unknown>, now: number) => {
-  const raw = body["orderID"]
-  if (raw === undefined || raw === null || raw === "") fail("API0203", "Missing selection criteria: orderID")
-  if (typeof raw !== "string" || !/^\d{1,8}$/.test(raw) || Number(raw) === 0) fail("API0230")
-  const request = decodeWith(Punchout.ReserveOrderRequest, body)
-  const order = ctx.state.reserveOrder(now, request.orderID, session.accountNo, request.comment, countryOfSession(ctx, session))
-  return {
-    order: encodeOrder(ctx.state, order),
-    referenceId: request.referenceID ?? null,
-    serverVersion: SERVER_VERSION,
-    status: successfulStatus
-  }
-}
+const reserveOrder = (ctx: Ctx, session: Session, body: Record<string, unknown>, now: number) =>
+  Either.gen(function*() {
+    const raw = body["orderID"]
+    if (raw === undefined || raw === null || raw === "") return yield* reject("API0203", "Missing selection criteria: orderID")
+    if (typeof raw !== "string" || !/^\d{1,8}$/.test(raw) || Number(raw) === 0) return yield* reject("API0230")
+    const request = yield* decodeWith(Punchout.ReserveOrderRequest, body)
+    const order = yield* ctx.state.orders.reserveOrder(now, request.orderID, session.accountNo, request.comment, countryOfSession(ctx, session))
+    return reserveOrderResponse(order, request.referenceID ?? null)
+  })
 
 /** Runs an API command for a valid session (the router has checked token and method). */
 export const handleApiCommand = (
@@ -170,7 +155,7 @@ export const handleApiCommand = (
     const referenceID = typeof body["referenceID"] === "string"
       ? body["referenceID"]
       : typeof body["referenceId"] === "string" ? body["referenceId"] : undefined
-    const result = yield* attempt(() => {
+    const result: Result<unknown> = (() => {
       switch (command) {
         case "GetProductQuotes":
           return getProductQuotes(ctx, session, body, now)
@@ -181,8 +166,8 @@ export const handleApiCommand = (
         case "ReserveOrder":
           return reserveOrder(ctx, session, body, now)
       }
-    }).pipe(Effect.mapError((failure) => ({ failure, referenceID })))
-    return json(result)
+    })()
+    return json(yield* Effect.mapError(result, (failure) => ({ failure, referenceID })))
   }).pipe(
     Effect.catchAll(({ failure, referenceID }) =>
       Effect.succeed(envelope(failure, { referenceID, spelling: command === "ReserveOrder" ? "referenceId" : "referenceID" }))

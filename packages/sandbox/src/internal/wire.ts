@@ -1,39 +1,89 @@
 // Turns stored state into wire bodies by encoding the @shoplink/protocol schemas, so the sandbox
 // writes exactly the shapes (and epoch units, status types) the protocol defines.
 import { DateTime, Schema } from "effect"
-import { MessageCatalog, OrderManagement, Punchout } from "@shoplink/protocol"
+import { Envelope, MessageCatalog, OrderManagement, OrderManagementApi, Punchout } from "@shoplink/protocol"
 import type { Product } from "./catalog.js"
 import { type MessageFailure, textOf } from "./failure.js"
-import { type SandboxState, type StoredInvoice, type StoredLine, type StoredOrder } from "./state.js"
+import type { Customer, SandboxState, StoredInvoice, StoredLine, StoredOrder } from "./state.js"
 
 export const SERVER_VERSION = "sandbox-1.0.0"
 
 const dt = (millis: number) => DateTime.unsafeMake(millis)
 
 // Compiled once: building a parser per call dominates a request's cost.
-const encodeOrderType = Schema.encodeSync(Punchout.Order)
-const encodeWebhookOrderType = Schema.encodeSync(Punchout.WebhookOrder)
-const encodeQuoteLine = Schema.encodeSync(Punchout.QuoteLine)
 const decodeBrandInformation = Schema.decodeUnknownSync(OrderManagement.BrandInformation)
-const encodeOrderLineDetail = Schema.encodeSync(OrderManagement.OrderLineDetail)
-const encodeInvoiceType = Schema.encodeSync(OrderManagement.Invoice)
+const encodeStatusEnvelope = Schema.encodeSync(Envelope.StatusEnvelope)
+const encodeReserveEnvelope = Schema.encodeSync(Envelope.ReserveOrderEnvelope)
+const encodeQuotesResponse = Schema.encodeSync(Punchout.GetProductQuotesResponse)
+const encodeOrderResponse = Schema.encodeSync(Punchout.OrderResponse)
+const encodeReserveOrderResponse = Schema.encodeSync(Punchout.ReserveOrderResponse)
+const encodeExportAndSave = Schema.encodeSync(Punchout.ExportAndSaveResponse)
+const encodeQuoteWebhook = Schema.encodeSync(Punchout.QuoteWebhook)
+const encodeOrderWebhook = Schema.encodeSync(Punchout.OrderWebhook)
 
-export const successStatus = { code: 200, message: { text: "Success" } }
-export const successfulStatus = { code: 200, message: { ID: "API0200", text: "Successful" } }
+/** The Punchout API's success status (no message ID). */
+export const successStatus: Envelope.Status = { code: 200, message: { text: "Success" } }
+/** The Order Management API's success status (API0200), also ReserveOrder's. */
+export const successfulStatus: Envelope.Status = { code: 200, message: { ID: "API0200", text: "Successful" } }
 
-/** The error envelope for a message (with `referenceId` spelling for ReserveOrder). */
+const referenceField = (referenceID: string | undefined) => (referenceID === undefined ? {} : { referenceID })
+
+/** The error envelope for a message (with `referenceId` spelling for ReserveOrder), plus the message's extra fields. */
 export const errorEnvelope = (
   failure: MessageFailure,
   httpStatus: number,
   reference: { readonly referenceID?: string | undefined; readonly spelling?: "referenceID" | "referenceId" } = {}
-): Record<string, unknown> => ({
-  serverVersion: SERVER_VERSION,
-  status: { code: httpStatus, message: { ID: failure.id, text: textOf(failure) } },
-  ...(reference.spelling === "referenceId"
-    ? { referenceId: reference.referenceID ?? null }
-    : reference.referenceID === undefined ? {} : { referenceID: reference.referenceID }),
-  ...failure.extra
+): Record<string, unknown> => {
+  const status = { code: httpStatus, message: { ID: failure.id, text: textOf(failure) } }
+  const head = reference.spelling === "referenceId"
+    ? encodeReserveEnvelope({ serverVersion: SERVER_VERSION, status, referenceId: reference.referenceID ?? null })
+    : encodeStatusEnvelope({ serverVersion: SERVER_VERSION, status, ...referenceField(reference.referenceID) })
+  return failure.extra === undefined ? head : { ...head, ...failure.extra }
+}
+
+/** An Order Management success: the API0200 envelope, then the endpoint's fields (already in wire form). */
+export const omsSuccess = (fields: Record<string, unknown>): Record<string, unknown> => ({
+  ...encodeStatusEnvelope({ serverVersion: SERVER_VERSION, status: successfulStatus }),
+  ...fields
 })
+
+/** An envelope for any message ID, known to the catalogue or not (fault injection). */
+export const messageEnvelope = (id: string, text: string | undefined, httpStatus: number): Record<string, unknown> =>
+  encodeStatusEnvelope({ serverVersion: SERVER_VERSION, status: { code: httpStatus, message: { ID: id, text: text ?? "" } } })
+
+const encodePriceAndAvailability = Schema.encodeSync(OrderManagement.PriceAndAvailabilityResponse)
+const encodeDigitalAssets = Schema.encodeSync(OrderManagement.DigitalAssetsResponse)
+
+/** priceAndAvailability(_v2)'s answer. */
+export const priceAndAvailabilityResponse = (items: ReadonlyArray<OrderManagement.PricedItem>): unknown =>
+  encodePriceAndAvailability({ serverVersion: SERVER_VERSION, status: successfulStatus, items })
+
+/** productDigitalAsset's answer. */
+export const digitalAssetsResponse = (assets: ReadonlyArray<OrderManagement.DigitalAsset>): unknown =>
+  encodeDigitalAssets({ serverVersion: SERVER_VERSION, status: successfulStatus, assets })
+
+/** GetProductQuotes' answer. */
+export const quotesResponse = (quotes: ReadonlyArray<Punchout.QuoteLine>, referenceID: string | undefined): unknown =>
+  encodeQuotesResponse({ serverVersion: SERVER_VERSION, status: successStatus, ...referenceField(referenceID), quotes })
+
+/** CreateOrder's and SubmitOrder's answer. */
+export const orderResponse = (order: StoredOrder, referenceID: string | undefined): unknown =>
+  encodeOrderResponse({ serverVersion: SERVER_VERSION, status: successStatus, ...referenceField(referenceID), order: orderType(order) })
+
+/** ReserveOrder's answer (`referenceId`, API0200). */
+export const reserveOrderResponse = (order: StoredOrder, referenceId: string | null): unknown =>
+  encodeReserveOrderResponse({ serverVersion: SERVER_VERSION, status: successfulStatus, referenceId, order: orderType(order) })
+
+/** The Export and Save button's answer. */
+export const exportAndSaveResponse = (orderID: string, referenceID: string | undefined): unknown =>
+  encodeExportAndSave({ serverVersion: SERVER_VERSION, status: successStatus, ...referenceField(referenceID), orderID })
+
+/** The quote webhook's body. */
+export const quoteWebhook = (referenceID: string, quotes: ReadonlyArray<Punchout.QuoteLine>): unknown =>
+  encodeQuoteWebhook({ referenceID, quotes })
+
+/** The order webhook's body (status a number, per the webhook model). */
+export const orderWebhook = (referenceID: string, order: StoredOrder): unknown => encodeOrderWebhook({ referenceID, order: orderType(order) })
 
 const PUNCHOUT_STATUS: Record<StoredOrder["state"], { readonly code: string; readonly description: string }> = {
   cart: Punchout.ORDER_STATUS.inCart,
@@ -96,24 +146,16 @@ const orderType = (order: StoredOrder): Punchout.Order => {
   }
 }
 
-/** `order` as the commands write it (status a string). */
-export const encodeOrder = (_state: SandboxState, order: StoredOrder): unknown =>
-  encodeOrderType(orderType(order))
-
-/** `order` as the order webhook writes it (status a number, per the webhook model). */
-export const encodeWebhookOrder = (_state: SandboxState, order: StoredOrder): unknown =>
-  encodeWebhookOrderType(orderType(order))
-
 /** A quote line for a product and requested quantity in a country, priced now. */
-export const encodeQuote = (
+export const quoteLine = (
   state: SandboxState,
   now: number,
   product: Product,
   quantity: number,
   country: "US" | "CA",
   makeId = 0
-): unknown => {
-  const timing = state.timingOf(now, product, country, quantity)
+): Punchout.QuoteLine => {
+  const timing = state.inventory.timingOf(now, product, country, quantity)
   const price = product.price ?? 0
   const quote: Punchout.QuoteLine = {
     acaPartTerminologyID: product.terminologyId,
@@ -123,7 +165,7 @@ export const encodeQuote = (
     productDesc: product.name,
     orderByTime: dt(timing.orderByTime),
     dispatchTime: dt(timing.dispatchTime),
-    quantityAvail: product.stocked ? state.available(product, country) : 0,
+    quantityAvail: product.stocked ? state.inventory.available(product, country) : 0,
     quantityReq: quantity,
     price,
     listPrice: product.listPrice,
@@ -133,13 +175,13 @@ export const encodeQuote = (
     makeId,
     subtotal: Math.round(price * quantity * 100) / 100
   }
-  return encodeQuoteLine(quote)
+  return quote
 }
 
 // ---------------------------------------------------------------- Order Management
 
 export const brandInformation = (state: SandboxState, product: Product): OrderManagement.BrandInformation => {
-  const brand = state.brandOf(product)
+  const brand = state.inventory.brandOf(product)
   return decodeBrandInformation({
     ACABrandID: brand.acaBrandId,
     SERVICEBrandCode: brand.code,
@@ -164,37 +206,74 @@ const omsLine = (state: SandboxState, line: StoredLine, index: number): OrderMan
 
 const yyyymmdd = (millis: number) => OrderManagement.formatYyyymmdd(dt(millis))
 
-export const omsOrderBody = (state: SandboxState, order: StoredOrder, statusId: MessageCatalog.MessageId) => {
+const encodeOrderDetails = Schema.encodeSync(OrderManagement.OrderDetailsResponse)
+const encodeCreateOrderResponse = Schema.encodeSync(OrderManagement.CreateOrderResponse)
+
+const omsOrderFields = (state: SandboxState, order: StoredOrder, statusId: MessageCatalog.MessageId) => {
   const total = order.lines.reduce((n, l) => n + (l.product.price ?? 0) * l.quantity, 0)
   const orderStatusId = omsStatusId(order.state)
+  const orderHeader: OrderManagement.OrderHeader = {
+    orderNo: order.orderID,
+    ...(orderStatusId === "API0200"
+      ? { orderStatusText: PUNCHOUT_STATUS[order.state].description }
+      : { orderStatus: orderStatusId, orderStatusText: MessageCatalog.messages[orderStatusId].text }),
+    customerPO: order.customerPO,
+    comment: order.comment,
+    orderDate: yyyymmdd(order.createdAt),
+    orderTotal: Math.round(total * 100) / 100,
+    ...(order.shippingAddress === undefined ? {} : { shippingAddress: order.shippingAddress as OrderManagement.ShippingAddress })
+  }
   return {
     serverVersion: SERVER_VERSION,
     status: { code: 200, message: { ID: statusId, text: MessageCatalog.messages[statusId].text } },
     customerAccountNo: Number(order.accountNo),
-    orderHeader: {
-      orderNo: order.orderID,
-      ...(orderStatusId === "API0200"
-        ? { orderStatusText: PUNCHOUT_STATUS[order.state].description }
-        : { orderStatus: orderStatusId, orderStatusText: MessageCatalog.messages[orderStatusId].text }),
-      customerPO: order.customerPO,
-      comment: order.comment,
-      orderDate: yyyymmdd(order.createdAt),
-      orderTotal: Math.round(total * 100) / 100,
-      ...(order.shippingAddress === undefined ? {} : { shippingAddress: order.shippingAddress })
-    },
-    orderLines: order.lines.map((l, i) => encodeOrderLineDetail(omsLine(state, l, i)))
+    orderHeader,
+    orderLines: order.lines.map((l, i) => omsLine(state, l, i))
   }
 }
 
-export const encodeInvoice = (state: SandboxState, invoice: StoredInvoice): unknown => {
+/** orderDetails' answer (and the assumed order changes'), with the order's status message. */
+export const omsOrderBody = (state: SandboxState, order: StoredOrder, statusId: MessageCatalog.MessageId): unknown =>
+  encodeOrderDetails(omsOrderFields(state, order, statusId))
+
+/** createOrder's answer. */
+export const createOrderResponse = (state: SandboxState, order: StoredOrder, clientTransactionID: string): unknown =>
+  encodeCreateOrderResponse({ ...omsOrderFields(state, order, "API0200"), clientTransactionID })
+
+const invoiceOf = (state: SandboxState, invoice: StoredInvoice): OrderManagement.Invoice => {
   const lines = invoice.lines.map((l, i) =>
     omsLine(state, { product: l.product, quantity: l.quantity, warehouseCode: l.warehouseCode, orderByTime: 0, dispatchTime: 0, requestedProductId: "", quantityShipped: l.quantity, backOrdered: false }, i)
   )
-  return encodeInvoiceType({
+  return {
     invoiceNo: invoice.invoiceNo,
     invoiceDate: dt(invoice.date),
     orderNo: invoice.orderNo,
     invoiceTotal: Math.round(lines.reduce((n, l) => n + l.price * l.quantity, 0) * 100) / 100,
     lines
-  })
+  }
 }
+
+const encodeInvoiceDetails = Schema.encodeSync(OrderManagement.InvoiceDetailsResponse)
+const encodeAccountDetails = Schema.encodeSync(OrderManagement.AccountDetailsResponse)
+const encodeDeleteOrder = Schema.encodeSync(OrderManagementApi.DeleteOrderResponse)
+
+/** invoiceDetails' answer. */
+export const invoiceDetailsResponse = (state: SandboxState, invoices: ReadonlyArray<StoredInvoice>): unknown =>
+  encodeInvoiceDetails({ serverVersion: SERVER_VERSION, status: successfulStatus, invoices: invoices.map((i) => invoiceOf(state, i)) })
+
+/** accountDetails' answer. */
+export const accountDetailsResponse = (account: Customer): unknown =>
+  encodeAccountDetails({
+    serverVersion: SERVER_VERSION,
+    status: successfulStatus,
+    customerAccountNo: account.accountNo,
+    accountName: account.name,
+    country: account.country,
+    active: account.active,
+    poRequired: account.poRequired,
+    defaultShippingAddress: account.defaultShippingAddress as OrderManagement.ShippingAddress
+  })
+
+/** deleteOrder's answer (a sandbox assumption). */
+export const deleteOrderResponse = (accountNo: string, orderNo: string): unknown =>
+  encodeDeleteOrder({ serverVersion: SERVER_VERSION, status: successfulStatus, customerAccountNo: Number(accountNo), orderHeader: { orderNo } })
