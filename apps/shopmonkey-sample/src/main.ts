@@ -4,7 +4,7 @@
 // (`shoplink shops add`); without it, it starts the embedded default (sandbox + fake Shopmonkey,
 // two demo shops and their users) in-process.
 import { NodeRuntime } from "@effect/platform-node"
-import { Observability, Storage } from "@shoplink/connector"
+import { Observability, Settings as Standard, Storage } from "@shoplink/connector"
 import { UndiciHttpClient } from "@shoplink/http-node"
 import { Console, Effect, Layer, Redacted } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -12,7 +12,13 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { startApp } from "./app.js"
 import { startEmbedded } from "./embedded.js"
-import { externalRequested, loadExternalSettings, loadServiceSettings, type Settings } from "./settings.js"
+import {
+  externalRequested,
+  loadExternalSettings,
+  loadServiceSettings,
+  names,
+  type Settings
+} from "./settings.js"
 
 // The embedded default's database folder lives as long as the program's Scope: NodeRuntime.runMain
 // interrupts the program on SIGINT and SIGTERM, so the folder goes on Ctrl+C and on `kill` too
@@ -40,7 +46,7 @@ const program = Effect.gen(function*() {
     banner = [
       `Distributor: ${settings.punchoutBaseUrl}`,
       `Shopmonkey:  ${settings.shopmonkeyBaseUrl}`,
-      `Database:    ${databaseName(settings)} (shops: \`shoplink shops add\`; sign-in users: SHOPLINK_USERS_FILE, ${settings.users.length})`
+      `Database:    ${databaseName(settings)} (shops: \`shoplink shops add\`; sign-in users: ${names.usersFile}, ${settings.users.length})`
     ]
   } else {
     const embedded = yield* startEmbedded()
@@ -48,7 +54,7 @@ const program = Effect.gen(function*() {
     // Shopmonkey start fresh too.
     settings = { ...service, ...embedded.settings, database: service.database ?? { sqlite: join(yield* scratchDirectory, "sample.sqlite") } }
     banner = [
-      "Embedded default (no SHOPLINK_PUNCHOUT_BASE_URL set):",
+      `Embedded default (no ${names.punchoutBaseUrl} set):`,
       `  distributor sandbox  ${embedded.sandbox.url}  (docs: ${embedded.sandbox.openApi.docs})`,
       `  fake Shopmonkey      ${embedded.shopmonkey.url}  (two companies)`,
       ...embedded.shops.map((shop, i) =>
@@ -82,7 +88,7 @@ const program = Effect.gen(function*() {
 
 // Logs and telemetry as docs/deploying.md says: SHOPLINK_LOG_FORMAT, SHOPLINK_LOG_LEVEL and, when
 // set, OTEL_EXPORTER_OTLP_ENDPOINT (traces and metrics over OTLP/HTTP).
-const observability = Observability.layerFromEnv.pipe(Layer.provide(UndiciHttpClient.layer))
+const observability = Observability.layerConfig(Standard.observability).pipe(Layer.provide(UndiciHttpClient.layer))
 
 NodeRuntime.runMain(Effect.scoped(program).pipe(
   Effect.provide(observability),

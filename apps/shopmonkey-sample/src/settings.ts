@@ -1,9 +1,13 @@
 // What the service needs to run, read from the environment. With none of the distributor and
 // Shopmonkey variables set, it runs on the embedded default: the sandbox and the fake Shopmonkey
 // started in-process, with two demo shops and their users (see embedded.ts).
-import { Config, ConfigError, Effect, Either, Option, Redacted } from "effect"
+// The variables are named once: Shoplink's standard settings in @shoplink/connector's SettingsTable
+// (read through its Settings Configs), the Shopmonkey base URL in the adapter, and this service's
+// own (PORT, HOST, SHOPLINK_PUBLIC_PORT, SHOPLINK_APP_BASE_URL) here.
+import { Config, ConfigError, Effect, Either, Option, type Redacted } from "effect"
 import { readFileSync } from "node:fs"
-import { SecretBox, type ShopStore, Storage } from "@shoplink/connector"
+import { shopmonkeyBaseUrl, shopmonkeyBaseUrlSetting } from "@shoplink/adapter-shopmonkey"
+import { Settings as Standard, SettingsTable, type ShopStore, type Storage } from "@shoplink/connector"
 import { isPasswordHash } from "./auth.js"
 
 /** Someone who may sign in to the sample's pages, and the one shop they act for. */
@@ -49,40 +53,33 @@ const optionalPort = (name: string) =>
     Config.validate({ message: "expected a port number from 0 to 65535", validation: (n) => n >= 0 && n <= 65535 })
   )).pipe(Config.map(Option.getOrUndefined))
 
-const optionalUrl = (name: string) =>
-  Config.option(Config.string(name).pipe(
-    Config.mapOrFail((text) => {
-      try {
-        const url = new URL(text)
-        if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error()
-        return Either.right(text.replace(/\/+$/, ""))
-      } catch {
-        return Either.left(ConfigError.InvalidData([], "expected an http:// or https:// URL"))
-      }
-    })
-  )).pipe(Config.map(Option.getOrUndefined))
+/** An optional base URL, checked by the standard rules (http or https, no query), trailing slashes dropped. */
+const optionalUrl = (definition: SettingsTable.SettingDefinition) =>
+  Config.option(Standard.string(definition)).pipe(
+    Config.map((url) => Option.getOrUndefined(Option.map(url, (text) => text.replace(/\/+$/, ""))))
+  )
+
+const { SETTINGS } = SettingsTable
+/** This service's own variables (the standard ones are in SettingsTable). */
+const OWN = { port: "PORT", host: "HOST", publicPort: "SHOPLINK_PUBLIC_PORT", appBaseUrl: "SHOPLINK_APP_BASE_URL" } as const
 
 /** The service's own settings (port, host, addresses, database), present in both modes. */
 export const serviceConfig = Config.all({
-  port: Config.integer("PORT").pipe(Config.withDefault(3000)),
-  host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
-  publicPort: optionalPort("SHOPLINK_PUBLIC_PORT"),
-  publicBaseUrl: optionalUrl("SHOPLINK_PUBLIC_BASE_URL"),
-  appBaseUrl: optionalUrl("SHOPLINK_APP_BASE_URL"),
-  smsVendorName: Config.string("SHOPLINK_SMS_VENDOR_NAME").pipe(Config.withDefault("Shopmonkey (Shoplink sample)")),
+  port: Config.integer(OWN.port).pipe(Config.withDefault(3000)),
+  host: Config.string(OWN.host).pipe(Config.withDefault("127.0.0.1")),
+  publicPort: optionalPort(OWN.publicPort),
+  publicBaseUrl: optionalUrl(SETTINGS.publicBaseUrl),
+  appBaseUrl: optionalUrl({
+    env: OWN.appBaseUrl,
+    file: ["service", "appBaseUrl"],
+    secret: false,
+    description: "where users' browsers reach the sample's pages",
+    kind: "baseUrl"
+  }),
+  smsVendorName: Standard.smsVendorName.pipe(Config.withDefault("Shopmonkey (Shoplink sample)")),
   // Unset: the mode picks a SQLite file (see Settings.database). Its problems never hold a password.
-  database: Config.option(Storage.config("SHOPLINK_DATABASE_URL")).pipe(Config.map(Option.getOrUndefined))
+  database: Config.option(Standard.storage).pipe(Config.map(Option.getOrUndefined))
 })
-
-/** `SHOPLINK_SECRET_KEYS`, checked as a keyring (the problem is named, never a key). */
-const secretKeys = Config.string("SHOPLINK_SECRET_KEYS").pipe(
-  Config.mapOrFail((keys) =>
-    Either.match(SecretBox.parseKeyring(keys), {
-      onLeft: (invalid) => Either.left(ConfigError.InvalidData([], invalid.problem)),
-      onRight: () => Either.right(Redacted.make(keys))
-    })
-  )
-)
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/
 
@@ -112,7 +109,7 @@ export const parseUsers = (text: string): Either.Either<ReadonlyArray<User>, str
   return Either.right(users)
 }
 
-const usersFile = Config.string("SHOPLINK_USERS_FILE").pipe(
+const usersFile = Config.string(SETTINGS.usersFile.env).pipe(
   Config.mapOrFail((file) => {
     let text: string
     try {
@@ -130,10 +127,10 @@ const usersFile = Config.string("SHOPLINK_USERS_FILE").pipe(
  */
 const RETIRED = [
   "SHOPLINK_SHOPMONKEY_API_KEY",
-  "SHOPLINK_CUSTOMER_ACCOUNT_NO",
-  "SHOPLINK_CUSTOMER_USERNAME",
-  "SHOPLINK_CUSTOMER_COUNTRY",
-  "SHOPLINK_CUSTOMER_API_TOKEN",
+  SETTINGS.customerAccountNo.env,
+  SETTINGS.customerUsername.env,
+  SETTINGS.customerCountry.env,
+  SETTINGS.customerApiToken.env,
   "SHOPLINK_SHOP_ID"
 ] as const
 
@@ -149,34 +146,40 @@ const retired = Config.all(RETIRED.map((name) =>
 
 /** The real distributor and the real Shopmonkey, when configured. */
 export const externalConfig = Config.all({
-  punchoutBaseUrl: Config.string("SHOPLINK_PUNCHOUT_BASE_URL"),
-  vendorApiKey: Config.redacted("SHOPLINK_VENDOR_API_KEY"),
-  shopmonkeyBaseUrl: Config.string("SHOPLINK_SHOPMONKEY_BASE_URL").pipe(Config.withDefault("https://api.shopmonkey.cloud/v3")),
-  secretKeys,
+  punchoutBaseUrl: Standard.punchoutClient.baseUrl,
+  vendorApiKey: Standard.punchoutClient.vendorApiKey,
+  shopmonkeyBaseUrl,
+  // Checked as a keyring: the problem is named, never a key.
+  secretKeys: Standard.secretBox.keys,
   users: usersFile,
   retired
 }).pipe(Config.map(({ retired: _, ...rest }) => ({ ...rest, shops: [] as ReadonlyArray<ShopStore.ShopInput> })))
 
 /** Whether any real-service setting is present: then all of them must be. */
 export const externalRequested = Config.all(
-  ["SHOPLINK_PUNCHOUT_BASE_URL", "SHOPLINK_SHOPMONKEY_BASE_URL", ...RETIRED].map((name) => Config.option(Config.string(name)))
+  [SETTINGS.punchoutBaseUrl.env, shopmonkeyBaseUrlSetting.env, ...RETIRED].map((name) => Config.option(Config.string(name)))
 ).pipe(Config.map((values) => values.some(Option.isSome)))
 
 /** What each variable is for, so a configuration error can say more than its name. */
 const described: Record<string, { readonly what: string; readonly secret?: true; readonly safeMessage?: true }> = {
-  PORT: { what: "the port this service listens on" },
-  HOST: { what: "the interface this service listens on" },
-  SHOPLINK_PUBLIC_PORT: { what: "a separate port for the webhooks and the callback page" },
-  SHOPLINK_PUBLIC_BASE_URL: { what: "where the distributor and browsers reach the public routes" },
-  SHOPLINK_APP_BASE_URL: { what: "where users' browsers reach the sample's pages" },
-  SHOPLINK_SMS_VENDOR_NAME: { what: "the name shown in the distributor's footer" },
-  SHOPLINK_DATABASE_URL: { what: "the database for shops, the inbox and launch keys: postgres://… (shared by several instances) or a SQLite file", secret: true, safeMessage: true },
-  SHOPLINK_PUNCHOUT_BASE_URL: { what: "the distributor's Punchout base URL" },
-  SHOPLINK_VENDOR_API_KEY: { what: "the distributor's vendor API key", secret: true },
-  SHOPLINK_SHOPMONKEY_BASE_URL: { what: "the Shopmonkey API base URL" },
-  // Its messages come from SecretBox.parseKeyring, which names the problem and never a key.
-  SHOPLINK_SECRET_KEYS: { what: "the keyring sealing shops' secrets in the database", secret: true, safeMessage: true },
-  SHOPLINK_USERS_FILE: { what: "a JSON file of the users who may sign in" }
+  [OWN.port]: { what: "the port this service listens on" },
+  [OWN.host]: { what: "the interface this service listens on" },
+  [OWN.publicPort]: { what: "a separate port for the webhooks and the callback page" },
+  [SETTINGS.publicBaseUrl.env]: { what: "where the distributor and browsers reach the public routes" },
+  [OWN.appBaseUrl]: { what: "where users' browsers reach the sample's pages" },
+  [SETTINGS.smsVendorName.env]: { what: "the name shown in the distributor's footer" },
+  [SETTINGS.database.env]: {
+    what: "the database for shops, the inbox and launch keys: postgres://… (shared by several instances) or a SQLite file",
+    secret: true,
+    safeMessage: true
+  },
+  // URL problems quote the value: the URL settings are not secrets.
+  [SETTINGS.punchoutBaseUrl.env]: { what: "the distributor's Punchout base URL" },
+  [SETTINGS.vendorApiKey.env]: { what: "the distributor's vendor API key", secret: true },
+  [shopmonkeyBaseUrlSetting.env]: { what: "the Shopmonkey API base URL" },
+  // Its messages come from the keyring rules, which name the problem and never a key.
+  [SETTINGS.secretKeys.env]: { what: "the keyring sealing shops' secrets in the database", secret: true, safeMessage: true },
+  [SETTINGS.usersFile.env]: { what: "a JSON file of the users who may sign in" }
 }
 
 const variable = (path: ReadonlyArray<string>) => {
@@ -196,7 +199,9 @@ export const configErrorLines = (error: ConfigError.ConfigError): ReadonlyArray<
     missingDataCase: (_, path) => [`${variable(path)} is missing`],
     invalidDataCase: (_, path, message) => {
       const about = described[path.join("_")]
-      return [`${variable(path)} is invalid${about?.secret === true && about.safeMessage !== true ? "" : `: ${message}`}`]
+      if (about?.secret === true && about.safeMessage !== true) return [`${variable(path)} is invalid`]
+      // The standard settings' problems read after the name ("is not a URL: …", "must not …").
+      return [/^(is|must) /.test(message) ? `${variable(path)} ${message}` : `${variable(path)} is invalid: ${message}`]
     },
     sourceUnavailableCase: (_, path, message) => [`${variable(path)} could not be read: ${message}`],
     unsupportedCase: (_, path, message) => [`${variable(path)} is not supported: ${message}`]
@@ -229,6 +234,9 @@ export const loadServiceSettings = readOrExplain(serviceConfig)
 
 /** The real distributor and Shopmonkey settings, or the list of what to fix. */
 export const loadExternalSettings = readOrExplain(externalConfig, [
-  "SHOPLINK_PUNCHOUT_BASE_URL or SHOPLINK_SHOPMONKEY_BASE_URL is set, so the real distributor and",
+  `${SETTINGS.punchoutBaseUrl.env} or ${shopmonkeyBaseUrlSetting.env} is set, so the real distributor and`,
   "Shopmonkey are used: set the variables above, or unset both for the embedded default."
 ])
+
+/** Names to show in the start-up banner. */
+export const names = { punchoutBaseUrl: SETTINGS.punchoutBaseUrl.env, usersFile: SETTINGS.usersFile.env } as const

@@ -125,6 +125,12 @@ describe("shopmonkey-sample configuration errors", () => {
     ])
   })
 
+  it("the standard settings' problems read after the variable's name (SettingsTable.problemOf)", () => {
+    expect(configErrorLines(ConfigError.InvalidData(["SHOPLINK_PUBLIC_BASE_URL"], "is not a URL: \"parts\""))).toEqual([
+      "SHOPLINK_PUBLIC_BASE_URL (where the distributor and browsers reach the public routes) is not a URL: \"parts\""
+    ])
+  })
+
   it("the users file: emails lower-cased, a hash from hash-password required, duplicates refused", () => {
     const ok = parseUsers(JSON.stringify([{ email: " Ava@MainStreet.example", shopId: "main-street", passwordHash: HASH }]))
     expect(ok).toEqual(Either.right([{ email: "ava@mainstreet.example", name: "ava@mainstreet.example", shopId: "main-street", passwordHash: HASH }]))

@@ -4,15 +4,49 @@
  * @since 0.1.0
  */
 import type { HttpClient } from "@effect/platform"
-import { Connector, type SmsCredentials } from "@shoplink/connector"
-import type { ConfigError } from "effect"
+import { Connector, Settings, type SettingsTable, type SmsCredentials } from "@shoplink/connector"
+import { Config, type ConfigError } from "effect"
+import * as ShopmonkeyClient from "./ShopmonkeyClient.js"
 import * as ShopmonkeyShopSystem from "./ShopmonkeyShopSystem.js"
+
+/**
+ * The Shopmonkey API base URL setting of Shoplink's applications, in the form of
+ * `SettingsTable.SETTINGS`: `SHOPLINK_SHOPMONKEY_BASE_URL`. The one place the name is written; the
+ * library's layers take a `Config` and read no variable of their own.
+ *
+ * @example
+ * import { shopmonkeyBaseUrlSetting } from "@shoplink/adapter-shopmonkey"
+ * shopmonkeyBaseUrlSetting.env // "SHOPLINK_SHOPMONKEY_BASE_URL"
+ *
+ * @since 0.5.0
+ */
+export const shopmonkeyBaseUrlSetting: SettingsTable.SettingDefinition = {
+  env: "SHOPLINK_SHOPMONKEY_BASE_URL",
+  file: ["shopmonkey", "baseUrl"],
+  secret: false,
+  description: "the Shopmonkey API base URL",
+  kind: "baseUrl"
+}
+
+/**
+ * `shopmonkeyBaseUrlSetting` as a `Config`, checked as a base URL, default
+ * `ShopmonkeyClient.PRODUCTION_BASE_URL` when unset or blank.
+ *
+ * @example
+ * import { shopmonkeyBaseUrl, ShopmonkeyShopSystem } from "@shoplink/adapter-shopmonkey"
+ * const shopSystem = ShopmonkeyShopSystem.layerPerShopConfig({ baseUrl: shopmonkeyBaseUrl })
+ *
+ * @since 0.5.0
+ */
+export const shopmonkeyBaseUrl: Config.Config<string> = Settings.string(shopmonkeyBaseUrlSetting).pipe(
+  Config.withDefault(ShopmonkeyClient.PRODUCTION_BASE_URL)
+)
 
 /**
  * The Shopmonkey connector. Its layer serves many shops, each on its own Shopmonkey account: it
  * reads each shop's API key from `SmsCredentials` (secret `ShopmonkeyShopSystem.API_KEY_SECRET`,
- * `"apiKey"`) on every call, the base URL from `SHOPLINK_SHOPMONKEY_BASE_URL` (default
- * production), and needs an `HttpClient`.
+ * `"apiKey"`) on every call, the base URL from `shopmonkeyBaseUrl` (default production), and
+ * needs an `HttpClient`.
  *
  * @example
  * import { FetchHttpClient } from "@effect/platform"
@@ -33,5 +67,5 @@ export const shopmonkeyConnector: Connector.Connector<
   id: "shopmonkey",
   name: "Shopmonkey",
   capabilities: ShopmonkeyShopSystem.capabilities,
-  layer: ShopmonkeyShopSystem.layerPerShopConfig()
+  layer: ShopmonkeyShopSystem.layerPerShopConfig({ baseUrl: shopmonkeyBaseUrl })
 })

@@ -415,10 +415,10 @@ export const makePerShop = (
  *
  * @example
  * import { FetchHttpClient } from "@effect/platform"
- * import { Layer } from "effect"
+ * import { Config, Layer } from "effect"
  * import { ShopmonkeyClient, ShopmonkeyShopSystem } from "@shoplink/adapter-shopmonkey"
  * const live = ShopmonkeyShopSystem.layer().pipe(
- *   Layer.provide(ShopmonkeyClient.layerConfig()),
+ *   Layer.provide(ShopmonkeyClient.layerConfig({ apiKey: Config.redacted("ACME_SHOPMONKEY_API_KEY") })),
  *   Layer.provide(FetchHttpClient.layer)
  * )
  *
@@ -453,15 +453,29 @@ export const layerPerShop = (
   Layer.effect(ShopSystem.ShopSystem, makePerShop(options))
 
 /**
- * {@link layerPerShop} with the base URL from `SHOPLINK_SHOPMONKEY_BASE_URL` (default
- * `ShopmonkeyClient.PRODUCTION_BASE_URL`). The keys are per shop, from `SmsCredentials`.
+ * The options of {@link layerPerShop} that `layerPerShopConfig` reads from configuration.
+ *
+ * @example
+ * import type { ShopmonkeyShopSystem } from "@shoplink/adapter-shopmonkey"
+ * const options: ShopmonkeyShopSystem.PerShopConfigOptions = { baseUrl: "https://sandbox-api.shopmonkey.cloud/v3" }
+ *
+ * @since 0.5.0
+ */
+export type PerShopConfigOptions = Pick<PerShopOptions, "baseUrl" | "vendorName" | "quoteServiceName">
+
+/**
+ * {@link layerPerShop} from configuration: each option a `Config` (the application names its
+ * variables; `shopmonkeyBaseUrl` is the one the sample and `shopmonkeyConnector` use), the others
+ * given as `options`. The keys are per shop, from `SmsCredentials`.
  *
  * @example
  * import { FetchHttpClient } from "@effect/platform"
- * import { Layer } from "effect"
+ * import { Config, Layer } from "effect"
  * import { ShopStore, SmsCredentials } from "@shoplink/connector"
- * import { ShopmonkeyShopSystem } from "@shoplink/adapter-shopmonkey"
- * const live = ShopmonkeyShopSystem.layerPerShopConfig().pipe(
+ * import { ShopmonkeyClient, ShopmonkeyShopSystem } from "@shoplink/adapter-shopmonkey"
+ * const live = ShopmonkeyShopSystem.layerPerShopConfig({
+ *   baseUrl: Config.string("ACME_SHOPMONKEY_BASE_URL").pipe(Config.withDefault(ShopmonkeyClient.PRODUCTION_BASE_URL))
+ * }).pipe(
  *   Layer.provide(SmsCredentials.layerShopStore.pipe(Layer.provide(ShopStore.layerMemory))),
  *   Layer.provide(FetchHttpClient.layer)
  * )
@@ -469,11 +483,7 @@ export const layerPerShop = (
  * @since 0.2.0
  */
 export const layerPerShopConfig = (
-  options: Omit<PerShopOptions, "baseUrl"> = {}
+  config: Config.Config.Wrap<PerShopConfigOptions>,
+  options: Omit<PerShopOptions, keyof PerShopConfigOptions> = {}
 ): Layer.Layer<ShopSystem.ShopSystem, ConfigError.ConfigError, SmsCredentials.SmsCredentials | HttpClient.HttpClient> =>
-  Layer.unwrapEffect(
-    Effect.map(
-      Config.string("SHOPLINK_SHOPMONKEY_BASE_URL").pipe(Config.withDefault(ShopmonkeyClient.PRODUCTION_BASE_URL)),
-      (baseUrl) => layerPerShop({ ...options, baseUrl })
-    )
-  )
+  Layer.unwrapEffect(Effect.map(Config.unwrap(config), (configured) => layerPerShop({ ...options, ...configured })))

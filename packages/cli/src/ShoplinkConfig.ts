@@ -2,9 +2,14 @@
  * `ShoplinkConfig`: where the `shoplink` CLI reads its settings — environment variables first, then
  * an optional JSON config file — and how each setting is described to the user (`doctor`, errors).
  *
+ * The names are Shoplink's standard ones from `@shoplink/connector`'s `SettingsTable` (plus the
+ * CLI's own webhook URLs). Values are read through a `ConfigProvider` (the environment, then the
+ * file) and checked by the connector's `Settings` Configs, the same rules the services use.
+ *
  * @since 0.1.0
  */
-import { Data, Effect, Option, Redacted } from "effect"
+import * as Standard from "@shoplink/connector/Settings"
+import { ConfigError, ConfigProvider, Data, Effect, Either, Option, Redacted } from "effect"
 import { existsSync, readFileSync } from "node:fs"
 import { resolve } from "node:path"
 import * as Table from "./internal/settingsTable.js"
@@ -85,6 +90,11 @@ export interface Settings {
   readonly values: { readonly [K in SettingKey]?: Setting }
   /** Settings given but blank (and set nowhere else), with where: reported as "set but empty". */
   readonly empty?: { readonly [K in SettingKey]?: string }
+  /**
+   * The same sources as a `ConfigProvider` keyed by environment name: the environment's non-blank
+   * variables, then the file's values. Read any `Config` of the connector's `Settings` with it.
+   */
+  readonly provider?: ConfigProvider.ConfigProvider
 }
 
 /**
@@ -136,17 +146,21 @@ export const fromSources = (
 ): Settings => {
   const values: { [K in SettingKey]?: Setting } = {}
   const empty: { [K in SettingKey]?: string } = {}
+  const fromEnvironment = new Map<string, string>()
+  const fromFile = new Map<string, string>()
   for (const key of Object.keys(SETTINGS) as Array<SettingKey>) {
     const definition = SETTINGS[key]
+    const raw = file === undefined ? undefined : fileValue(file.json, definition.file)
+    if (typeof raw === "string" && raw.trim() !== "") fromFile.set(definition.env, raw.trim())
     const fromEnv = env[definition.env]
     if (fromEnv !== undefined && fromEnv.trim() !== "") {
+      fromEnvironment.set(definition.env, fromEnv.trim())
       values[key] = { value: fromEnv.trim(), source: `env ${definition.env}` }
       continue
     }
     // A blank variable still lets the file supply the value (`VAR= shoplink …` unsets it).
     if (fromEnv !== undefined) empty[key] = `env ${definition.env}`
     if (file !== undefined) {
-      const raw = fileValue(file.json, definition.file)
       const where = `${file.path} ${definition.file.join(".")}`
       if (typeof raw === "string" && raw.trim() !== "") {
         values[key] = { value: raw.trim(), source: where }
@@ -156,8 +170,46 @@ export const fromSources = (
       }
     }
   }
-  return { configFile: file?.path, values, empty }
+  // The environment wins over the file: what `values` says, as a provider of the same settings.
+  const provider = ConfigProvider.fromMap(fromEnvironment).pipe(ConfigProvider.orElse(() => ConfigProvider.fromMap(fromFile)))
+  return { configFile: file?.path, values, empty, provider }
 }
+
+/**
+ * The settings as a `ConfigProvider` keyed by environment name (the environment's non-blank
+ * variables, then the config file's values), to read any of the connector's `Settings` Configs or
+ * a service's `layerConfig` from the same sources.
+ *
+ * @example
+ * import { Effect, Layer } from "effect"
+ * import { Settings } from "@shoplink/connector"
+ * import { PunchoutClient } from "@shoplink/punchout"
+ * import { ShoplinkConfig } from "@shoplink/cli"
+ * const settings = ShoplinkConfig.fromSources({ SHOPLINK_PUNCHOUT_BASE_URL: "http://127.0.0.1:4010", SHOPLINK_VENDOR_API_KEY: "k" }, undefined)
+ * const punchout = PunchoutClient.layerConfig(Settings.punchoutClient).pipe(
+ *   Layer.provide(Layer.setConfigProvider(ShoplinkConfig.provider(settings)))
+ * )
+ *
+ * @since 0.5.0
+ */
+export const provider = (settings: Settings): ConfigProvider.ConfigProvider =>
+  settings.provider ??
+    ConfigProvider.fromMap(
+      new Map(
+        (Object.entries(settings.values) as Array<[SettingKey, Setting]>).map(([key, found]) => [SETTINGS[key].env, found.value])
+      )
+    )
+
+/** The first problem a Config reports (its message reads after the setting's name). */
+const firstProblem = (error: ConfigError.ConfigError): string =>
+  ConfigError.reduceWithContext(error, undefined, {
+    andCase: (_, left: string, right: string) => left || right,
+    orCase: (_, left: string, right: string) => left || right,
+    missingDataCase: () => "is missing",
+    invalidDataCase: (_, __, message) => message,
+    sourceUnavailableCase: (_, __, message) => `could not be read: ${message}`,
+    unsupportedCase: (_, __, message) => `is not supported: ${message}`
+  })
 
 /**
  * Reads the settings: `path` (from `--config`) must exist; without it `./shoplink.config.json` is
@@ -223,8 +275,12 @@ const issue = (settings: Settings, key: SettingKey): string | undefined => {
     const blank = settings.empty?.[key]
     return blank === undefined ? "is missing" : `is set but empty (${blank})`
   }
-  const invalid = Table.invalidValue(SETTINGS[key], found.value)
-  if (invalid === undefined) return undefined
+  // The database is checked where it is opened (service.ts), with the file system.
+  if (SETTINGS[key].kind === "database") return undefined
+  // Read through the connector's Config for the setting: one set of rules for every application.
+  const read = Effect.runSync(Effect.either(Effect.withConfigProvider(Standard.string(SETTINGS[key]), provider(settings))))
+  if (Either.isRight(read)) return undefined
+  const invalid = firstProblem(read.left)
   return found.source === `env ${SETTINGS[key].env}` ? invalid : `${invalid} (${found.source})`
 }
 
@@ -361,8 +417,8 @@ export const optional = (settings: Settings, key: SettingKey): Option.Option<str
  */
 export const display = (key: SettingKey, value: string): string => {
   if (SETTINGS[key].kind === "keyring") {
-    // Only a well-formed keyring is split: an entry without its colon would be all key.
-    if (Table.invalidKeyring(value) !== undefined) return "<redacted>"
+    // Only a well-formed keyring is split (keyringIds gives none otherwise): an entry without its
+    // colon would be all key.
     const [current, ...older] = Table.keyringIds(value)
     return current === undefined ? "<redacted>" : `<redacted>, key ids: ${[`${current} (seals)`, ...older].join(", ")}`
   }

@@ -3,7 +3,8 @@ import { FetchHttpClient } from "@effect/platform"
 import { PunchoutClient, PunchoutError } from "@shoplink/punchout"
 import { OrderManagementClient, OrderManagementError } from "@shoplink/order-management"
 import { InvalidApiKey, OrderLocked, Unauthorized } from "@shoplink/protocol"
-import { ConfigError, Data, Effect, Exit, Layer, Option, Redacted } from "effect"
+import { Settings, SettingsTable } from "@shoplink/connector"
+import { Config, ConfigError, Data, Effect, Exit, Layer, Option, Redacted } from "effect"
 import { ExitCode, ShoplinkConfig } from "../src/index.js"
 import { describeError } from "../src/internal/output.js"
 
@@ -17,6 +18,20 @@ describe("ShoplinkConfig", () => {
     expect(settings.values.punchoutBaseUrl).toEqual({ value: "http://file.example", source: "shoplink.config.json punchout.baseUrl" })
     expect(settings.values.customerAccountNo).toBeUndefined()
   })
+
+  it.effect("the same sources as a ConfigProvider: the connector's Settings Configs read them, environment first", () =>
+    Effect.gen(function*() {
+      const settings = ShoplinkConfig.fromSources(
+        { SHOPLINK_VENDOR_API_KEY: "from-env-key-1234", SHOPLINK_PUNCHOUT_BASE_URL: "  " },
+        { json: { punchout: { baseUrl: "http://file.example", vendorApiKey: "from-file" } }, path: "shoplink.config.json" }
+      )
+      const punchout = yield* Config.unwrap(Settings.punchoutClient).pipe(Effect.withConfigProvider(ShoplinkConfig.provider(settings)))
+      expect(punchout.baseUrl).toBe("http://file.example")
+      expect(Redacted.value(punchout.vendorApiKey)).toBe("from-env-key-1234")
+      // The CLI's table shares the connector's entries: one name for each standard setting.
+      expect(ShoplinkConfig.SETTINGS.secretKeys).toBe(SettingsTable.SETTINGS.secretKeys)
+      expect(ShoplinkConfig.SETTINGS.punchoutBaseUrl).toBe(SettingsTable.SETTINGS.punchoutBaseUrl)
+    }))
 
   it.effect("a missing setting names the variable and the file key", () =>
     Effect.gen(function*() {

@@ -186,11 +186,11 @@ export const layerShopStore: Layer.Layer<CredentialStore, never, ShopStore.ShopS
  * 0.2 stored them in plain text; opening such a database seals and removes them).
  *
  * @example
- * import { Config, Layer } from "effect"
- * import { CredentialStore, SecretBox, Storage } from "@shoplink/connector"
+ * import { Layer } from "effect"
+ * import { CredentialStore, SecretBox, Settings, Storage } from "@shoplink/connector"
  * const layer = CredentialStore.layerSql.pipe(
  *   Layer.provide(Storage.sqlite("shoplink.db")),
- *   Layer.provide(SecretBox.layerConfig(Config.redacted("SHOPLINK_SECRET_KEYS")))
+ *   Layer.provide(SecretBox.layerConfig(Settings.secretBox))
  * )
  *
  * @since 0.1.0

@@ -1,16 +1,9 @@
 /**
  * Operating the runtime: log lines an operator can read and ship, OpenTelemetry traces and
- * metrics, and the metrics as Prometheus text. The application chooses the settings (and the
- * names of its environment variables); `layerFromEnv` reads the conventional ones:
- *
- * | Variable | Meaning |
- * |---|---|
- * | `SHOPLINK_LOG_FORMAT` | `json` (one JSON object per line), `logfmt`, `pretty`, or unset/`auto`: pretty on a terminal, logfmt otherwise |
- * | `SHOPLINK_LOG_LEVEL` | `trace`, `debug`, `info` (default), `warning`, `error` or `none` |
- * | `OTEL_EXPORTER_OTLP_ENDPOINT` | the collector's base URL (`http://collector:4318`); unset or empty, nothing is exported |
- * | `OTEL_EXPORTER_OTLP_PROTOCOL` | `http/protobuf` (default) or `http/json` |
- * | `OTEL_EXPORTER_OTLP_HEADERS` | `name=value,name2=value2` sent with every export (URL-encoded values), e.g. a vendor's API key |
- * | `OTEL_SERVICE_NAME` | the `service.name` resource attribute (default `shoplink`) |
+ * metrics, and the metrics as Prometheus text. The application chooses the settings and names
+ * its variables: `layerConfig(Settings.observability)` reads the standard ones (the log format and
+ * level, and OpenTelemetry's `OTEL_EXPORTER_OTLP_*` / `OTEL_SERVICE_NAME`; see `SettingsTable`),
+ * `logFormatConfig`, `logLevelConfig` and `telemetryConfig` read any names the application picks.
  *
  * Exporting needs the optional peer `@effect/opentelemetry` (0.64.x), loaded only when an
  * endpoint is configured; it posts OTLP over the application's @effect/platform `HttpClient`, with
@@ -356,14 +349,16 @@ export const layer = (options: Options): Layer.Layer<never, TelemetryUnavailable
 }
 
 /**
- * `layer` from `Config`: the application names its variables.
+ * `layer` from `Config`: the application names its variables. `Settings.observability` reads the
+ * standard ones (the sample apps' and the CLI's).
  *
  * @example
- * import { Config } from "effect"
- * import { Observability } from "@shoplink/connector"
- * const observability = Observability.layerConfig({
- *   logFormat: Config.literal("json", "logfmt", "pretty", "auto")("ACME_LOG_FORMAT").pipe(Config.withDefault("auto" as const)),
- *   logLevel: Observability.logLevelConfig("ACME_LOG_LEVEL")
+ * import { Observability, Settings } from "@shoplink/connector"
+ * const standard = Observability.layerConfig(Settings.observability)
+ * const own = Observability.layerConfig({
+ *   logFormat: Observability.logFormatConfig("ACME_LOG_FORMAT"),
+ *   logLevel: Observability.logLevelConfig("ACME_LOG_LEVEL"),
+ *   telemetry: Observability.telemetryConfig({ endpoint: "ACME_OTLP_ENDPOINT" })
  * })
  *
  * @since 0.3.0
@@ -378,7 +373,7 @@ export const layerConfig = (
  *
  * @example
  * import { Observability } from "@shoplink/connector"
- * const level = Observability.logLevelConfig("SHOPLINK_LOG_LEVEL")
+ * const level = Observability.logLevelConfig("ACME_LOG_LEVEL")
  *
  * @since 0.3.0
  */
@@ -394,7 +389,17 @@ export const logLevelConfig = (name: string): Config.Config<LogLevelName> =>
     })
   )
 
-const logFormatConfig = (name: string): Config.Config<LogFormat | "auto"> =>
+/**
+ * A log format from a variable, case-insensitive: `json`, `logfmt`, `pretty`, or `auto` (also
+ * when unset or empty).
+ *
+ * @example
+ * import { Observability } from "@shoplink/connector"
+ * const format = Observability.logFormatConfig("ACME_LOG_FORMAT")
+ *
+ * @since 0.5.0
+ */
+export const logFormatConfig = (name: string): Config.Config<LogFormat | "auto"> =>
   Config.string(name).pipe(
     Config.withDefault("auto"),
     Config.mapOrFail((raw) => {
@@ -406,7 +411,7 @@ const logFormatConfig = (name: string): Config.Config<LogFormat | "auto"> =>
     })
   )
 
-/** `name=value,name2=value2` with URL-encoded values, as OTEL_EXPORTER_OTLP_HEADERS has them. */
+/** `name=value,name2=value2` with URL-encoded values, as OpenTelemetry's headers variable has them. */
 const parseHeaders = (raw: string): Record<string, Redacted.Redacted<string>> => {
   const headers: Record<string, Redacted.Redacted<string>> = {}
   for (const pair of raw.split(",")) {
@@ -423,59 +428,60 @@ const parseHeaders = (raw: string): Record<string, Redacted.Redacted<string>> =>
 }
 
 /**
- * The settings `layerFromEnv` reads: `SHOPLINK_LOG_FORMAT`, `SHOPLINK_LOG_LEVEL`, and, when
- * `OTEL_EXPORTER_OTLP_ENDPOINT` is set and not empty, `OTEL_EXPORTER_OTLP_PROTOCOL`,
- * `OTEL_EXPORTER_OTLP_HEADERS` and `OTEL_SERVICE_NAME` (default `shoplink`).
+ * Names of the variables `telemetryConfig` reads. Only `endpoint` is required.
  *
  * @example
- * import { Effect } from "effect"
- * import { Observability } from "@shoplink/connector"
- * const settings = Effect.runSync(Observability.configFromEnv) // { logFormat: "auto", logLevel: "info", telemetry: undefined }
+ * import type { Observability } from "@shoplink/connector"
+ * const names: Observability.TelemetryNames = { endpoint: "ACME_OTLP_ENDPOINT", serviceName: "ACME_SERVICE_NAME" }
  *
- * @since 0.3.0
+ * @since 0.5.0
  */
-export const configFromEnv: Config.Config<Options> = Config.all({
-  logFormat: logFormatConfig("SHOPLINK_LOG_FORMAT"),
-  logLevel: logLevelConfig("SHOPLINK_LOG_LEVEL"),
-  endpoint: Config.string("OTEL_EXPORTER_OTLP_ENDPOINT").pipe(Config.withDefault("")),
-  protocol: Config.string("OTEL_EXPORTER_OTLP_PROTOCOL").pipe(
+export interface TelemetryNames {
+  readonly endpoint: string
+  readonly protocol?: string | undefined
+  readonly headers?: string | undefined
+  readonly serviceName?: string | undefined
+}
+
+/**
+ * Telemetry settings from the variables `names`: `undefined` (no export) when the endpoint is
+ * unset or empty; otherwise the endpoint, the protocol (`http/protobuf`, the default, or
+ * `http/json`), headers (`name=value,name2=value2`, URL-encoded values, read as a secret) and the
+ * service name (default `shoplink`).
+ *
+ * @example
+ * import { Observability } from "@shoplink/connector"
+ * const telemetry = Observability.telemetryConfig({ endpoint: "ACME_OTLP_ENDPOINT", headers: "ACME_OTLP_HEADERS" })
+ *
+ * @since 0.5.0
+ */
+export const telemetryConfig = (names: TelemetryNames): Config.Config<TelemetryOptions | undefined> =>
+  Config.all({
+    endpoint: Config.string(names.endpoint).pipe(Config.withDefault("")),
+    protocol: names.protocol === undefined ? Config.succeed("http/protobuf" as const) : protocolConfig(names.protocol),
+    headers: names.headers === undefined ? Config.succeed(Option.none()) : Config.redacted(names.headers).pipe(Config.option),
+    serviceName: names.serviceName === undefined
+      ? Config.succeed("shoplink")
+      : Config.string(names.serviceName).pipe(Config.withDefault("shoplink"))
+  }).pipe(Config.map(({ endpoint, headers, protocol, serviceName }): TelemetryOptions | undefined =>
+    endpoint.trim() === "" ? undefined : {
+      endpoint: endpoint.trim(),
+      protocol,
+      serviceName: serviceName.trim() === "" ? "shoplink" : serviceName.trim(),
+      ...(Option.isSome(headers) ? { headers: parseHeaders(Redacted.value(headers.value)) } : {})
+    }
+  ))
+
+const protocolConfig = (name: string): Config.Config<"http/protobuf" | "http/json"> =>
+  Config.string(name).pipe(
     Config.withDefault("http/protobuf"),
     Config.mapOrFail((raw): Either.Either<"http/protobuf" | "http/json", ConfigError.ConfigError> => {
       const value = raw.trim() === "" ? "http/protobuf" : raw.trim()
       return value === "http/protobuf" || value === "http/json"
         ? Either.right(value)
-        : Either.left(ConfigError.InvalidData(["OTEL_EXPORTER_OTLP_PROTOCOL"], `must be http/protobuf or http/json (got "${raw.slice(0, 40)}")`))
+        : Either.left(ConfigError.InvalidData([name], `must be http/protobuf or http/json (got "${raw.slice(0, 40)}")`))
     })
-  ),
-  headers: Config.redacted("OTEL_EXPORTER_OTLP_HEADERS").pipe(Config.option),
-  serviceName: Config.string("OTEL_SERVICE_NAME").pipe(Config.withDefault("shoplink"))
-}).pipe(Config.map(({ endpoint, headers, logFormat, logLevel, protocol, serviceName }): Options => ({
-  logFormat,
-  logLevel,
-  telemetry: endpoint.trim() === "" ? undefined : {
-    endpoint: endpoint.trim(),
-    protocol,
-    serviceName: serviceName.trim() === "" ? "shoplink" : serviceName.trim(),
-    ...(Option.isSome(headers) ? { headers: parseHeaders(Redacted.value(headers.value)) } : {})
-  }
-})))
-
-/**
- * `layer` from the conventional variables (see `configFromEnv` and the module's table).
- *
- * @example
- * import { NodeRuntime } from "@effect/platform-node"
- * import { Effect, Layer } from "effect"
- * import { UndiciHttpClient } from "@shoplink/http-node"
- * import { Observability } from "@shoplink/connector"
- * declare const program: Effect.Effect<never>
- * NodeRuntime.runMain(program.pipe(Effect.provide(Observability.layerFromEnv.pipe(Layer.provide(UndiciHttpClient.layer)))))
- *
- * @since 0.3.0
- */
-export const layerFromEnv: Layer.Layer<never, ConfigError.ConfigError | TelemetryUnavailable, HttpClient.HttpClient> = Layer.unwrapEffect(
-  Effect.map(configFromEnv, layer)
-)
+  )
 
 // Prometheus text exposition format 0.0.4.
 

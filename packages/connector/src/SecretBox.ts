@@ -6,7 +6,7 @@
  * belongs (the `context`, e.g. `shop_1/distributor.apiToken`): a ciphertext copied onto another
  * shop's row does not open.
  *
- * The keyring comes from one setting, `SHOPLINK_SECRET_KEYS` in the sample and the CLI:
+ * The keyring comes from one setting (`Settings.secretBox`, the standard `SHOPLINK_SECRET_KEYS`):
  * `id:base64key[,id:base64key…]`, each key 32 random bytes (`shoplink secrets generate-key`).
  * There is no plain-text fallback: without a key, a layer that stores secrets does not build.
  *
@@ -14,6 +14,7 @@
  */
 import { Config, ConfigError, Context, Effect, Either, Layer, Redacted, Schema } from "effect"
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto"
+import { KEY_BYTES, readKeyring } from "./SettingsTable.js"
 
 /**
  * A value as stored: the key id beside the ciphertext (`v1.<iv>.<ciphertext>.<tag>`, base64url).
@@ -109,7 +110,6 @@ export interface Operations {
  */
 export class SecretBox extends Context.Tag("@shoplink/connector/SecretBox")<SecretBox, Operations>() {}
 
-const KEY_BYTES = 32
 const IV_BYTES = 12
 const FORMAT = "v1"
 
@@ -136,24 +136,12 @@ export const generateKey = (id: string): string => `${id}:${randomBytes(KEY_BYTE
  * @since 0.2.0
  */
 export const parseKeyring = (text: string): Either.Either<Keyring, SecretKeysInvalid> => {
-  const entries = text.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "")
-  if (entries.length === 0) return Either.left(new SecretKeysInvalid({ problem: "no key given" }))
-  const keys = new Map<string, Redacted.Redacted<Uint8Array>>()
-  for (const [index, entry] of entries.entries()) {
-    const colon = entry.indexOf(":")
-    const id = colon === -1 ? "" : entry.slice(0, colon)
-    if (!/^[A-Za-z0-9_-]{1,32}$/.test(id)) {
-      return Either.left(new SecretKeysInvalid({ problem: `entry ${index + 1} must read id:base64key, with an id of letters, digits, - or _` }))
-    }
-    const encoded = entry.slice(colon + 1)
-    const key = Buffer.from(encoded, "base64")
-    if (!/^[A-Za-z0-9+/=_-]+$/.test(encoded) || key.length !== KEY_BYTES) {
-      return Either.left(new SecretKeysInvalid({ problem: `key ${id} is ${key.length} bytes; AES-256 needs ${KEY_BYTES} (base64 of 32 random bytes)` }))
-    }
-    if (keys.has(id)) return Either.left(new SecretKeysInvalid({ problem: `key id ${id} appears twice` }))
-    keys.set(id, Redacted.make(new Uint8Array(key)))
-  }
-  return Either.right({ current: entries[0]!.slice(0, entries[0]!.indexOf(":")), keys })
+  const read = readKeyring(text)
+  if ("problem" in read) return Either.left(new SecretKeysInvalid({ problem: read.problem }))
+  return Either.right({
+    current: read.entries[0]!.id,
+    keys: new Map(read.entries.map(({ id, key }) => [id, Redacted.make(key)] as const))
+  })
 }
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64url")
@@ -222,23 +210,39 @@ export const make = (keyring: Keyring): Operations => {
 export const layer = (keyring: Keyring): Layer.Layer<SecretBox> => Layer.sync(SecretBox, () => make(keyring))
 
 /**
- * The box from a `Config` holding the keyring text (read with `Config.redacted`). A missing or
- * malformed setting fails the layer with a `ConfigError` that names the setting and the problem.
+ * What `layerConfig` reads: the keyring text, `id:base64key[,id:base64key…]` (the first seals).
+ *
+ * @example
+ * import { Redacted } from "effect"
+ * import { SecretBox } from "@shoplink/connector"
+ * const options: SecretBox.Options = { keys: Redacted.make(SecretBox.generateKey("k1")) }
+ *
+ * @since 0.5.0
+ */
+export interface Options {
+  readonly keys: Redacted.Redacted<string>
+}
+
+/**
+ * The box from configuration: each option a `Config` (the application names its variables; the
+ * standard one is `Settings.secretBox`). A missing or malformed keyring fails the layer with a
+ * `ConfigError` that names the setting and the problem, never a key.
  *
  * @example
  * import { Config } from "effect"
- * import { SecretBox } from "@shoplink/connector"
- * const layer = SecretBox.layerConfig(Config.redacted("SHOPLINK_SECRET_KEYS"))
+ * import { SecretBox, Settings } from "@shoplink/connector"
+ * const standard = SecretBox.layerConfig(Settings.secretBox)
+ * const own = SecretBox.layerConfig({ keys: Config.redacted("ACME_SECRET_KEYS") })
  *
  * @since 0.2.0
  */
-export const layerConfig = (keys: Config.Config<Redacted.Redacted<string>>): Layer.Layer<SecretBox, ConfigError.ConfigError> =>
+export const layerConfig = (config: Config.Config.Wrap<Options>): Layer.Layer<SecretBox, ConfigError.ConfigError> =>
   Layer.effect(
     SecretBox,
     Effect.flatMap(
-      keys.pipe(
-        Config.mapOrFail((text) =>
-          Either.mapLeft(parseKeyring(Redacted.value(text)), (error) => ConfigError.InvalidData([], error.message))
+      Config.unwrap(config).pipe(
+        Config.mapOrFail(({ keys }) =>
+          Either.mapLeft(parseKeyring(Redacted.value(keys)), (error) => ConfigError.InvalidData([], error.message))
         )
       ),
       (keyring) => Effect.sync(() => make(keyring))

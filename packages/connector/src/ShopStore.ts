@@ -375,11 +375,11 @@ const importLegacyCredentials = (sql: SqlClient.SqlClient, box: SecretBox["Type"
  *
  * @example
  * import { SqliteClient } from "@effect/sql-sqlite-node"
- * import { Config, Layer } from "effect"
- * import { SecretBox, ShopStore } from "@shoplink/connector"
+ * import { Layer } from "effect"
+ * import { SecretBox, Settings, ShopStore } from "@shoplink/connector"
  * const layer = ShopStore.layerSql.pipe(
  *   Layer.provide(SqliteClient.layer({ filename: "shoplink.db" })),
- *   Layer.provide(SecretBox.layerConfig(Config.redacted("SHOPLINK_SECRET_KEYS")))
+ *   Layer.provide(SecretBox.layerConfig(Settings.secretBox))
  * )
  *
  * @since 0.2.0

@@ -8,7 +8,8 @@
  *   share one database (workers claim inbox entries with leases). `@effect/sql-pg` is an optional
  *   peer, loaded only when a `postgres://` URL is used.
  *
- * `fromUrl` picks between them from one setting (the sample's `SHOPLINK_DATABASE_URL`).
+ * `fromUrl` picks between them from one setting (`Settings.storage`, the standard
+ * `SHOPLINK_DATABASE_URL`).
  *
  * @since 0.2.0
  */
@@ -98,15 +99,15 @@ export const maskUrl = (url: string): string => url.replace(/^([a-z][a-z0-9+.-]*
  * `postgress://` or `mysql://` is an error at start-up, not a file by that name).
  *
  * @example
- * import { Effect } from "effect"
+ * import { Either } from "effect"
  * import { Storage } from "@shoplink/connector"
- * const location = Effect.runSync(Storage.fromUrl("postgres://postgres@127.0.0.1:5432/shoplink"))
+ * Either.isLeft(Storage.parseUrl("mysql://db/shoplink")) // true: unsupported scheme
  *
- * @since 0.4.0
+ * @since 0.5.0
  */
-export const fromUrl = (value: string | Redacted.Redacted<string>): Effect.Effect<Location, StorageUnavailable> => {
+export const parseUrl = (value: string | Redacted.Redacted<string>): Either.Either<Location, StorageUnavailable> => {
   const raw = (Redacted.isRedacted(value) ? Redacted.value(value) : value).trim()
-  const fail = (problem: string) => Effect.fail(new StorageUnavailable({ database: maskUrl(raw), problem }))
+  const fail = (problem: string) => Either.left(new StorageUnavailable({ database: maskUrl(raw), problem }))
   if (raw === "") return fail("the setting is empty: give a postgres:// URL or a SQLite file path")
   if (/^postgres(ql)?:\/\//i.test(raw)) {
     let parsed: URL
@@ -116,16 +117,29 @@ export const fromUrl = (value: string | Redacted.Redacted<string>): Effect.Effec
       return fail("not a valid URL (postgres://user:password@host:5432/database)")
     }
     if (parsed.hostname === "" && !parsed.searchParams.has("host")) return fail("the URL names no host")
-    return Effect.succeed({ postgres: Redacted.make(raw) })
+    return Either.right({ postgres: Redacted.make(raw) })
   }
   if (/^sqlite:/i.test(raw)) {
     const path = raw.replace(/^sqlite:(\/\/)?/i, "")
-    return path === "" ? fail("sqlite: needs a file path") : Effect.succeed({ sqlite: path })
+    return path === "" ? fail("sqlite: needs a file path") : Either.right({ sqlite: path })
   }
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(raw)?.[1]
   if (scheme !== undefined) return fail(`unsupported scheme "${scheme}:" (use postgres:// or a SQLite file path)`)
-  return Effect.succeed({ sqlite: raw })
+  return Either.right({ sqlite: raw })
 }
+
+/**
+ * `parseUrl` as an Effect.
+ *
+ * @example
+ * import { Effect } from "effect"
+ * import { Storage } from "@shoplink/connector"
+ * const location = Effect.runSync(Storage.fromUrl("postgres://postgres@127.0.0.1:5432/shoplink"))
+ *
+ * @since 0.4.0
+ */
+export const fromUrl = (value: string | Redacted.Redacted<string>): Effect.Effect<Location, StorageUnavailable> =>
+  Either.match(parseUrl(value), { onLeft: Effect.fail, onRight: Effect.succeed })
 
 /** The driver's error as one line a person can act on. */
 const describeConnectFailure = (error: unknown): string => {
@@ -182,7 +196,7 @@ export const postgres = (
  * @example
  * import { Effect, Layer } from "effect"
  * import { Storage } from "@shoplink/connector"
- * const client = Layer.unwrapEffect(Effect.map(Storage.fromUrl(process.env["SHOPLINK_DATABASE_URL"] ?? "shoplink.db"), Storage.layer))
+ * const client = Layer.unwrapEffect(Effect.map(Storage.fromUrl(process.env["ACME_DATABASE_URL"] ?? "shoplink.db"), Storage.layer))
  *
  * @since 0.4.0
  */
@@ -192,18 +206,18 @@ export const layer = (location: Location): Layer.Layer<SqlClient.SqlClient, Stor
 /**
  * A `Location` read from the variable `name` through `fromUrl` (a `postgres://` URL or a SQLite
  * file); a value it refuses is a `ConfigError` naming the problem, never the password. The
- * application names the variable (the samples use `SHOPLINK_DATABASE_URL`).
+ * application names the variable (`Settings.storage` is the standard `SHOPLINK_DATABASE_URL`).
  *
  * @example
  * import { Config } from "effect"
  * import { Storage } from "@shoplink/connector"
- * const storage = Storage.config("SHOPLINK_DATABASE_URL").pipe(Config.withDefault<Storage.Location>({ sqlite: "shoplink.db" }))
+ * const storage = Storage.config("ACME_DATABASE_URL").pipe(Config.withDefault<Storage.Location>({ sqlite: "shoplink.db" }))
  *
  * @since 0.4.0
  */
 export const config = (name: string): Config.Config<Location> =>
   Config.string(name).pipe(
     Config.mapOrFail((value) =>
-      Either.mapLeft(Effect.runSync(Effect.either(fromUrl(value))), (error) => ConfigError.InvalidData([], error.problem))
+      Either.mapLeft(parseUrl(value), (error) => ConfigError.InvalidData([], error.problem))
     )
   )

@@ -5,9 +5,9 @@ import { HttpRouter } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { UndiciHttpClient } from "@shoplink/http-node"
-import { ConnectorRuntime, Observability } from "@shoplink/connector"
+import { ConnectorRuntime, Observability, Settings } from "@shoplink/connector"
 import { SANDBOX_FIXTURES, startSandbox } from "@shoplink/sandbox"
-import { ConfigProvider, Effect, Either, Layer, Metric, MetricBoundaries, Redacted } from "effect"
+import { Config, ConfigProvider, Effect, Either, Layer, Metric, MetricBoundaries, Redacted } from "effect"
 import { createServer } from "node:http"
 import { vi } from "vitest"
 import { scratchDatabase } from "./fixtures.js"
@@ -196,7 +196,7 @@ describe("Observability: logs", () => {
       spy.mockRestore()
 
       const settings = (env: Record<string, string>) =>
-        Effect.either(Effect.withConfigProvider(Observability.configFromEnv, ConfigProvider.fromMap(new Map(Object.entries(env)))))
+        Effect.either(Effect.withConfigProvider(Config.unwrap(Settings.observability), ConfigProvider.fromMap(new Map(Object.entries(env)))))
       expect(yield* settings({})).toEqual(Either.right({ logFormat: "auto", logLevel: "info", telemetry: undefined }))
       expect(yield* settings({ SHOPLINK_LOG_FORMAT: "JSON", SHOPLINK_LOG_LEVEL: "Warn", OTEL_EXPORTER_OTLP_ENDPOINT: "" })).toEqual(
         Either.right({ logFormat: "json", logLevel: "warning", telemetry: undefined })
@@ -266,7 +266,7 @@ describe("Observability: OpenTelemetry", () => {
       }
     }))
 
-  it.scopedLive("layerFromEnv: OTEL_EXPORTER_OTLP_ENDPOINT turns on OTLP/protobuf export; SHOPLINK_LOG_* set the logger", () =>
+  it.scopedLive("layerConfig(Settings.observability): OTEL_EXPORTER_OTLP_ENDPOINT turns on OTLP/protobuf export; SHOPLINK_LOG_* set the logger", () =>
     Effect.gen(function*() {
       const collector = yield* startCollector
       const client = yield* Layer.build(UndiciHttpClient.layer)
@@ -278,7 +278,7 @@ describe("Observability: OpenTelemetry", () => {
         ["SHOPLINK_LOG_FORMAT", "json"],
         ["SHOPLINK_LOG_LEVEL", "warning"]
       ]))
-      const observability = Observability.layerFromEnv.pipe(
+      const observability = Observability.layerConfig(Settings.observability).pipe(
         Layer.provide(Layer.succeedContext(client)),
         Layer.provide(Layer.setConfigProvider(env))
       )

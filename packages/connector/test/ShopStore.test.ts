@@ -114,7 +114,7 @@ describe("SecretBox", () => {
     }).pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map()))))
 })
 
-const ConfigProviderKeys = Config.redacted("SHOPLINK_SECRET_KEYS")
+const ConfigProviderKeys = { keys: Config.redacted("SHOPLINK_SECRET_KEYS") }
 
 describe("ShopStore", () => {
   const contract = (name: string, layer: () => Layer.Layer<ShopStore.ShopStore, unknown>) =>

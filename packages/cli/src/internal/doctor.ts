@@ -95,7 +95,7 @@ const punchoutChecks = (settings: ShoplinkConfig.Settings): Effect.Effect<Readon
         auth,
         errorDetail(error),
         code === ExitCode.Auth
-          ? "the vendor key or the customer's account number, username, country or token was refused (the API does not say which): check SHOPLINK_VENDOR_API_KEY and SHOPLINK_CUSTOMER_*"
+          ? `the vendor key or the customer's account number, username, country or token was refused (the API does not say which): check ${ShoplinkConfig.SETTINGS.vendorApiKey.env} and ${ShoplinkConfig.SETTINGS.customerAccountNo.env.replace(/_ACCOUNT_NO$/, "_*")}`
           : "see the message ID in the Punchout spec's message table",
         code
       )

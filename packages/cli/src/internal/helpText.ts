@@ -2,8 +2,12 @@
 // costs no Effect start-up. Global options, exit codes and the environment appear once, in
 // `shoplink --help`; each command's help points there instead of repeating them.
 import { EXIT_CODE_TEXT } from "./exitCodes.js"
-import { DEFAULT_CONFIG_FILE, SETTINGS } from "./settingsTable.js"
+import { DEFAULT_CONFIG_FILE } from "./configFile.js"
 import * as Spec from "./spec.js"
+
+// The settings' names live in @shoplink/connector's import-free table. Loaded here without Effect;
+// a copy of dist without its dependencies (see the help test) still answers, without the list.
+const SETTINGS = await import("./settingsTable.js").then((table) => table.SETTINGS, () => undefined)
 
 /** Every line of help fits in 99 columns (under 100). */
 export const WIDTH = 99
@@ -125,7 +129,9 @@ const rootHelp = (): Array<string> => [
       "  "
     ),
     "",
-    ...columns(Object.values(SETTINGS).map((d) => [d.env, d.description] as const))
+    ...(SETTINGS === undefined
+      ? ["  (the list needs @shoplink/connector installed beside this command)"]
+      : columns(Object.values(SETTINGS).map((d) => [d.env, d.description] as const)))
   ]),
   "",
   "Run `shoplink <command> --help` for a command's arguments and options."

@@ -2,6 +2,7 @@
 // point the other commands at it.
 import { Effect } from "effect"
 import { err, json, out } from "./output.js"
+import { SETTINGS } from "./settingsTable.js"
 import type * as Spec from "./spec.js"
 
 export const start = (args: Spec.ArgsOf<typeof Spec.sandboxStart>): Effect.Effect<void, unknown> =>
@@ -13,16 +14,16 @@ export const start = (args: Spec.ArgsOf<typeof Spec.sandboxStart>): Effect.Effec
     const us = c.customers.us
     // Public test fixtures, printed on purpose so they can be pasted into a shell.
     const env: Record<string, string> = {
-      SHOPLINK_PUNCHOUT_BASE_URL: sandbox.url,
-      SHOPLINK_VENDOR_API_KEY: c.vendorApiKey,
-      SHOPLINK_OMS_ENVIRONMENT: "US_QUA",
-      SHOPLINK_OMS_TEST_BASE_URL: sandbox.url,
-      SHOPLINK_OMS_PROD_BASE_URL: sandbox.url,
-      SHOPLINK_OMS_API_KEY: c.oms.testApiKey,
-      SHOPLINK_CUSTOMER_ACCOUNT_NO: us.accountNo,
-      SHOPLINK_CUSTOMER_USERNAME: us.username,
-      SHOPLINK_CUSTOMER_COUNTRY: us.country,
-      SHOPLINK_CUSTOMER_API_TOKEN: us.apiToken
+      [SETTINGS.punchoutBaseUrl.env]: sandbox.url,
+      [SETTINGS.vendorApiKey.env]: c.vendorApiKey,
+      [SETTINGS.omsEnvironment.env]: "US_QUA",
+      [SETTINGS.omsTestBaseUrl.env]: sandbox.url,
+      [SETTINGS.omsProdBaseUrl.env]: sandbox.url,
+      [SETTINGS.omsApiKey.env]: c.oms.testApiKey,
+      [SETTINGS.customerAccountNo.env]: us.accountNo,
+      [SETTINGS.customerUsername.env]: us.username,
+      [SETTINGS.customerCountry.env]: us.country,
+      [SETTINGS.customerApiToken.env]: us.apiToken
     }
     if (args.json) {
       yield* json({ url: sandbox.url, docs: sandbox.openApi.docs, admin: sandbox.adminUrl, env })

@@ -5,7 +5,10 @@ import { Effect, Option } from "effect"
 import { UsageError } from "./errors.js"
 import { err, json, out, table } from "./output.js"
 import { service, withShops } from "./service.js"
+import { SETTINGS } from "./settingsTable.js"
 import type * as Spec from "./spec.js"
+
+const SECRET_KEYS = SETTINGS.secretKeys.env
 
 const KEY_ID = /^[A-Za-z0-9_-]{1,32}$/
 
@@ -21,7 +24,7 @@ export const generateKey = (args: Spec.ArgsOf<typeof Spec.secretsGenerateKey>): 
     yield* out(SecretBox.generateKey(id))
     yield* err(
       [
-        `This is a secret: the key ${id} for SHOPLINK_SECRET_KEYS (id:base64key[,id:base64key…]; the first key seals).`,
+        `This is a secret: the key ${id} for ${SECRET_KEYS} (id:base64key[,id:base64key…]; the first key seals).`,
         "Keep it with the service's other secrets, never in a file you commit. To rotate: put it first,",
         "keep the old key after it, restart the service, run `shoplink secrets rotate`, then drop the old key."
       ].join("\n")
@@ -49,15 +52,15 @@ export const rotate = (args: Spec.ArgsOf<typeof Spec.secretsRotate>): Effect.Eff
     yield* out("")
     if (!done) {
       yield* out(
-        `Still sealed with other keys: ${still.map(([keyId, n]) => `${keyId} (${n})`).join(", ")}. Keep them in SHOPLINK_SECRET_KEYS ` +
+        `Still sealed with other keys: ${still.map(([keyId, n]) => `${keyId} (${n})`).join(", ")}. Keep them in ${SECRET_KEYS} ` +
           `and run \`shoplink secrets rotate\` again (is the service still running with ${still[0]![0]} first?).`
       )
     } else if (removable.length > 0) {
       yield* out(
-        `Every stored secret is sealed with ${current}: ${removable.join(", ")} can now be removed from SHOPLINK_SECRET_KEYS ` +
+        `Every stored secret is sealed with ${current}: ${removable.join(", ")} can now be removed from ${SECRET_KEYS} ` +
           "(restart the service after)."
       )
     } else {
-      yield* out(`Every stored secret is sealed with ${current}; SHOPLINK_SECRET_KEYS holds no other key.`)
+      yield* out(`Every stored secret is sealed with ${current}; ${SECRET_KEYS} holds no other key.`)
     }
   })

@@ -37,7 +37,7 @@ const { database: DATABASE, secretKeys: SECRET_KEYS } = ShoplinkConfig.SETTINGS
 const fixFor = {
   database: `pass --database <file> or set ${DATABASE.env}: the file the connector service uses`,
   missingFile:
-    "check the path (the service's SHOPLINK_DATABASE_URL); `shoplink shops add` or `shoplink keys create` starts a new database",
+    `check the path (the service's ${DATABASE.env}); \`shoplink shops add\` or \`shoplink keys create\` starts a new database`,
   secretKeys: `set ${SECRET_KEYS.env} to the service's keyring (\`shoplink secrets generate-key\` makes a key)`
 }
 

@@ -6,6 +6,7 @@ import { DateTime, Effect, Either, Schema } from "effect"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { LocalFailure } from "./errors.js"
 import { err, fields, money, out, table } from "./output.js"
+import { SETTINGS } from "./settingsTable.js"
 import type * as Spec from "./spec.js"
 
 const readBody = (req: IncomingMessage): Promise<Buffer> =>
@@ -112,8 +113,8 @@ export const listen = (args: Spec.ArgsOf<typeof Spec.webhookListen>): Effect.Eff
     if (args.json) yield* out(JSON.stringify(banner))
     else {
       yield* out(`Listening for webhooks on ${base}  (Ctrl-C stops)`)
-      yield* out(`  SHOPLINK_WEBHOOK_ORDER_URL=${banner.order}`)
-      yield* out(`  SHOPLINK_WEBHOOK_QUOTE_URL=${banner.quote}`)
+      yield* out(`  ${SETTINGS.webhookOrderUrl.env}=${banner.order}`)
+      yield* out(`  ${SETTINGS.webhookQuoteUrl.env}=${banner.quote}`)
       yield* out("")
     }
     yield* err(`waiting for POSTs on ${base}`)
