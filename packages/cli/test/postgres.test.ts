@@ -1,7 +1,7 @@
 // `shoplink shops`, `keys` and `inbox` on a PostgreSQL database (a scaled-out service's), run as a
 // user would, against a real server: a database of its own, dropped afterwards.
 import { describe, expect, it } from "@effect/vitest"
-import { SecretBox } from "@shoplink/connector"
+import { Migrations, SecretBox } from "@shoplink/connector"
 import { testDatabase } from "@shoplink/vitest-config/postgres"
 import { Effect } from "effect"
 import pg from "pg"
@@ -71,17 +71,20 @@ describe("shoplink on PostgreSQL", () => {
       for (const output of [scheme, refused]) expect(`${output.stdout}${output.stderr}`).not.toContain("hunter2")
     }))
 
-  it.scoped("db migrate: a new database gets version 1, a second run finds it up to date; on PostgreSQL and on a SQLite file", () =>
+  it.scoped("db migrate: a new database gets every migration, a second run finds it up to date; on PostgreSQL and on a SQLite file", () =>
     Effect.gen(function*() {
       const db = yield* database
       for (const url of [db.url, join(scratchDir(), "shoplink.db")]) {
         const first = yield* runCliInProcess(["db", "migrate", "--json"], { SHOPLINK_DATABASE_URL: url })
         expect(first.stderr).toBe("")
         expect(first.code).toBe(0)
-        expect(parseJson(first.stdout)).toMatchObject({ version: 1, applied: [{ version: 1, name: "initial_schema" }] })
+        const report = parseJson(first.stdout) as { version: number; applied: ReadonlyArray<{ version: number; name: string }> }
+        expect(report.version).toBe(Migrations.latest)
+        expect(report.applied.map((m) => m.version)).toEqual(Array.from({ length: Migrations.latest }, (_, i) => i + 1))
+        expect(report.applied[0]).toEqual({ version: 1, name: "initial_schema" })
         const again = yield* runCliInProcess(["db", "migrate"], { SHOPLINK_DATABASE_URL: url })
         expect(again.code).toBe(0)
-        expect(again.stdout).toMatch(/is up to date \(version 1\)\n$/)
+        expect(again.stdout).toMatch(new RegExp(`is up to date \\(version ${Migrations.latest}\\)\\n$`))
       }
     }))
 })
