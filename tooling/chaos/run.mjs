@@ -15,9 +15,10 @@
 //
 // The database: SHOPLINK_TEST_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432),
 // a new database dropped at the end; a throwaway cluster when no server answers.
+import { FetchHttpClient } from "@effect/platform"
 import { Context, Effect, Either, Layer, Logger, LogLevel, Redacted } from "effect"
 import { ApiKeys, SecretBox, ShopStore, Storage } from "@shoplink/connector"
-import { SANDBOX_FIXTURES } from "@shoplink/sandbox"
+import { makeSandboxAdminClient, SANDBOX_CREDENTIALS, SANDBOX_FIXTURES } from "@shoplink/sandbox"
 import { randomBytes } from "node:crypto"
 import { fileURLToPath } from "node:url"
 import { testDatabase } from "@shoplink/vitest-config/postgres"
@@ -32,8 +33,8 @@ const SENDERS = 40
 const here = (file) => fileURLToPath(new URL(file, import.meta.url))
 const sandboxBin = fileURLToPath(new URL("./bin.js", import.meta.resolve("@shoplink/sandbox")))
 // The sandbox's public fixtures: the US customer and the vendor key.
-const SANDBOX_CUSTOMER = { accountNo: "100200", username: "parts@mainstreet-auto.example", country: "US", apiToken: "sbx-token-us-100200" }
-const SANDBOX_VENDOR_KEY = "sbx-vendor-key-0001"
+const SANDBOX_CUSTOMER = SANDBOX_CREDENTIALS.customers.us
+const SANDBOX_VENDOR_KEY = SANDBOX_CREDENTIALS.vendorApiKey
 const log = (message) => console.log(`[chaos] ${message}`)
 
 let cluster
@@ -84,15 +85,9 @@ try {
   // key, to either receiver): the runtime creates a distributor session at the sandbox and a launch
   // key. Then the shop's export in the sandbox: the sandbox posts the first quote webhook of that
   // repair order, and its delivery log says where, which is how this harness learns the key.
-  const admin = (path, body) =>
-    fetch(`${sandboxUrl}/__sandbox/${path}`, {
-      method: body === undefined ? "GET" : "POST",
-      headers: { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body)
-    }).then(async (r) => {
-      if (!r.ok) throw new Error(`sandbox ${path}: ${r.status} ${await r.text()}`)
-      return r.json()
-    })
+  // The sandbox's admin API through its typed client: the admin routes are written only in SandboxApi.
+  const adminClient = await Effect.runPromise(makeSandboxAdminClient({ url: sandboxUrl }).pipe(Effect.provide(FetchHttpClient.layer)))
+  const admin = (call) => Effect.runPromise(call(adminClient))
   const launchStarted = Date.now()
   const launchQueue = Array.from({ length: REPAIR_ORDERS }, (_, i) => i)
   await Promise.all(Array.from({ length: 8 }, async (_, lane) => {
@@ -107,19 +102,19 @@ try {
       if (!launched.ok) throw new Error(`launch of ro${ro}: ${launched.status} ${await launched.text()}`)
       const token = new URL((await launched.json()).url).searchParams.get("token")
       // A part the catalog shows in stock now (stock is shared by every cart).
-      const found = await admin("driver/search", { token, vin: SANDBOX_FIXTURES.vehicles[0].vin, searchTerm: "filter" })
+      const found = await admin((a) => a.driverSearch({ payload: { token, vin: SANDBOX_FIXTURES.vehicles[0].vin, searchTerm: "filter" } }))
       const inStock = found.results.filter((r) => r.available > 0 && r.price !== undefined)
       if (inStock.length === 0) throw new Error(`ro${ro}: the sandbox shows no filter in stock`)
       const part = inStock[ro % inStock.length]
-      await admin("driver/add-to-cart", { token, productID: part.productID, brandID: part.brandID, quantity: 1 })
-      await admin("driver/press", { token, button: "export" })
+      await admin((a) => a.driverAddToCart({ payload: { token, productID: part.productID, brandID: part.brandID, quantity: 1 } }))
+      await admin((a) => a.driverPress({ payload: { token, button: "export" } }))
     }
   }))
   // The sandbox sends its webhooks in the background: wait until each has been acknowledged.
   const keys = []
   const unacknowledged = () => Array.from({ length: REPAIR_ORDERS }, (_, i) => i).filter((i) => keys[i] === undefined)
   for (const until = Date.now() + 30_000; unacknowledged().length > 0 && Date.now() < until; await sleep(100)) {
-    for (const delivery of (await admin("deliveries")).deliveries) {
+    for (const delivery of (await admin((a) => a.deliveries())).deliveries) {
       const ro = Number(/^ro(\d+)$/.exec(delivery.body?.referenceID ?? "")?.[1])
       const key = /\/shoplink\/webhooks\/([^/]+)\/quote$/.exec(delivery.url)?.[1]
       if (delivery.status === 200 && Number.isInteger(ro) && key !== undefined) keys[ro] = key

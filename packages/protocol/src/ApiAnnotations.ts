@@ -95,6 +95,21 @@ export interface Route<Name extends string = string> {
 }
 
 /**
+ * The names of an API definition's endpoints, read from its type (optionally only those of one
+ * method), so a list of names is never written beside the definition.
+ *
+ * @example
+ * import type { ApiAnnotations, PunchoutApi } from "@shoplink/protocol"
+ * type Pages = ApiAnnotations.EndpointNameOf<typeof PunchoutApi.PunchoutApi, "GET"> // "ShowCatalog" | "ShowOrder"
+ * const page: Pages = "ShowOrder"
+ *
+ * @since 0.1.0
+ */
+export type EndpointNameOf<Api extends HttpApi.HttpApi.Any, Method extends string = string> = Api extends { readonly groups: { readonly [name: string]: infer Groups } }
+  ? HttpApiEndpoint.HttpApiEndpoint.Name<Extract<HttpApiGroup.HttpApiGroup.Endpoints<Groups>, { readonly method: Method }>>
+  : never
+
+/**
  * The annotation marking an endpoint the specification does not define (a sandbox assumption).
  *
  * @example

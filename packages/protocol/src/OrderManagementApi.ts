@@ -9,9 +9,10 @@
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Assumption, type AuthPlacement, componentNames, type Route, routesOf, withIdempotency } from "./ApiAnnotations.js"
+import { Assumption, type AuthPlacement, componentNames, type EndpointNameOf, type Route, routesOf, withIdempotency } from "./ApiAnnotations.js"
 import { StatusEnvelope } from "./Envelope.js"
 import { AccountDetailsRequest, AccountDetailsResponse, InvoiceDetailsRequest, InvoiceDetailsResponse } from "./oms/Account.js"
+import { OMS_SERVICES } from "./internal/paths.js"
 import { Environment } from "./oms/Environment.js"
 import { CreateOrderRequest, CreateOrderResponse, OrderDetailsRequest, OrderDetailsResponse } from "./oms/Orders.js"
 import {
@@ -110,7 +111,7 @@ export const OrderChangeRequest = Schema.Struct(OrderDetailsRequest.fields).anno
  */
 export const DeleteOrderResponse = OrderDetailsResponse.omit("orderLines").annotations({ identifier: "DeleteOrderResponse" })
 
-const BASE = "/web/services/:environment"
+const BASE = `${OMS_SERVICES}/:environment` as const
 
 const ASSUMED = "A sandbox assumption: the specification does not define this endpoint."
 
@@ -252,13 +253,13 @@ export class OrderManagementApi extends HttpApi.make("orderManagement")
   .annotate(OpenApi.Title, "Order Management REST API")
   .annotate(
     OpenApi.Description,
-    "Header APIKey and query APIToken on every call; environment is US_QUA, CA_QUA, US_PRD or CA_PRD. submitOrder, openOrder and deleteOrder are sandbox assumptions."
+    `Header APIKey and query APIToken on every call; environment is ${Environment.literals.slice(0, -1).join(", ")} or ${Environment.literals.at(-1)}. submitOrder, openOrder and deleteOrder are sandbox assumptions.`
   )
   .annotate(OpenApi.Transform, bothCredentials)
 {}
 
 /**
- * The name of an Order Management endpoint.
+ * The name of an Order Management endpoint, read from the definition.
  *
  * @example
  * import type { OrderManagementApi } from "@shoplink/protocol"
@@ -266,19 +267,7 @@ export class OrderManagementApi extends HttpApi.make("orderManagement")
  *
  * @since 0.1.0
  */
-export type EndpointName =
-  | "accountDetails"
-  | "createOrder"
-  | "priceAndAvailablity_v2"
-  | "priceAndAvailability_v2"
-  | "priceAndAvailability"
-  | "orderDetails"
-  | "invoiceDetails"
-  | "productDetails"
-  | "productDigitalAsset"
-  | "submitOrder"
-  | "openOrder"
-  | "deleteOrder"
+export type EndpointName = EndpointNameOf<typeof OrderManagementApi>
 
 const CREDENTIALS: AuthPlacement = [{ name: "APIKey", in: "header" }, { name: "APIToken", in: "query" }]
 
@@ -291,7 +280,7 @@ const CREDENTIALS: AuthPlacement = [{ name: "APIKey", in: "header" }, { name: "A
  *
  * @since 0.1.0
  */
-export const BASE_PATH = "/web/services/{environment}"
+export const BASE_PATH = `${OMS_SERVICES}/{environment}` as const
 
 /**
  * Every Order Management endpoint as plain data ({@link Route}), in definition order;

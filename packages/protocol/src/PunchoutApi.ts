@@ -7,8 +7,9 @@
  * @since 0.1.0
  */
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, HttpApiSecurity, OpenApi } from "@effect/platform"
-import { type AuthPlacement, componentNames, type Route, routesOf, withIdempotency } from "./ApiAnnotations.js"
+import { type AuthPlacement, componentNames, type EndpointNameOf, type Route, routesOf, withIdempotency } from "./ApiAnnotations.js"
 import { StatusEnvelope } from "./Envelope.js"
+import { PUNCHOUT_BASE } from "./internal/paths.js"
 import {
   CreateOrderRequest,
   GetProductQuotesRequest,
@@ -40,7 +41,7 @@ export class SessionToken extends HttpApiMiddleware.Tag<SessionToken>()("@shopli
 
 const html = HttpApiSchema.Text({ contentType: "text/html" }).annotations({ description: "An ordering page" })
 
-const create = HttpApiEndpoint.post("create", "/punchout/v1/create")
+const create = HttpApiEndpoint.post("create", `${PUNCHOUT_BASE}/create`)
   .setPayload(CreateSessionRequest)
   .addSuccess(CreateSessionResponse)
   .annotate(OpenApi.Summary, "Create a punchout session")
@@ -50,28 +51,28 @@ const create = HttpApiEndpoint.post("create", "/punchout/v1/create")
   )
   .pipe(withIdempotency("idempotent"))
 
-const GetProductQuotes = HttpApiEndpoint.post("GetProductQuotes", "/punchout/v1/GetProductQuotes")
+const GetProductQuotes = HttpApiEndpoint.post("GetProductQuotes", `${PUNCHOUT_BASE}/GetProductQuotes`)
   .setPayload(GetProductQuotesRequest)
   .addSuccess(GetProductQuotesResponse)
   .middleware(SessionToken)
   .annotate(OpenApi.Summary, "Search products or price an exact product")
   .pipe(withIdempotency("idempotent"))
 
-const CreateOrder = HttpApiEndpoint.post("CreateOrder", "/punchout/v1/CreateOrder")
+const CreateOrder = HttpApiEndpoint.post("CreateOrder", `${PUNCHOUT_BASE}/CreateOrder`)
   .setPayload(CreateOrderRequest)
   .addSuccess(OrderResponse)
   .middleware(SessionToken)
   .annotate(OpenApi.Summary, "Create an order (one product, or several in quotes[])")
   .pipe(withIdempotency("unsafe"))
 
-const SubmitOrder = HttpApiEndpoint.post("SubmitOrder", "/punchout/v1/SubmitOrder")
+const SubmitOrder = HttpApiEndpoint.post("SubmitOrder", `${PUNCHOUT_BASE}/SubmitOrder`)
   .setPayload(SubmitOrderRequest)
   .addSuccess(OrderResponse)
   .middleware(SessionToken)
   .annotate(OpenApi.Summary, "Submit an order")
   .pipe(withIdempotency("unsafe"))
 
-const ReserveOrder = HttpApiEndpoint.post("ReserveOrder", "/punchout/v1/ReserveOrder")
+const ReserveOrder = HttpApiEndpoint.post("ReserveOrder", `${PUNCHOUT_BASE}/ReserveOrder`)
   .setPayload(ReserveOrderRequest)
   .addSuccess(ReserveOrderResponse)
   .middleware(SessionToken)
@@ -79,7 +80,7 @@ const ReserveOrder = HttpApiEndpoint.post("ReserveOrder", "/punchout/v1/ReserveO
   .annotate(OpenApi.Description, "The response spells the reference `referenceId`.")
   .pipe(withIdempotency("idempotent"))
 
-const ShowCatalog = HttpApiEndpoint.get("ShowCatalog", "/punchout/v1/ShowCatalog")
+const ShowCatalog = HttpApiEndpoint.get("ShowCatalog", `${PUNCHOUT_BASE}/ShowCatalog`)
   .setUrlParams(ShowCatalogParams.from.omit("token"))
   .addSuccess(html)
   .middleware(SessionToken)
@@ -90,7 +91,7 @@ const ShowCatalog = HttpApiEndpoint.get("ShowCatalog", "/punchout/v1/ShowCatalog
   )
   .pipe(withIdempotency("idempotent"))
 
-const ShowOrder = HttpApiEndpoint.get("ShowOrder", "/punchout/v1/ShowOrder")
+const ShowOrder = HttpApiEndpoint.get("ShowOrder", `${PUNCHOUT_BASE}/ShowOrder`)
   .setUrlParams(ShowOrderParams.omit("token"))
   .addSuccess(html)
   .middleware(SessionToken)
@@ -127,12 +128,12 @@ export class PunchoutApi extends HttpApi.make("punchout")
   .annotate(OpenApi.Transform, componentNames)
   .annotate(
     OpenApi.Description,
-    "Sessions, commands and ordering pages. Commands are POST {base}/punchout/v1/{command}?token=<session token>."
+    `Sessions, commands and ordering pages. Commands are POST {base}${PUNCHOUT_BASE}/{command}?token=<session token>.`
   )
 {}
 
 /**
- * The name of a Punchout endpoint.
+ * The name of a Punchout endpoint (`create`, the commands and the pages), read from the definition.
  *
  * @example
  * import type { PunchoutApi } from "@shoplink/protocol"
@@ -140,7 +141,7 @@ export class PunchoutApi extends HttpApi.make("punchout")
  *
  * @since 0.1.0
  */
-export type EndpointName = "create" | "GetProductQuotes" | "CreateOrder" | "SubmitOrder" | "ReserveOrder" | "ShowCatalog" | "ShowOrder"
+export type EndpointName = EndpointNameOf<typeof PunchoutApi>
 
 const TOKEN: AuthPlacement = [{ name: "token", in: "query" }]
 const NONE: AuthPlacement = []
@@ -155,7 +156,7 @@ const NONE: AuthPlacement = []
  * @since 0.1.0
  */
 export const routes: ReadonlyArray<Route<EndpointName>> = routesOf(PunchoutApi, {
-  basePath: "/punchout/v1",
+  basePath: PUNCHOUT_BASE,
   auth: (name) => (name === "create" ? NONE : TOKEN)
 }) as ReadonlyArray<Route<EndpointName>>
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { DateTime, Either, ParseResult, Redacted, Schema } from "effect"
-import { Envelope, OrderManagement, Punchout } from "../src/index.js"
+import { Envelope, OrderManagement, OrderManagementApi, Punchout } from "../src/index.js"
 import {
   dropShipErrorResponse,
   order,
@@ -213,6 +213,8 @@ describe("what the samples decode to", () => {
     expect(OrderManagement.baseUrl("CA_QUA", hosts)).toBe("https://test.example/web/services/CA_QUA")
     expect(OrderManagement.baseUrl("US_PRD", hosts)).toBe("https://api.example/web/services/US_PRD")
     expect(OrderManagement.baseUrl("CA_PRD", hosts)).toBe("https://api.example/web/services/CA_PRD")
-    expect(OrderManagement.ENDPOINTS.priceAndAvailabilityV2).toBe("/priceAndAvailablity_v2")
+    // The spec's endpoint list spells it priceAndAvailablity_v2; the definition serves both spellings.
+    expect(OrderManagementApi.route("priceAndAvailablity_v2").relativePath).toBe("/priceAndAvailablity_v2")
+    expect(OrderManagementApi.route("priceAndAvailability_v2").relativePath).toBe("/priceAndAvailability_v2")
   })
 })

@@ -3,6 +3,7 @@
  *
  * @since 0.1.0
  */
+import type { Values } from "@shoplink/protocol"
 
 /**
  * A customer account the sandbox knows.
@@ -17,7 +18,7 @@ export interface SandboxCustomer {
   readonly accountNo: string
   readonly username: string
   readonly apiToken: string
-  readonly country: "US" | "CA"
+  readonly country: Values.CountryCode
 }
 
 /**

@@ -7,7 +7,7 @@
 import { HttpClient } from "@effect/platform"
 import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
 import { Clock, Config, type ConfigError, Context, Duration, Effect, Exit, FiberSet, Layer, type Redacted, Scope, SubscriptionRef } from "effect"
-import type { OrderManagement } from "@shoplink/protocol"
+import { OrderManagement, type Values } from "@shoplink/protocol"
 import { createServer } from "node:http"
 import { SANDBOX_CREDENTIALS, type SandboxCredentials } from "./Credentials.js"
 import { SANDBOX_FIXTURES, type SandboxFixtures } from "./Fixtures.js"
@@ -15,6 +15,7 @@ import type { SandboxAdminError } from "./internal/admin.js"
 import { makeAdmin } from "./internal/admin.js"
 import { makeHttpApp } from "./internal/http.js"
 import type { Ctx } from "./internal/context.js"
+import { PATHS } from "./internal/paths.js"
 import type { ExportButton } from "./internal/ordering.js"
 import { type Fault, type OrderState, type OutOfStockPolicy, SandboxState } from "./internal/state.js"
 import { makeDeliverer, type WebhookDelivery } from "./internal/webhooks.js"
@@ -76,7 +77,7 @@ export interface SandboxCustomerInput {
   readonly accountNo: string
   readonly username: string
   readonly apiToken: string
-  readonly country: "US" | "CA"
+  readonly country: Values.CountryCode
   readonly name?: string
   readonly poRequired?: boolean
   /** IANA time zone the ordering pages show this shop's times in; default: its address's zone. */
@@ -248,15 +249,15 @@ export const startSandbox = (options: SandboxOptions = {}): Effect.Effect<Runnin
     yield* server.serve(yield* makeHttpApp(ctx, admin))
     const running: RunningSandbox = {
       url,
-      punchoutCreateUrl: `${url}/punchout/v1/create`,
-      omsBaseUrl: (environment) => `${url}/web/services/${environment}`,
+      punchoutCreateUrl: `${url}${PATHS.create}`,
+      omsBaseUrl: (environment) => `${url}${OrderManagement.basePath(environment)}`,
       openApi: {
-        punchout: `${url}/openapi/punchout.json`,
-        orderManagement: `${url}/openapi/order-management.json`,
-        sandbox: `${url}/openapi/sandbox.json`,
-        docs: `${url}/docs`
+        punchout: `${url}${PATHS.punchoutDocument}`,
+        orderManagement: `${url}${PATHS.orderManagementDocument}`,
+        sandbox: `${url}${PATHS.sandboxDocument}`,
+        docs: `${url}${PATHS.docs}`
       },
-      adminUrl: `${url}/__sandbox`,
+      adminUrl: `${url}${PATHS.admin}`,
       credentials: SANDBOX_CREDENTIALS,
       fixtures: SANDBOX_FIXTURES,
       seed,

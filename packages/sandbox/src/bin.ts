@@ -14,6 +14,7 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Cause, Console, Effect, Option, Redacted } from "effect"
 import { parseArgs } from "node:util"
+import { OrderManagement } from "@shoplink/protocol"
 import { SANDBOX_PO_REQUIRED_CUSTOMER } from "./Credentials.js"
 import { startSandbox } from "./Sandbox.js"
 
@@ -110,11 +111,12 @@ const program = Effect.gen(function*() {
     Effect.catchSomeDefect((defect) => Option.map(Option.fromNullable(listenProblem(defect)), (line) => Effect.fail(new ListenFailed(line))))
   )
   const c = sandbox.credentials
+  const [first, ...others] = OrderManagement.Environment.literals
   yield* Console.log([
     `Shoplink sandbox listening on ${sandbox.url} (seed ${sandbox.seed})`,
     ``,
     `  Punchout create      POST ${sandbox.punchoutCreateUrl}`,
-    `  Order Management     ${sandbox.omsBaseUrl("US_QUA")}  (also CA_QUA, US_PRD, CA_PRD)`,
+    `  Order Management     ${sandbox.omsBaseUrl(first)}  (also ${others.join(", ")})`,
     `  API docs             ${sandbox.openApi.docs}`,
     `  OpenAPI              ${sandbox.openApi.punchout}  ${sandbox.openApi.orderManagement}`,
     `  Admin                ${sandbox.adminUrl}${adminToken === undefined ? "" : "  (needs Authorization: Bearer <admin token>)"}`,

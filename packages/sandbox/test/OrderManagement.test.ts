@@ -196,6 +196,9 @@ describe("product content", () => {
       const decoded = Schema.decodeUnknownSync(OrderManagement.ProductDetailsResponse)(exact.body)
       expect(decoded.details.map((x) => x.category)).toEqual(["", "Filters"])
       expect(decoded.details[0]?.description).toContain("<h3>")
+      // Each row also names its product (an assumption: the spec's row shows brand, category, description).
+      expect(exact.body.details.map((x: any) => Object.keys(x))).toEqual([["productID", "brand", "category", "description"], ["productID", "brand", "category", "description"]])
+      expect(exact.body.details.map((x: any) => x.productID)).toEqual(["51515", "51515"])
       const vehicle = SANDBOX_FIXTURES.vehicles[0]!
       expect((yield* d({ searchText: "oil filter" })).body.details.length).toBeGreaterThan(0)
       expect((yield* d({ vin: vehicle.vin, searchText: "brake" })).body.status.message.ID).toBe("API0200")

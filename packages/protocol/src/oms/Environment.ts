@@ -6,28 +6,12 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
+import { OMS_SERVICES } from "../internal/paths.js"
 import type { CountryCode } from "../Values.js"
 
 /**
- * An environment name.
- *
- * @example
- * import { Schema } from "effect"
- * import { OrderManagement } from "@shoplink/protocol"
- * Schema.decodeUnknownSync(OrderManagement.Environment)("US_QUA")
- *
- * @since 0.1.0
- * @category schemas
- */
-export const Environment = Schema.Literal("US_QUA", "CA_QUA", "US_PRD", "CA_PRD").annotations({
-  identifier: "Environment",
-  message: () => ({ message: "environment must be one of US_QUA, CA_QUA, US_PRD, CA_PRD", override: true })
-})
-/** @since 0.1.0 */
-export type Environment = typeof Environment.Type
-
-/**
- * What each environment is: its country and whether it is a test or production environment.
+ * What each environment is: its country and whether it is a test or production environment. The
+ * environment names are written here only; {@link Environment} is read from these keys.
  *
  * @example
  * import { OrderManagement } from "@shoplink/protocol"
@@ -40,7 +24,27 @@ export const ENVIRONMENTS = {
   CA_QUA: { country: "CA", tier: "test" },
   US_PRD: { country: "US", tier: "production" },
   CA_PRD: { country: "CA", tier: "production" }
-} as const satisfies Record<Environment, { country: CountryCode; tier: "test" | "production" }>
+} as const satisfies Record<string, { country: CountryCode; tier: "test" | "production" }>
+
+const names = Object.keys(ENVIRONMENTS) as unknown as readonly [keyof typeof ENVIRONMENTS, ...Array<keyof typeof ENVIRONMENTS>]
+
+/**
+ * An environment name: a key of {@link ENVIRONMENTS} (`US_QUA`, `CA_QUA`, `US_PRD`, `CA_PRD`).
+ *
+ * @example
+ * import { Schema } from "effect"
+ * import { OrderManagement } from "@shoplink/protocol"
+ * Schema.decodeUnknownSync(OrderManagement.Environment)("US_QUA")
+ *
+ * @since 0.1.0
+ * @category schemas
+ */
+export const Environment = Schema.Literal(...names).annotations({
+  identifier: "Environment",
+  message: () => ({ message: `environment must be one of ${names.join(", ")}`, override: true })
+})
+/** @since 0.1.0 */
+export type Environment = typeof Environment.Type
 
 /**
  * The environment's path below its host.
@@ -51,7 +55,7 @@ export const ENVIRONMENTS = {
  *
  * @since 0.1.0
  */
-export const basePath = (environment: Environment): string => `/web/services/${environment}`
+export const basePath = (environment: Environment): string => `${OMS_SERVICES}/${environment}`
 
 /**
  * The environment's full base URL, choosing the test or production host.
@@ -70,25 +74,3 @@ export const baseUrl = (
   const host = ENVIRONMENTS[environment].tier === "test" ? hosts.testBaseUrl : hosts.prodBaseUrl
   return `${host.replace(/\/+$/, "")}${basePath(environment)}`
 }
-
-/**
- * Known endpoint paths below the base path. `priceAndAvailability_v2` is listed in the spec's
- * endpoint list with the spelling `priceAndAvailablity_v2` (sic); both are exported.
- *
- * @example
- * import { OrderManagement } from "@shoplink/protocol"
- * OrderManagement.ENDPOINTS.priceAndAvailabilityV2 // "/priceAndAvailablity_v2"
- *
- * @since 0.1.0
- */
-export const ENDPOINTS = {
-  accountDetails: "/accountDetails",
-  createOrder: "/createOrder",
-  priceAndAvailabilityV2: "/priceAndAvailablity_v2",
-  priceAndAvailabilityV2Corrected: "/priceAndAvailability_v2",
-  priceAndAvailability: "/priceAndAvailability",
-  orderDetails: "/orderDetails",
-  invoiceDetails: "/invoiceDetails",
-  productDetails: "/productDetails",
-  productDigitalAsset: "/productDigitalAsset"
-} as const

@@ -5,37 +5,46 @@
  * @since 0.1.0
  */
 import { Schema } from "effect"
+import type { EndpointNameOf } from "../ApiAnnotations.js"
 import { envelopeFields, ReserveOrderEnvelope } from "../Envelope.js"
 import { NonBlank } from "../internal/fields.js"
 import { OrderComment, OrderId, Quantity, QuantityFromString, ReserveOrderId } from "../Values.js"
+import type { PunchoutApi } from "../PunchoutApi.js"
 import { Order, QuoteLine } from "./Catalog.js"
 
 /**
- * The API commands (POST with a JSON body) and the browser commands (GET, a page).
+ * An API command: POST with a JSON body inside a session (`GetProductQuotes`, `CreateOrder`,
+ * `SubmitOrder`, `ReserveOrder`), read from the `PunchoutApi` definition.
  *
  * @example
- * import { Punchout } from "@shoplink/protocol"
- * Punchout.API_COMMANDS.includes("ReserveOrder") // true
+ * import type { Punchout } from "@shoplink/protocol"
+ * const command: Punchout.ApiCommand = "ReserveOrder"
  *
  * @since 0.1.0
  */
-export const API_COMMANDS = ["GetProductQuotes", "CreateOrder", "SubmitOrder", "ReserveOrder"] as const
+export type ApiCommand = Exclude<EndpointNameOf<typeof PunchoutApi, "POST">, "create">
 /**
+ * A browser command: GET, answered with an ordering page (`ShowCatalog`, `ShowOrder`), read from
+ * the `PunchoutApi` definition.
+ *
  * @example
- * import { Punchout } from "@shoplink/protocol"
- * Punchout.BROWSER_COMMANDS // ["ShowCatalog", "ShowOrder"]
+ * import type { Punchout } from "@shoplink/protocol"
+ * const page: Punchout.BrowserCommand = "ShowCatalog"
  *
  * @since 0.1.0
  */
-export const BROWSER_COMMANDS = ["ShowCatalog", "ShowOrder"] as const
+export type BrowserCommand = EndpointNameOf<typeof PunchoutApi, "GET">
 /**
+ * A command run inside a session: an API command or a browser command (every `PunchoutApi`
+ * endpoint but `create`).
+ *
  * @example
  * import type { Punchout } from "@shoplink/protocol"
  * const command: Punchout.Command = "GetProductQuotes"
  *
  * @since 0.1.0
  */
-export type Command = (typeof API_COMMANDS)[number] | (typeof BROWSER_COMMANDS)[number]
+export type Command = ApiCommand | BrowserCommand
 
 const optionalString = Schema.optionalWith(Schema.String, { exact: true })
 

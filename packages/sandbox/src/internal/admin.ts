@@ -1,11 +1,10 @@
 // The admin helpers (Effects) and their HTTP form: the admin group of SandboxApi (/__sandbox/).
 import { HttpApi, HttpApiBuilder } from "@effect/platform"
-import { Data, Duration, Effect, Option, Stream, SubscriptionRef } from "effect"
+import { Data, Duration, Effect, Either, Option, Stream, SubscriptionRef } from "effect"
 import type { DriverPressResult, DriverSearchResult, SandboxAdmin } from "../Sandbox.js"
 import { AdminBadRequest, AdminNotFound, SandboxApi } from "../SandboxApi.js"
 import type { Ctx } from "./context.js"
-import { MessageFailure, textOf } from "./failure.js"
-import { addToCart, catalogView, PageError, press } from "./ordering.js"
+import { addToCart, catalogView, type PageResult, press } from "./ordering.js"
 import { sessionOf } from "./punchout.js"
 import type { Fault } from "./state.js"
 import type { WebhookDelivery } from "./webhooks.js"
@@ -28,21 +27,14 @@ export class SandboxAdminError extends Data.TaggedError("SandboxAdminError")<{ r
 
 export const makeAdmin = (ctx: Ctx, deliveries: SubscriptionRef.SubscriptionRef<ReadonlyArray<WebhookDelivery>>): SandboxAdmin => {
   const sync = <A>(f: () => A) => Effect.sync(f)
-  const withSession = <A>(token: string, f: (session: NonNullable<ReturnType<typeof sessionOf>>, now: number) => A) =>
-    Effect.flatMap(ctx.now, (now) =>
-      Effect.try({
-        try: () => {
-          ctx.state.sweep(now)
-          const session = sessionOf(ctx, token, now)
-          if (session === undefined) throw new PageError("Unauthorized: unknown or expired session token", 401)
-          return f(session, now)
-        },
-        catch: (error) =>
-          new SandboxAdminError({
-            message: error instanceof PageError ? error.message : error instanceof MessageFailure ? `${error.id}: ${textOf(error)}` : String(error)
-          })
-      })
-    )
+  // The test driver does what the ordering pages do; what they would show as an error page is a SandboxAdminError.
+  const withSession = <A>(token: string, f: (session: NonNullable<ReturnType<typeof sessionOf>>, now: number) => PageResult<A>) =>
+    Effect.flatMap(ctx.now, (now): Effect.Effect<A, SandboxAdminError> => {
+      ctx.state.sweep(now)
+      const session = sessionOf(ctx, token, now)
+      if (session === undefined) return Effect.fail(new SandboxAdminError({ message: "Unauthorized: unknown or expired session token" }))
+      return Effect.mapError(f(session, now), (failure) => new SandboxAdminError({ message: failure.message }))
+    })
   const admin: SandboxAdmin = {
     now: ctx.now,
     advanceClock: (duration) => sync(() => {
@@ -79,28 +71,26 @@ export const makeAdmin = (ctx: Ctx, deliveries: SubscriptionRef.SubscriptionRef<
     setOrderState: (orderID, state) => sync(() => ctx.state.orders.setOrderState(orderID, state) !== undefined),
     driver: {
       search: (token, params) =>
-        withSession(token, (session): DriverSearchResult => {
-          const view = catalogView(ctx, session, { token, ...params })
-          const country = ctx.state.accounts.customers.get(session.accountNo)!.country
-          return {
-            vehicle: view.vehicle === undefined ? undefined : `${view.vehicle.year} ${view.vehicle.make} ${view.vehicle.model}`,
-            results: view.products.map((p) => ({
-              productID: p.productID,
-              brandID: p.brandCode,
-              description: p.description,
-              price: p.price,
-              available: p.stocked ? ctx.state.inventory.available(p, country) : 0
-            })),
-            page: view.page,
-            pageCount: view.pageCount,
-            total: view.total
-          }
-        }),
+        withSession(token, (session) =>
+          Either.map(catalogView(ctx, session, { token, ...params }), (view): DriverSearchResult => {
+            const country = ctx.state.accounts.customers.get(session.accountNo)!.country
+            return {
+              vehicle: view.vehicle === undefined ? undefined : `${view.vehicle.year} ${view.vehicle.make} ${view.vehicle.model}`,
+              results: view.products.map((p) => ({
+                productID: p.productID,
+                brandID: p.brandCode,
+                description: p.description,
+                price: p.price,
+                available: p.stocked ? ctx.state.inventory.available(p, country) : 0
+              })),
+              page: view.page,
+              pageCount: view.pageCount,
+              total: view.total
+            }
+          })),
       addToCart: (token, item) =>
-        withSession(token, (session, now) => {
-          const order = addToCart(ctx, session, now, item)
-          return { orderID: order.orderID, lines: order.lines.length }
-        }),
+        withSession(token, (session, now) =>
+          Either.map(addToCart(ctx, session, now, item), (order) => ({ orderID: order.orderID, lines: order.lines.length }))),
       press: (token, button) =>
         Effect.flatMap(
           withSession(token, (session, now) => press(ctx, session, now, button)),

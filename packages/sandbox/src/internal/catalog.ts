@@ -1,9 +1,7 @@
 // The deterministic seeded catalog: brands, part terminologies, vehicles with fitment,
 // warehouses with stock, and the drop-ship address directory.
-import { Vin } from "@shoplink/protocol"
+import { type Values, Vin } from "@shoplink/protocol"
 import { makeRng } from "./random.js"
-
-export type CountryCode = "US" | "CA"
 
 export interface Brand {
   readonly code: string
@@ -51,7 +49,7 @@ export interface Vehicle {
 export interface Warehouse {
   readonly code: string
   readonly name: string
-  readonly country: CountryCode
+  readonly country: Values.CountryCode
   /** Hour (UTC) after which an order no longer leaves the same day. */
   readonly cutoffHourUtc: number
   readonly deliveryDays: number
@@ -84,7 +82,7 @@ export interface DirectoryAddress {
   readonly state: string
   readonly zip: string
   readonly plus4: string
-  readonly country: CountryCode
+  readonly country: Values.CountryCode
 }
 
 export interface Catalog {

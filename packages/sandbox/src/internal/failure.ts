@@ -1,14 +1,10 @@
-// A catalogue message the sandbox answers with. The state code is synchronous and validates
-// before it mutates, so a failure is thrown there and turned into an envelope at the HTTP edge.
+// A catalogue message the sandbox answers with. The domain operations answer it as a typed failure
+// (`Result`, see domain/result.ts), never by throwing; the HTTP edge turns it into an envelope.
 import { MessageCatalog } from "@shoplink/protocol"
 
 export class MessageFailure {
   readonly _tag = "MessageFailure"
   constructor(readonly id: MessageCatalog.MessageId, readonly text?: string, readonly extra?: Record<string, unknown>) {}
-}
-
-export const fail = (id: MessageCatalog.MessageId, text?: string, extra?: Record<string, unknown>): never => {
-  throw new MessageFailure(id, text, extra)
 }
 
 export const textOf = (failure: MessageFailure): string => failure.text ?? MessageCatalog.messages[failure.id].text

@@ -16,7 +16,7 @@ import {
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Clock, Effect, Layer, Option, Redacted } from "effect"
 import { createHash, timingSafeEqual } from "node:crypto"
-import { MessageCatalog, OrderManagementApi, PunchoutApi } from "@shoplink/protocol"
+import { MessageCatalog, OrderManagementApi, type Punchout, PunchoutApi } from "@shoplink/protocol"
 import type { SandboxAdmin } from "../Sandbox.js"
 import { AdminAuth, AdminUnauthorized, SandboxApi } from "../SandboxApi.js"
 import { adminGroup } from "./admin.js"
@@ -24,6 +24,7 @@ import { type Ctx, envelope, json } from "./context.js"
 import { MessageFailure } from "./failure.js"
 import { handleOms } from "./oms.js"
 import { documents } from "./openapi.js"
+import { appActionPath, PATHS } from "./paths.js"
 import { errorPage, handleAppAction, handlePage } from "./pages.js"
 import { handleApiCommand, handleCreate, sessionOf } from "./punchout.js"
 import { errorEnvelope, messageEnvelope } from "./wire.js"
@@ -31,6 +32,10 @@ import { errorEnvelope, messageEnvelope } from "./wire.js"
 type Kind = "api" | "page" | "oms"
 
 const liveClock = Clock.make()
+
+// The distributor's statuses for a bad session and for a server error: the catalogue's rows.
+const UNAUTHORIZED_STATUS = MessageCatalog.messages.UNAUTHORIZED.httpStatus
+const SERVER_ERROR_STATUS = MessageCatalog.messages.API0500.httpStatus
 
 const injected = (id: string) =>
   MessageCatalog.isMessageId(id) ? new MessageFailure(id) : new MessageFailure("API0500" as const, `Injected message ${id}`)
@@ -56,7 +61,7 @@ const applyFault = (ctx: Ctx, endpoint: string, kind: Kind) =>
         const failure = injected(fault.id)
         if (kind === "page") return Option.some(errorPage(`${fault.id}: ${failure.text ?? MessageCatalog.messages[failure.id].text}`, undefined))
         if (!MessageCatalog.isMessageId(fault.id)) {
-          return Option.some(json(messageEnvelope(fault.id, failure.text, 500), 500))
+          return Option.some(json(messageEnvelope(fault.id, failure.text, SERVER_ERROR_STATUS), SERVER_ERROR_STATUS))
         }
         return Option.some(envelope(failure, { spelling: endpoint === "ReserveOrder" ? "referenceId" : "referenceID" }))
       }
@@ -82,13 +87,16 @@ const urlOf = (request: HttpServerRequest.HttpServerRequest) => new URL(request.
 
 type Handler = Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>
 
+/** Whether a Punchout endpoint is a page (the definition's GET endpoints answer text/html). */
+const isPageCommand = (command: PunchoutApi.EndpointName): command is Punchout.BrowserCommand =>
+  PunchoutApi.route(command).method === "GET"
+
 /** One Punchout endpoint, whatever the method (the distributor's 401/405 answers included). */
 const punchoutEndpoint = (ctx: Ctx, command: PunchoutApi.EndpointName): Handler =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const method = request.method
-    const isPage = command === "ShowCatalog" || command === "ShowOrder"
-    const fault = yield* applyFault(ctx, command, isPage ? "page" : "api")
+    const fault = yield* applyFault(ctx, command, isPageCommand(command) ? "page" : "api")
     if (Option.isSome(fault)) return fault.value
     if (command === "create") {
       if (method !== "POST") return plainFailure("API0288", "Invalid API parameters: create takes POST", 405)
@@ -96,12 +104,12 @@ const punchoutEndpoint = (ctx: Ctx, command: PunchoutApi.EndpointName): Handler 
     }
     const url = urlOf(request)
     const session = sessionOf(ctx, url.searchParams.get("token"), yield* ctx.now)
-    if (isPage) {
-      if (session === undefined) return errorPage("Unauthorized: unknown or expired session", undefined, 401)
+    if (isPageCommand(command)) {
+      if (session === undefined) return errorPage("Unauthorized: unknown or expired session", undefined, UNAUTHORIZED_STATUS)
       if (method !== "GET") return errorPage(`${command} takes GET`, session, 405)
       return yield* handlePage(ctx, command, session, url)
     }
-    if (session === undefined) return plainFailure("UNAUTHORIZED", "Unauthorized", 401)
+    if (session === undefined) return plainFailure("UNAUTHORIZED", MessageCatalog.messages.UNAUTHORIZED.text, UNAUTHORIZED_STATUS)
     if (method !== "POST") return plainFailure("API0288", `Invalid API parameters: ${command} takes POST`, 405)
     return yield* handleApiCommand(ctx, command, session)
   })
@@ -119,7 +127,7 @@ const appAction = (ctx: Ctx, action: string): Handler =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const session = sessionOf(ctx, urlOf(request).searchParams.get("token"), yield* ctx.now)
-    if (session === undefined) return errorPage("Unauthorized: unknown or expired session", undefined, 401)
+    if (session === undefined) return errorPage("Unauthorized: unknown or expired session", undefined, UNAUTHORIZED_STATUS)
     if (request.method !== "POST") return errorPage("Use POST", session, 405)
     return yield* handleAppAction(ctx, action, session)
   })
@@ -132,24 +140,35 @@ const adminRefused = () =>
 // The Punchout endpoints' names (`create`, the commands, the pages), read from the definition.
 const PUNCHOUT_ENDPOINTS: ReadonlySet<string> = new Set(PunchoutApi.routes.map((r) => r.name))
 
+const segmentsOf = (path: string) => path.split("/").filter((s) => s !== "")
+const startsWith = (segments: ReadonlyArray<string>, prefix: ReadonlyArray<string>) => prefix.every((s, i) => segments[i] === s)
+// The path prefixes, read from the definitions: the admin API (`__sandbox`), the Punchout API
+// (`punchout/v1`), the ordering actions (`punchout/v1/app`) and Order Management (`web/services`).
+const ADMIN_PREFIX = segmentsOf(PATHS.admin)
+const PUNCHOUT_PREFIX = segmentsOf(PATHS.create).slice(0, -1)
+const APP_ACTION_PREFIX = segmentsOf(appActionPath("add")).slice(0, -1)
+const OMS_PREFIX = segmentsOf(OrderManagementApi.BASE_PATH).slice(0, -1)
+
 /** What no mounted route matched: the distributor's answers for wrong methods and unknown paths. */
 const unmatched = (ctx: Ctx): Handler =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const segments = urlOf(request).pathname.split("/").filter((s) => s !== "").map(decodeURIComponent)
-    if (segments[0] === "__sandbox") {
+    if (startsWith(segments, ADMIN_PREFIX)) {
       if (!adminAllowed(ctx, request.headers["authorization"])) return adminRefused()
-      return json({ _tag: "AdminNotFound", error: `no admin route ${request.method} ${segments.slice(1).join("/")}` }, 404)
+      return json({ _tag: "AdminNotFound", error: `no admin route ${request.method} ${segments.slice(ADMIN_PREFIX.length).join("/")}` }, 404)
     }
-    if (segments[0] === "punchout" && segments[1] === "v1") {
-      if (segments.length === 4 && segments[2] === "app") return yield* appAction(ctx, segments[3]!)
-      if (segments.length !== 3) return plainFailure("API0288", "Invalid API parameters: unknown path", 404)
-      const command = segments[2]!
+    if (startsWith(segments, PUNCHOUT_PREFIX)) {
+      if (segments.length === APP_ACTION_PREFIX.length + 1 && startsWith(segments, APP_ACTION_PREFIX)) {
+        return yield* appAction(ctx, segments[APP_ACTION_PREFIX.length]!)
+      }
+      if (segments.length !== PUNCHOUT_PREFIX.length + 1) return plainFailure("API0288", "Invalid API parameters: unknown path", 404)
+      const command = segments[PUNCHOUT_PREFIX.length]!
       if (PUNCHOUT_ENDPOINTS.has(command)) return yield* punchoutEndpoint(ctx, command as PunchoutApi.EndpointName)
       return plainFailure("API0288", `Invalid API parameters: unknown command ${command}`, 404)
     }
-    if (segments[0] === "web" && segments[1] === "services" && segments.length === 4) {
-      return yield* omsEndpoint(ctx, segments[2]!, segments[3]!)
+    if (startsWith(segments, OMS_PREFIX) && segments.length === OMS_PREFIX.length + 2) {
+      return yield* omsEndpoint(ctx, segments[OMS_PREFIX.length]!, segments[OMS_PREFIX.length + 1]!)
     }
     return plainFailure("API0288", "Invalid API parameters: unknown path", 404)
   })
@@ -188,7 +207,9 @@ const rawLayer = (group: HttpApiGroup.HttpApiGroup.AnyWithProps, handler: (name:
     return h
   }) as unknown as Layer.Layer<never>
 
-const environmentOf = (request: HttpServerRequest.HttpServerRequest) => urlOf(request).pathname.split("/")[3] ?? ""
+// A mounted route's `{environment}` and `{action}`: the segment after their prefix.
+const environmentOf = (request: HttpServerRequest.HttpServerRequest) => urlOf(request).pathname.split("/")[OMS_PREFIX.length + 1] ?? ""
+const actionOf = (request: HttpServerRequest.HttpServerRequest) => urlOf(request).pathname.split("/")[APP_ACTION_PREFIX.length + 1] ?? ""
 
 /** The sandbox's HTTP app, for the lifetime of the Scope. */
 export const makeHttpApp = (ctx: Ctx, admin: SandboxAdmin) =>
@@ -210,7 +231,7 @@ export const makeHttpApp = (ctx: Ctx, admin: SandboxAdmin) =>
     const groups = Layer.mergeAll(
       docs,
       adminGroup(ctx, admin).pipe(Layer.provide(auth)),
-      rawLayer(orderingGroup, () => Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => appAction(ctx, urlOf(request).pathname.split("/")[4] ?? ""))),
+      rawLayer(orderingGroup, () => Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => appAction(ctx, actionOf(request)))),
       rawLayer(punchoutGroup, (name) => punchoutEndpoint(ctx, name as PunchoutApi.EndpointName)),
       rawLayer(omsGroup, (name) => Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => omsEndpoint(ctx, environmentOf(request), name)))
     )
@@ -234,14 +255,14 @@ export const makeHttpApp = (ctx: Ctx, admin: SandboxAdmin) =>
         // The admin API's 401 names the scheme, as before.
         response.status === 401
           ? Effect.map(HttpServerRequest.HttpServerRequest, (request) =>
-            request.url.startsWith("/__sandbox")
+            request.url.startsWith(PATHS.admin)
               ? HttpServerResponse.setHeader(response, "www-authenticate", `Bearer realm="shoplink-sandbox-admin"`)
               : response)
           : Effect.succeed(response)
       ),
       // A bug must never crash the server or answer 200: it is API0500.
       Effect.catchAllCause((cause) =>
-        Effect.as(Effect.logError("sandbox request failed", cause), plainFailure("API0500", MessageCatalog.messages.API0500.text, 500))
+        Effect.as(Effect.logError("sandbox request failed", cause), plainFailure("API0500", MessageCatalog.messages.API0500.text, SERVER_ERROR_STATUS))
       )
     )
     return app

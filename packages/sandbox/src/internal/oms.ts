@@ -1,11 +1,12 @@
 // The Order Management API under /web/services/{US_QUA|CA_QUA|US_PRD|CA_PRD}/.
 import { HttpServerRequest, type HttpServerResponse } from "@effect/platform"
-import { Effect, Either, Schema } from "effect"
+import { DateTime, Effect, Either, Schema } from "effect"
 import { randomUUID } from "node:crypto"
-import { OrderManagement, OrderManagementApi, Vin } from "@shoplink/protocol"
+import { OrderManagement, OrderManagementApi, OrderRules, type Values, Vin } from "@shoplink/protocol"
 import { type Ctx, decodeWith, envelope, json, nonPositiveQuantity, readJsonObject } from "./context.js"
 import { MessageFailure } from "./failure.js"
 import type { Product } from "./catalog.js"
+import { omsStatusId } from "./domain/orders.js"
 import { reject, type Result } from "./domain/result.js"
 import type { Address, Customer, StoredOrder } from "./state.js"
 import {
@@ -16,9 +17,8 @@ import {
   digitalAssetsResponse,
   invoiceDetailsResponse,
   omsOrderBody,
-  omsStatusId,
-  omsSuccess,
-  priceAndAvailabilityResponse
+  priceAndAvailabilityResponse,
+  productDetailsResponse
 } from "./wire.js"
 
 /** Each endpoint's method, read from the definition (submitOrder, openOrder and deleteOrder are sandbox assumptions). */
@@ -26,12 +26,10 @@ const METHOD_OF: ReadonlyMap<string, string> = new Map(OrderManagementApi.routes
 
 type Answer = Result<HttpServerResponse.HttpServerResponse>
 
-const ok = (fields: Record<string, unknown>) => json(omsSuccess(fields))
-
 interface Caller {
   readonly customer: Customer
   readonly environment: OrderManagement.Environment
-  readonly country: "US" | "CA"
+  readonly country: Values.CountryCode
 }
 
 /** APIKey header, APIToken query string, environment, allowance (API0206/0207/0204/0208). */
@@ -127,8 +125,7 @@ const priceAndAvailability = (ctx: Ctx, caller: Caller, body: Record<string, unk
     yield* itemsWithQuantities(body, "items")
     const request = yield* decodeWith(OrderManagement.PriceAndAvailabilityRequest, body)
     yield* checkAccount(ctx, caller, request.customerAccountNo)
-    const total = request.items.reduce((n, i) => n + i.quantity, 0)
-    if (total > 999) return yield* reject("API0235")
+    if (OrderRules.exceedsMaxQuantity(request.items)) return yield* reject("API0235")
     const items: Array<OrderManagement.PricedItem> = []
     for (const item of request.items) {
       const product = ctx.state.inventory.findProduct(item.productID, item.brandCode)
@@ -189,18 +186,13 @@ const changeOrder = (ctx: Ctx, caller: Caller, body: Record<string, unknown>, ch
   Either.gen(function*() {
     const account = yield* checkAccount(ctx, caller, typeof body["customerAccountNo"] === "string" ? body["customerAccountNo"] : body["customerAccountNo"] === undefined ? undefined : String(body["customerAccountNo"]))
     const order = yield* findOrder(ctx, account.accountNo, yield* orderNoOf(body))
+    // What the order's status forbids is the protocol's OrderRules, applied by the orders aggregate.
     if (change === "submit") {
-      if (order.state === "saved") return yield* reject("API0272")
       yield* ctx.state.orders.submitOrder(order.orderID, account.accountNo)
     } else if (change === "open") {
-      yield* ctx.state.faults.checkOrder(order.orderID)
-      if (order.state === "submitted") return yield* reject("API0247")
-      if (order.state === "processing" || order.state === "shippedPartial" || order.state === "shippedComplete") return yield* reject("API0268")
-      if (order.state === "saved") yield* ctx.state.orders.reserveOrder(now, order.orderID, account.accountNo, undefined, caller.country)
+      yield* ctx.state.orders.openOrder(now, order.orderID, account.accountNo, caller.country)
     } else {
-      yield* ctx.state.faults.checkOrder(order.orderID)
-      if (order.state !== "cart" && order.state !== "saved" && order.state !== "expired") return yield* reject("API0257")
-      ctx.state.orders.deleteOrder(order.orderID)
+      yield* ctx.state.orders.deleteOrder(order.orderID, account.accountNo)
       return json(deleteOrderResponse(account.accountNo, order.orderID))
     }
     return json(omsOrderBody(ctx.state, order, omsStatusId(order.state)))
@@ -216,14 +208,14 @@ const invoiceDetails = (ctx: Ctx, caller: Caller, query: URLSearchParams, now: n
       if (invoice === undefined) return yield* reject("API0289")
       return json(invoiceDetailsResponse(ctx.state, [invoice]))
     }
-    const from = query.get("fromDate")
-    const to = query.get("toDate")
-    if (from === null || from === "" || to === null || to === "") return yield* reject("API0266")
-    const fromDate = OrderManagement.parseYyyymmdd(from)
-    if (fromDate === undefined || fromDate.epochMillis > now) return yield* reject("API0263")
-    const toDate = OrderManagement.parseYyyymmdd(to)
-    if (toDate === undefined || toDate.epochMillis > now) return yield* reject("API0264")
-    if (fromDate.epochMillis > toDate.epochMillis) return yield* reject("API0265")
+    const from = query.get("fromDate") ?? undefined
+    const to = query.get("toDate") ?? undefined
+    // The date rules are the protocol's (API0266, API0263, API0264, API0265, in that order).
+    const problem = OrderManagement.invoiceDateProblem({ fromDate: from, toDate: to }, OrderManagement.formatYyyymmdd(DateTime.unsafeMake(now)))
+    if (problem !== undefined) return yield* reject(problem.id)
+    // Both dates are present and valid here: the rules above checked them.
+    const fromDate = OrderManagement.parseYyyymmdd(from!)!
+    const toDate = OrderManagement.parseYyyymmdd(to!)!
     const inRange = mine.filter((i) => i.date >= fromDate.epochMillis && i.date < toDate.epochMillis + 86_400_000)
     return json(invoiceDetailsResponse(ctx.state, inRange))
   })
@@ -240,8 +232,8 @@ const productDetails = (ctx: Ctx, query: URLSearchParams): Answer =>
       const brand = ctx.state.inventory.brandOf(product)
       const category = ctx.state.inventory.catalog.categories.find((c) => c.code === product.categoryID)
       return [
-        { productID: product.productID, brand: brand.code, category: "", description: brand.warrantyHtml },
-        { productID: product.productID, brand: brand.code, category: category?.name ?? product.categoryID, description: product.featuresHtml }
+        { productID: product.productID, detail: { brand: brand.code, category: "", description: brand.warrantyHtml } },
+        { productID: product.productID, detail: { brand: brand.code, category: category?.name ?? product.categoryID, description: product.featuresHtml } }
       ]
     }
     if (productID !== undefined) {
@@ -249,7 +241,7 @@ const productDetails = (ctx: Ctx, query: URLSearchParams): Answer =>
       if (!/^[A-Za-z0-9]{2,3}$/.test(brandCode)) return yield* reject("API0288", "Invalid API parameters: brandCode must be 2 to 3 characters")
       const product = ctx.state.inventory.findProduct(productID, brandCode)
       if (product === undefined) return yield* reject("API0232")
-      return ok({ details: detailsOf(product) })
+      return json(productDetailsResponse(detailsOf(product)))
     }
     const searchText = get("searchText")
     const categoryCode = get("categoryCode")
@@ -279,7 +271,7 @@ const productDetails = (ctx: Ctx, query: URLSearchParams): Answer =>
     const products = ctx.state.inventory.search(searchText, vehicle, 500)
       .filter((p) => categoryCode === undefined || p.categoryID === categoryCode.toUpperCase())
       .slice(0, 25)
-    return ok({ details: products.flatMap(detailsOf) })
+    return json(productDetailsResponse(products.flatMap(detailsOf)))
   })
 
 const digitalAssets = (ctx: Ctx, query: URLSearchParams): Answer =>

@@ -4,6 +4,7 @@ import { type HttpApi, OpenApi } from "@effect/platform"
 import { Html } from "@shoplink/http"
 import { OrderManagementApi, PunchoutApi } from "@shoplink/protocol"
 import { SandboxApi } from "../SandboxApi.js"
+import { PATHS } from "./paths.js"
 import { SERVER_VERSION } from "./wire.js"
 
 const generate = (api: HttpApi.HttpApi.Any, title: string): OpenApi.OpenAPISpec => {
@@ -20,9 +21,9 @@ export const documents = () => {
     const orderManagement = generate(OrderManagementApi.OrderManagementApi, "Order Management REST API (Shoplink sandbox)")
     const sandbox = generate(SandboxApi, "Shoplink sandbox API")
     cache = { punchout, orderManagement, sandbox, page: docsPage([
-      ["Vendor Punchout API", "/openapi/punchout.json", punchout],
-      ["Order Management API", "/openapi/order-management.json", orderManagement],
-      ["Sandbox API (admin, ordering actions, these documents)", "/openapi/sandbox.json", sandbox]
+      ["Vendor Punchout API", PATHS.punchoutDocument, punchout],
+      ["Order Management API", PATHS.orderManagementDocument, orderManagement],
+      ["Sandbox API (admin, ordering actions, these documents)", PATHS.sandboxDocument, sandbox]
     ]) }
   }
   return cache
@@ -41,7 +42,7 @@ const docsPage = (sections: ReadonlyArray<readonly [string, string, OpenApi.Open
   }
   return Html.toHtmlString(Html.html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Shoplink sandbox API docs</title>
 <style>body{font-family:system-ui,sans-serif;margin:20px}td{padding:4px 8px;border-bottom:1px solid #ddd}</style></head><body>
-<h1>Shoplink sandbox</h1><p>Admin API: <a href="/__sandbox">/__sandbox</a></p>
+<h1>Shoplink sandbox</h1><p>Admin API: <a href="${PATHS.admin}">${PATHS.admin}</a></p>
 ${sections.map(section)}
 </body></html>`)
 }

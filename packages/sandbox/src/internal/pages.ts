@@ -1,10 +1,26 @@
 // Server-rendered ordering pages: ShowCatalog, ShowOrder, the cart and the export buttons.
 import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect } from "effect"
+import { Effect, Either } from "effect"
 import { Html } from "@shoplink/http"
+import type { Punchout } from "@shoplink/protocol"
 import type { Ctx } from "./context.js"
 import type { Product } from "./catalog.js"
-import { addToCart, cartOf, type CatalogView, catalogView, EXPORT_BUTTONS, type ExportButton, isVisible, openOrder, PAGE_SIZE, PageError, press, removeFromCart } from "./ordering.js"
+import {
+  addToCart,
+  cartOf,
+  type CatalogView,
+  catalogView,
+  EXPORT_BUTTONS,
+  type ExportButton,
+  isVisible,
+  openOrder,
+  PAGE_SIZE,
+  type PageFailure,
+  type PageResult,
+  press,
+  removeFromCart
+} from "./ordering.js"
+import { appActionPath, PATHS } from "./paths.js"
 import type { Session, StoredOrder } from "./state.js"
 
 const html = Html.html
@@ -75,11 +91,11 @@ const cartHtml = (ctx: Ctx, session: Session, back: string): Html.Html => {
   const lines = cart?.lines ?? []
   const total = lines.reduce((n, l) => n + (l.product.price ?? 0) * l.quantity, 0)
   const buttons = EXPORT_BUTTONS.filter((b) => isVisible(session, b)).map((b, i) =>
-    html`${i === 0 ? "" : " "}<form class="inline" method="post" action="/punchout/v1/app/press?${q(session.token)}"><input type="hidden" name="button" value="${b}"><button type="submit" data-testid="${BUTTON_LABEL[b].testid}">${BUTTON_LABEL[b].label}</button></form>`
+    html`${i === 0 ? "" : " "}<form class="inline" method="post" action="${appActionPath("press")}?${q(session.token)}"><input type="hidden" name="button" value="${b}"><button type="submit" data-testid="${BUTTON_LABEL[b].testid}">${BUTTON_LABEL[b].label}</button></form>`
   )
   const rows = lines.map((l) =>
     html`<tr data-testid="cart-line" data-product-id="${l.product.productID}" data-brand-id="${l.product.brandCode}"><td>${ctx.state.inventory.brandOf(l.product).name}</td><td>${l.product.productID} ${l.product.description}</td><td>${l.quantity}</td><td>${money(l.product.price)}</td><td>${l.warehouseCode}${l.backOrdered ? html` <span data-testid="back-ordered">back-ordered</span>` : ""}</td>
-<td><form class="inline" method="post" action="/punchout/v1/app/remove?${q(session.token)}"><input type="hidden" name="productID" value="${l.product.productID}"><input type="hidden" name="brandID" value="${l.product.brandCode}"><input type="hidden" name="back" value="${back}"><button type="submit" data-testid="remove-from-cart">Remove</button></form></td></tr>`
+<td><form class="inline" method="post" action="${appActionPath("remove")}?${q(session.token)}"><input type="hidden" name="productID" value="${l.product.productID}"><input type="hidden" name="brandID" value="${l.product.brandCode}"><input type="hidden" name="back" value="${back}"><button type="submit" data-testid="remove-from-cart">Remove</button></form></td></tr>`
   )
   return html`<section class="cart" data-testid="cart"><h2>Cart${cart === undefined ? "" : html` — order <span data-testid="cart-order-id">${cart.orderID}</span>`}</h2>
 ${lines.length === 0 ? html`<p data-testid="cart-empty">The cart is empty.</p>` : html`<table><tr><th>Brand</th><th>Part</th><th>Qty</th><th>Price</th><th>Warehouse</th><th></th></tr>${rows}</table><p>Total ${money(total)}</p>`}
@@ -102,16 +118,19 @@ const pagingHtml = (view: CatalogView, url: URL): Html.Html | "" => {
   return html`<nav class="paging" data-testid="paging"><span data-testid="page-summary">Results ${first}–${last} of ${view.total} · page ${view.page} of ${view.pageCount}</span>${prev}${next}</nav>`
 }
 
-const catalogPage = (ctx: Ctx, session: Session, url: URL, back: string, now: number): string => {
+const catalogPage = (ctx: Ctx, session: Session, url: URL, back: string, now: number): PageResult<string> => {
   const query = queryRecord(url)
-  const view = catalogView(ctx, session, query)
+  return Either.map(catalogView(ctx, session, query), (view) => catalogHtml(ctx, session, url, back, now, query, view))
+}
+
+const catalogHtml = (ctx: Ctx, session: Session, url: URL, back: string, now: number, query: Record<string, string>, view: CatalogView): string => {
   const country = ctx.state.accounts.customers.get(session.accountNo)!.country
   const zone = zoneOf(ctx, session)
   const backOrders = ctx.state.inventory.outOfStock === "backOrder"
   const v = view.vehicle
   const field = (name: string, label: string) => html`<label>${label} <input name="${name}" value="${query[name] ?? ""}"></label>`
   const addForm = (p: Product, label: string, testid: string) =>
-    html`<form class="inline" method="post" action="/punchout/v1/app/add?${q(session.token)}"><input type="hidden" name="productID" value="${p.productID}"><input type="hidden" name="brandID" value="${p.brandCode}"><input type="hidden" name="back" value="${back}"><input name="quantity" value="1" size="3" aria-label="Quantity"><button type="submit" data-testid="${testid}">${label}</button></form>`
+    html`<form class="inline" method="post" action="${appActionPath("add")}?${q(session.token)}"><input type="hidden" name="productID" value="${p.productID}"><input type="hidden" name="brandID" value="${p.brandCode}"><input type="hidden" name="back" value="${back}"><input name="quantity" value="1" size="3" aria-label="Quantity"><button type="submit" data-testid="${testid}">${label}</button></form>`
   const rows = view.products.map((p) => {
     const brand = ctx.state.inventory.brandOf(p)
     const available = p.stocked ? ctx.state.inventory.available(p, country) : 0
@@ -133,7 +152,7 @@ const catalogPage = (ctx: Ctx, session: Session, url: URL, back: string, now: nu
 <td data-testid="availability">${availability}</td><td data-testid="dispatch">${dispatch}</td>
 <td>${action}</td></tr>`
   })
-  return layout("Catalog", session, html`<form method="get" action="/punchout/v1/ShowCatalog"><input type="hidden" name="token" value="${session.token}">
+  return layout("Catalog", session, html`<form method="get" action="${PATHS.showCatalog}"><input type="hidden" name="token" value="${session.token}">
 <fieldset><legend>Vehicle and search</legend>${field("searchTerm", "Search")} ${field("vin", "VIN")} ${field("licensePlate", "Plate")} ${field("licensePlateState", "State")} ${field("baseVehicleID", "Base vehicle ID")} <button type="submit">Search</button></fieldset></form>
 <div data-testid="vehicle">${v === undefined ? "No vehicle selected" : html`${v.year} ${v.make} ${v.model} — ${view.identifier ?? ""}`}</div>
 <div data-testid="search-term">${view.searchTerm ?? ""}</div>
@@ -157,26 +176,25 @@ ${order.state === "cart" ? cartHtml(ctx, session, back) : ""}`)
 
 const queryRecord = (url: URL): Record<string, string> => Object.fromEntries(url.searchParams.entries())
 
+/** A refused page operation, shown as an error page. */
+const failurePage = (session: Session) => (failure: PageFailure) => Effect.succeed(errorPage(failure.message, session, failure.status))
+
 /** GET ShowCatalog / ShowOrder for a valid session. */
-export const handlePage = (ctx: Ctx, command: "ShowCatalog" | "ShowOrder", session: Session, url: URL) =>
-  Effect.map(ctx.now, (now) => {
-    try {
-      const back = `${url.pathname}${url.search}`
-      if (command === "ShowCatalog") return HttpServerResponse.html(catalogPage(ctx, session, url, back, now))
-      const orderId = url.searchParams.get("orderId")
-      if (orderId === null || orderId.trim() === "") {
-        return errorPage(url.searchParams.has("orderID") ? "orderId is required (spelled orderId)" : "orderId is required", session)
-      }
-      const order = openOrder(ctx, session, orderId, url.searchParams.get("referenceID") ?? undefined)
-      return HttpServerResponse.html(orderPage(ctx, session, order, back))
-    } catch (error) {
-      if (error instanceof PageError) return errorPage(error.message, session, error.status)
-      throw error
+export const handlePage = (ctx: Ctx, command: Punchout.BrowserCommand, session: Session, url: URL) =>
+  Effect.gen(function*() {
+    const now = yield* ctx.now
+    const back = `${url.pathname}${url.search}`
+    if (command === "ShowCatalog") return HttpServerResponse.html(yield* catalogPage(ctx, session, url, back, now))
+    const orderId = url.searchParams.get("orderId")
+    if (orderId === null || orderId.trim() === "") {
+      return errorPage(url.searchParams.has("orderID") ? "orderId is required (spelled orderId)" : "orderId is required", session)
     }
-  })
+    const order = yield* openOrder(ctx, session, orderId, url.searchParams.get("referenceID") ?? undefined)
+    return HttpServerResponse.html(orderPage(ctx, session, order, back))
+  }).pipe(Effect.catchTag("PageFailure", failurePage(session)))
 
 const safeBack = (back: string | undefined, token: string) =>
-  back !== undefined && /^\/punchout\/v1\/Show(Catalog|Order)\?/.test(back) ? back : `/punchout/v1/ShowCatalog?${q(token)}`
+  back !== undefined && (back.startsWith(`${PATHS.showCatalog}?`) || back.startsWith(`${PATHS.showOrder}?`)) ? back : `${PATHS.showCatalog}?${q(token)}`
 
 /** POST /punchout/v1/app/{add|press} from the pages' forms. */
 export const handleAppAction = (ctx: Ctx, action: string, session: Session) =>
@@ -185,32 +203,27 @@ export const handleAppAction = (ctx: Ctx, action: string, session: Session) =>
     const form = yield* request.urlParamsBody.pipe(Effect.orElseSucceed(() => []))
     const get = (name: string) => form.find(([k]) => k === name)?.[1]
     const now = yield* ctx.now
-    try {
-      if (action === "add") {
-        addToCart(ctx, session, now, {
-          productID: get("productID") ?? "",
-          brandID: get("brandID") ?? "",
-          quantity: Number(get("quantity") ?? "1")
-        })
-        return HttpServerResponse.redirect(safeBack(get("back"), session.token), { status: 303 })
-      }
-      if (action === "remove") {
-        removeFromCart(ctx, session, { productID: get("productID") ?? "", brandID: get("brandID") ?? "" })
-        return HttpServerResponse.redirect(safeBack(get("back"), session.token), { status: 303 })
-      }
-      if (action === "press") {
-        const button = get("button") as ExportButton
-        if (!EXPORT_BUTTONS.includes(button)) return errorPage("Unknown button", session)
-        const { result, send } = press(ctx, session, now, button)
-        for (const s of send) yield* ctx.deliver(s.event, s.url, s.body)
-        if (result.redirect !== undefined) return HttpServerResponse.redirect(result.redirect, { status: 303 })
-        return HttpServerResponse.html(layout("Exported", session, html`<div data-testid="export-result">${BUTTON_LABEL[button].label} done.${
-          result.orderID === undefined ? "" : html` Order <span data-testid="order-id">${result.orderID}</span>`
-        }</div>`))
-      }
-      return errorPage(`Unknown action ${action}`, session, 404)
-    } catch (error) {
-      if (error instanceof PageError) return errorPage(error.message, session, error.status)
-      throw error
+    if (action === "add") {
+      yield* addToCart(ctx, session, now, {
+        productID: get("productID") ?? "",
+        brandID: get("brandID") ?? "",
+        quantity: Number(get("quantity") ?? "1")
+      })
+      return HttpServerResponse.redirect(safeBack(get("back"), session.token), { status: 303 })
     }
-  })
+    if (action === "remove") {
+      yield* removeFromCart(ctx, session, { productID: get("productID") ?? "", brandID: get("brandID") ?? "" })
+      return HttpServerResponse.redirect(safeBack(get("back"), session.token), { status: 303 })
+    }
+    if (action === "press") {
+      const button = get("button") as ExportButton
+      if (!EXPORT_BUTTONS.includes(button)) return errorPage("Unknown button", session)
+      const { result, send } = yield* press(ctx, session, now, button)
+      for (const s of send) yield* ctx.deliver(s.event, s.url, s.body)
+      if (result.redirect !== undefined) return HttpServerResponse.redirect(result.redirect, { status: 303 })
+      return HttpServerResponse.html(layout("Exported", session, html`<div data-testid="export-result">${BUTTON_LABEL[button].label} done.${
+        result.orderID === undefined ? "" : html` Order <span data-testid="order-id">${result.orderID}</span>`
+      }</div>`))
+    }
+    return errorPage(`Unknown action ${action}`, session, 404)
+  }).pipe(Effect.catchTag("PageFailure", failurePage(session)))

@@ -1,7 +1,7 @@
 // The Punchout API: POST /punchout/v1/create and the API commands run inside a session.
 import { HttpServerRequest, type HttpServerResponse } from "@effect/platform"
 import { DateTime, Effect, Either, Redacted, Schema } from "effect"
-import { Punchout } from "@shoplink/protocol"
+import { Punchout, Values } from "@shoplink/protocol"
 import { randomUUID } from "node:crypto"
 import { type Ctx, decodeWith, envelope, json, nonPositiveQuantity, readJsonObject } from "./context.js"
 import { reject, type Result } from "./domain/result.js"
@@ -12,9 +12,6 @@ import { orderResponse, quoteLine, quotesResponse, reserveOrderResponse, SERVER_
 const refused = { punchout: { url: "", expiration: 0 } }
 
 const CREDENTIAL_FIELDS = new Set(["apiKey", "apiToken", "accountNo", "username", "country"])
-
-/** `country` of the create body to the account's country (`US QA` is the US test variant). */
-const countryOf = (country: string): "US" | "CA" => (country.startsWith("CA") ? "CA" : "US")
 
 export const handleCreate = (ctx: Ctx): Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest> =>
   Effect.gen(function*() {
@@ -28,7 +25,7 @@ export const handleCreate = (ctx: Ctx): Effect.Effect<HttpServerResponse.HttpSer
     const decoded = Schema.decodeUnknownEither(Punchout.CreateSessionRequest)(body, { errors: "all" })
     if (decoded._tag === "Left") {
       const credentialProblem = [...CREDENTIAL_FIELDS].some((f) => typeof body[f] !== "string" || (body[f] as string).trim() === "") ||
-        !["US", "US QA", "CA", "CA QA"].includes(String(body["country"]))
+        !Values.isCountry(body["country"])
       if (credentialProblem) return yield* Effect.fail(new MessageFailure("UNAUTHORIZED"))
       yield* decodeWith(Punchout.CreateSessionRequest, body)
       return yield* Effect.fail(new MessageFailure("API0288"))
@@ -40,7 +37,7 @@ export const handleCreate = (ctx: Ctx): Effect.Effect<HttpServerResponse.HttpSer
       const ok = vendor !== undefined && !vendor.expired && customer !== undefined && customer.active && !customer.revoked &&
         customer.apiToken === Redacted.value(request.apiToken) &&
         customer.username.toLowerCase() === request.username.trim().toLowerCase() &&
-        customer.country === countryOf(request.country)
+        customer.country === Values.countryCodeOf(request.country)
       if (!ok) return yield* reject("UNAUTHORIZED")
       const session: Session = {
         token: randomUUID(),
@@ -144,7 +141,7 @@ const reserveOrder = (ctx: Ctx, session: Session, body: Record<string, unknown>,
 /** Runs an API command for a valid session (the router has checked token and method). */
 export const handleApiCommand = (
   ctx: Ctx,
-  command: (typeof Punchout.API_COMMANDS)[number],
+  command: Punchout.ApiCommand,
   session: Session
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest> =>
   Effect.gen(function*() {

@@ -14,7 +14,6 @@ export {
   BACK_ORDER_MILLIS,
   type CartItem,
   dispatchTimeAt,
-  MAX_ORDER_QUANTITY,
   MAX_QUOTES,
   orderByTimeAt,
   type OutOfStockPolicy

@@ -1,9 +1,10 @@
 // Turns stored state into wire bodies by encoding the @shoplink/protocol schemas, so the sandbox
 // writes exactly the shapes (and epoch units, status types) the protocol defines.
 import { DateTime, Schema } from "effect"
-import { Envelope, MessageCatalog, OrderManagement, OrderManagementApi, Punchout } from "@shoplink/protocol"
+import { Envelope, MessageCatalog, OrderManagement, OrderManagementApi, Punchout, type Values } from "@shoplink/protocol"
 import type { Product } from "./catalog.js"
 import { type MessageFailure, textOf } from "./failure.js"
+import { omsStatusId } from "./domain/orders.js"
 import type { Customer, SandboxState, StoredInvoice, StoredLine, StoredOrder } from "./state.js"
 
 export const SERVER_VERSION = "sandbox-1.0.0"
@@ -41,12 +42,6 @@ export const errorEnvelope = (
   return failure.extra === undefined ? head : { ...head, ...failure.extra }
 }
 
-/** An Order Management success: the API0200 envelope, then the endpoint's fields (already in wire form). */
-export const omsSuccess = (fields: Record<string, unknown>): Record<string, unknown> => ({
-  ...encodeStatusEnvelope({ serverVersion: SERVER_VERSION, status: successfulStatus }),
-  ...fields
-})
-
 /** An envelope for any message ID, known to the catalogue or not (fault injection). */
 export const messageEnvelope = (id: string, text: string | undefined, httpStatus: number): Record<string, unknown> =>
   encodeStatusEnvelope({ serverVersion: SERVER_VERSION, status: { code: httpStatus, message: { ID: id, text: text ?? "" } } })
@@ -61,6 +56,20 @@ export const priceAndAvailabilityResponse = (items: ReadonlyArray<OrderManagemen
 /** productDigitalAsset's answer. */
 export const digitalAssetsResponse = (assets: ReadonlyArray<OrderManagement.DigitalAsset>): unknown =>
   encodeDigitalAssets({ serverVersion: SERVER_VERSION, status: successfulStatus, assets })
+
+const encodeProductDetails = Schema.encodeSync(OrderManagement.ProductDetailsResponse)
+
+/**
+ * productDetails' answer, encoded through the protocol's schema. Each row then gets the product it
+ * is about as `productID`, which the spec's row does not show (docs/assumptions.md): a search
+ * answers rows of up to 25 products.
+ */
+export const productDetailsResponse = (
+  rows: ReadonlyArray<{ readonly productID: string; readonly detail: OrderManagement.ProductMarketingDetail }>
+): unknown => {
+  const encoded = encodeProductDetails({ serverVersion: SERVER_VERSION, status: successfulStatus, details: rows.map((r) => r.detail) })
+  return { ...encoded, details: (encoded.details ?? []).map((detail, i) => ({ productID: rows[i]!.productID, ...detail })) }
+}
 
 /** GetProductQuotes' answer. */
 export const quotesResponse = (quotes: ReadonlyArray<Punchout.QuoteLine>, referenceID: string | undefined): unknown =>
@@ -95,23 +104,6 @@ const PUNCHOUT_STATUS: Record<StoredOrder["state"], { readonly code: string; rea
   shippedComplete: Punchout.ORDER_STATUS.submitted
 }
 
-/** The Order Management status message of an order state (API0282–API0286, API0200 otherwise). */
-export const omsStatusId = (state: StoredOrder["state"]): "API0200" | "API0282" | "API0283" | "API0284" | "API0285" | "API0286" => {
-  switch (state) {
-    case "saved":
-      return "API0282"
-    case "submitted":
-      return "API0283"
-    case "processing":
-      return "API0284"
-    case "shippedPartial":
-      return "API0285"
-    case "shippedComplete":
-      return "API0286"
-    default:
-      return "API0200"
-  }
-}
 
 const lineType = (order: StoredOrder, line: StoredLine): Punchout.OrderLine => {
   const status = PUNCHOUT_STATUS[order.state]
@@ -152,7 +144,7 @@ export const quoteLine = (
   now: number,
   product: Product,
   quantity: number,
-  country: "US" | "CA",
+  country: Values.CountryCode,
   makeId = 0
 ): Punchout.QuoteLine => {
   const timing = state.inventory.timingOf(now, product, country, quantity)

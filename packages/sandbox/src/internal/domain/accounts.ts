@@ -1,7 +1,8 @@
 // The accounts aggregate: vendor and Order Management keys, customers and their tokens, punchout
 // sessions, monthly allowances, and the invoices of each account.
+import type { Values } from "@shoplink/protocol"
 import { SANDBOX_CREDENTIALS, SANDBOX_PO_REQUIRED_CUSTOMER } from "../../Credentials.js"
-import type { CountryCode, DirectoryAddress, Product } from "../catalog.js"
+import type { DirectoryAddress, Product } from "../catalog.js"
 import { DAY, HOUR, type Inventory, startOfDay } from "./inventory.js"
 
 /** Session validity (spec: 12 hours). */
@@ -17,7 +18,7 @@ const ZONE_BY_STATE: Record<string, string> = {
 }
 
 /** The time zone of a shop in a state or province (its country's main zone when unknown). */
-export const zoneOfState = (state: string, country: CountryCode): string =>
+export const zoneOfState = (state: string, country: Values.CountryCode): string =>
   ZONE_BY_STATE[state.toUpperCase()] ?? (country === "CA" ? "America/Toronto" : "America/Chicago")
 
 export interface Address {
@@ -36,7 +37,7 @@ export interface Customer {
   readonly accountNo: string
   readonly username: string
   apiToken: string
-  readonly country: CountryCode
+  readonly country: Values.CountryCode
   readonly name: string
   readonly poRequired: boolean
   active: boolean
@@ -112,7 +113,7 @@ export class Accounts {
     readonly accountNo: string
     readonly username: string
     readonly apiToken: string
-    readonly country: CountryCode
+    readonly country: Values.CountryCode
     readonly name?: string | undefined
     readonly poRequired?: boolean | undefined
     readonly defaultShippingAddress?: Address | undefined

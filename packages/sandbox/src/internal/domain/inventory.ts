@@ -2,7 +2,8 @@
 // quotes' timing, allocation of order lines (typed failures, nothing mutated), holding and releasing
 // stock, and the drop-ship address directory.
 import { Either } from "effect"
-import { type Catalog, type CountryCode, makeCatalog, type Product, stockKey, type Vehicle, type Warehouse } from "../catalog.js"
+import { OrderRules, type Values } from "@shoplink/protocol"
+import { type Catalog, makeCatalog, type Product, stockKey, type Vehicle, type Warehouse } from "../catalog.js"
 import type { Address } from "./accounts.js"
 import type { StoredLine } from "./orders.js"
 import { reject, type Result } from "./result.js"
@@ -11,8 +12,6 @@ export const HOUR = 3_600_000
 export const DAY = 24 * HOUR
 /** Session validity (spec: 12 hours). */
 export const SESSION_MILLIS = 12 * HOUR
-/** Largest total quantity on one order (the spec's API0235 maximum; the number is assumed). */
-export const MAX_ORDER_QUANTITY = 999
 /** Most items GetProductQuotes returns for a search. */
 export const MAX_QUOTES = 25
 /** A back-ordered line leaves one week after the warehouse's next dispatch (same weekday). */
@@ -76,7 +75,7 @@ export class Inventory {
 
   // ---------------------------------------------------------------- catalog queries
 
-  warehousesOf(country: CountryCode): ReadonlyArray<Warehouse> {
+  warehousesOf(country: Values.CountryCode): ReadonlyArray<Warehouse> {
     return this.catalog.warehouses.filter((w) => w.country === country)
   }
 
@@ -137,12 +136,12 @@ export class Inventory {
     return Math.max(0, this.stock.get(stockKey(product.brandCode, product.productID, warehouseCode)) ?? 0)
   }
 
-  available(product: Product, country: CountryCode): number {
+  available(product: Product, country: Values.CountryCode): number {
     return this.warehousesOf(country).reduce((n, w) => n + this.stockAt(product, w.code), 0)
   }
 
   /** The warehouse a quote or an allocation of `quantity` would use: the first with enough, else the fullest. */
-  bestWarehouse(product: Product, country: CountryCode, quantity: number): Warehouse {
+  bestWarehouse(product: Product, country: Values.CountryCode, quantity: number): Warehouse {
     const warehouses = this.warehousesOf(country)
     return warehouses.find((w) => this.stockAt(product, w.code) >= quantity) ??
       [...warehouses].sort((a, b) => this.stockAt(product, b.code) - this.stockAt(product, a.code))[0]!
@@ -172,7 +171,7 @@ export class Inventory {
    * When a quote or order line for `quantity` would leave and by when it must be ordered: from the
    * warehouse that would fill it, a week later when it would be back-ordered.
    */
-  timingOf(now: number, product: Product, country: CountryCode, quantity: number): { readonly warehouse: Warehouse; readonly orderByTime: number; readonly dispatchTime: number; readonly backOrder: boolean } {
+  timingOf(now: number, product: Product, country: Values.CountryCode, quantity: number): { readonly warehouse: Warehouse; readonly orderByTime: number; readonly dispatchTime: number; readonly backOrder: boolean } {
     const warehouse = this.bestWarehouse(product, country, quantity)
     const backOrder = this.outOfStock === "backOrder" && product.stocked && this.stockAt(product, warehouse.code) < quantity
     return {
@@ -185,18 +184,17 @@ export class Inventory {
 
   /**
    * Checks and allocates items for a country, failing with the catalogue's IDs: API0231 (quantity
-   * ≤ 0), API0235 (total over the maximum), API0236 (same part/warehouse twice), API0232 (unknown or
+   * ≤ 0), API0235 (total over `OrderRules.MAX_ORDER_QUANTITY`), API0236 (same part/warehouse twice), API0232 (unknown or
    * not stocked), API0243 (no price), API0234 (not enough in one warehouse, unless the policy is
    * `backOrder`: then the line is accepted as back-ordered). Nothing is mutated.
    */
   allocate(
     items: ReadonlyArray<{ readonly productID: string; readonly brandID: string; readonly quantity: number; readonly warehouseCode?: string | undefined }>,
-    country: CountryCode
+    country: Values.CountryCode
   ): Result<ReadonlyArray<Allocation>> {
     if (items.length === 0) return reject("API0203")
     for (const item of items) if (!(item.quantity > 0)) return reject("API0231")
-    const total = items.reduce((n, i) => n + i.quantity, 0)
-    if (total > MAX_ORDER_QUANTITY) return reject("API0235")
+    if (OrderRules.exceedsMaxQuantity(items)) return reject("API0235")
     const taken = new Map<string, number>()
     const seen = new Set<string>()
     const out: Array<Allocation> = []

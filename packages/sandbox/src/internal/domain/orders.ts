@@ -2,7 +2,8 @@
 // changes. Operations answer a typed failure (a catalogue message) instead of throwing; what fails
 // is checked before anything is changed, or undone.
 import { Either } from "effect"
-import type { CountryCode, Product } from "../catalog.js"
+import { OrderRules, type Values } from "@shoplink/protocol"
+import type { Product } from "../catalog.js"
 import type { Accounts, Address } from "./accounts.js"
 import type { Faults } from "./faults.js"
 import { type Allocation, type CartItem, DAY, type Inventory, startOfDay } from "./inventory.js"
@@ -29,6 +30,33 @@ export type OrderState =
 export const ORDER_STATES: ReadonlyArray<OrderState> = [
   "cart", "expired", "saved", "submitted", "processing", "shippedPartial", "shippedComplete"
 ]
+
+/**
+ * The Order Management status report of an order's state (`API0200` for an order in the cart or
+ * expired, which has none).
+ */
+export const omsStatusId = (state: OrderState): OrderRules.OrderStatusId | "API0200" => {
+  switch (state) {
+    case "saved":
+      return "API0282"
+    case "submitted":
+      return "API0283"
+    case "processing":
+      return "API0284"
+    case "shippedPartial":
+      return "API0285"
+    case "shippedComplete":
+      return "API0286"
+    default:
+      return "API0200"
+  }
+}
+
+/** What the order's status forbids (the protocol's `OrderRules.refusal`), as a typed failure. */
+const refusal = (action: OrderRules.OrderAction, order: StoredOrder): Result<void> => {
+  const id = OrderRules.refusal(action, omsStatusId(order.state))
+  return id === undefined ? Either.void : reject(id)
+}
 
 export interface StoredLine {
   readonly product: Product
@@ -104,7 +132,7 @@ export class Orders {
   }
 
   /** Adds items to an order in the cart (the ordering pages), merging a repeated product. */
-  addToCart(now: number, order: StoredOrder, item: CartItem, country: CountryCode): Result<void> {
+  addToCart(now: number, order: StoredOrder, item: CartItem, country: Values.CountryCode): Result<void> {
     const existing = order.lines.find((l) =>
       l.product.productID.toUpperCase() === item.productID.toUpperCase() && l.product.brandCode.toUpperCase() === item.brandID.toUpperCase()
     )
@@ -144,21 +172,11 @@ export class Orders {
     return Either.gen(this, function*() {
       const order = yield* this.orderOf(orderID, accountNo)
       yield* this.faults.checkOrder(order.orderID)
-      switch (order.state) {
-        case "submitted":
-          return yield* reject("API0247")
-        case "processing":
-        case "shippedPartial":
-        case "shippedComplete":
-          return yield* reject("API0268")
-        case "saved":
-          return yield* reject("API0272")
-        case "expired":
-          // Spec: items must be reallocated (ReserveOrder) before submitting.
-          return yield* reject("API0234", "Quantity requested is not available: the order expired, reserve it again (ReserveOrder)")
-        case "cart":
-          break
+      if (order.state === "expired") {
+        // Spec: items must be reallocated (ReserveOrder) before submitting.
+        return yield* reject("API0234", "Quantity requested is not available: the order expired, reserve it again (ReserveOrder)")
       }
+      yield* refusal("submit", order)
       if (order.lines.length === 0) return yield* reject("API0203")
       const customer = this.accounts.customers.get(accountNo)
       if (customer?.poRequired === true && order.comment.trim() === "" && order.customerPO.trim() === "") return yield* reject("API0250")
@@ -168,12 +186,11 @@ export class Orders {
     })
   }
 
-  reserveOrder(now: number, orderID: string, accountNo: string, comment: string | undefined, country: CountryCode): Result<StoredOrder> {
+  reserveOrder(now: number, orderID: string, accountNo: string, comment: string | undefined, country: Values.CountryCode): Result<StoredOrder> {
     return Either.gen(this, function*() {
       const order = yield* this.orderOf(orderID, accountNo)
       yield* this.faults.checkOrder(order.orderID)
-      if (order.state === "submitted") return yield* reject("API0247")
-      if (order.state === "processing" || order.state === "shippedPartial" || order.state === "shippedComplete") return yield* reject("API0268")
+      yield* refusal("change", order)
       const wasHolding = order.holdsStock
       this.releaseStock(order)
       const allocations = this.inventory.allocate(
@@ -215,12 +232,30 @@ export class Orders {
     return order
   }
 
-  /** Deletes an order, returning any stock it held. */
-  deleteOrder(orderID: string): void {
-    const order = this.byId.get(orderID)
-    if (order === undefined) return
-    this.releaseStock(order)
-    this.byId.delete(orderID)
+  /**
+   * Opens a saved order again (Order Management openOrder): its items are reallocated as by
+   * ReserveOrder; an order already in the cart is left as it is.
+   */
+  openOrder(now: number, orderID: string, accountNo: string, country: Values.CountryCode): Result<StoredOrder> {
+    return Either.gen(this, function*() {
+      const order = yield* this.orderOf(orderID, accountNo)
+      yield* this.faults.checkOrder(order.orderID)
+      yield* refusal("change", order)
+      if (order.state === "saved") yield* this.reserveOrder(now, order.orderID, accountNo, undefined, country)
+      return order
+    })
+  }
+
+  /** Deletes an order its status allows deleting, returning any stock it held. */
+  deleteOrder(orderID: string, accountNo: string): Result<StoredOrder> {
+    return Either.gen(this, function*() {
+      const order = yield* this.orderOf(orderID, accountNo)
+      yield* this.faults.checkOrder(order.orderID)
+      yield* refusal("delete", order)
+      this.releaseStock(order)
+      this.byId.delete(order.orderID)
+      return order
+    })
   }
 
   /** Moves an order to a state (admin): shipped states record shipped quantities. */
