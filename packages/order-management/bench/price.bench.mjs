@@ -1,14 +1,21 @@
-// priceAndAvailability through OrderManagementClient vs a raw undici request, against the same
-// local server, interleaved round by round so both see the same machine state. Prints the ratio
-// (client time / raw time). Run `pnpm --filter @shoplink/order-management build` first.
+// priceAndAvailability through OrderManagementClient over @shoplink/http-node's UndiciHttpClient
+// (the recommended Node transport) vs the same request with raw undici, against one local
+// node:http server, in interleaved rounds (the order rotates each round) so all see the same
+// machine state. Prints medians of the per-round µs/call, the client-side CPU per call, and the
+// row `<what>: <figure> vs <anchor> = <ratio>× (target ≤ 1.25×: met|NOT met)`. The client over
+// @effect/platform-node's NodeHttpClient.layerUndici is printed for information.
+// Run `pnpm --filter @shoplink/order-management build` first (the bench imports dist).
 import * as Http from "node:http"
 import { NodeHttpClient } from "@effect/platform-node"
-import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
-import { request } from "undici"
+import { UndiciHttpClient } from "@shoplink/http-node"
+import { Layer, ManagedRuntime, Redacted } from "effect"
+import { Agent, request } from "undici"
 import { Customer, OrderManagementClient } from "../dist/index.js"
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10)
-const PER_ROUND = Number(process.env.BENCH_ITERATIONS ?? 200)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 20)
+const PER_ROUND = Number(process.env.BENCH_PER_ROUND ?? 200)
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 1000)
+const TARGET = 1.25
 const API_KEY = "sbx-oms-test-key-0001"
 const API_TOKEN = "sbx-token-us-100200"
 
@@ -46,54 +53,79 @@ await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve))
 const host = `http://127.0.0.1:${server.address().port}`
 const url = `${host}/web/services/US_QUA/priceAndAvailablity_v2?APIToken=${API_TOKEN}`
 
-const runtime = ManagedRuntime.make(
-  OrderManagementClient.layer({ environment: "US_QUA", apiKey: Redacted.make(API_KEY), testBaseUrl: host }).pipe(
-    Layer.provide(NodeHttpClient.layerUndici)
+const clientOver = async (transport) => {
+  const runtime = ManagedRuntime.make(
+    OrderManagementClient.layer({ environment: "US_QUA", apiKey: Redacted.make(API_KEY), testBaseUrl: host }).pipe(
+      Layer.provide(transport)
+    )
   )
-)
-const oms = (await runtime.runPromise(OrderManagementClient.OrderManagementClient)).forCustomer(
-  Customer.make("100200", API_TOKEN)
-)
-const viaClient = () => runtime.runPromise(oms.priceAndAvailability({ items }))
+  const customer = (await runtime.runPromise(OrderManagementClient.OrderManagementClient)).forCustomer(
+    Customer.make("100200", API_TOKEN)
+  )
+  return { runtime, customer }
+}
+const lean = await clientOver(UndiciHttpClient.layer)
+const platform = await clientOver(NodeHttpClient.layerUndici)
+const viaClient = () => lean.runtime.runPromise(lean.customer.priceAndAvailability({ items }))
+const viaPlatform = () => platform.runtime.runPromise(platform.customer.priceAndAvailability({ items }))
+
+// The anchor: the same request with undici's own API on its own keep-alive agent, body parsed.
+const dispatcher = new Agent({ keepAliveTimeout: 10_000 })
 const payload = JSON.stringify({ customerAccountNo: "100200", items })
 const viaUndici = async () => {
   const response = await request(url, {
     method: "POST",
+    dispatcher,
     headers: { APIKey: API_KEY, accept: "application/json", "content-type": "application/json" },
     body: payload
   })
-  return response.body.json()
+  const json = await response.body.json()
+  if (json.status.code !== 200) throw new Error("raw request failed")
+  return json
 }
 
-const time = async (f) => {
+const cpu = { client: 0, platform: 0, undici: 0 }
+const time = async (f, key) => {
+  const startCpu = process.cpuUsage()
   const start = process.hrtime.bigint()
   for (let i = 0; i < PER_ROUND; i++) await f()
-  return Number(process.hrtime.bigint() - start) / 1e6
+  const elapsed = Number(process.hrtime.bigint() - start) / 1e3 / PER_ROUND
+  const used = process.cpuUsage(startCpu)
+  cpu[key] += used.user + used.system
+  return elapsed
+}
+const median = (xs) => {
+  const sorted = [...xs].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]
 }
 
 // Warm-up: JIT, connection pools.
-await time(viaClient)
-await time(viaUndici)
-
-let clientMs = 0
-let rawMs = 0
+for (let i = 0; i < WARMUP; i++) {
+  await viaClient()
+  await viaPlatform()
+  await viaUndici()
+}
+const runs = { client: [], platform: [], undici: [] }
+const contenders = [["client", viaClient], ["platform", viaPlatform], ["undici", viaUndici]]
 for (let round = 0; round < ROUNDS; round++) {
-  // Alternate which goes first so neither always runs on a warmer machine.
-  if (round % 2 === 0) {
-    clientMs += await time(viaClient)
-    rawMs += await time(viaUndici)
-  } else {
-    rawMs += await time(viaUndici)
-    clientMs += await time(viaClient)
+  // Rotate the order so no contender always runs first (on a warmer or colder machine).
+  for (let i = 0; i < contenders.length; i++) {
+    const [key, f] = contenders[(round + i) % contenders.length]
+    runs[key].push(await time(f, key))
   }
 }
+const us = (key) => median(runs[key])
+const cpuPerCall = (key) => (cpu[key] / (ROUNDS * PER_ROUND)).toFixed(1)
+const ratio = us("client") / us("undici")
+console.log(`priceAndAvailability, ${ROUNDS} interleaved rounds of ${PER_ROUND} calls (median µs/call; client-side CPU µs/call, server included)`)
+console.log(`  OrderManagementClient over UndiciHttpClient.layer      ${us("client").toFixed(1)} µs  CPU ${cpuPerCall("client")} µs`)
+console.log(`  OrderManagementClient over NodeHttpClient.layerUndici  ${us("platform").toFixed(1)} µs  CPU ${cpuPerCall("platform")} µs  ${(us("platform") / us("undici")).toFixed(2)}× (for information)`)
+console.log(`  raw undici.request                                     ${us("undici").toFixed(1)} µs  CPU ${cpuPerCall("undici")} µs`)
+console.log(
+  `OrderManagementClient priceAndAvailability: ${us("client").toFixed(1)} µs vs raw undici ${us("undici").toFixed(1)} µs = ${ratio.toFixed(3)}× (target ≤ ${TARGET}×: ${ratio <= TARGET ? "met" : "NOT met"})`
+)
 
-const calls = ROUNDS * PER_ROUND
-const perCall = (ms) => `${((ms / calls) * 1000).toFixed(1)} µs/call`
-console.log(`priceAndAvailability x ${calls} (${ROUNDS} interleaved rounds)`)
-console.log(`  OrderManagementClient  ${perCall(clientMs)}`)
-console.log(`  raw undici.request     ${perCall(rawMs)}`)
-console.log(`  ratio client/raw       ${(clientMs / rawMs).toFixed(2)}x`)
-
-await runtime.dispose()
+await lean.runtime.dispose()
+await platform.runtime.dispose()
+await dispatcher.close()
 await new Promise((resolve) => server.close(resolve))

@@ -23,9 +23,8 @@ import {
   DropShipAddressRejected,
   type OrderManagementError
 } from "./OrderManagementError.js"
-import { type Call, execute, type Runtime } from "./internal/execute.js"
+import { type Call, execute, requestTemplate, type Runtime } from "./internal/execute.js"
 import { checkInvoiceDates, dayOf, toWire } from "./internal/validate.js"
-import { USER_AGENT } from "./internal/version.js"
 
 /**
  * Retry settings: the shared policy of `@shoplink/http` (`Retry.RetryPolicyInput`), with this
@@ -379,8 +378,9 @@ export const make = (
     if (!/^\/[A-Za-z0-9_\-/]+$/.test(priceAndAvailabilityPath)) {
       return yield* new ConfigurationError({ setting: "priceAndAvailabilityPath", problem: "must be a path starting with /" })
     }
-    // Our User-Agent goes under the caller's transformClient, which may still replace it.
-    const base = HttpClient.mapRequest(yield* HttpClient.HttpClient, HttpClientRequest.setHeader("user-agent", USER_AGENT))
+    // Our User-Agent is in every request (`requestTemplate`): the caller's transformClient may
+    // still replace it.
+    const base = yield* HttpClient.HttpClient
     const transformed = options.transformClient === undefined ? base : options.transformClient(base)
     const basePath = OrderManagement.basePath(environment)
     const runtime: Runtime = {
@@ -395,8 +395,20 @@ export const make = (
     }
 
     const forCustomer = (customer: Customer): CustomerClient => {
-      const run = <A>(call: Omit<Call<A>, "apiToken" | "accountNo">) =>
-        execute(runtime, { ...call, apiToken: customer.apiToken, accountNo: customer.accountNo })
+      // The customer's request per route (URL, APIToken, headers), built at its first call.
+      const templates = new Map<string, HttpClientRequest.HttpClientRequest>()
+      const templateOf = (route: { readonly method: "GET" | "POST"; readonly path: string }) => {
+        const key = `${route.method} ${route.path}`
+        let template = templates.get(key)
+        if (template === undefined) {
+          template = requestTemplate(runtime, route, customer.apiToken)
+          templates.set(key, template)
+        }
+        return template
+      }
+      const run = <A>(call: Omit<Call<A>, "apiToken" | "accountNo" | "template">) =>
+        execute(runtime, { ...call, apiToken: customer.apiToken, accountNo: customer.accountNo, template: templateOf(call) })
+      const priceRoute = { ...endpoint("priceAndAvailablity_v2"), path: priceAndAvailabilityPath }
 
       const createOrder = (input: CreateOrderInput) =>
         Effect.gen(function*() {
@@ -436,20 +448,20 @@ export const make = (
             onSome: createOrder
           }),
         priceAndAvailability: (input) =>
-          Effect.gen(function*() {
-            const { wire } = yield* toWire("priceAndAvailability", OrderManagement.PriceAndAvailabilityRequest, {
+          Effect.flatMap(
+            toWire("priceAndAvailability", OrderManagement.PriceAndAvailabilityRequest, {
               customerAccountNo: customer.accountNo,
               items: input.items
-            })
-            return yield* run({
-              operation: "priceAndAvailability",
-              ...endpoint("priceAndAvailablity_v2"),
-              path: priceAndAvailabilityPath,
-              query: {},
-              body: wire,
-              response: OrderManagement.PriceAndAvailabilityResponse
-            })
-          }),
+            }),
+            ({ wire }) =>
+              run({
+                operation: "priceAndAvailability",
+                ...priceRoute,
+                query: {},
+                body: wire,
+                response: OrderManagement.PriceAndAvailabilityResponse
+              })
+          ),
         orderDetails: (input) =>
           Effect.gen(function*() {
             const { wire } = yield* toWire("orderDetails", OrderManagement.OrderDetailsRequest, {

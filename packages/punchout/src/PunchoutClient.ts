@@ -285,21 +285,22 @@ export const make = (options: PunchoutClientOptions): Effect.Effect<Service, Con
         return session
       })
 
+    // The hot path: no generator, one flatMap from the checked input to the exchange.
     const getProductQuotes: Service["getProductQuotes"] = (session, input) =>
-      Effect.gen(function*() {
+      Effect.suspend(() => {
         const wire = "searchTerm" in input
           ? { productID: input.searchTerm, quantity: input.quantity, referenceID: input.referenceID }
           : { productID: input.productID, brandID: input.brandID, quantity: input.quantity, referenceID: input.referenceID }
-        const body = yield* encodeInput("GetProductQuotes", Punchout.GetProductQuotesRequest, withoutUndefined(wire))
-        return yield* run({
-          command: "GetProductQuotes",
-          url: commandUrl(session, "GetProductQuotes"),
-          body,
-          response: Punchout.GetProductQuotesResponse,
-          ...COMMANDS.GetProductQuotes,
-          referenceID: input.referenceID,
-          secrets: [session.token]
-        })
+        return Effect.flatMap(encodeInput("GetProductQuotes", Punchout.GetProductQuotesRequest, withoutUndefined(wire)), (body) =>
+          run({
+            command: "GetProductQuotes",
+            url: commandUrl(session, "GetProductQuotes"),
+            body,
+            response: Punchout.GetProductQuotesResponse,
+            ...COMMANDS.GetProductQuotes,
+            referenceID: input.referenceID,
+            secrets: [session.token]
+          }))
       })
 
     const createOrder: Service["createOrder"] = (session, input) =>

@@ -1,8 +1,10 @@
 // Input checks before any request: schema rules from the protocol, and the invoice date rules.
-import { MessageCatalog, OrderManagement, Violation } from "@shoplink/protocol"
-import { DateTime, Effect, type ParseResult, Schema } from "effect"
+import { Decoder, MessageCatalog, OrderManagement, Violation } from "@shoplink/protocol"
+import { DateTime, Effect, Either, type ParseResult, Schema } from "effect"
 import type { DayInput } from "../OrderManagementClient.js"
 import { InvalidInput } from "../OrderManagementError.js"
+
+const { compiledDecoder, encodesToItself } = Decoder
 
 const toInvalidInput = (operation: string) => (error: ParseResult.ParseError): InvalidInput => {
   const violation = Violation.first(error)
@@ -21,19 +23,43 @@ const toInvalidInput = (operation: string) => (error: ParseResult.ParseError): I
   })
 }
 
+interface Codec {
+  readonly decode: (u: unknown) => Either.Either<unknown, ParseResult.ParseError>
+  readonly encode: (a: unknown) => Either.Either<unknown, ParseResult.ParseError>
+}
+const codecs = new WeakMap<object, Codec>()
+// Built once per request schema, not per call: the compiled decoder (Effect's own for any input it
+// does not accept, so the errors are Effect's), and no encoding at all when the schema has no
+// transformation (the decoded value is then its own wire form).
+const codecOf = <A, I>(schema: Schema.Schema<A, I>): Codec => {
+  let codec = codecs.get(schema)
+  if (codec === undefined) {
+    codec = {
+      decode: compiledDecoder(schema, { onExcessProperty: "error" }),
+      encode: encodesToItself(schema) ? Either.right : Schema.encodeEither(schema) as Codec["encode"]
+    }
+    codecs.set(schema, codec)
+  }
+  return codec
+}
+
 /**
  * Validates a candidate wire value against a request schema and returns its encoded (wire) form.
- * Decoding checks every rule; encoding turns dates back into their wire spelling.
+ * Decoding checks every rule; encoding turns dates back into their wire spelling. An `Either`
+ * (which is also an Effect), with the decoder and encoder built once per schema.
  */
 export const toWire = <A, I>(
   operation: string,
   schema: Schema.Schema<A, I>,
   candidate: unknown
-): Effect.Effect<{ readonly value: A; readonly wire: I }, InvalidInput> =>
-  Schema.decodeUnknown(schema, { errors: "first", onExcessProperty: "error" })(candidate).pipe(
-    Effect.flatMap((value) => Effect.map(Schema.encode(schema)(value), (wire) => ({ value, wire }))),
-    Effect.mapError(toInvalidInput(operation))
-  )
+): Either.Either<{ readonly value: A; readonly wire: I }, InvalidInput> => {
+  const codec = codecOf(schema)
+  const decoded = codec.decode(candidate)
+  if (Either.isLeft(decoded)) return Either.left(toInvalidInput(operation)(decoded.left))
+  const encoded = codec.encode(decoded.right)
+  if (Either.isLeft(encoded)) return Either.left(toInvalidInput(operation)(encoded.left))
+  return Either.right({ value: decoded.right as A, wire: encoded.right as I })
+}
 
 /** The calendar day as `yyyymmdd`. */
 export const dayOf = (input: DayInput): string => {

@@ -3,10 +3,12 @@
 import { HttpBody, HttpClient, type HttpClientError, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
 import { Duration, Effect, Either, FiberRef, LogLevel, ParseResult, Redacted, Schema, type Tracer } from "effect"
 import { Deadline, Retry, Transport, TransportError } from "@shoplink/http"
-import { Envelope, type MessageError } from "@shoplink/protocol"
+import { Decoder, Envelope, type MessageError } from "@shoplink/protocol"
 import type { CommandName } from "../PunchoutError.js"
 import { excerpt, redactText } from "./redact.js"
 import { USER_AGENT } from "./version.js"
+
+const { compiledDecoder } = Decoder
 
 export interface ExchangeConfig {
   readonly httpClient: HttpClient.HttpClient
@@ -40,17 +42,18 @@ interface RawResponse {
   readonly text: string
 }
 
-// Decoders are built once per schema, not per response.
+// Decoders are compiled once per schema, not per response (`compiledDecoder`: a fast path for
+// valid input, Effect's own decoder for everything else, so errors are Effect's).
 const decoders = new WeakMap<object, (u: unknown) => Either.Either<unknown, ParseResult.ParseError>>()
 const decoderOf = <A, I>(schema: Schema.Schema<A, I>): (u: unknown) => Either.Either<A, ParseResult.ParseError> => {
   let decoder = decoders.get(schema)
   if (decoder === undefined) {
-    decoder = Schema.decodeUnknownEither(schema)
+    decoder = compiledDecoder(schema)
     decoders.set(schema, decoder)
   }
   return decoder as (u: unknown) => Either.Either<A, ParseResult.ParseError>
 }
-const decodeEnvelope = Schema.decodeUnknownEither(Envelope.StatusEnvelope)
+const decodeEnvelope = compiledDecoder(Envelope.StatusEnvelope)
 
 const transientStatus = (status: number) => status === 408 || status === 429 || status >= 500
 
