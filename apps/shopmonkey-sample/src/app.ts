@@ -5,27 +5,16 @@
 // What is public: the runtime's webhook and callback routes (each keyed by an unguessable launch
 // key), /healthz, /readyz and /sign-in. /metrics needs a vendor API key. Everything else needs a
 // session; every POST needs the session's CSRF token and a same-origin Origin (or Referer).
-import { HttpIncomingMessage, HttpRouter, type HttpServer, HttpServerRequest, HttpServerResponse, UrlParams } from "@effect/platform"
+import { HttpRouter, type HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { ShopmonkeyClient, ShopmonkeyShopSystem } from "@shoplink/adapter-shopmonkey"
-import { ConnectorRuntime, PunchoutLauncher, ShopSystem } from "@shoplink/connector"
+import { ConnectorRuntime, ServicePages, ShopSystem, type SignIn } from "@shoplink/connector"
 import { UndiciHttpClient } from "@shoplink/http-node"
-import { Data, Effect, Either, Layer, Option, Redacted, type Scope } from "effect"
+import { Data, Effect, Layer, Option, Redacted, type Scope } from "effect"
 import { createHash } from "node:crypto"
 import { createServer } from "node:http"
-import { hashPassword, makeSessions, makeSignInTokens, makeThrottle, randomToken, safeEqual, type Session, verifyPassword } from "./auth.js"
-import type { Settings, User } from "./settings.js"
-import {
-  errorPage,
-  forbiddenPage,
-  type PartRow,
-  repairOrderPage,
-  repairOrdersPage,
-  type RepairOrderView,
-  signInPage,
-  STYLE_HASH,
-  type Viewer
-} from "./views.js"
+import type { Settings } from "./settings.js"
+import { type PartRow, repairOrderPage, type RepairOrderView } from "./views.js"
 
 export interface RunningApp {
   /** Where the pages are served (the main listener). */
@@ -58,26 +47,9 @@ const withRepairOrderLinks = (appBaseUrl: string) =>
     }))
   )
 
-const vehicleName = (vehicle: ShopSystem.Vehicle) => {
-  const name = [vehicle.year, vehicle.make, vehicle.model].filter((x) => x !== undefined).join(" ")
-  const id = vehicle.vin ?? (vehicle.licensePlate ? `${vehicle.licensePlate} (${vehicle.licensePlateState ?? "?"})` : undefined)
-  return [name || "Unknown vehicle", id].filter((x) => x !== undefined).join(" · ")
-}
-
 // Shopmonkey keeps a VIN and a plate with its state; the distributor finds a vehicle by either. Said
 // before launching, since without one the catalog opens on no vehicle at all.
-const vehicleHint = (vehicle: ShopSystem.Vehicle): string | undefined =>
-  PunchoutLauncher.vehicleParameters(vehicle).identifier === "none"
-    ? "No VIN or license plate with its state: the catalog will open without this vehicle. Add one to the vehicle in Shopmonkey first."
-    : undefined
-
-const originOf = (url: string) => new URL(url).origin
-
-/** A local path to return to after sign-in: the list or an RO page, nothing else (no open redirect). */
-const safeNext = (next: string | undefined) => next !== undefined && /^\/(ro\/[A-Za-z0-9._~%-]{1,200})?$/.test(next) ? next : "/"
-
-const SIGN_IN_FAILED = "The email or password is incorrect."
-const MAX_FORM_BYTES = 16 * 1024
+const hint = "No VIN or license plate with its state: the catalog will open without this vehicle. Add one to the vehicle in Shopmonkey first."
 
 export const startApp = (settings: Settings): Effect.Effect<RunningApp, StartFailed, Scope.Scope> =>
   Effect.gen(function*() {
@@ -130,20 +102,16 @@ export const startApp = (settings: Settings): Effect.Effect<RunningApp, StartFai
       }
     }
 
-    // Sign-in state.
-    const users = new Map<string, User>(settings.users.map((u) => [u.email.toLowerCase(), u]))
-    const sessions = makeSessions()
-    const signInTokens = makeSignInTokens()
-    const throttle = makeThrottle()
-    // Compared against when the email is unknown, so an unknown email costs what a wrong password does.
-    const decoyHash = yield* Effect.promise(() => hashPassword(randomToken()))
-    const secure = appBaseUrl.startsWith("https:")
-    const sessionCookie = secure ? "__Host-shoplink_session" : "shoplink_session"
-    const signInCookie = secure ? "__Host-shoplink_signin" : "shoplink_signin"
-    const cookieOptions = { httpOnly: true, sameSite: "lax", path: "/", secure } as const
-    // Browsers send Origin on every POST; a same-origin POST comes from the pages' own address.
-    const ownOrigins = new Set([originOf(appBaseUrl), originOf(url)])
-
+    // Sign-in, the session and CSRF guards and the page responses (ServicePages of @shoplink/connector).
+    const pages = yield* ServicePages.make({
+      users: settings.users,
+      shopName: (shopId) => runtime.shops.get(shopId).pipe(Effect.option, Effect.map((shop) => Option.getOrUndefined(shop)?.name)),
+      appBaseUrl,
+      otherOrigins: [url],
+      // The Order parts form posts here and is redirected to the distributor's catalog.
+      formActions: [settings.punchoutBaseUrl],
+      smsName: "Shopmonkey"
+    })
     // Per shop, the Shopmonkey client the pages list orders and services with (the shop's own key:
     // a shop's pages read nothing but its own Shopmonkey account).
     const clients = new Map<string, { readonly keyDigest: string; readonly client: ShopmonkeyClient.Service }>()
@@ -162,232 +130,71 @@ export const startApp = (settings: Settings): Effect.Effect<RunningApp, StartFai
         return client
       })
 
-    // Responses.
-    const csp = [
-      "default-src 'none'",
-      `style-src ${STYLE_HASH}`,
-      "img-src 'self'",
-      // The Order parts form posts here and is redirected to the distributor's catalog.
-      `form-action 'self' ${originOf(settings.punchoutBaseUrl)}`,
-      "frame-ancestors 'none'",
-      "base-uri 'none'"
-    ].join("; ")
-    const pageHeaders = {
-      "content-security-policy": csp,
-      "x-frame-options": "DENY",
-      "x-content-type-options": "nosniff",
-      "referrer-policy": "same-origin",
-      "cache-control": "no-store"
-    }
-    const page = (body: string, status = 200) =>
-      HttpServerResponse.text(body, { status, contentType: "text/html; charset=utf-8", headers: pageHeaders })
-    const seeOther = (location: string, headers: Record<string, string> = {}) =>
-      HttpServerResponse.empty({ status: 303, headers: { location, "cache-control": "no-store", ...headers } })
-    const refuse = (reason: string) =>
-      Effect.as(Effect.logWarning("request refused").pipe(Effect.annotateLogs({ reason })), page(forbiddenPage(), 403))
-
-    const viewerOf = (session: Session): Viewer => ({ name: session.name, email: session.email, shopName: session.shopName, csrfToken: session.csrfToken })
-    const failed = (viewer: Viewer) => (error: { readonly _tag: string; readonly message: string }) => {
-      const [status, message] = error._tag === "RepairOrderNotFound" || error._tag === "CredentialsNotFound" || error._tag === "ShopNotFound"
-        ? [404, "No such repair order in your shop."]
-        : error._tag === "VehicleRequired" || error._tag === "CredentialsRevoked"
-        ? [error._tag === "VehicleRequired" ? 422 : 409, error.message]
-        : [502, "The distributor or Shopmonkey could not be reached; try again."]
-      return Effect.logWarning("request failed", error.message).pipe(Effect.as(page(errorPage(status, message, viewer), status)))
-    }
-
-    const request = HttpServerRequest.HttpServerRequest
-    const sessionOf = (req: HttpServerRequest.HttpServerRequest) => sessions.get(req.cookies[sessionCookie])
-    const fromOwnOrigin = (req: HttpServerRequest.HttpServerRequest) => {
-      if (req.headers["sec-fetch-site"] === "cross-site") return false
-      const origin = req.headers["origin"]
-      if (origin !== undefined) return ownOrigins.has(origin)
-      const referer = req.headers["referer"]
-      if (referer === undefined) return false
-      try {
-        return ownOrigins.has(new URL(referer).origin)
-      } catch {
-        return false
-      }
-    }
-    const readForm = Effect.flatMap(request, (req) => req.urlParamsBody).pipe(
-      HttpIncomingMessage.withMaxBodySize(Option.some(MAX_FORM_BYTES)),
-      Effect.map((params) => (name: string) => Option.getOrUndefined(UrlParams.getFirst(params, name))),
-      Effect.either
-    )
-
-    /** A page for signed-in users; anyone else is sent to sign in (and back here after). */
-    const signedInPage = <E, R>(handler: (session: Session) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
-      Effect.gen(function*() {
-        const req = yield* request
-        const session = sessionOf(req)
-        if (session === undefined) return seeOther(`/sign-in?next=${encodeURIComponent(safeNext(req.url.split("?")[0]))}`)
-        return yield* handler(session)
-      })
-
-    /** An action: same origin, signed in, and the session's CSRF token, else 403 with nothing in it. */
-    const signedInAction = <E, R>(handler: (session: Session, sessionId: string) => Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>) =>
-      Effect.gen(function*() {
-        const req = yield* request
-        if (!fromOwnOrigin(req)) return yield* refuse("cross-site or no Origin")
-        const sessionId = req.cookies[sessionCookie]
-        const session = sessions.get(sessionId)
-        if (session === undefined || sessionId === undefined) return yield* refuse("not signed in")
-        const form = yield* readForm
-        if (Either.isLeft(form) || !safeEqual(form.right("csrf") ?? "", session.csrfToken)) return yield* refuse("missing or wrong CSRF token")
-        return yield* handler(session, sessionId)
-      })
-
-    const signInForm = (options: { readonly next: string; readonly email?: string; readonly error?: string }, status = 200) =>
-      Effect.gen(function*() {
-        const req = yield* request
-        const existing = req.cookies[signInCookie]
-        const nonce = signInTokens.isNonce(existing) ? existing : signInTokens.newNonce()
-        const response = page(signInPage({ ...options, csrfToken: signInTokens.token(nonce) }), status)
-        return nonce === existing ? response : HttpServerResponse.unsafeSetCookie(response, signInCookie, nonce, { ...cookieOptions, maxAge: "1 hour" })
-      })
-
-    const showSignIn = Effect.gen(function*() {
-      const req = yield* request
-      const next = safeNext(new URL(req.url, "http://x").searchParams.get("next") ?? undefined)
-      if (sessionOf(req) !== undefined) return seeOther(next)
-      return yield* signInForm({ next })
+    // A repair order as the list shows it, read through the adapter (the shop's own Shopmonkey key).
+    const rowOf = (ro: ShopSystem.RepairOrder): ServicePages.RepairOrderRow => ({
+      id: ro.id,
+      number: ro.number,
+      vehicle: ServicePages.vehicleName(ro.vehicle),
+      customer: ro.customer?.name ?? "",
+      vehicleHint: ServicePages.vehicleHint(ro.vehicle, hint)
     })
 
-    const signIn = Effect.gen(function*() {
-      const req = yield* request
-      if (!fromOwnOrigin(req)) return yield* refuse("sign-in from another origin")
-      const form = yield* readForm
-      if (Either.isLeft(form) || !signInTokens.verify(req.cookies[signInCookie], form.right("csrf"))) {
-        return yield* refuse("sign-in without its form token")
-      }
-      const field = form.right
-      const email = (field("email") ?? "").trim().toLowerCase().slice(0, 320)
-      const password = (field("password") ?? "").slice(0, 1024)
-      const next = safeNext(field("next"))
-      const user = users.get(email)
-      // Always one scrypt, whether or not the email is known.
-      const matches = yield* Effect.promise(() => verifyPassword(password, user?.passwordHash ?? decoyHash))
-      const shop = user === undefined ? undefined : yield* runtime.shops.get(user.shopId).pipe(Effect.option, Effect.map(Option.getOrUndefined))
-      if (throttle.blocked(email) || user === undefined || !matches || shop === undefined) {
-        throttle.failed(email)
-        yield* Effect.logWarning("sign-in failed").pipe(
-          Effect.annotateLogs({ reason: user !== undefined && matches && shop === undefined ? "the user's shop is not onboarded" : "wrong email or password" })
-        )
-        return yield* signInForm({ next, email, error: SIGN_IN_FAILED }, 401)
-      }
-      throttle.succeeded(email)
-      // A fresh session id at every sign-in; the one the browser had (if any) is dropped.
-      sessions.remove(req.cookies[sessionCookie])
-      const created = sessions.create({ email: user.email, name: user.name, shopId: user.shopId, shopName: shop.name })
-      yield* Effect.logInfo("signed in").pipe(Effect.annotateLogs({ user: user.email, shopId: user.shopId }))
-      return seeOther(next).pipe(
-        HttpServerResponse.unsafeSetCookie(sessionCookie, created.id, { ...cookieOptions, maxAge: `${sessions.lifetimeSeconds} seconds` }),
-        HttpServerResponse.unsafeSetCookie(signInCookie, "", { ...cookieOptions, maxAge: 0 })
-      )
-    })
-
-    const signOut = signedInAction((session, sessionId) =>
-      Effect.gen(function*() {
-        sessions.remove(sessionId)
-        yield* Effect.logInfo("signed out").pipe(Effect.annotateLogs({ user: session.email }))
-        return seeOther("/sign-in").pipe(HttpServerResponse.unsafeSetCookie(sessionCookie, "", { ...cookieOptions, maxAge: 0 }))
-      })
-    )
-
-    const list = signedInPage((session) =>
+    const list = (session: SignIn.Session) =>
       Effect.gen(function*() {
         const client = yield* clientFor(session.shopId)
         const orders = yield* client.listOrders()
         const rows = yield* Effect.forEach(orders, (order) =>
-          runtime.shopSystem.loadRepairOrder({ shopId: session.shopId, repairOrderId: order.id }).pipe(
-            Effect.map((ro) => ({
-              id: ro.id,
-              number: ro.number,
-              vehicle: vehicleName(ro.vehicle),
-              customer: ro.customer?.name ?? "",
-              vehicleHint: vehicleHint(ro.vehicle)
-            }))
-          ), { concurrency: 4 })
-        return page(repairOrdersPage(viewerOf(session), rows))
-      }).pipe(Effect.catchAll(failed(viewerOf(session))))
-    )
+          runtime.shopSystem.loadRepairOrder({ shopId: session.shopId, repairOrderId: order.id }).pipe(Effect.map(rowOf)), { concurrency: 4 })
+        return ServicePages.repairOrdersPage(ServicePages.viewerOf(session), rows)
+      })
 
-    const view = (repairOrderId: string) =>
-      signedInPage((session) =>
-        Effect.gen(function*() {
-          // Every read is the signed-in user's shop's: its Shopmonkey account, its inbox entries.
-          const ro = yield* runtime.shopSystem.loadRepairOrder({ shopId: session.shopId, repairOrderId })
-          const client = yield* clientFor(session.shopId)
-          const services = yield* client.listServices(ro.id)
-          const entries = yield* runtime.inbox.list({ shopId: session.shopId, repairOrderId: ro.id })
-          const row = (part: (typeof services)[number]["parts"][number]): PartRow => ({
-            partNumber: part.partNumber ?? "",
-            brand: String(part.metadata?.["shoplinkBrandId"] ?? ""),
-            name: part.name,
-            quantity: part.quantity,
-            costCents: part.wholesaleCostCents ?? 0,
-            retailCents: part.retailCostCents ?? 0,
-            coreCents: part.coreChargeCents ?? 0
+    const repairOrder = (session: SignIn.Session, repairOrderId: string) =>
+      Effect.gen(function*() {
+        // Every read is the signed-in user's shop's: its Shopmonkey account, its inbox entries.
+        const ro = yield* runtime.shopSystem.loadRepairOrder({ shopId: session.shopId, repairOrderId })
+        const client = yield* clientFor(session.shopId)
+        const services = yield* client.listServices(ro.id)
+        const entries = yield* runtime.inbox.list({ shopId: session.shopId, repairOrderId: ro.id })
+        const row = (part: (typeof services)[number]["parts"][number]): PartRow => ({
+          partNumber: part.partNumber ?? "",
+          brand: String(part.metadata?.["shoplinkBrandId"] ?? ""),
+          name: part.name,
+          quantity: part.quantity,
+          costCents: part.wholesaleCostCents ?? 0,
+          retailCents: part.retailCostCents ?? 0,
+          coreCents: part.coreChargeCents ?? 0
+        })
+        const key = (s: (typeof services)[number]) => String(s.metadata?.[ShopmonkeyShopSystem.SERVICE_KEY_FIELD] ?? "")
+        // The order's status as the distributor last reported it (the newest applied order delivery).
+        const statusOf = (orderID: string) => {
+          const latest = entries.filter((e) => e.kind === "order" && e.status === "applied" && e.contentKey.includes(`:${orderID}:`)).at(-1)
+          try {
+            return latest === undefined ? "Ordered" : String(JSON.parse(latest.body).order.statusDescription)
+          } catch {
+            return "Ordered"
+          }
+        }
+        const view: RepairOrderView = {
+          ...rowOf(ro),
+          ...ServicePages.deliveries(entries),
+          quoted: services.filter((s) => key(s) === "quote").flatMap((s) => s.parts.map(row)),
+          orders: services.filter((s) => key(s).startsWith("order:")).map((s) => {
+            const orderID = key(s).slice("order:".length)
+            return { orderID, statusDescription: statusOf(orderID), lines: s.parts.map(row) }
           })
-          const key = (s: (typeof services)[number]) => String(s.metadata?.[ShopmonkeyShopSystem.SERVICE_KEY_FIELD] ?? "")
-          // The order's status as the distributor last reported it (the newest applied order delivery).
-          const statusOf = (orderID: string) => {
-            const latest = entries.filter((e) => e.kind === "order" && e.status === "applied" && e.contentKey.includes(`:${orderID}:`)).at(-1)
-            try {
-              return latest === undefined ? "Ordered" : String(JSON.parse(latest.body).order.statusDescription)
-            } catch {
-              return "Ordered"
-            }
-          }
-          const view: RepairOrderView = {
-            id: ro.id,
-            number: ro.number,
-            vehicle: vehicleName(ro.vehicle),
-            customer: ro.customer?.name ?? "",
-            vehicleHint: vehicleHint(ro.vehicle),
-            quoted: services.filter((s) => key(s) === "quote").flatMap((s) => s.parts.map(row)),
-            orders: services.filter((s) => key(s).startsWith("order:")).map((s) => {
-              const orderID = key(s).slice("order:".length)
-              return { orderID, statusDescription: statusOf(orderID), lines: s.parts.map(row) }
-            }),
-            pending: entries.filter((e) => e.status === "pending").length,
-            failed: entries.filter((e) => e.status === "dead").map((e) => e.lastError ?? "unknown error")
-          }
-          return page(repairOrderPage(viewerOf(session), view))
-        }).pipe(Effect.catchAll(failed(viewerOf(session))))
-      )
+        }
+        return repairOrderPage(ServicePages.viewerOf(session), view)
+      })
 
-    const launch = (repairOrderId: string) =>
-      signedInAction((session) =>
-        Effect.gen(function*() {
-          // Always the signed-in user's shop: another shop's RO id fails as not found.
-          const launched = yield* runtime.launch({ shopId: session.shopId, repairOrderId })
-          yield* Effect.logInfo("punchout launched").pipe(
-            Effect.annotateLogs({ shopId: session.shopId, repairOrder: launched.repairOrder.number, vehicle: launched.vehicle })
-          )
-          // The catalog URL carries a session token: not cached, and no Referer from here on.
-          return seeOther(Redacted.value(launched.url), { "referrer-policy": "no-referrer" })
-        }).pipe(Effect.catchAll(failed(viewerOf(session))))
-      )
-
-    const idParam = Effect.map(HttpRouter.params, (p) => p["id"] ?? "")
-    const pages = HttpRouter.empty.pipe(
-      HttpRouter.get("/sign-in", showSignIn),
-      HttpRouter.post("/sign-in", signIn),
-      HttpRouter.post("/sign-out", signOut),
-      HttpRouter.get("/", list),
-      HttpRouter.get("/ro/:id", Effect.flatMap(idParam, view)),
-      HttpRouter.post("/ro/:id/order-parts", Effect.flatMap(idParam, launch))
-    )
+    const routes = pages.routes({ list, repairOrder, launch: runtime.launch })
     // The runtime's probes (/healthz, /readyz) answer on every listener; /metrics (vendor API key)
     // only beside the pages, never on the public listener.
-    const internal = HttpRouter.concatAll(pages, runtime.healthRouter, runtime.adminRouter)
+    const internal = HttpRouter.concatAll(routes, runtime.healthRouter, runtime.adminRouter)
     if (publicServer === undefined) {
       yield* runtime.serve(server, HttpRouter.concat(internal, runtime.publicRouter))
     } else {
       yield* runtime.serve(server, internal)
       yield* runtime.serve(publicServer, HttpRouter.concat(runtime.healthRouter, runtime.publicRouter))
     }
-    return { url, publicUrl, appBaseUrl, publicBaseUrl, sessionCookie, runtime } satisfies RunningApp
+    return { url, publicUrl, appBaseUrl, publicBaseUrl, sessionCookie: pages.sessionCookie, runtime } satisfies RunningApp
   })

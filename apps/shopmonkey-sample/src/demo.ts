@@ -7,44 +7,26 @@
 // Origin header and the CSRF token of the page's form), except the clicks inside the catalog,
 // which the sandbox's test driver makes.
 import { UndiciHttpClient } from "@shoplink/http-node"
-import { Console, Duration, Effect, Layer, Logger, LogLevel, Schedule } from "effect"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { Duration, Effect, Layer } from "effect"
 import { join } from "node:path"
 import { FAKE_SHOPMONKEY_FIXTURES, FAKE_SHOPMONKEY_SECOND_COMPANY } from "@shoplink/adapter-shopmonkey/testing"
 import { Money } from "@shoplink/connector"
 import { PunchoutClient } from "@shoplink/punchout"
 import { SANDBOX_FIXTURES } from "@shoplink/sandbox"
+import * as Transcript from "@shoplink/connector-testkit/Transcript"
+import * as WebClient from "@shoplink/connector-testkit/WebClient"
 import { startApp } from "./app.js"
 import { loopbackSettings, startEmbedded } from "./embedded.js"
-import { type WebClient, webClient } from "./webClient.js"
 
-const STEPS = 8
-let step = 0
-const started = Date.now()
-const heading = (text: string) => Console.log(`\n[${++step}/${STEPS}] ${text}`)
-const detail = (text: string) => Console.log(`      ${text}`)
+const transcript = Transcript.make(8)
+const { detail, heading } = transcript
 const call = <A>(f: () => Promise<A>) => Effect.promise(f)
-const rows = (html: string, testId: string) =>
-  [...html.matchAll(new RegExp(`<tr data-testid="${testId}"[^>]*>([\\s\\S]*?)</tr>`, "g"))].map((m) =>
-    [...m[1]!.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((c) => c[1]!.replace(/<[^>]+>/g, "").trim())
-  )
-// A page until `done` holds (deliveries are applied in the background).
-const waitForPage = (client: WebClient, path: string, done: (html: string) => boolean) =>
-  call(() => client.get(path)).pipe(
-    Effect.flatMap((page) => done(page.text) ? Effect.succeed(page.text) : Effect.fail("not yet" as const)),
-    Effect.retry({ schedule: Schedule.spaced("100 millis"), times: 100 })
-  )
-/** A catalog URL with its session token cut out, for the transcript. */
-const redacted = (url: URL) =>
-  `${url.origin}${url.pathname}?${[...url.searchParams.keys()].map((k) => k === "token" ? "token=<redacted>" : `${k}=${url.searchParams.get(k)}`).join("&")}`
 
 const program = Effect.gen(function*() {
-  yield* Console.log("Shoplink demo: two Shopmonkey shops, each ordering parts from the distributor's catalog onto its own repair orders")
+  yield* transcript.line("Shoplink demo: two Shopmonkey shops, each ordering parts from the distributor's catalog onto its own repair orders")
   yield* heading("Starting the distributor sandbox, a fake Shopmonkey (two companies) and the sample service")
   const embedded = yield* startEmbedded()
-  const dir = mkdtempSync(join(tmpdir(), "shoplink-demo-"))
-  yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
+  const dir = yield* Transcript.scratchDirectory("shoplink-demo-")
   const app = yield* startApp(
     loopbackSettings(embedded, { smsVendorName: "Shopmonkey (Shoplink demo)", database: { sqlite: join(dir, "demo.sqlite") } })
   ).pipe(Effect.orDie)
@@ -56,33 +38,23 @@ const program = Effect.gen(function*() {
 
   yield* heading("Signing in: each user sees only their own shop's repair orders")
   const [userA, userB] = embedded.users
-  const ava = webClient(app.url)
-  const ben = webClient(app.url)
-  for (const [client, user] of [[ava, userA], [ben, userB]] as const) {
-    const signedIn = yield* call(() => client.signIn(user.email, user.password))
-    if (signedIn.status !== 303) return yield* Effect.fail(`sign-in of ${user.email} answered ${signedIn.status}`)
-    const listed = rows((yield* call(() => client.get("/"))).text, "repair-order").map((r) => r[0]!)
-    yield* detail(`${user.email} (${user.shopName}): ${listed.length} repair orders, ${listed.join(", ")}`)
-  }
+  const [ava, ben] = yield* Transcript.signInEach(transcript, app.url, [userA, userB])
   const roA = FAKE_SHOPMONKEY_FIXTURES.orders.vin
   const roB = FAKE_SHOPMONKEY_SECOND_COMPANY.orders.vin
   const crossPage = yield* call(() => ava.get(`/ro/${roB.id}`))
   yield* call(() => ava.get("/"))
   const crossLaunch = yield* call(() => ava.post(`/ro/${roB.id}/order-parts`))
   yield* detail(`${userA.email} opening ${userB.shopName}'s RO ${roB.number}: ${crossPage.status}; Order parts on it: ${crossLaunch.status}`)
-  const anonymous = webClient(app.url)
+  const anonymous = WebClient.make(app.url)
   const anonymousList = yield* call(() => anonymous.get("/"))
   const anonymousLaunch = yield* call(() => anonymous.post(`/ro/${roA.id}/order-parts`, {}, { csrf: "guess" }))
   yield* detail(`without signing in: GET / → ${anonymousList.status} ${anonymousList.location}; Order parts → ${anonymousLaunch.status}`)
 
-  /** Order parts on an RO from the list page, as the signed-in user: the catalog URL. */
-  const orderParts = (client: WebClient, roId: string) =>
+  // Order parts on an RO from the list page, as the signed-in user: the catalog URL.
+  const orderParts = (client: WebClient.WebClient, roId: string | number) =>
     Effect.gen(function*() {
-      yield* call(() => client.get("/"))
-      const launched = yield* call(() => client.post(`/ro/${roId}/order-parts`))
-      if (launched.status !== 303 || launched.location === null) return yield* Effect.fail(`launch answered ${launched.status}: ${launched.text}`)
-      const catalogUrl = new URL(launched.location)
-      yield* detail(`redirected to ${redacted(catalogUrl)}`)
+      const catalogUrl = yield* call(() => client.orderParts(roId))
+      yield* detail(`redirected to ${WebClient.withoutToken(catalogUrl)}`)
       return { token: catalogUrl.searchParams.get("token")!, vin: catalogUrl.searchParams.get("vin")! }
     })
 
@@ -101,8 +73,8 @@ const program = Effect.gen(function*() {
   yield* detail(`cart (order ${cart.orderID}): 2 × ${oilFilter.brandID} ${oilFilter.productID}, 1 × ${pads.brandID} ${pads.productID}`)
   const exported = yield* sandbox.admin.driver.press(catalogA.token, "export")
   const roPathA = `/ro/${roA.id}`
-  const quotedPage = yield* waitForPage(ava, roPathA, (html) => rows(html, "quoted-line").length === 2)
-  for (const line of rows(quotedPage, "quoted-line")) yield* detail(`  quoted: ${line.slice(0, 4).join("  ")}  cost ${line[4]}  list ${line[5]}  core ${line[6]}`)
+  const quotedPage = yield* call(() => ava.waitFor(roPathA, (html) => WebClient.tableRows(html, "quoted-line").length === 2))
+  for (const line of WebClient.tableRows(quotedPage, "quoted-line")) yield* detail(`  quoted: ${line.slice(0, 4).join("  ")}  cost ${line[4]}  list ${line[5]}  core ${line[6]}`)
   if (exported.redirect !== undefined) {
     // The callback page is public (keyed by the launch): the browser lands there from the catalog.
     const callback = yield* call(() => fetch(exported.redirect!).then((r) => r.text()))
@@ -111,9 +83,9 @@ const program = Effect.gen(function*() {
 
   yield* heading(`${userA.shopName}: Export and Submit → ordered parts and the distributor order on RO ${roA.number}`)
   const submitted = yield* sandbox.admin.driver.press(catalogA.token, "exportAndSubmit")
-  const orderedPage = yield* waitForPage(ava, roPathA, (html) => rows(html, "ordered-line").length === 2)
+  const orderedPage = yield* call(() => ava.waitFor(roPathA, (html) => WebClient.tableRows(html, "ordered-line").length === 2))
   yield* detail(`distributor order ${submitted.orderID}: ${/data-testid="order-status">([^<]*)</.exec(orderedPage)?.[1]}`)
-  for (const line of rows(orderedPage, "ordered-line")) yield* detail(`  ordered: ${line.slice(0, 4).join("  ")}  cost ${line[4]}`)
+  for (const line of WebClient.tableRows(orderedPage, "ordered-line")) yield* detail(`  ordered: ${line.slice(0, 4).join("  ")}  cost ${line[4]}`)
 
   yield* heading(`${userB.shopName}: Order parts on RO ${roB.number} (account ${embedded.shops[1].distributor.accountNo}) → Export and Submit`)
   const catalogB = yield* orderParts(ben, roB.id)
@@ -122,9 +94,9 @@ const program = Effect.gen(function*() {
   yield* detail(`catalog search "brake pads" for ${searchB.vehicle}: ${searchB.results.length} results; 1 × ${partB.brandID} ${partB.productID} ${partB.description}`)
   yield* sandbox.admin.driver.addToCart(catalogB.token, { productID: partB.productID, brandID: partB.brandID, quantity: 1 })
   const submittedB = yield* sandbox.admin.driver.press(catalogB.token, "exportAndSubmit")
-  const orderedPageB = yield* waitForPage(ben, `/ro/${roB.id}`, (html) => rows(html, "ordered-line").length === 1)
+  const orderedPageB = yield* call(() => ben.waitFor(`/ro/${roB.id}`, (html) => WebClient.tableRows(html, "ordered-line").length === 1))
   yield* detail(`distributor order ${submittedB.orderID}: ${/data-testid="order-status">([^<]*)</.exec(orderedPageB)?.[1]}`)
-  for (const line of rows(orderedPageB, "ordered-line")) yield* detail(`  ordered: ${line.slice(0, 4).join("  ")}  cost ${line[4]}`)
+  for (const line of WebClient.tableRows(orderedPageB, "ordered-line")) yield* detail(`  ordered: ${line.slice(0, 4).join("  ")}  cost ${line[4]}`)
 
   yield* heading("Each repair order holds only its own shop's parts")
   const isolated: Array<boolean> = []
@@ -163,19 +135,13 @@ const program = Effect.gen(function*() {
 
   const cents = (lines: ReadonlyArray<ReadonlyArray<string>>) =>
     lines.reduce((sum, l) => sum + Number(l[3]) * Money.toCents(Number(l[4]!.replace("$", ""))), 0)
-  const orderedB = rows(orderedPageB, "ordered-line").length
-  yield* Console.log(
-    `\nDone in ${((Date.now() - started) / 1000).toFixed(1)} s: RO ${roA.number} (${userA.shopName}) has 2 quoted and 2 ordered parts ` +
-      `($${Money.formatCents(cents(rows(orderedPage, "ordered-line")))} at cost); RO ${roB.number} (${userB.shopName}) has ${orderedB} ordered part${orderedB === 1 ? "" : "s"} ` +
-      `($${Money.formatCents(cents(rows(orderedPageB, "ordered-line")))} at cost); no part crossed shops.`
+  const orderedB = WebClient.tableRows(orderedPageB, "ordered-line").length
+  yield* transcript.line(
+    `\nDone in ${transcript.elapsed()}: RO ${roA.number} (${userA.shopName}) has 2 quoted and 2 ordered parts ` +
+      `($${Money.formatCents(cents(WebClient.tableRows(orderedPage, "ordered-line")))} at cost); RO ${roB.number} (${userB.shopName}) has ${orderedB} ordered part${orderedB === 1 ? "" : "s"} ` +
+      `($${Money.formatCents(cents(WebClient.tableRows(orderedPageB, "ordered-line")))} at cost); no part crossed shops.`
   )
 })
 
 // Service logs stay out of the transcript unless something goes wrong.
-Effect.runPromise(Effect.scoped(program).pipe(Logger.withMinimumLogLevel(LogLevel.Error))).then(
-  () => process.exit(0),
-  (error) => {
-    console.error(`\nDemo failed: ${error instanceof Error ? error.message : String(error)}`)
-    process.exit(1)
-  }
-)
+Transcript.run(program)

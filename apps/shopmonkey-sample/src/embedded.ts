@@ -4,72 +4,51 @@
 import { Effect, Redacted, type Scope } from "effect"
 import { ShopmonkeyShopSystem } from "@shoplink/adapter-shopmonkey"
 import { FAKE_SHOPMONKEY_SECOND_COMPANY, type FakeShopmonkey, startFakeShopmonkey } from "@shoplink/adapter-shopmonkey/testing"
-import { SecretBox, type ShopStore } from "@shoplink/connector"
+import * as DemoShops from "@shoplink/connector-testkit/DemoShops"
 import { type RunningSandbox, startSandbox } from "@shoplink/sandbox"
-import { hashPassword, randomPassword } from "./auth.js"
 import type { Settings } from "./settings.js"
 
 /** A demo user's sign-in, for the start-up banner, the demo and the tests. */
-export interface DemoUser {
-  readonly email: string
-  readonly name: string
-  readonly password: string
-  readonly shopId: string
-  readonly shopName: string
-}
+export type DemoUser = DemoShops.DemoUser
 
 export interface Embedded {
   readonly sandbox: RunningSandbox
   readonly shopmonkey: FakeShopmonkey
   readonly settings: Pick<Settings, "punchoutBaseUrl" | "vendorApiKey" | "shopmonkeyBaseUrl" | "secretKeys" | "users" | "shops">
   /** Shop A (Main Street Auto) and shop B (Maple Garage), in that order. */
-  readonly shops: readonly [ShopStore.ShopInput, ShopStore.ShopInput]
+  readonly shops: DemoShops.DemoShops["shops"]
   /** ava@mainstreet.example (shop A) and ben@maplegarage.example (shop B), in that order. */
-  readonly users: readonly [DemoUser, DemoUser]
+  readonly users: DemoShops.DemoShops["users"]
 }
 
-export const SHOP_A = { id: "main-street", name: "Main Street Auto" } as const
-export const SHOP_B = { id: "maple-garage", name: "Maple Garage" } as const
+export const { SHOP_A, SHOP_B } = DemoShops
 
 /**
- * Starts the sandbox and the fake Shopmonkey. Passwords are random per run unless given (tests);
- * the keyring is random per run too: the embedded default's database is temporary.
+ * Starts the sandbox and the fake Shopmonkey (shop A on its first company, shop B on its second).
+ * Passwords are random per run unless given (tests); the keyring is random per run too: the
+ * embedded default's database is temporary.
  */
 export const startEmbedded = (options: { readonly passwords?: readonly [string, string] } = {}): Effect.Effect<Embedded, never, Scope.Scope> =>
   Effect.gen(function*() {
     const sandbox = yield* startSandbox()
     const shopmonkey = yield* startFakeShopmonkey()
-    const { ca, us } = sandbox.credentials.customers
-    const shopA: ShopStore.ShopInput = {
-      ...SHOP_A,
-      distributor: { accountNo: us.accountNo, username: us.username, country: "US", apiToken: Redacted.make(us.apiToken) },
-      sms: { [ShopmonkeyShopSystem.API_KEY_SECRET]: Redacted.make(shopmonkey.companies[0]!.apiKey) }
-    }
-    const shopB: ShopStore.ShopInput = {
-      ...SHOP_B,
-      distributor: { accountNo: ca.accountNo, username: ca.username, country: "CA", apiToken: Redacted.make(ca.apiToken) },
-      sms: { [ShopmonkeyShopSystem.API_KEY_SECRET]: Redacted.make(shopmonkey.companies[1]?.apiKey ?? FAKE_SHOPMONKEY_SECOND_COMPANY.apiKey) }
-    }
-    const [passwordA, passwordB] = options.passwords ?? [randomPassword(), randomPassword()]
-    const users = [
-      { email: "ava@mainstreet.example", name: "Ava Martinez", password: passwordA, shopId: SHOP_A.id, shopName: SHOP_A.name },
-      { email: "ben@maplegarage.example", name: "Ben Tremblay", password: passwordB, shopId: SHOP_B.id, shopName: SHOP_B.name }
-    ] as const
-    const hashed = yield* Effect.promise(() =>
-      Promise.all(users.map(async (u) => ({ email: u.email, name: u.name, shopId: u.shopId, passwordHash: await hashPassword(u.password) })))
-    )
+    const apiKey = (key: string) => ({ [ShopmonkeyShopSystem.API_KEY_SECRET]: Redacted.make(key) })
+    const demo = yield* DemoShops.make(sandbox, {
+      passwords: options.passwords,
+      sms: [apiKey(shopmonkey.companies[0]!.apiKey), apiKey(shopmonkey.companies[1]?.apiKey ?? FAKE_SHOPMONKEY_SECOND_COMPANY.apiKey)]
+    })
     return {
       sandbox,
       shopmonkey,
-      shops: [shopA, shopB],
-      users,
+      shops: demo.shops,
+      users: demo.users,
       settings: {
-        punchoutBaseUrl: sandbox.url,
-        vendorApiKey: Redacted.make(sandbox.credentials.vendorApiKey),
+        punchoutBaseUrl: demo.punchoutBaseUrl,
+        vendorApiKey: demo.vendorApiKey,
         shopmonkeyBaseUrl: shopmonkey.url,
-        secretKeys: Redacted.make(SecretBox.generateKey("embedded")),
-        users: hashed,
-        shops: [shopA, shopB]
+        secretKeys: demo.secretKeys,
+        users: demo.signInUsers,
+        shops: demo.shops
       }
     }
   })

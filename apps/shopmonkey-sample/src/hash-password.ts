@@ -2,7 +2,7 @@
 // `node dist/hash-password.js < password.txt`: prints the scrypt hash of a password, for the
 // `passwordHash` of a user in SHOPLINK_USERS_FILE. The password is read from stdin (never from the
 // command line, where it would land in shell history); on a terminal it is typed without echo.
-import { hashPassword } from "./auth.js"
+import { SignIn } from "@shoplink/connector"
 
 const readPassword = (): Promise<string> =>
   new Promise((resolve, reject) => {
@@ -35,7 +35,7 @@ readPassword().then(async (password) => {
     process.stderr.write("The password must have at least 12 characters.\n")
     process.exit(2)
   }
-  process.stdout.write(`${await hashPassword(password)}\n`)
+  process.stdout.write(`${await SignIn.hashPassword(password)}\n`)
   process.exit(0)
 }, (error: Error) => {
   process.stderr.write(`${error.message}\n`)

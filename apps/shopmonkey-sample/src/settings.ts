@@ -5,20 +5,14 @@
 // (read through its Settings Configs), the Shopmonkey base URL in the adapter, and this service's
 // own (PORT, HOST, SHOPLINK_PUBLIC_PORT, SHOPLINK_APP_BASE_URL) here.
 import { Config, ConfigError, Effect, Either, Option, type Redacted } from "effect"
-import { readFileSync } from "node:fs"
 import { shopmonkeyBaseUrl, shopmonkeyBaseUrlSetting } from "@shoplink/adapter-shopmonkey"
-import { Settings as Standard, SettingsTable, type ShopStore, type Storage } from "@shoplink/connector"
-import { isPasswordHash } from "./auth.js"
+import { Settings as Standard, SettingsTable, type ShopStore, SignIn, type Storage } from "@shoplink/connector"
 
-/** Someone who may sign in to the sample's pages, and the one shop they act for. */
-export interface User {
-  /** Lower-case; what is typed on the sign-in page. */
-  readonly email: string
-  readonly name: string
-  readonly shopId: string
-  /** `scrypt:N:r:p:salt:hash` (see auth.ts `hashPassword`, `node dist/hash-password.js`). */
-  readonly passwordHash: string
-}
+/**
+ * Someone who may sign in to the sample's pages, and the one shop they act for; the hash is
+ * `SignIn.hashPassword`'s (`node dist/hash-password.js`).
+ */
+export type User = SignIn.User
 
 export interface Settings {
   readonly port: number
@@ -81,45 +75,12 @@ export const serviceConfig = Config.all({
   database: Config.option(Standard.storage).pipe(Config.map(Option.getOrUndefined))
 })
 
-const EMAIL = /^[^\s@]+@[^\s@]+$/
+const HASH_HINT = "`node dist/hash-password.js`"
 
 /** Reads the sign-in users of real-service mode: a JSON array of { email, name?, shopId, passwordHash }. */
-export const parseUsers = (text: string): Either.Either<ReadonlyArray<User>, string> => {
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch {
-    return Either.left("not JSON: expected [{ \"email\", \"name\", \"shopId\", \"passwordHash\" }, …]")
-  }
-  if (!Array.isArray(json) || json.length === 0) return Either.left("expected a non-empty JSON array of users")
-  const users: Array<User> = []
-  for (const [index, entry] of json.entries()) {
-    const at = `user ${index + 1}`
-    if (typeof entry !== "object" || entry === null) return Either.left(`${at} is not an object`)
-    const { email, name, passwordHash, shopId } = entry as Record<string, unknown>
-    if (typeof email !== "string" || !EMAIL.test(email.trim())) return Either.left(`${at}: email must be an email address`)
-    if (typeof shopId !== "string" || !/^[A-Za-z0-9._-]{1,64}$/.test(shopId)) return Either.left(`${at}: shopId must be a shop's id`)
-    if (typeof passwordHash !== "string" || !isPasswordHash(passwordHash)) {
-      return Either.left(`${at}: passwordHash must come from \`node dist/hash-password.js\` (scrypt:…)`)
-    }
-    const normalized = email.trim().toLowerCase()
-    if (users.some((u) => u.email === normalized)) return Either.left(`${at}: ${normalized} appears twice`)
-    users.push({ email: normalized, name: typeof name === "string" && name.trim() !== "" ? name.trim() : normalized, shopId, passwordHash })
-  }
-  return Either.right(users)
-}
+export const parseUsers = (text: string): Either.Either<ReadonlyArray<User>, string> => SignIn.parseUsers(text, { hashHint: HASH_HINT })
 
-const usersFile = Config.string(SETTINGS.usersFile.env).pipe(
-  Config.mapOrFail((file) => {
-    let text: string
-    try {
-      text = readFileSync(file, "utf8")
-    } catch (error) {
-      return Either.left(ConfigError.InvalidData([], `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? "error"})`))
-    }
-    return Either.mapLeft(parseUsers(text), (problem) => ConfigError.InvalidData([], `${file}: ${problem}`))
-  })
-)
+const usersFile = SignIn.usersFileConfig(SETTINGS.usersFile.env, { hashHint: HASH_HINT })
 
 /**
  * Variables of the single-shop sample this one replaced. Shops now live in the database, so these

@@ -1,73 +1,10 @@
-// Server-rendered pages: sign-in, the repair order list and a repair order with its parts.
-// Everything goes through the `html` template, which escapes what it interpolates. No page has a
-// script; the one inline stylesheet is allowed by its hash in the Content-Security-Policy.
-import { createHash } from "node:crypto"
-import { Money } from "@shoplink/connector"
-import { Html as HtmlTag } from "@shoplink/http"
+// The Shopmonkey-specific page: a repair order with the quoted parts and the distributor orders on
+// it (read back from Shopmonkey). The layout, the list, the sign-in and error pages are
+// ServicePages of @shoplink/connector; everything goes through the escaping `html` template.
+import { ServicePages } from "@shoplink/connector"
+import { Html } from "@shoplink/http"
 
-const { html, toHtmlString } = HtmlTag
-type Html = HtmlTag.Html
-
-const STYLE = `
-body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1f2933}
-h1{font-size:1.5rem}table{border-collapse:collapse;width:100%;margin:1rem 0}
-th,td{text-align:left;padding:.4rem .6rem;border-bottom:1px solid #d9e2ec}th{background:#f0f4f8}
-td.num{text-align:right;font-variant-numeric:tabular-nums}button{background:#0b6bcb;color:#fff;border:0;border-radius:4px;padding:.4rem .9rem;cursor:pointer}
-.muted{color:#627d98}.badge{background:#e3f8ff;border-radius:4px;padding:.1rem .4rem}a{color:#0b6bcb}
-.hint{color:#8d2b0b;font-size:.875rem;margin:.25rem 0 0}.error{color:#8d2b0b}
-header{display:flex;justify-content:space-between;align-items:center;border-bottom:1px solid #d9e2ec;padding-bottom:.5rem}
-header form{display:inline}header button{background:#627d98}
-label{display:block;margin:.75rem 0 .25rem}input{padding:.4rem;width:20rem;max-width:100%}
-`
-
-/** The stylesheet's CSP source. */
-export const STYLE_HASH = `'sha256-${createHash("sha256").update(STYLE).digest("base64")}'`
-
-/** Who is signed in, for the page header and the CSRF field of every form. */
-export interface Viewer {
-  readonly name: string
-  readonly email: string
-  readonly shopName: string
-  readonly csrfToken: string
-}
-
-const csrfField = (token: string) => html`<input type="hidden" name="csrf" value="${token}">`
-
-const layout = (title: string, body: Html, options: { readonly viewer?: Viewer; readonly refreshSeconds?: number } = {}) => {
-  const head = html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${title}</title>
-${options.refreshSeconds === undefined ? "" : html`<meta http-equiv="refresh" content="${options.refreshSeconds}">`}`
-  const page = html`<body>
-${
-    options.viewer === undefined ? "" : html`<header><span data-testid="signed-in-as">${options.viewer.name} · <strong data-testid="shop-name">${options.viewer.shopName}</strong></span>
-<form method="post" action="/sign-out">${csrfField(options.viewer.csrfToken)}<button data-testid="sign-out">Sign out</button></form></header>`
-  }
-${body}</body></html>`
-  // The stylesheet is a constant (no markup in it), put in as is: its hash must match byte for byte.
-  return `${toHtmlString(head)}\n<style>${STYLE}</style></head>${toHtmlString(page)}`
-}
-
-export interface RepairOrderRow {
-  readonly id: string
-  readonly number: string
-  readonly vehicle: string
-  readonly customer: string
-  /** Set when the vehicle has nothing the catalog can look it up by: what to add. */
-  readonly vehicleHint: string | undefined
-}
-
-// The catalog is a Show* page: it opens in a new tab, and the service's own page stays where it was.
-const orderPartsButton = (ro: { readonly id: string; readonly vehicleHint: string | undefined }, viewer: Viewer) =>
-  html`<form method="post" action="/ro/${encodeURIComponent(ro.id)}/order-parts" target="_blank">${csrfField(viewer.csrfToken)}<button data-testid="order-parts">Order parts</button></form>
-${ro.vehicleHint === undefined ? "" : html`<p class="hint" data-testid="vehicle-hint">${ro.vehicleHint}</p>`}`
-
-export const repairOrdersPage = (viewer: Viewer, rows: ReadonlyArray<RepairOrderRow>) =>
-  layout("Repair orders", html`<h1>Repair orders</h1>
-<table><thead><tr><th>RO</th><th>Vehicle</th><th>Customer</th><th></th></tr></thead><tbody>
-${rows.map((ro) => html`<tr data-testid="repair-order" data-ro="${ro.number}">
-<td><a href="/ro/${encodeURIComponent(ro.id)}">RO ${ro.number}</a></td><td>${ro.vehicle}</td><td>${ro.customer}</td>
-<td>${orderPartsButton(ro, viewer)}</td></tr>
-`)}</tbody></table>`, { viewer })
+const { html } = Html
 
 export interface PartRow {
   readonly partNumber: string
@@ -85,37 +22,23 @@ export interface DistributorOrder {
   readonly lines: ReadonlyArray<PartRow>
 }
 
-export interface RepairOrderView {
-  readonly id: string
-  readonly number: string
-  readonly vehicle: string
-  readonly customer: string
-  readonly vehicleHint: string | undefined
+export interface RepairOrderView extends ServicePages.RepairOrderHeading {
   readonly quoted: ReadonlyArray<PartRow>
   readonly orders: ReadonlyArray<DistributorOrder>
-  /** Deliveries received but not yet on the RO. */
-  readonly pending: number
-  readonly failed: ReadonlyArray<string>
 }
 
 const partsTable = (rows: ReadonlyArray<PartRow>, testId: string) =>
   html`<table><thead><tr>
 <th>Part number</th><th>Brand</th><th>Description</th><th>Qty</th><th>Cost</th><th>List</th><th>Core</th></tr></thead><tbody>
 ${rows.map((p) => html`<tr data-testid="${testId}"><td>${p.partNumber}</td><td>${p.brand}</td><td>${p.name}</td>
-<td class="num">${p.quantity}</td><td class="num">$${Money.formatCents(p.costCents)}</td><td class="num">$${Money.formatCents(p.retailCents)}</td>
-<td class="num">${p.coreCents > 0 ? `$${Money.formatCents(p.coreCents)}` : "—"}</td></tr>
+${ServicePages.amountCells({ ...p, listCents: p.retailCents })}</tr>
 `)}</tbody></table>`
 
-export const repairOrderPage = (viewer: Viewer, ro: RepairOrderView) =>
-  layout(
-    `RO ${ro.number}`,
-    html`<p><a href="/">← Repair orders</a></p>
-<h1 data-testid="ro-title">RO ${ro.number} · ${ro.vehicle}</h1>
-<p class="muted">${ro.customer}</p>
-${orderPartsButton(ro, viewer)}
-${ro.pending > 0 ? html`<p data-testid="pending">${ro.pending} delivery(ies) from the distributor being added…</p>` : ""}
-${ro.failed.map((f) => html`<p data-testid="failed">Could not add a delivery: ${f}</p>`)}
-<h2>Quoted parts</h2>
+export const repairOrderPage = (viewer: ServicePages.Viewer, ro: RepairOrderView) =>
+  ServicePages.repairOrderPage(
+    viewer,
+    ro,
+    html`<h2>Quoted parts</h2>
 ${ro.quoted.length === 0 ? html`<p class="muted">None yet.</p>` : partsTable(ro.quoted, "quoted-line")}
 <h2>Distributor orders</h2>
 ${
@@ -125,27 +48,5 @@ Order ${o.orderID} <span class="badge" data-testid="order-status">${o.statusDesc
 ${partsTable(o.lines, "ordered-line")}
 `
       )
-    }`,
-    { viewer, ...(ro.pending > 0 ? { refreshSeconds: 2 } : {}) }
-  )
-
-export const signInPage = (options: { readonly csrfToken: string; readonly next: string; readonly email?: string; readonly error?: string }) =>
-  layout("Sign in", html`<h1>Sign in</h1>
-${options.error === undefined ? "" : html`<p class="error" data-testid="sign-in-error" role="alert">${options.error}</p>`}
-<form method="post" action="/sign-in">${csrfField(options.csrfToken)}<input type="hidden" name="next" value="${options.next}">
-<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required value="${options.email ?? ""}">
-<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
-<p><button data-testid="sign-in">Sign in</button></p></form>`)
-
-export const errorPage = (status: number, message: string, viewer?: Viewer) =>
-  layout(
-    `Error ${status}`,
-    html`<h1>Something went wrong</h1><p data-testid="error">${message}</p><p><a href="/">← Repair orders</a></p>`,
-    viewer === undefined ? {} : { viewer }
-  )
-
-export const forbiddenPage = () =>
-  layout(
-    "Forbidden",
-    html`<h1>Forbidden</h1><p data-testid="error">This request was refused. Sign in, then try again from the service's own page.</p><p><a href="/sign-in">Sign in</a></p>`
+    }`
   )

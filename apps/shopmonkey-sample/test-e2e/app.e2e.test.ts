@@ -5,18 +5,15 @@
 // page to test-results/.
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, type Scope } from "effect"
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { mkdirSync } from "node:fs"
 import { createServer, request } from "node:http"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
+import { type Browser, chromium, type Page } from "playwright-core"
+import { BrowserSteps, Transcript } from "@shoplink/connector-testkit"
+import { chromiumLaunchOptions } from "@shoplink/vitest-config/e2e"
 import { startApp } from "../src/app.js"
 import { type DemoUser, loopbackSettings, startEmbedded } from "../src/embedded.js"
 
-const CHROMIUM_ARGS = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync", "--no-first-run"
-]
 const results = join(import.meta.dirname, "..", "test-results")
 const step = <A>(f: () => Promise<A>) => Effect.promise(f)
 
@@ -61,10 +58,7 @@ const setup: Effect.Effect<{
   const embedded = yield* startEmbedded()
   let appUrl = ""
   const proxy = yield* delayingProxy(() => appUrl, 3_000)
-  const dir = yield* Effect.acquireRelease(
-    Effect.sync(() => mkdtempSync(join(tmpdir(), "sample-e2e-"))),
-    (d) => Effect.sync(() => rmSync(d, { recursive: true, force: true }))
-  )
+  const dir = yield* Transcript.scratchDirectory("sample-e2e-")
   const app = yield* startApp(loopbackSettings(embedded, {
     smsVendorName: "Shopmonkey (Shoplink e2e)",
     database: { sqlite: join(dir, "db.sqlite") },
@@ -72,7 +66,7 @@ const setup: Effect.Effect<{
   })).pipe(Effect.orDie)
   appUrl = app.url
   const browser = yield* Effect.acquireRelease(
-    Effect.promise(() => chromium.launch({ executablePath: process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium", args: CHROMIUM_ARGS })),
+    Effect.promise(() => chromium.launch(chromiumLaunchOptions())),
     (b) => Effect.promise(() => b.close())
   )
   return { embedded, appUrl, proxyUrl: proxy.url, browser }
@@ -84,45 +78,21 @@ const signIn = (browser: Browser, appUrl: string, user: DemoUser) =>
     const context = yield* step(() => browser.newContext({ viewport: { width: 1200, height: 900 } }))
     const page = yield* step(() => context.newPage())
     // What the page's Content-Security-Policy made the browser refuse: nothing, it is meant to be.
-    const consoleErrors: Array<string> = []
-    page.on("console", (message) => {
-      if (message.type() === "error" && /Content Security Policy/i.test(message.text())) consoleErrors.push(message.text())
-    })
-    yield* step(() => page.goto(appUrl))
-    // Not signed in: the list sends the browser to sign in first.
-    expect(page.url()).toBe(`${appUrl}/sign-in?next=%2F`)
+    const consoleErrors = BrowserSteps.cspViolations(page)
+    // A wrong password first: the sign-in page again, with one generic error.
+    yield* step(() => page.goto(`${appUrl}/sign-in`))
     yield* step(() => page.fill("#email", user.email))
     yield* step(() => page.fill("#password", "not the password"))
     yield* step(() => Promise.all([page.waitForLoadState("load"), page.getByTestId("sign-in").click()]))
     expect(yield* step(() => page.getByTestId("sign-in-error").textContent())).toBe("The email or password is incorrect.")
-    yield* step(() => page.fill("#password", user.password))
-    yield* step(() => Promise.all([page.waitForURL(`${appUrl}/`), page.getByTestId("sign-in").click()]))
+    // Not signed in, the list sends the browser to sign in first; then the right password.
+    yield* step(() => BrowserSteps.signIn(page, appUrl, user))
     expect(yield* step(() => page.getByTestId("shop-name").textContent())).toBe(user.shopName)
     return { context, page, consoleErrors }
   })
 
 const listedRos = (page: Page) =>
   step(() => page.locator('[data-testid="repair-order"]').evaluateAll((rows) => rows.map((r) => r.getAttribute("data-ro"))))
-
-/** Order parts on the RO's row: the catalog in a new tab. */
-const openCatalog = (context: BrowserContext, page: Page, ro: string) =>
-  Effect.gen(function*() {
-    const [catalog] = yield* step(() =>
-      Promise.all([context.waitForEvent("page"), page.locator(`[data-testid="repair-order"][data-ro="${ro}"]`).getByTestId("order-parts").click()])
-    )
-    yield* step(() => catalog.waitForURL(/\/punchout\/v1\/ShowCatalog/))
-    return catalog
-  })
-
-const addToCart = (catalog: Page, search: string, productID: string, brandID: string, quantity: number) =>
-  Effect.gen(function*() {
-    yield* step(() => catalog.fill("input[name=searchTerm]", search))
-    yield* step(() => Promise.all([catalog.waitForURL(/searchTerm=/), catalog.click("button[type=submit] >> text=Search")]))
-    const row = catalog.locator(`[data-testid=result][data-product-id="${productID}"][data-brand-id="${brandID}"]`)
-    yield* step(() => row.locator("input[name=quantity]").fill(String(quantity)))
-    yield* step(() => Promise.all([catalog.waitForLoadState("load"), row.getByTestId("add-to-cart").click()]))
-    yield* step(() => catalog.getByTestId("cart-line").first().waitFor())
-  })
 
 describe("shopmonkey-sample in Chromium", () => {
   it.live("sign in → Order parts in a new tab → Export → Export and Submit → each callback reports its own export → parts and order on the RO", () =>
@@ -136,11 +106,11 @@ describe("shopmonkey-sample in Chromium", () => {
       expect(yield* step(() => ro1042.getByTestId("vehicle-hint").count())).toBe(0)
 
       // The catalog opens in a new tab; the sample's own page stays.
-      const catalog = yield* openCatalog(context, page, "1042")
+      const catalog = yield* step(() => BrowserSteps.openCatalog<Page>(context, page, "1042"))
       expect(page.url()).toBe(`${appUrl}/`)
       expect(yield* step(() => catalog.getByTestId("vehicle").textContent())).toContain("1FTEW1E56KFA12345")
       const catalogUrl = catalog.url()
-      yield* addToCart(catalog, "oil filter", "51515", "WIX", 2)
+      yield* step(() => BrowserSteps.addToCart(catalog, { search: "oil filter", productID: "51515", brandID: "WIX", quantity: 2 }))
 
       // Export: the quote is applied and the page says so.
       const summary = catalog.getByTestId("callback-summary")
@@ -193,11 +163,11 @@ describe("shopmonkey-sample in Chromium", () => {
       yield* step(() => a.page.goto(appUrl))
 
       // Both catalogs open at once, one per shop; each user orders a different quantity.
-      const catalogA = yield* openCatalog(a.context, a.page, "1042")
-      const catalogB = yield* openCatalog(b.context, b.page, "5201")
+      const catalogA = yield* step(() => BrowserSteps.openCatalog<Page>(a.context, a.page, "1042"))
+      const catalogB = yield* step(() => BrowserSteps.openCatalog<Page>(b.context, b.page, "5201"))
       expect(yield* step(() => catalogB.getByTestId("vehicle").textContent())).toContain("Altima")
-      yield* addToCart(catalogA, "oil filter", "51515", "WIX", 2)
-      yield* addToCart(catalogB, "oil filter", "51515", "WIX", 3)
+      yield* step(() => BrowserSteps.addToCart(catalogA, { search: "oil filter", productID: "51515", brandID: "WIX", quantity: 2 }))
+      yield* step(() => BrowserSteps.addToCart(catalogB, { search: "oil filter", productID: "51515", brandID: "WIX", quantity: 3 }))
       for (const [catalog, ro] of [[catalogA, "1042"], [catalogB, "5201"]] as const) {
         yield* step(() => Promise.all([catalog.waitForURL(/\/shoplink\/callback\//), catalog.getByTestId("export-and-submit").click()]))
         yield* step(() => catalog.waitForSelector('[data-testid="callback-summary"][data-state="applied"]', { timeout: 20_000 }))

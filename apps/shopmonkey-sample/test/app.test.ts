@@ -7,7 +7,7 @@ import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { FAKE_SHOPMONKEY_FIXTURES, FAKE_SHOPMONKEY_SECOND_COMPANY } from "@shoplink/adapter-shopmonkey/testing"
-import { webClient } from "../src/webClient.js"
+import { WebClient } from "@shoplink/connector-testkit"
 import { call, signedIn, startSample } from "./support.js"
 
 const dist = (file: string) => join(import.meta.dirname, "..", "dist", file)
@@ -59,7 +59,7 @@ describe("shopmonkey-sample", () => {
       const anonymous = await fetch(url, { redirect: "manual" })
       expect(anonymous.status).toBe(303)
       expect(anonymous.headers.get("location")).toBe("/sign-in?next=%2F")
-      const client = webClient(url)
+      const client = WebClient.make(url)
       expect((await client.signIn("ava@mainstreet.example", password!)).status).toBe(303)
       const page = (await client.get("/")).text
       expect(page.match(/data-testid="repair-order"/g)).toHaveLength(5)
@@ -103,7 +103,7 @@ describe("shopmonkey-sample", () => {
         child.on("exit", (code) => reject(new Error(`exited ${code}: ${out}`)))
       })
       const password = /ava@mainstreet\.example\s+password (\S+)/.exec(out)![1]!
-      const client = webClient(url)
+      const client = WebClient.make(url)
       expect((await client.signIn("ava@mainstreet.example", password)).status).toBe(303)
       await client.get("/") // a page with forms: the session's CSRF token
       const launched = await client.post(`/ro/${FAKE_SHOPMONKEY_FIXTURES.orders.vin.id}/order-parts`)

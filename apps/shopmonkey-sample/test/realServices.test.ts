@@ -12,8 +12,8 @@ import { spawn } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { hashPassword } from "../src/auth.js"
-import { webClient } from "../src/webClient.js"
+import { SignIn } from "@shoplink/connector"
+import { WebClient } from "@shoplink/connector-testkit"
 
 const main = join(import.meta.dirname, "..", "dist", "main.js")
 
@@ -43,7 +43,7 @@ describe("shopmonkey-sample with real services configured", () => {
           ))
         )
       const usersFile = join(dir, "users.json")
-      const passwordHash = yield* Effect.promise(() => hashPassword("correct horse battery staple"))
+      const passwordHash = yield* Effect.promise(() => SignIn.hashPassword("correct horse battery staple"))
       writeFileSync(usersFile, JSON.stringify([{ email: "ben@maplegarage.example", name: "Ben", shopId: "maple-garage", passwordHash }]))
 
       const child = yield* Effect.acquireRelease(
@@ -86,7 +86,7 @@ describe("shopmonkey-sample with real services configured", () => {
       expect(out).not.toContain("No shops in the database yet")
       expect(out).not.toContain(keys.split(":")[1]!)
 
-      const ben = webClient(url)
+      const ben = WebClient.make(url)
       expect((yield* Effect.promise(() => ben.signIn("ben@maplegarage.example", "wrong password here"))).status).toBe(401)
       expect((yield* Effect.promise(() => ben.signIn("ben@maplegarage.example", "correct horse battery staple"))).status).toBe(303)
       const list = yield* Effect.promise(() => ben.get("/"))

@@ -3,19 +3,19 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Redacted, Schedule } from "effect"
 import { createHash } from "node:crypto"
 import { FAKE_SHOPMONKEY_FIXTURES, FAKE_SHOPMONKEY_SECOND_COMPANY } from "@shoplink/adapter-shopmonkey/testing"
-import { hashPassword, makeSessions, verifyPassword } from "../src/auth.js"
+import { ServicePages, SignIn } from "@shoplink/connector"
 import { Html } from "@shoplink/http"
 
 const { html, toHtmlString } = Html
-import { repairOrdersPage } from "../src/views.js"
-import { webClient, type WebResponse } from "../src/webClient.js"
+
+import { WebClient } from "@shoplink/connector-testkit"
 import { call, PASSWORDS, signedIn, startSample } from "./support.js"
 
 const A = FAKE_SHOPMONKEY_FIXTURES.orders
 const B = FAKE_SHOPMONKEY_SECOND_COMPANY.orders
 
 /** What a refused or redirected request must never carry: repair order data, a catalog URL, a session. */
-const expectNothingIn = (answer: WebResponse, sandboxUrl: string) => {
+const expectNothingIn = (answer: WebClient.WebResponse, sandboxUrl: string) => {
   for (const secret of ["1FTEW1E56KFA12345", "Dana Reyes", "RO 1042", "RO 5201", "Riley Chen", "ShowCatalog", sandboxUrl, "token="]) {
     expect(answer.text).not.toContain(secret)
     expect(answer.location ?? "").not.toContain(secret)
@@ -27,9 +27,9 @@ describe("shopmonkey-sample security", () => {
   it.scoped("every non-public route without a session: GET → 303 to /sign-in, POST → 403; never data, a distributor URL or a session", () =>
     Effect.gen(function*() {
       const { app, embedded } = yield* startSample()
-      const anonymous = webClient(app.url)
+      const anonymous = WebClient.make(app.url)
       // Also with a made-up session cookie.
-      const forged = webClient(app.url)
+      const forged = WebClient.make(app.url)
       forged.cookies.set("shoplink_session", "A".repeat(43))
       for (const client of [anonymous, forged]) {
         for (const path of ["/", `/ro/${A.vin.id}`, `/ro/${B.vin.id}`, "/ro/ord_404"]) {
@@ -55,7 +55,7 @@ describe("shopmonkey-sample security", () => {
       const ava = yield* signedIn(app.url, "ava")
       const ben = yield* signedIn(app.url, "ben")
       const path = `/ro/${A.vin.id}/order-parts`
-      const refused: Array<[string, () => Promise<WebResponse>]> = [
+      const refused: Array<[string, () => Promise<WebClient.WebResponse>]> = [
         ["foreign Origin", () => ava.post(path, {}, { origin: "https://evil.example" })],
         ["Origin null", () => ava.post(path, {}, { origin: "null" })],
         ["same host, other port", () => ava.post(path, {}, { origin: "http://127.0.0.1:1" })],
@@ -108,7 +108,7 @@ describe("shopmonkey-sample security", () => {
   it.scoped("sign-in: a wrong password or an unknown email gets the sign-in page with one generic error and no session; the form needs its token and the app's Origin", () =>
     Effect.gen(function*() {
       const { app } = yield* startSample()
-      const client = webClient(app.url)
+      const client = WebClient.make(app.url)
       const form = yield* call(() => client.get("/sign-in"))
       expect(form.status).toBe(200)
       expect(form.text).toContain('action="/sign-in"')
@@ -125,7 +125,7 @@ describe("shopmonkey-sample security", () => {
       expect(noToken.status).toBe(403)
       const foreign = yield* call(() => client.post("/sign-in", { email: "ava@mainstreet.example", password: PASSWORDS[0] }, { origin: "https://evil.example" }))
       expect(foreign.status).toBe(403)
-      const fresh = webClient(app.url)
+      const fresh = WebClient.make(app.url)
       const noNonce = yield* call(() => fresh.post("/sign-in", { email: "ava@mainstreet.example", password: PASSWORDS[0] }, { csrf: client.csrf()! }))
       expect(noNonce.status).toBe(403)
       expect(client.cookies.has("shoplink_session")).toBe(false)
@@ -135,7 +135,7 @@ describe("shopmonkey-sample security", () => {
       expect(ok.status).toBe(303)
       expect(ok.location).toBe("/ro/ord_1043")
       // No open redirect.
-      const other = webClient(app.url)
+      const other = WebClient.make(app.url)
       yield* call(() => other.get("/sign-in"))
       const offsite = yield* call(() => other.post("/sign-in", { email: "ben@maplegarage.example", password: PASSWORDS[1], next: "//evil.example/x" }))
       expect(offsite.location).toBe("/")
@@ -172,7 +172,7 @@ describe("shopmonkey-sample security", () => {
       const { app } = yield* startSample()
       const signInOnce = () =>
         call(async () => {
-          const client = webClient(app.url)
+          const client = WebClient.make(app.url)
           await client.get("/sign-in")
           const answer = await client.post("/sign-in", { email: "ava@mainstreet.example", password: PASSWORDS[0] })
           return answer.headers.getSetCookie().find((c) => c.startsWith("shoplink_session="))!
@@ -189,7 +189,7 @@ describe("shopmonkey-sample security", () => {
 
       // Behind TLS (SHOPLINK_APP_BASE_URL https://…): Secure, and the __Host- prefix.
       const { app: tls } = yield* startSample({ appBaseUrl: "https://parts.shop.example" })
-      const client = webClient(tls.url)
+      const client = WebClient.make(tls.url)
       const form = yield* call(() => client.get("/sign-in"))
       expect(form.headers.getSetCookie()[0]).toMatch(/^__Host-shoplink_signin=[^;]+;.*Secure/)
       const answer = yield* call(() => client.post("/sign-in", { email: "ava@mainstreet.example", password: PASSWORDS[0] }, { origin: "https://parts.shop.example" }))
@@ -210,7 +210,7 @@ describe("shopmonkey-sample security", () => {
       expect(out.location).toBe("/sign-in")
       expect(out.headers.getSetCookie().find((c) => c.startsWith("shoplink_session="))).toMatch(/^shoplink_session=;.*Max-Age=0/)
       // Replaying the old cookie (as a copy kept by an attacker would).
-      const replay = webClient(app.url)
+      const replay = WebClient.make(app.url)
       replay.cookies.set("shoplink_session", id)
       const page = yield* call(() => replay.get("/"))
       expect(page.status).toBe(303)
@@ -237,7 +237,7 @@ describe("shopmonkey-sample security", () => {
       expect(metrics.body).toMatch(/^# (HELP|TYPE) /m)
       const ava = yield* signedIn(app.url, "ava")
       for (const path of ["/", `/ro/${A.vin.id}`, "/sign-in?next=%2F"]) {
-        const client = path.startsWith("/sign-in") ? webClient(app.url) : ava
+        const client = path.startsWith("/sign-in") ? WebClient.make(app.url) : ava
         const page = yield* call(() => client.get(path))
         expect(page.status).toBe(200)
         const csp = page.headers.get("content-security-policy")!
@@ -259,7 +259,7 @@ describe("shopmonkey-sample security", () => {
 
   it("sessions end after their lifetime, after sitting unused, and at removal; ids are 256 random bits and never reused", () => {
     let now = 0
-    const sessions = makeSessions({ lifetimeMillis: 10_000, idleMillis: 3_000, now: () => now })
+    const sessions = SignIn.makeSessions({ lifetimeMillis: 10_000, idleMillis: 3_000, now: () => now })
     const user = { email: "ava@mainstreet.example", name: "Ava", shopId: "main-street", shopName: "Main Street Auto" }
     const a = sessions.create(user)
     expect(a.id).toMatch(/^[A-Za-z0-9_-]{43}$/)
@@ -282,18 +282,18 @@ describe("shopmonkey-sample security", () => {
   })
 
   it("passwords: scrypt hashes with a random salt; a malformed or over-costly hash never matches", async () => {
-    const hash = await hashPassword("correct horse battery staple")
+    const hash = await SignIn.hashPassword("correct horse battery staple")
     expect(hash).toMatch(/^scrypt:16384:8:1:[A-Za-z0-9_-]{22}:[A-Za-z0-9_-]{43}$/)
-    expect(await hashPassword("correct horse battery staple")).not.toBe(hash)
-    expect(await verifyPassword("correct horse battery staple", hash)).toBe(true)
-    expect(await verifyPassword("correct horse battery stapl", hash)).toBe(false)
-    expect(await verifyPassword("x", "plain-text")).toBe(false)
-    expect(await verifyPassword("x", hash.replace("scrypt:16384:", "scrypt:4194304:"))).toBe(false)
+    expect(await SignIn.hashPassword("correct horse battery staple")).not.toBe(hash)
+    expect(await SignIn.verifyPassword("correct horse battery staple", hash)).toBe(true)
+    expect(await SignIn.verifyPassword("correct horse battery stapl", hash)).toBe(false)
+    expect(await SignIn.verifyPassword("x", "plain-text")).toBe(false)
+    expect(await SignIn.verifyPassword("x", hash.replace("scrypt:16384:", "scrypt:4194304:"))).toBe(false)
   })
 
   it("pages escape what they show", () => {
     const viewer = { name: "<b>Ava</b>", email: "ava@x", shopName: "Main & Co", csrfToken: "t\"><script>" }
-    const page = repairOrdersPage(viewer, [{ id: "ord_\"x", number: "1<2", vehicle: "<img src=x onerror=alert(1)>", customer: "O'Brien", vehicleHint: undefined }])
+    const page = ServicePages.repairOrdersPage(viewer, [{ id: "ord_\"x", number: "1<2", vehicle: "<img src=x onerror=alert(1)>", customer: "O'Brien", vehicleHint: undefined }])
     expect(page).not.toContain("<img src=x")
     expect(page).not.toContain("<b>Ava</b>")
     expect(page).not.toContain("<script>")

@@ -7,7 +7,7 @@ import { join } from "node:path"
 import { startApp } from "../src/app.js"
 import { loopbackSettings, startEmbedded } from "../src/embedded.js"
 import type { Settings } from "../src/settings.js"
-import { webClient } from "../src/webClient.js"
+import { WebClient } from "@shoplink/connector-testkit"
 
 export const PASSWORDS = ["ava-password-for-tests", "ben-password-for-tests"] as const
 
@@ -27,7 +27,7 @@ export const startSample = (overrides: Partial<Settings> = {}) =>
 /** A client signed in as the demo user of shop A (`ava`) or shop B (`ben`). */
 export const signedIn = (baseUrl: string, who: "ava" | "ben") =>
   Effect.promise(async () => {
-    const client = webClient(baseUrl)
+    const client = WebClient.make(baseUrl)
     const [email, password] = who === "ava" ? ["ava@mainstreet.example", PASSWORDS[0]] : ["ben@maplegarage.example", PASSWORDS[1]]
     const answer = await client.signIn(email, password)
     if (answer.status !== 303) throw new Error(`sign-in of ${email} answered ${answer.status}`)

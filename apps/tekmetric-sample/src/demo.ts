@@ -8,38 +8,22 @@
 // inside the catalog, which the sandbox's test driver makes.
 import { FAKE_TEKMETRIC_FIXTURES } from "@shoplink/adapter-tekmetric/testing"
 import { TekmetricConnector } from "@shoplink/adapter-tekmetric"
-import { Console, Effect, Logger, LogLevel, Redacted, Schedule } from "effect"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { Effect, Redacted } from "effect"
 import { join } from "node:path"
+import * as Transcript from "@shoplink/connector-testkit/Transcript"
+import * as WebClient from "@shoplink/connector-testkit/WebClient"
 import { startApp } from "./app.js"
 import { loopbackSettings, startEmbedded } from "./embedded.js"
-import { type WebClient, webClient } from "./webClient.js"
 
-const STEPS = 8
-let step = 0
-const started = Date.now()
-const heading = (text: string) => Console.log(`\n[${++step}/${STEPS}] ${text}`)
-const detail = (text: string) => Console.log(`      ${text}`)
+const transcript = Transcript.make(8)
+const { detail, heading } = transcript
 const call = <A>(f: () => Promise<A>) => Effect.promise(f)
-const rows = (html: string, testId: string) =>
-  [...html.matchAll(new RegExp(`<tr data-testid="${testId}"[^>]*>([\\s\\S]*?)</tr>`, "g"))].map((m) =>
-    [...m[1]!.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((c) => c[1]!.replace(/<[^>]+>/g, "").trim())
-  )
-const waitForPage = (client: WebClient, path: string, done: (html: string) => boolean) =>
-  call(() => client.get(path)).pipe(
-    Effect.flatMap((page) => done(page.text) ? Effect.succeed(page.text) : Effect.fail("not yet" as const)),
-    Effect.retry({ schedule: Schedule.spaced("100 millis"), times: 100 })
-  )
-const redacted = (url: URL) =>
-  `${url.origin}${url.pathname}?${[...url.searchParams.keys()].map((k) => k === "token" ? "token=<redacted>" : `${k}=${url.searchParams.get(k)}`).join("&")}`
 
 const program = Effect.gen(function*() {
-  yield* Console.log("Shoplink demo: two Tekmetric shops ordering parts from the distributor's catalog; Tekmetric takes no part lines, so the integration keeps them")
+  yield* transcript.line("Shoplink demo: two Tekmetric shops ordering parts from the distributor's catalog; Tekmetric takes no part lines, so the integration keeps them")
   yield* heading("Starting the distributor sandbox, a fake Tekmetric and the sample service")
   const embedded = yield* startEmbedded()
-  const dir = mkdtempSync(join(tmpdir(), "shoplink-tekmetric-demo-"))
-  yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
+  const dir = yield* Transcript.scratchDirectory("shoplink-tekmetric-demo-")
   const app = yield* startApp(loopbackSettings(embedded, { smsVendorName: "Tekmetric (Shoplink demo)", database: { sqlite: join(dir, "demo.sqlite") } })).pipe(Effect.orDie)
   const { sandbox, tekmetric } = embedded
   yield* detail(`sandbox ${sandbox.url} · fake Tekmetric ${tekmetric.url} · service ${app.url}`)
@@ -48,26 +32,16 @@ const program = Effect.gen(function*() {
 
   yield* heading("Signing in: each user sees only their own shop's repair orders")
   const [userA, userB] = embedded.users
-  const ava = webClient(app.url)
-  const ben = webClient(app.url)
-  for (const [client, user] of [[ava, userA], [ben, userB]] as const) {
-    const signedIn = yield* call(() => client.signIn(user.email, user.password))
-    if (signedIn.status !== 303) return yield* Effect.fail(`sign-in of ${user.email} answered ${signedIn.status}`)
-    const listed = rows((yield* call(() => client.get("/"))).text, "repair-order").map((r) => r[0]!)
-    yield* detail(`${user.email} (${user.shopName}): ${listed.length} repair orders, ${listed.join(", ")}`)
-  }
+  const [ava, ben] = yield* Transcript.signInEach(transcript, app.url, [userA, userB])
   const roA = FAKE_TEKMETRIC_FIXTURES.repairOrders.vin
   const roB = FAKE_TEKMETRIC_FIXTURES.repairOrders.maple
   const cross = yield* call(() => ava.get(`/ro/${roB.id}`))
   yield* detail(`${userA.email} opening ${userB.shopName}'s RO ${roB.number}: ${cross.status}`)
 
-  const orderParts = (client: WebClient, roId: number) =>
+  const orderParts = (client: WebClient.WebClient, roId: string | number) =>
     Effect.gen(function*() {
-      yield* call(() => client.get("/"))
-      const launched = yield* call(() => client.post(`/ro/${roId}/order-parts`))
-      if (launched.status !== 303 || launched.location === null) return yield* Effect.fail(`launch answered ${launched.status}: ${launched.text}`)
-      const catalogUrl = new URL(launched.location)
-      yield* detail(`redirected to ${redacted(catalogUrl)}`)
+      const catalogUrl = yield* call(() => client.orderParts(roId))
+      yield* detail(`redirected to ${WebClient.withoutToken(catalogUrl)}`)
       return { token: catalogUrl.searchParams.get("token")!, vin: catalogUrl.searchParams.get("vin") ?? undefined, plate: catalogUrl.searchParams.get("licensePlate") ?? undefined, state: catalogUrl.searchParams.get("licensePlateState") ?? undefined }
     })
 
@@ -84,15 +58,15 @@ const program = Effect.gen(function*() {
 
   yield* heading(`${userA.shopName}: Export → the quote kept with RO ${roA.number}`)
   const exported = yield* sandbox.admin.driver.press(catalogA.token, "export")
-  const quoted = yield* waitForPage(ava, `/ro/${roA.id}`, (html) => rows(html, "kept-line").length === 2)
-  for (const line of rows(quoted, "kept-line")) yield* detail(`  ${line[0]}: ${line[4]} ${line[3]} ${line[5]} × ${line[6]}  cost ${line[7]}  list ${line[8]}  core ${line[9]}`)
+  const quoted = yield* call(() => ava.waitFor(`/ro/${roA.id}`, (html) => WebClient.tableRows(html, "kept-line").length === 2))
+  for (const line of WebClient.tableRows(quoted, "kept-line")) yield* detail(`  ${line[0]}: ${line[4]} ${line[3]} ${line[5]} × ${line[6]}  cost ${line[7]}  list ${line[8]}  core ${line[9]}`)
   const callback = yield* call(() => fetch(exported.redirect!).then((r) => r.text()))
   yield* detail(`callback page: "${/data-testid="callback-summary"[^>]*>([^<]*)</.exec(callback)?.[1]}" (${(callback.match(/data-testid="parts-row"/g) ?? []).length} parts listed)`)
 
   yield* heading(`${userA.shopName}: Export and Submit → the order kept with RO ${roA.number} and recorded in Tekmetric`)
   const submitted = yield* sandbox.admin.driver.press(catalogA.token, "exportAndSubmit")
-  const ordered = yield* waitForPage(ava, `/ro/${roA.id}`, (html) => html.includes(`data-order-id="${submitted.orderID}"`) && rows(html, "kept-line").length === 4)
-  for (const line of rows(ordered, "kept-line").filter((l) => l[0] === "ordered")) yield* detail(`  ordered (order ${line[1]}, ${line[2]}): ${line[4]} ${line[3]} × ${line[6]}  cost ${line[7]}`)
+  const ordered = yield* call(() => ava.waitFor(`/ro/${roA.id}`, (html) => html.includes(`data-order-id="${submitted.orderID}"`) && WebClient.tableRows(html, "kept-line").length === 4))
+  for (const line of WebClient.tableRows(ordered, "kept-line").filter((l) => l[0] === "ordered")) yield* detail(`  ordered (order ${line[1]}, ${line[2]}): ${line[4]} ${line[3]} × ${line[6]}  cost ${line[7]}`)
   yield* detail(`Tekmetric job "${tekmetric.jobs(roA.id)[0]!.name}" note: "${tekmetric.jobs(roA.id)[0]!.note}"`)
 
   yield* heading(`The parts page of RO ${roA.number} (signed link from the RO page) and its CSV`)
@@ -111,7 +85,7 @@ const program = Effect.gen(function*() {
   const partB = searchB.results.find((r) => r.price !== undefined && r.available > 0)!
   yield* sandbox.admin.driver.addToCart(catalogB.token, { productID: partB.productID, brandID: partB.brandID, quantity: 1 })
   const submittedB = yield* sandbox.admin.driver.press(catalogB.token, "exportAndSubmit")
-  yield* waitForPage(ben, `/ro/${roB.id}`, (html) => html.includes(`data-order-id="${submittedB.orderID}"`))
+  yield* call(() => ben.waitFor(`/ro/${roB.id}`, (html) => html.includes(`data-order-id="${submittedB.orderID}"`)))
   yield* detail(`order ${submittedB.orderID}: 1 × ${partB.brandID} ${partB.productID} kept with RO ${roB.number}; Tekmetric note: "${tekmetric.jobs(roB.id)[0]!.note}"`)
   const keptA = yield* app.runtime.parts.list({ shopId: "main-street", repairOrderId: String(roA.id) })
   const keptB = yield* app.runtime.parts.list({ shopId: "maple-garage", repairOrderId: String(roB.id) })
@@ -135,16 +109,10 @@ const program = Effect.gen(function*() {
     yield* detail(`${what}: ${error._tag}: ${error.message}`)
   }
 
-  yield* Console.log(
-    `\nDone in ${((Date.now() - started) / 1000).toFixed(1)} s: RO ${roA.number} (${userA.shopName}) has ${keptA.length} parts kept by the integration and ` +
+  yield* transcript.line(
+    `\nDone in ${transcript.elapsed()}: RO ${roA.number} (${userA.shopName}) has ${keptA.length} parts kept by the integration and ` +
       `order ${submitted.orderID} recorded in Tekmetric; RO ${roB.number} (${userB.shopName}) has ${keptB.length}; no part crossed shops.`
   )
 })
 
-Effect.runPromise(Effect.scoped(program).pipe(Logger.withMinimumLogLevel(LogLevel.Error))).then(
-  () => process.exit(0),
-  (error) => {
-    console.error(`\nDemo failed: ${error instanceof Error ? error.message : String(error)}`)
-    process.exit(1)
-  }
-)
+Transcript.run(program)

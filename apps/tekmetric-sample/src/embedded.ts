@@ -6,29 +6,21 @@
 import { Effect, Redacted, type Scope } from "effect"
 import { TekmetricConnector } from "@shoplink/adapter-tekmetric"
 import { FAKE_TEKMETRIC_FIXTURES, type FakeTekmetric, startFakeTekmetric } from "@shoplink/adapter-tekmetric/testing"
-import { SecretBox, type ShopStore, SignIn } from "@shoplink/connector"
+import { SignIn } from "@shoplink/connector"
+import * as DemoShops from "@shoplink/connector-testkit/DemoShops"
 import { type RunningSandbox, startSandbox } from "@shoplink/sandbox"
 import type { Settings } from "./settings.js"
 
 /** A demo user's sign-in, for the start-up banner, the demo and the tests. */
-export interface DemoUser {
-  readonly email: string
-  readonly name: string
-  readonly password: string
-  readonly shopId: string
-  readonly shopName: string
-}
+export type DemoUser = DemoShops.DemoUser
 
 export interface Embedded {
   readonly sandbox: RunningSandbox
   readonly tekmetric: FakeTekmetric
   readonly settings: Pick<Settings, "punchoutBaseUrl" | "vendorApiKey" | "tekmetricBaseUrl" | "secretKeys" | "linkSecret" | "users" | "shops">
-  readonly shops: readonly [ShopStore.ShopInput, ShopStore.ShopInput]
-  readonly users: readonly [DemoUser, DemoUser]
+  readonly shops: DemoShops.DemoShops["shops"]
+  readonly users: DemoShops.DemoShops["users"]
 }
-
-export const SHOP_A = { id: "main-street", name: "Main Street Auto" } as const
-export const SHOP_B = { id: "maple-garage", name: "Maple Garage" } as const
 
 const { demo, maple } = FAKE_TEKMETRIC_FIXTURES.clients
 
@@ -36,45 +28,30 @@ export const startEmbedded = (options: { readonly passwords?: readonly [string, 
   Effect.gen(function*() {
     const sandbox = yield* startSandbox()
     const tekmetric = yield* startFakeTekmetric()
-    const { ca, us } = sandbox.credentials.customers
-    const shopA: ShopStore.ShopInput = {
-      ...SHOP_A,
-      distributor: { accountNo: us.accountNo, username: us.username, country: "US", apiToken: Redacted.make(us.apiToken) },
-      sms: {
+    const { punchoutBaseUrl, secretKeys, shops, signInUsers, users, vendorApiKey } = yield* DemoShops.make(sandbox, {
+      passwords: options.passwords,
+      sms: [{
         [TekmetricConnector.CLIENT_ID_SECRET]: Redacted.make(demo.clientId),
         [TekmetricConnector.CLIENT_SECRET_SECRET]: Redacted.make(demo.clientSecret),
         [TekmetricConnector.SHOP_ID_SECRET]: Redacted.make("1")
-      }
-    }
-    const shopB: ShopStore.ShopInput = {
-      ...SHOP_B,
-      distributor: { accountNo: ca.accountNo, username: ca.username, country: "CA", apiToken: Redacted.make(ca.apiToken) },
-      sms: {
+      }, {
         [TekmetricConnector.CLIENT_ID_SECRET]: Redacted.make(maple.clientId),
         [TekmetricConnector.CLIENT_SECRET_SECRET]: Redacted.make(maple.clientSecret)
-      }
-    }
-    const [passwordA, passwordB] = options.passwords ?? [SignIn.randomPassword(), SignIn.randomPassword()]
-    const users = [
-      { email: "ava@mainstreet.example", name: "Ava Martinez", password: passwordA, shopId: SHOP_A.id, shopName: SHOP_A.name },
-      { email: "ben@maplegarage.example", name: "Ben Tremblay", password: passwordB, shopId: SHOP_B.id, shopName: SHOP_B.name }
-    ] as const
-    const hashed = yield* Effect.promise(() =>
-      Promise.all(users.map(async (u) => ({ email: u.email, name: u.name, shopId: u.shopId, passwordHash: await SignIn.hashPassword(u.password) })))
-    )
+      }]
+    })
     return {
       sandbox,
       tekmetric,
-      shops: [shopA, shopB],
+      shops,
       users,
       settings: {
-        punchoutBaseUrl: sandbox.url,
-        vendorApiKey: Redacted.make(sandbox.credentials.vendorApiKey),
+        punchoutBaseUrl,
+        vendorApiKey,
         tekmetricBaseUrl: tekmetric.url,
-        secretKeys: Redacted.make(SecretBox.generateKey("embedded")),
+        secretKeys,
         linkSecret: Redacted.make(SignIn.randomToken()),
-        users: hashed,
-        shops: [shopA, shopB]
+        users: signInUsers,
+        shops
       }
     }
   })

@@ -1,18 +1,14 @@
-// What the service needs to run, read from the environment. With neither SHOPLINK_PUNCHOUT_BASE_URL
-// nor TEKMETRIC_BASE_URL set, it runs on the embedded default: the distributor sandbox and the fake
+// What the service needs to run, read from the environment. With neither the distributor's base URL
+// nor Tekmetric's set, it runs on the embedded default: the distributor sandbox and the fake
 // Tekmetric started in-process, with two demo shops and their users (see embedded.ts).
-import { Config, ConfigError, Effect, Either, Option, Redacted } from "effect"
-import { readFileSync } from "node:fs"
-import { SecretBox, type ShopStore, SignIn, Storage } from "@shoplink/connector"
+// The variables are named once: Shoplink's standard settings in @shoplink/connector's SettingsTable
+// (read through its Settings Configs), and this service's own (PORT, HOST, SHOPLINK_LINK_SECRET,
+// TEKMETRIC_BASE_URL) here.
+import { Config, Effect, Option, Redacted } from "effect"
+import { Settings as Standard, SettingsTable, type ShopStore, SignIn, type Storage } from "@shoplink/connector"
 
 /** Someone who may sign in to the sample's pages, and the one shop they act for. */
-export interface User {
-  readonly email: string
-  readonly name: string
-  readonly shopId: string
-  /** `scrypt:N:r:p:salt:hash` (`SignIn.hashPassword` of @shoplink/connector). */
-  readonly passwordHash: string
-}
+export type User = SignIn.User
 
 export interface Settings {
   readonly port: number
@@ -33,73 +29,51 @@ export interface Settings {
   readonly shops: ReadonlyArray<ShopStore.ShopInput>
 }
 
-export const serviceConfig = Config.all({
-  port: Config.integer("PORT").pipe(Config.withDefault(3000)),
-  host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
-  publicBaseUrl: Config.option(Config.string("SHOPLINK_PUBLIC_BASE_URL")).pipe(Config.map(Option.getOrUndefined)),
-  smsVendorName: Config.string("SHOPLINK_SMS_VENDOR_NAME").pipe(Config.withDefault("Tekmetric (Shoplink sample)")),
-  database: Config.option(Storage.config("SHOPLINK_DATABASE_URL")).pipe(Config.map(Option.getOrUndefined))
-})
+const { SETTINGS } = SettingsTable
 
-const secretKeys = Config.string("SHOPLINK_SECRET_KEYS").pipe(
-  Config.mapOrFail((keys) =>
-    Either.match(SecretBox.parseKeyring(keys), {
-      onLeft: (invalid) => Either.left(ConfigError.InvalidData([], invalid.problem)),
-      onRight: () => Either.right(Redacted.make(keys))
-    })
-  )
-)
+/** This service's own variables (Shoplink's standard ones are named once, in SettingsTable). */
+const OWN = { port: "PORT", host: "HOST", linkSecret: "SHOPLINK_LINK_SECRET" } as const
 
-/** The sign-in users of real-service mode: a JSON array of { email, name?, shopId, passwordHash }. */
-export const parseUsers = (text: string): Either.Either<ReadonlyArray<User>, string> => {
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch {
-    return Either.left("not JSON: expected [{ \"email\", \"name\", \"shopId\", \"passwordHash\" }, …]")
-  }
-  if (!Array.isArray(json) || json.length === 0) return Either.left("expected a non-empty JSON array of users")
-  const users: Array<User> = []
-  for (const [index, entry] of json.entries()) {
-    const { email, name, passwordHash, shopId } = (entry ?? {}) as Record<string, unknown>
-    const at = `user ${index + 1}`
-    if (typeof email !== "string" || !/^[^\s@]+@[^\s@]+$/.test(email.trim())) return Either.left(`${at}: email must be an email address`)
-    if (typeof shopId !== "string" || !/^[A-Za-z0-9._-]{1,64}$/.test(shopId)) return Either.left(`${at}: shopId must be a shop's id`)
-    if (typeof passwordHash !== "string" || !SignIn.isPasswordHash(passwordHash)) return Either.left(`${at}: passwordHash must be an scrypt hash`)
-    const normalized = email.trim().toLowerCase()
-    users.push({ email: normalized, name: typeof name === "string" && name.trim() !== "" ? name.trim() : normalized, shopId, passwordHash })
-  }
-  return Either.right(users)
+/** Tekmetric's API host, checked by the standard base URL rules. */
+const tekmetricBaseUrlSetting: SettingsTable.SettingDefinition = {
+  env: "TEKMETRIC_BASE_URL",
+  file: ["tekmetric", "baseUrl"],
+  secret: false,
+  description: "the Tekmetric API base URL (https://api.tekmetric.com or https://sandbox.tekmetric.com)",
+  kind: "baseUrl"
 }
 
-const usersFile = Config.string("SHOPLINK_USERS_FILE").pipe(
-  Config.mapOrFail((file) => {
-    let text: string
-    try {
-      text = readFileSync(file, "utf8")
-    } catch (error) {
-      return Either.left(ConfigError.InvalidData([], `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? "error"})`))
-    }
-    return Either.mapLeft(parseUsers(text), (problem) => ConfigError.InvalidData([], `${file}: ${problem}`))
-  })
-)
+export const serviceConfig = Config.all({
+  port: Config.integer(OWN.port).pipe(Config.withDefault(3000)),
+  host: Config.string(OWN.host).pipe(Config.withDefault("127.0.0.1")),
+  publicBaseUrl: Config.option(Standard.publicBaseUrl).pipe(Config.map(Option.getOrUndefined)),
+  smsVendorName: Standard.smsVendorName.pipe(Config.withDefault("Tekmetric (Shoplink sample)")),
+  database: Config.option(Standard.storage).pipe(Config.map(Option.getOrUndefined))
+})
+
+/** The sign-in users of real-service mode: a JSON array of { email, name?, shopId, passwordHash }. */
+export const parseUsers = (text: string) => SignIn.parseUsers(text)
 
 /** The real distributor and the real Tekmetric, when configured. */
 export const externalConfig = Config.all({
-  punchoutBaseUrl: Config.string("SHOPLINK_PUNCHOUT_BASE_URL"),
-  vendorApiKey: Config.redacted("SHOPLINK_VENDOR_API_KEY"),
-  tekmetricBaseUrl: Config.string("TEKMETRIC_BASE_URL").pipe(Config.withDefault("https://sandbox.tekmetric.com")),
-  secretKeys,
-  linkSecret: Config.option(Config.redacted("SHOPLINK_LINK_SECRET")).pipe(
+  punchoutBaseUrl: Standard.punchoutClient.baseUrl,
+  vendorApiKey: Standard.punchoutClient.vendorApiKey,
+  tekmetricBaseUrl: Standard.string(tekmetricBaseUrlSetting).pipe(Config.withDefault("https://sandbox.tekmetric.com")),
+  // Checked as a keyring: the problem is named, never a key.
+  secretKeys: Standard.secretBox.keys,
+  linkSecret: Config.option(Config.redacted(OWN.linkSecret)).pipe(
     Config.map(Option.getOrElse(() => Redacted.make(SignIn.randomToken())))
   ),
-  users: usersFile
+  users: SignIn.usersFileConfig(SETTINGS.usersFile.env)
 }).pipe(Config.map((settings) => ({ ...settings, shops: [] as ReadonlyArray<ShopStore.ShopInput> })))
 
 /** Whether a real-service setting is present: then all of them must be. */
 export const externalRequested = Config.all(
-  ["SHOPLINK_PUNCHOUT_BASE_URL", "TEKMETRIC_BASE_URL"].map((name) => Config.option(Config.string(name)))
+  [SETTINGS.punchoutBaseUrl.env, tekmetricBaseUrlSetting.env].map((name) => Config.option(Config.string(name)))
 ).pipe(Config.map((values) => values.some(Option.isSome)))
+
+/** Names to show in the start-up banner. */
+export const names = { punchoutBaseUrl: SETTINGS.punchoutBaseUrl.env, tekmetricBaseUrl: tekmetricBaseUrlSetting.env } as const
 
 /** Reads `config`; on an error prints it in one line per problem and exits with code 2. */
 export const readOrExplain = <A>(config: Config.Config<A>): Effect.Effect<A> =>

@@ -7,17 +7,14 @@
 import { describe, expect, it } from "@effect/vitest"
 import { FAKE_TEKMETRIC_FIXTURES } from "@shoplink/adapter-tekmetric/testing"
 import { Effect, type Scope } from "effect"
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { mkdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { type Browser, chromium, type Page } from "playwright-core"
+import { BrowserSteps, Transcript } from "@shoplink/connector-testkit"
+import { chromiumLaunchOptions } from "@shoplink/vitest-config/e2e"
 import { startApp } from "../src/app.js"
 import { type DemoUser, loopbackSettings, startEmbedded } from "../src/embedded.js"
 
-const CHROMIUM_ARGS = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync", "--no-first-run"
-]
 const results = join(import.meta.dirname, "..", "test-results")
 const step = <A>(f: () => Promise<A>) => Effect.promise(f)
 const ro1042 = FAKE_TEKMETRIC_FIXTURES.repairOrders.vin
@@ -28,47 +25,28 @@ const setup: Effect.Effect<{
   readonly browser: Browser
 }, never, Scope.Scope> = Effect.gen(function*() {
   const embedded = yield* startEmbedded()
-  const dir = yield* Effect.acquireRelease(
-    Effect.sync(() => mkdtempSync(join(tmpdir(), "tekmetric-e2e-"))),
-    (d) => Effect.sync(() => rmSync(d, { recursive: true, force: true }))
-  )
+  const dir = yield* Transcript.scratchDirectory("tekmetric-e2e-")
   const app = yield* startApp(loopbackSettings(embedded, { smsVendorName: "Tekmetric (Shoplink e2e)", database: { sqlite: join(dir, "db.sqlite") } })).pipe(Effect.orDie)
   const browser = yield* Effect.acquireRelease(
-    Effect.promise(() => chromium.launch({ executablePath: process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium", args: CHROMIUM_ARGS })),
+    Effect.promise(() => chromium.launch(chromiumLaunchOptions())),
     (b) => Effect.promise(() => b.close())
   )
   return { embedded, appUrl: app.url, browser }
 })
 
+/** A browser context of its own (its own cookies), signed in as `user` from the list page. */
 const signIn = (browser: Browser, appUrl: string, user: DemoUser) =>
   Effect.gen(function*() {
     const context = yield* step(() => browser.newContext({ viewport: { width: 1200, height: 900 }, acceptDownloads: true }))
     const page = yield* step(() => context.newPage())
-    const cspErrors: Array<string> = []
-    page.on("console", (message) => {
-      if (message.type() === "error" && /Content Security Policy/i.test(message.text())) cspErrors.push(message.text())
-    })
-    yield* step(() => page.goto(appUrl))
-    expect(page.url()).toBe(`${appUrl}/sign-in?next=%2F`)
-    yield* step(() => page.fill("#email", user.email))
-    yield* step(() => page.fill("#password", user.password))
-    yield* step(() => Promise.all([page.waitForURL(`${appUrl}/`), page.getByTestId("sign-in").click()]))
+    const cspErrors = BrowserSteps.cspViolations(page)
+    yield* step(() => BrowserSteps.signIn(page, appUrl, user))
     expect(yield* step(() => page.getByTestId("shop-name").textContent())).toBe(user.shopName)
     return { context, page, cspErrors }
   })
 
 const listedRos = (page: Page) =>
   step(() => page.locator('[data-testid="repair-order"]').evaluateAll((rows) => rows.map((r) => r.getAttribute("data-ro"))))
-
-const addToCart = (catalog: Page, search: string, productID: string, brandID: string, quantity: number) =>
-  Effect.gen(function*() {
-    yield* step(() => catalog.fill("input[name=searchTerm]", search))
-    yield* step(() => Promise.all([catalog.waitForURL(/searchTerm=/), catalog.click("button[type=submit] >> text=Search")]))
-    const row = catalog.locator(`[data-testid=result][data-product-id="${productID}"][data-brand-id="${brandID}"]`)
-    yield* step(() => row.locator("input[name=quantity]").fill(String(quantity)))
-    yield* step(() => Promise.all([catalog.waitForLoadState("load"), row.getByTestId("add-to-cart").click()]))
-    yield* step(() => catalog.getByTestId("cart-line").first().waitFor())
-  })
 
 describe("tekmetric-sample in Chromium", () => {
   it.live("repair orders → Order parts → catalog → Export → Export and Submit → parts on the parts page, order recorded in Tekmetric", () =>
@@ -82,13 +60,10 @@ describe("tekmetric-sample in Chromium", () => {
       expect(yield* step(() => ro1044.getByTestId("order-parts").count())).toBe(0)
 
       // Order parts: the catalog in a new tab, on the RO's vehicle.
-      const [catalog] = yield* step(() =>
-        Promise.all([context.waitForEvent("page"), page.locator('[data-testid="repair-order"][data-ro="1042"]').getByTestId("order-parts").click()])
-      )
-      yield* step(() => catalog.waitForURL(/\/punchout\/v1\/ShowCatalog/))
+      const catalog = yield* step(() => BrowserSteps.openCatalog<Page>(context, page, "1042"))
       expect(yield* step(() => catalog.getByTestId("vehicle").textContent())).toContain(ro1042.vehicle.vin)
       const catalogUrl = catalog.url()
-      yield* addToCart(catalog, "oil filter", "51515", "WIX", 2)
+      yield* step(() => BrowserSteps.addToCart(catalog, { search: "oil filter", productID: "51515", brandID: "WIX", quantity: 2 }))
 
       // Export: the callback page says the quote is kept with the RO and lists it.
       const summary = catalog.getByTestId("callback-summary")

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { startApp } from "../src/app.js"
 import { loopbackSettings, startEmbedded } from "../src/embedded.js"
-import { webClient } from "../src/webClient.js"
+import * as WebClient from "@shoplink/connector-testkit/WebClient"
 
 const call = <A>(f: () => Promise<A>) => Effect.promise(f)
 const ros = FAKE_TEKMETRIC_FIXTURES.repairOrders
@@ -23,8 +23,8 @@ const setup = Effect.gen(function*() {
   const dir = yield* Effect.acquireRelease(Effect.sync(() => mkdtempSync(join(tmpdir(), "tekmetric-sample-"))), (d) => Effect.sync(() => rmSync(d, { recursive: true, force: true })))
   const app = yield* startApp(loopbackSettings(embedded, { smsVendorName: "Tekmetric (tests)", database: { sqlite: join(dir, "db.sqlite") } })).pipe(Effect.orDie)
   const [a, b] = embedded.users
-  const ava = webClient(app.url)
-  const ben = webClient(app.url)
+  const ava = WebClient.make(app.url)
+  const ben = WebClient.make(app.url)
   expect((yield* call(() => ava.signIn(a.email, a.password))).status).toBe(303)
   expect((yield* call(() => ben.signIn(b.email, b.password))).status).toBe(303)
   return { embedded, app, ava, ben }
@@ -42,7 +42,7 @@ describe("tekmetric-sample", () => {
       expect(numbers((yield* call(() => ben.get("/"))).text)).toEqual(["3001", "3002"])
       expect((yield* call(() => ava.get(`/ro/${ros.maple.id}`))).status).toBe(404)
       expect((yield* call(() => ava.get(`/ro/${ros.secondShop.id}`))).status).toBe(404)
-      const anonymous = webClient(app.url)
+      const anonymous = WebClient.make(app.url)
       expect((yield* call(() => anonymous.get("/"))).location).toBe("/sign-in?next=%2F")
       yield* call(() => ava.get("/"))
       expect((yield* call(() => ava.post(`/ro/${ros.vin.id}/order-parts`, {}, { csrf: "wrong" }))).status).toBe(403)

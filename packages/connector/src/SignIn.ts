@@ -3,12 +3,15 @@
  * server-side sessions behind an HttpOnly cookie, a synchronizer CSRF token per session, a signed
  * token for the sign-in form itself (there is no session yet to bind it to), and a throttle of
  * failed attempts. Everything compares secrets in constant time. A session belongs to one user of
- * one shop of the runtime.
+ * one shop of the runtime. The users come from a JSON file (`parseUsers`, `usersFileConfig`); the
+ * pages and routes around all this are `ServicePages`.
  *
  * @since 0.6.0
  */
 import { createHash, createHmac, randomBytes, scrypt as scryptCallback, timingSafeEqual } from "node:crypto"
+import { readFileSync } from "node:fs"
 import { promisify } from "node:util"
+import { Config, ConfigError, Either } from "effect"
 
 const scrypt = promisify(scryptCallback) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>
 
@@ -255,3 +258,89 @@ export const makeThrottle = (limit = 10, windowMillis = 15 * 60 * 1000, now: () 
     succeeded: (email: string) => void failures.delete(email)
   }
 }
+
+/**
+ * Someone who may sign in to an integration service's pages, and the one shop they act for.
+ *
+ * @example
+ * import type { SignIn } from "@shoplink/connector"
+ * const label = (user: SignIn.User) => `${user.name} <${user.email}> (${user.shopId})`
+ *
+ * @since 0.6.0
+ */
+export interface User {
+  /** Lower-case; what is typed on the sign-in page. */
+  readonly email: string
+  readonly name: string
+  readonly shopId: string
+  /** `scrypt:N:r:p:salt:hash`, from `hashPassword`. */
+  readonly passwordHash: string
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/
+
+/**
+ * Reads a users file: a JSON array of `{ email, name?, shopId, passwordHash }`. Emails are trimmed
+ * and lower-cased (a name defaults to the email), a `passwordHash` must be one `hashPassword` made,
+ * and an email may appear once. The problem is one line; `hashHint` says where a hash comes from.
+ *
+ * @example
+ * import { SignIn } from "@shoplink/connector"
+ * const users = SignIn.parseUsers('[{"email":"ava@example.com","shopId":"main-street","passwordHash":"scrypt:…"}]')
+ * // Either.left("user 1: passwordHash must come from SignIn.hashPassword (scrypt:…)")
+ *
+ * @since 0.6.0
+ */
+export const parseUsers = (
+  text: string,
+  options: { readonly hashHint?: string } = {}
+): Either.Either<ReadonlyArray<User>, string> => {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    return Either.left("not JSON: expected [{ \"email\", \"name\", \"shopId\", \"passwordHash\" }, …]")
+  }
+  if (!Array.isArray(json) || json.length === 0) return Either.left("expected a non-empty JSON array of users")
+  const users: Array<User> = []
+  for (const [index, entry] of json.entries()) {
+    const at = `user ${index + 1}`
+    if (typeof entry !== "object" || entry === null) return Either.left(`${at} is not an object`)
+    const { email, name, passwordHash, shopId } = entry as Record<string, unknown>
+    if (typeof email !== "string" || !EMAIL.test(email.trim())) return Either.left(`${at}: email must be an email address`)
+    if (typeof shopId !== "string" || !/^[A-Za-z0-9._-]{1,64}$/.test(shopId)) return Either.left(`${at}: shopId must be a shop's id`)
+    if (typeof passwordHash !== "string" || !isPasswordHash(passwordHash)) {
+      return Either.left(`${at}: passwordHash must come from ${options.hashHint ?? "SignIn.hashPassword"} (scrypt:…)`)
+    }
+    const normalized = email.trim().toLowerCase()
+    if (users.some((u) => u.email === normalized)) return Either.left(`${at}: ${normalized} appears twice`)
+    users.push({ email: normalized, name: typeof name === "string" && name.trim() !== "" ? name.trim() : normalized, shopId, passwordHash })
+  }
+  return Either.right(users)
+}
+
+/**
+ * A Config of the users in the file a variable names (`SettingsTable.SETTINGS.usersFile.env` in the
+ * samples): a file that cannot be read or parsed is a `ConfigError` naming the file and the problem.
+ *
+ * @example
+ * import { SettingsTable, SignIn } from "@shoplink/connector"
+ * const users = SignIn.usersFileConfig(SettingsTable.SETTINGS.usersFile.env)
+ *
+ * @since 0.6.0
+ */
+export const usersFileConfig = (
+  name: string,
+  options: { readonly hashHint?: string } = {}
+): Config.Config<ReadonlyArray<User>> =>
+  Config.string(name).pipe(
+    Config.mapOrFail((file) => {
+      let text: string
+      try {
+        text = readFileSync(file, "utf8")
+      } catch (error) {
+        return Either.left(ConfigError.InvalidData([], `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? "error"})`))
+      }
+      return Either.mapLeft(parseUsers(text, options), (problem) => ConfigError.InvalidData([], `${file}: ${problem}`))
+    })
+  )

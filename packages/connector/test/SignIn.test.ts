@@ -2,6 +2,10 @@
 // throttle of failed attempts.
 import { describe, expect, it } from "@effect/vitest"
 import { SignIn } from "@shoplink/connector"
+import { ConfigProvider, Effect, Either } from "effect"
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 
 describe("SignIn", () => {
   it("hashes with scrypt and verifies in constant time; a malformed or expensive hash never matches", async () => {
@@ -50,4 +54,34 @@ describe("SignIn", () => {
     expect(SignIn.safeEqual("x", "x")).toBe(true)
     expect(SignIn.safeEqual("x", "xy")).toBe(false)
   })
+})
+
+describe("SignIn users file", () => {
+  const HASH = "scrypt:16384:8:1:AAAAAAAAAAAAAAAAAAAAAA:BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB"
+
+  it("emails trimmed and lower-cased, names defaulted, a hash required, duplicates refused; one line per problem", () => {
+    expect(SignIn.parseUsers(JSON.stringify([{ email: " Ava@Example.com", shopId: "main-street", passwordHash: HASH }]))).toEqual(
+      Either.right([{ email: "ava@example.com", name: "ava@example.com", shopId: "main-street", passwordHash: HASH }])
+    )
+    expect(SignIn.parseUsers("[{\"email\":\"a@b\",\"shopId\":\"s\",\"passwordHash\":\"hunter2\"}]", { hashHint: "`hash-password`" })).toEqual(
+      Either.left("user 1: passwordHash must come from `hash-password` (scrypt:…)")
+    )
+    expect(SignIn.parseUsers(JSON.stringify([{ email: "a@b", shopId: "s", passwordHash: HASH }, { email: "A@b", shopId: "t", passwordHash: HASH }])))
+      .toEqual(Either.left("user 2: a@b appears twice"))
+    expect(SignIn.parseUsers("[]")).toEqual(Either.left("expected a non-empty JSON array of users"))
+    expect(SignIn.parseUsers("nope")).toEqual(Either.left("not JSON: expected [{ \"email\", \"name\", \"shopId\", \"passwordHash\" }, …]"))
+  })
+
+  it.effect("usersFileConfig reads the file a variable names; a missing file is a ConfigError naming it", () =>
+    Effect.gen(function*() {
+      const dir = mkdtempSync(join(tmpdir(), "signin-"))
+      const file = join(dir, "users.json")
+      writeFileSync(file, JSON.stringify([{ email: "ava@example.com", name: "Ava", shopId: "main-street", passwordHash: HASH }]))
+      const provider = (path: string) => ConfigProvider.fromMap(new Map([["USERS_FILE", path]]))
+      const users = yield* Effect.withConfigProvider(SignIn.usersFileConfig("USERS_FILE"), provider(file))
+      expect(users.map((u) => u.name)).toEqual(["Ava"])
+      const missing = yield* Effect.flip(Effect.withConfigProvider(SignIn.usersFileConfig("USERS_FILE"), provider(join(dir, "none.json"))))
+      expect(String(missing)).toContain("cannot read")
+      expect(String(missing)).toContain("USERS_FILE")
+    }))
 })

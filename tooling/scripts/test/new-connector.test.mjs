@@ -49,6 +49,10 @@ describe("new-connector.mjs", () => {
     expect(main).toContain("ConnectorRuntime.layerConfig(shopSystem")
     // No hand wiring of the runtime's pieces.
     expect(main).not.toMatch(/WebhookReceiver|InboxWorker|LaunchRegistry|WebhookInbox|PunchoutLauncher/)
+    // Shoplink's standard settings through the connector's Settings Configs: no variable name in code.
+    expect(main).toContain("punchout: Settings.punchoutClient")
+    expect(main).toContain("secretKeys: Settings.secretBox.keys")
+    expect(main).not.toMatch(/Config\.(string|redacted)\("SHOPLINK_|Storage\.config\("/)
     const adapter = readFileSync(join(root, "packages/adapter-acme/src/AcmeConnector.ts"), "utf8")
     expect(adapter).toContain("credentials.secret(shopId, API_KEY_SECRET)")
     expect(readFileSync(join(root, "packages/adapter-acme/test/harness.ts"), "utf8")).toContain("smsSecrets:")

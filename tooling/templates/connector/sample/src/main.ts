@@ -13,7 +13,7 @@
 import { HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpClient, NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { __Name__Connector } from "@shoplink/adapter-__name__"
-import { ConnectorRuntime, Storage } from "@shoplink/connector"
+import { ConnectorRuntime, Settings, type Storage } from "@shoplink/connector"
 import { Cause, Config, Effect, Exit, Layer } from "effect"
 import { createServer } from "node:http"
 
@@ -26,16 +26,15 @@ const shopSystem = __Name__Connector.layer.pipe(
   ))
 )
 
+// Shoplink's standard settings, named once in @shoplink/connector's SettingsTable and read (and
+// checked) through its Settings Configs.
 const runtime = ConnectorRuntime.layerConfig(shopSystem, {
-  publicBaseUrl: Config.string("SHOPLINK_PUBLIC_BASE_URL"),
-  smsVendorName: Config.string("SHOPLINK_SMS_VENDOR_NAME").pipe(Config.withDefault("__title__")),
+  publicBaseUrl: Settings.publicBaseUrl,
+  smsVendorName: Settings.smsVendorName.pipe(Config.withDefault("__title__")),
   // A SQLite file (one process) or a postgres:// URL shared by several processes.
-  storage: Storage.config("SHOPLINK_DATABASE_URL").pipe(Config.withDefault<Storage.Location>({ sqlite: "shoplink.db" })),
-  secretKeys: Config.redacted("SHOPLINK_SECRET_KEYS"),
-  punchout: Config.all({
-    baseUrl: Config.string("SHOPLINK_PUNCHOUT_BASE_URL"),
-    vendorApiKey: Config.redacted("SHOPLINK_VENDOR_API_KEY")
-  })
+  storage: Settings.storage.pipe(Config.withDefault<Storage.Location>({ sqlite: "shoplink.db" })),
+  secretKeys: Settings.secretBox.keys,
+  punchout: Settings.punchoutClient
 })
 
 // The runtime's routes on one listener; `serve` keeps launch keys and tokens out of spans and logs.
