@@ -28,10 +28,27 @@
  *
  * @since 0.2.0
  */
-import { type HttpApp, HttpMiddleware, HttpRouter, type HttpServer, HttpServerRequest, HttpServerResponse, Headers } from "@effect/platform"
-import type { HttpClient } from "@effect/platform"
-import { SqlClient } from "@effect/sql"
-import { Clock, Config, type ConfigError, Context, Duration, Effect, Either, Layer, Redacted, Schema, type Scope } from "effect"
+import type * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import type * as HttpServer from "@effect/platform/HttpServer"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Headers from "@effect/platform/Headers"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Clock from "effect/Clock"
+import * as Config from "effect/Config"
+import type * as ConfigError from "effect/ConfigError"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as FiberRef from "effect/FiberRef"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import type * as Scope from "effect/Scope"
 import type { Punchout } from "@shoplink/protocol"
 import { PunchoutClient, type PunchoutError, SessionPool } from "@shoplink/punchout"
 import { ApiKeys } from "./ApiKeys.js"
@@ -45,6 +62,7 @@ import * as LaunchLinks from "./LaunchLinks.js"
 import * as Retention from "./Retention.js"
 import { LaunchRegistry, layerMemory as launchesInMemory, layerSql as launchesInSql } from "./LaunchRegistry.js"
 import { renderPartsPage } from "./internal/callbackPage.js"
+import { DEFAULT_MAX_BODY_BYTES, frontOnFirstRequest, makeNodeHandler, publicRouteProbe } from "./internal/nodeWebhooks.js"
 import * as PartsLedgerModule from "./PartsLedger.js"
 import { PartsLedger } from "./PartsLedger.js"
 import { normalizeBasePath, PunchoutLauncher, layer as launcherLayer } from "./PunchoutLauncher.js"
@@ -206,7 +224,12 @@ export interface Runtime {
   readonly adminRouter: HttpRouter.HttpRouter
   /** The check behind `/readyz`. */
   readonly readiness: Effect.Effect<Health.Readiness>
-  /** Serves an app on `server` with spans and logs that carry no launch key or session token. */
+  /**
+   * Serves an app on `server` with spans and logs that carry no launch key or session token. On a
+   * `NodeHttpServer` whose app contains `publicRouter`, the webhook routes are then answered by a
+   * lean `node:http` handler in front of the app (see `WebhookReceiver.nodeHandler`), with the same
+   * guarantees; middleware around `publicRouter` inside the app does not see those requests.
+   */
   readonly serve: <E, R>(
     server: HttpServer.HttpServer,
     app: HttpApp.Default<E, R>
@@ -507,7 +530,12 @@ export const make = <E, R>(
       ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes })
     }).pipe(HttpRouter.provideServiceEffect(WebhookInbox, Effect.succeed(Context.get(context, WebhookInbox))),
       HttpRouter.provideServiceEffect(LaunchRegistry, Effect.succeed(Context.get(context, LaunchRegistry))),
-      HttpRouter.provideServiceEffect(PartsLedger, Effect.succeed(ledger)))
+      HttpRouter.provideServiceEffect(PartsLedger, Effect.succeed(ledger)),
+      // Tells `serve` that the app it serves routes requests here: only then does it put the lean
+      // webhook handler in front of the app on that listener.
+      HttpRouter.use((route) =>
+        Effect.zipRight(Effect.flatMap(FiberRef.get(publicRouteProbe), (probe) => Effect.sync(() => probe?.())), route)
+      ))
     const apiRouter = HttpRouter.empty.pipe(
       HttpRouter.post(`${basePath}/launch` as HttpRouter.PathInput, launchByKey),
       HttpRouter.get(`${basePath}/launch/link` as HttpRouter.PathInput, launchByLink),
@@ -548,21 +576,35 @@ export const make = <E, R>(
     // The platform's server span records url.full, url.path and response headers: for keyed paths it
     // is turned off and this span, with the key cut out, takes its place; `location` (a catalog URL
     // with a session token) and cookies are redacted on every response.
-    const serve: Runtime["serve"] = (server, app) => {
-      const traced = HttpMiddleware.make((inner) =>
-        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-          if (isProbePath(request.url)) return Effect.withTracerEnabled(inner, false)
-          if (!isKeyedPath(request.url)) return inner
-          return Effect.withSpan(inner, `http.server ${request.method}`, {
-            kind: "server",
-            attributes: { "http.request.method": request.method, "url.path": redactPath(request.url.split("?")[0] ?? "") }
-          })
-        }))
-      return server.serve(traced(app)).pipe(
-        Effect.locally(HttpMiddleware.currentTracerDisabledWhen, (request) => isKeyedPath(request.url) || isProbePath(request.url)),
-        Effect.locally(Headers.currentRedactedNames, ["authorization", "cookie", "set-cookie", "location", "x-api-key"])
-      ) as Effect.Effect<void, never, never>
+    //
+    // On a `NodeHttpServer`, once the app has routed a request to `publicRouter`, the webhook routes
+    // of this runtime are answered by a lean `node:http` handler in front of the app on that listener
+    // (`WebhookReceiver.nodeHandler`: the same answers, inbox, metrics, span and log lines, without
+    // the platform's per-request work); every other request still goes to the app.
+    const webhookOptions = {
+      base: basePath,
+      maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
     }
+    const webhookServices = { inbox: Context.get(context, WebhookInbox), registry: Context.get(context, LaunchRegistry) }
+    const serve: Runtime["serve"] = (server, app) =>
+      Effect.gen(function*() {
+        const front = frontOnFirstRequest(makeNodeHandler(webhookOptions, webhookServices, yield* Effect.runtime<never>()))
+        yield* Effect.addFinalizer(() => Effect.sync(front.remove))
+        const traced = HttpMiddleware.make((inner) =>
+          Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+            const probed = Effect.locally(inner, publicRouteProbe, () => front.install(request))
+            if (isProbePath(request.url)) return Effect.withTracerEnabled(probed, false)
+            if (!isKeyedPath(request.url)) return probed
+            return Effect.withSpan(probed, `http.server ${request.method}`, {
+              kind: "server",
+              attributes: { "http.request.method": request.method, "url.path": redactPath(request.url.split("?")[0] ?? "") }
+            })
+          }))
+        return yield* server.serve(traced(app)).pipe(
+          Effect.locally(HttpMiddleware.currentTracerDisabledWhen, (request) => isKeyedPath(request.url) || isProbePath(request.url)),
+          Effect.locally(Headers.currentRedactedNames, ["authorization", "cookie", "set-cookie", "location", "x-api-key"])
+        )
+      }) as Effect.Effect<void, never, never>
 
     return {
       basePath,

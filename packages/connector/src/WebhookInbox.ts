@@ -16,8 +16,22 @@
  *
  * @since 0.1.0
  */
-import { SqlClient, type Statement } from "@effect/sql"
-import { Cause, Clock, Context, Duration, Effect, Exit, Layer, Option, Ref, Runtime, Schedule, Schema, type Scope, Stream } from "effect"
+import * as SqlClient from "@effect/sql/SqlClient"
+import type * as Statement from "@effect/sql/Statement"
+import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Ref from "effect/Ref"
+import * as Runtime from "effect/Runtime"
+import * as Schedule from "effect/Schedule"
+import * as Schema from "effect/Schema"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
 import { retryBusy, shortenBusyTimeout } from "./internal/sqliteBusy.js"
 import { run as runMigrations } from "./Migrations.js"
 
@@ -546,6 +560,9 @@ const sharedOperations = (sql: SqlClient.SqlClient, { order, rowKey, run, select
 // SQLite: one process. Group-committed receives; `due` hands out without claiming.
 // ---------------------------------------------------------------------------------------------
 
+/** Group-commit batches up to this many rows are one INSERT (SQLite commits it atomically). */
+const SINGLE_STATEMENT_ROWS = 16
+
 const makeSqlite = (sql: SqlClient.SqlClient): Effect.Effect<Operations, InboxError, Scope.Scope> =>
   Effect.gen(function*() {
     // The schema is the migrations' (see Migrations); the busy timeout is this connection's.
@@ -567,15 +584,16 @@ const makeSqlite = (sql: SqlClient.SqlClient): Effect.Effect<Operations, InboxEr
     const insertText = (rows: number) =>
       `INSERT INTO shoplink_inbox ${columns} VALUES ${Array(rows).fill("(?, ?, ?, ?, ?, ?, 'pending', 0, NULL, ?, ?, NULL)").join(", ")}
        ON CONFLICT (content_key) DO NOTHING RETURNING content_key`
-    // Batches are cut into power-of-two chunks so only a handful of statement texts ever reach the
-    // client's prepared-statement cache.
+    // Batches of up to SINGLE_STATEMENT_ROWS are one statement of their exact size; larger ones are
+    // cut into power-of-two chunks in a transaction. Either way only a few dozen statement texts
+    // ever reach the client's prepared-statement cache (200 by default).
     const chunkSizes = [64, 32, 16, 8, 4, 2, 1]
-    const insertBatch = (entries: ReadonlyArray<InboxEntry>) =>
+    const insertBatch = (entries: ReadonlyArray<InboxEntry>, exact: boolean) =>
       Effect.gen(function*() {
         const inserted = new Set<string>()
         let offset = 0
         while (offset < entries.length) {
-          const size = chunkSizes.find((n) => n <= entries.length - offset)!
+          const size = exact ? entries.length : chunkSizes.find((n) => n <= entries.length - offset)!
           const chunk = entries.slice(offset, offset + size)
           offset += size
           const rows = yield* sql.unsafe<{ readonly content_key: string }>(
@@ -625,7 +643,11 @@ const makeSqlite = (sql: SqlClient.SqlClient): Effect.Effect<Operations, InboxEr
       const batch = waiting.slice(0, 256)
       waiting = waiting.slice(batch.length)
       flushing = true
-      Runtime.runCallback(runtime)(retryBusy(sql.withTransaction(insertBatch(batch.map((w) => w.entry)))), {
+      const entries = batch.map((w) => w.entry)
+      // A batch that fits one statement is written by that statement alone: SQLite commits it
+      // atomically (one sync), without the BEGIN and COMMIT round trips of a transaction.
+      const write = entries.length <= SINGLE_STATEMENT_ROWS ? insertBatch(entries, true) : sql.withTransaction(insertBatch(entries, false))
+      Runtime.runCallback(runtime)(retryBusy(write), {
         onExit: (exit) => {
           flushing = false
           if (Exit.isSuccess(exit)) batch.forEach((w, i) => w.resume(Effect.succeed(exit.value[i]!)))

@@ -19,14 +19,28 @@
  * `repairOrderId` and, once stored, `entryId`, and it counts in
  * `shoplink_deliveries_received_total` or `shoplink_deliveries_duplicate_total` (label `kind`).
  *
+ * The same webhook routes also come without the platform server, for speed: `nodeHandler` is a
+ * `node:http` request handler that answers them (and declines every other request), and `serve`
+ * serves an app on a `NodeHttpServer` with that handler in front of it. Both keep every guarantee
+ * above; `ConnectorRuntime`'s `serve` does the same for its `publicRouter`.
+ *
  * @since 0.1.0
  */
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Clock, Effect, Either, Metric, Option, Stream } from "effect"
-import { Webhooks } from "@shoplink/punchout"
+import type * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import type * as HttpServer from "@effect/platform/HttpServer"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Metric from "effect/Metric"
+import * as Option from "effect/Option"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import type { IncomingMessage, ServerResponse } from "node:http"
 import { CALLBACK_WAIT_MILLIS, callbackView, renderCallbackPage, renderStatusPage, SEEN_COOKIE } from "./internal/callbackPage.js"
-import { orderContentKey, quoteContentKey } from "./internal/deliveries.js"
-import { duplicate as duplicateDeliveries, received as receivedDeliveries } from "./internal/metrics.js"
+import { clip, contentKeyOf, DEFAULT_MAX_BODY_BYTES, duplicateByKind, frontOnFirstRequest, makeNodeHandler, receivedByKind } from "./internal/nodeWebhooks.js"
 import { LaunchRegistry } from "./LaunchRegistry.js"
 import { PartsLedger } from "./PartsLedger.js"
 import { normalizeBasePath } from "./PunchoutLauncher.js"
@@ -53,9 +67,6 @@ const html = (body: string, status = 200) => HttpServerResponse.text(body, { sta
 // `connection: close`: the rest of an oversized body is not read, so the connection cannot be reused.
 const tooLarge = () => HttpServerResponse.unsafeJson({ error: "body too large" }, { status: 413, headers: { connection: "close" } })
 
-/** Cuts what a sender or a log gets from a refused body: an error may quote a 200 KB field. */
-const clip = (text: string, max = 200) => text.length <= max ? text : `${text.slice(0, max)}…`
-
 /**
  * The body as text, or `undefined` once it passes `maxBytes`. Reads the stream in the request's
  * Scope and stops pulling at the limit: the stream is released (and the socket closed) only
@@ -80,39 +91,6 @@ const readLimited = (request: HttpServerRequest.HttpServerRequest, maxBytes: num
     }
   })
 
-/**
- * Decodes a body into its content key. Total: a decoder that throws (say, on a deeply nested body)
- * is a refused body like any other, never a 500.
- */
-const contentKeyOf = (
-  kind: "order" | "quote",
-  body: string,
-  contentType: string | undefined,
-  launch: { readonly shopId: string; readonly repairOrderId: string }
-): Either.Either<string, { readonly reason: string; readonly detail: string }> => {
-  try {
-    const decoded = kind === "order"
-      ? Either.map(Webhooks.decodeOrderWebhook(body, { contentType }), (o) => orderContentKey(launch.shopId, launch.repairOrderId, o))
-      : Either.map(Webhooks.decodeQuoteWebhook(body, { contentType }), (q) => quoteContentKey(launch.shopId, launch.repairOrderId, q))
-    return Either.mapLeft(decoded, (error) => ({ reason: error.reason, detail: error.message }))
-  } catch (error) {
-    return Either.left({
-      reason: `Undecodable (${error instanceof Error ? clip(error.message, 100) : "defect"})`,
-      detail: `${kind} webhook: the body could not be decoded`
-    })
-  }
-}
-
-// The counters by kind, tagged once (a tagged metric is a new key object per call otherwise).
-const receivedByKind = {
-  order: Metric.tagged(receivedDeliveries, "kind", "order"),
-  quote: Metric.tagged(receivedDeliveries, "kind", "quote")
-}
-const duplicateByKind = {
-  order: Metric.tagged(duplicateDeliveries, "kind", "order"),
-  quote: Metric.tagged(duplicateDeliveries, "kind", "quote")
-}
-
 /** Entry ids are UUIDs; anything else in the cookie or the query is ignored. */
 const entryId = (value: unknown): string | undefined =>
   typeof value === "string" && /^[0-9a-f-]{36}$/i.test(value) ? value : undefined
@@ -129,7 +107,7 @@ const entryId = (value: unknown): string | undefined =>
  */
 export const router = (options: Options = {}): HttpRouter.HttpRouter<never, WebhookInbox | LaunchRegistry> => {
   const base = normalizeBasePath(options.basePath ?? "/shoplink")
-  const maxBodyBytes = options.maxBodyBytes ?? 256 * 1024
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
 
   const resolveLaunch = Effect.gen(function*() {
     const { key } = yield* HttpRouter.params
@@ -258,3 +236,88 @@ export const router = (options: Options = {}): HttpRouter.HttpRouter<never, Webh
     HttpRouter.get(path("/callback/:key"), callback)
   )
 }
+
+/**
+ * A `node:http` request handler: answers `true` after taking a request (it writes the answer
+ * itself), or `false` without touching it (the request is someone else's).
+ *
+ * @example
+ * import type { WebhookReceiver } from "@shoplink/connector"
+ * import { createServer } from "node:http"
+ * const listen = (webhooks: WebhookReceiver.NodeHandler) =>
+ *   createServer((req, res) => {
+ *     if (!webhooks(req, res)) res.writeHead(404).end()
+ *   })
+ *
+ * @since 0.6.0
+ */
+export type NodeHandler = (request: IncomingMessage, response: ServerResponse) => boolean
+
+/**
+ * The webhook routes of `router` (`POST {basePath}/webhooks/:key/order|quote`) as a `node:http`
+ * handler, without the platform server's per-request work: it answers those requests exactly as
+ * the router does — the size limit (413 with `Connection: close`), 404 / 410 for an unknown or
+ * expired key, 400 for a body that does not decode, the inbox write before the 2xx (503 if it
+ * fails), duplicates acknowledged, the metrics, the `WebhookReceiver.receive` span (a server span
+ * with the key cut out of `url.path`) and the log lines, never with the launch key — and declines
+ * everything else, including the callback page. Its Effects run with the logger, tracer and Clock
+ * of the fiber that builds it.
+ *
+ * @example
+ * import { Effect } from "effect"
+ * import { createServer } from "node:http"
+ * import { WebhookReceiver } from "@shoplink/connector"
+ * const listener = Effect.map(WebhookReceiver.nodeHandler({ basePath: "/shoplink" }), (webhooks) =>
+ *   createServer((req, res) => {
+ *     if (!webhooks(req, res)) res.writeHead(404).end()
+ *   }))
+ *
+ * @since 0.6.0
+ */
+export const nodeHandler = (options: Options = {}): Effect.Effect<NodeHandler, never, WebhookInbox | LaunchRegistry> =>
+  Effect.gen(function*() {
+    const inbox = yield* WebhookInbox
+    const registry = yield* LaunchRegistry
+    const runtime = yield* Effect.runtime<never>()
+    return makeNodeHandler(
+      { base: normalizeBasePath(options.basePath ?? "/shoplink"), maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES },
+      { inbox, registry },
+      runtime
+    )
+  })
+
+/**
+ * Serves `app` (which should contain `router(options)`) on a `NodeHttpServer`, with `nodeHandler`
+ * in front of it on the same listener: once the first request has come in, the webhook routes are
+ * answered without the platform server and every other request goes to `app` as before. Behind
+ * another kind of `HttpServer` (or a listener with more than one `request` handler) it serves
+ * `app` alone. Middleware inside `app` does not see the webhook requests the handler answers.
+ *
+ * @example
+ * import { HttpRouter } from "@effect/platform"
+ * import { NodeHttpServer } from "@effect/platform-node"
+ * import { Effect } from "effect"
+ * import { createServer } from "node:http"
+ * import { WebhookReceiver } from "@shoplink/connector"
+ * const program = Effect.gen(function*() {
+ *   const server = yield* NodeHttpServer.make(() => createServer(), { port: 3000 })
+ *   yield* WebhookReceiver.serve(server, HttpRouter.toHttpApp(WebhookReceiver.router()).pipe(Effect.flatten))
+ * })
+ *
+ * @since 0.6.0
+ */
+export const serve = <E, R>(
+  server: HttpServer.HttpServer,
+  app: HttpApp.Default<E, R>,
+  options: Options = {}
+): Effect.Effect<
+  void,
+  never,
+  Exclude<R, HttpServerRequest.HttpServerRequest | Scope.Scope> | Scope.Scope | WebhookInbox | LaunchRegistry
+> =>
+  Effect.gen(function*() {
+    const handler = yield* nodeHandler(options)
+    const front = frontOnFirstRequest(handler)
+    yield* Effect.addFinalizer(() => Effect.sync(front.remove))
+    yield* server.serve(front.middleware(app))
+  }) as Effect.Effect<void, never, Exclude<R, HttpServerRequest.HttpServerRequest | Scope.Scope> | Scope.Scope | WebhookInbox | LaunchRegistry>

@@ -1,7 +1,7 @@
 // The receiver's edges over real HTTP on loopback, with raw node:http requests where fetch would
 // hide what happens on the wire (chunked bodies, connection resets): bodies that do not decode,
 // bodies over the limit, redeliveries, and the callback page across several exports.
-import { HttpRouter } from "@effect/platform"
+import { HttpMiddleware, HttpRouter, HttpServerRequest } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { InboxWorker, LaunchRegistry, WebhookInbox, WebhookReceiver } from "@shoplink/connector"
@@ -70,7 +70,15 @@ const quoteBody = JSON.stringify({
   }]
 })
 
-const setup = (options: WebhookReceiver.Options = {}) =>
+/**
+ * How the receiver is served: `router` mounts `WebhookReceiver.router` in a platform server;
+ * `lean` serves the same app with `WebhookReceiver.serve`, whose node:http handler answers the
+ * webhook routes in front of it (installed by a first request; `appRequests` then shows that no
+ * webhook reaches the app).
+ */
+type Mode = "router" | "lean"
+
+const setupIn = (mode: Mode, options: WebhookReceiver.Options = {}) =>
   Effect.gen(function*() {
     const sms = makeMemorySms([{ id: "ro_1", number: "1042", url: "https://sms.example/ro/1042", vehicle: {} }])
     const context = yield* Layer.build(Layer.mergeAll(WebhookInbox.layerMemory, LaunchRegistry.layerMemory, sms.layer))
@@ -81,10 +89,25 @@ const setup = (options: WebhookReceiver.Options = {}) =>
     })
     const server = yield* NodeHttpServer.make(() => createServer(), { port: 0, host: "127.0.0.1" })
     const port = server.address._tag === "TcpAddress" ? server.address.port : 0
-    yield* server.serve(HttpRouter.toHttpApp(WebhookReceiver.router(options)).pipe(Effect.flatten)).pipe(
+    // Every request that reaches the platform app, by path.
+    const appRequests: Array<string> = []
+    const app = HttpRouter.toHttpApp(WebhookReceiver.router(options)).pipe(
+      Effect.flatten,
+      HttpMiddleware.make((inner) =>
+        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+          appRequests.push(request.url)
+          return inner
+        })
+      )
+    )
+    yield* (mode === "lean" ? WebhookReceiver.serve(server, app, options) : server.serve(app)).pipe(
       Effect.provide(context),
       Effect.provide(Logger.add(collector))
     )
+    if (mode === "lean") {
+      // The first request puts the lean handler in front; it is the app's (no such route).
+      expect((yield* send(`http://127.0.0.1:${port}/`, { method: "GET" })).status).toBe(404)
+    }
     const registry = Context.get(context, LaunchRegistry.LaunchRegistry)
     const { key } = yield* registry.register({
       shopId: "shop_1",
@@ -98,6 +121,7 @@ const setup = (options: WebhookReceiver.Options = {}) =>
       key,
       logs,
       sms,
+      appRequests,
       orderUrl: `${base}/webhooks/${key}/order`,
       quoteUrl: `${base}/webhooks/${key}/quote`,
       callbackUrl: `${base}/callback/${key}`,
@@ -108,161 +132,190 @@ const setup = (options: WebhookReceiver.Options = {}) =>
 
 const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth)
 
-describe("WebhookReceiver: bodies it refuses", () => {
-  it.scoped("a deeply nested body (240 KB) answers 400 with a short reason and a warning without the key, on both hooks", () =>
-    Effect.gen(function*() {
-      const { inbox, key, logs, orderUrl, quoteUrl } = yield* setup()
-      const deep = nested(120_000)
-      const bodies = [deep, `{"referenceID":${deep},"order":1}`, `{"referenceID":"1042","order":{"orderID":${deep}}}`]
-      for (const url of [orderUrl, quoteUrl]) {
-        for (const body of bodies) {
-          const reply = yield* send(url, { body })
-          expect(reply.status, `${body.slice(0, 40)}… to ${url.slice(-5)}`).toBe(400)
-          expect(reply.text.length).toBeLessThan(400)
-          expect(JSON.parse(reply.text)).toEqual({ error: expect.any(String) })
+for (const mode of ["router", "lean"] as const) {
+  const setup = (options: WebhookReceiver.Options = {}) => setupIn(mode, options)
+
+  describe(`WebhookReceiver (${mode}): bodies it refuses`, () => {
+    it.scoped("a deeply nested body (240 KB) answers 400 with a short reason and a warning without the key, on both hooks", () =>
+      Effect.gen(function*() {
+        const { inbox, key, logs, orderUrl, quoteUrl } = yield* setup()
+        const deep = nested(120_000)
+        const bodies = [deep, `{"referenceID":${deep},"order":1}`, `{"referenceID":"1042","order":{"orderID":${deep}}}`]
+        for (const url of [orderUrl, quoteUrl]) {
+          for (const body of bodies) {
+            const reply = yield* send(url, { body })
+            expect(reply.status, `${body.slice(0, 40)}… to ${url.slice(-5)}`).toBe(400)
+            expect(reply.text.length).toBeLessThan(400)
+            expect(JSON.parse(reply.text)).toEqual({ error: expect.any(String) })
+          }
         }
-      }
-      const warnings = logs.filter((l) => l.level === "WARN" && l.line.includes("webhook refused"))
-      expect(warnings).toHaveLength(6)
-      for (const log of logs) {
-        expect(log.line).not.toContain(key)
-        expect(log.line.length).toBeLessThan(1000)
-      }
-      expect(yield* inbox.list()).toEqual([])
-    }))
+        const warnings = logs.filter((l) => l.level === "WARN" && l.line.includes("webhook refused"))
+        expect(warnings).toHaveLength(6)
+        for (const log of logs) {
+          expect(log.line).not.toContain(key)
+          expect(log.line.length).toBeLessThan(1000)
+        }
+        expect(yield* inbox.list()).toEqual([])
+      }))
 
-  it.scoped("a chunked body over the limit gets a 413 the sender receives; a chunked body within it is accepted", () =>
-    Effect.gen(function*() {
-      const { inbox, logs, quoteUrl } = yield* setup({ maxBodyBytes: 64 * 1024 })
-      const oversized = yield* send(quoteUrl, { chunks: Array.from({ length: 32 }, () => Buffer.alloc(16 * 1024, " ")) })
-      expect(oversized.status).toBe(413)
-      expect(oversized.headers["connection"]).toBe("close")
-      expect(JSON.parse(oversized.text)).toEqual({ error: "body too large" })
-      expect(logs.some((l) => l.level === "WARN" && l.line.includes("body too large"))).toBe(true)
-      expect(yield* inbox.list()).toEqual([])
+    it.scoped("a chunked body over the limit gets a 413 the sender receives; a chunked body within it is accepted", () =>
+      Effect.gen(function*() {
+        const { inbox, logs, quoteUrl } = yield* setup({ maxBodyBytes: 64 * 1024 })
+        const oversized = yield* send(quoteUrl, { chunks: Array.from({ length: 32 }, () => Buffer.alloc(16 * 1024, " ")) })
+        expect(oversized.status).toBe(413)
+        expect(oversized.headers["connection"]).toBe("close")
+        expect(JSON.parse(oversized.text)).toEqual({ error: "body too large" })
+        expect(logs.some((l) => l.level === "WARN" && l.line.includes("body too large"))).toBe(true)
+        expect(yield* inbox.list()).toEqual([])
 
-      const body = Buffer.from(quoteBody)
-      const fits = yield* send(quoteUrl, { chunks: [body.subarray(0, 100), body.subarray(100)] })
-      expect([fits.status, JSON.parse(fits.text)]).toEqual([200, { received: true, duplicate: false }])
-      // A declared length over the limit is refused before reading.
-      const declared = yield* send(quoteUrl, { body: JSON.stringify({ quotes: [], pad: "x".repeat(70 * 1024) }) })
-      expect(declared.status).toBe(413)
-    }))
+        const body = Buffer.from(quoteBody)
+        const fits = yield* send(quoteUrl, { chunks: [body.subarray(0, 100), body.subarray(100)] })
+        expect([fits.status, JSON.parse(fits.text)]).toEqual([200, { received: true, duplicate: false }])
+        // A declared length over the limit is refused before reading.
+        const declared = yield* send(quoteUrl, { body: JSON.stringify({ quotes: [], pad: "x".repeat(70 * 1024) }) })
+        expect(declared.status).toBe(413)
+      }))
 
-  it.scoped("an order webhook with an empty or a 200 KB orderID answers 400 with a short body and stores nothing", () =>
-    Effect.gen(function*() {
-      const { inbox, orderUrl } = yield* setup()
-      for (const orderID of ["", "9".repeat(200 * 1024)]) {
-        const reply = yield* send(orderUrl, { body: orderBody(orderID, [line("51515", 1)]) })
-        expect(reply.status, `orderID of ${orderID.length} characters`).toBe(400)
-        expect(reply.text.length).toBeLessThan(400)
-      }
-      expect(yield* inbox.list()).toEqual([])
-    }))
-})
+    it.scoped("an order webhook with an empty or a 200 KB orderID answers 400 with a short body and stores nothing", () =>
+      Effect.gen(function*() {
+        const { inbox, orderUrl } = yield* setup()
+        for (const orderID of ["", "9".repeat(200 * 1024)]) {
+          const reply = yield* send(orderUrl, { body: orderBody(orderID, [line("51515", 1)]) })
+          expect(reply.status, `orderID of ${orderID.length} characters`).toBe(400)
+          expect(reply.text.length).toBeLessThan(400)
+        }
+        expect(yield* inbox.list()).toEqual([])
+      }))
+  })
 
-describe("WebhookReceiver: redeliveries", () => {
-  it.scoped("the same order and status with changed lines is applied (new lines once); an identical one is a duplicate", () =>
-    Effect.gen(function*() {
-      const { drain, inbox, orderUrl, sms } = yield* setup()
-      const post = (body: string) => Effect.map(send(orderUrl, { body }), (r) => [r.status, JSON.parse(r.text)])
-      const first = orderBody("10000001", [line("51515", 2)])
-      const changed = orderBody("10000001", [line("51515", 2), line("57060", 1)])
+  describe(`WebhookReceiver (${mode}): which path answers`, () => {
+    it.scoped(mode === "lean" ? "webhooks never reach the app; the callback page and other paths do" : "every request reaches the app", () =>
+      Effect.gen(function*() {
+        const { appRequests, callbackUrl, key, orderUrl, quoteUrl } = yield* setup()
+        const before = appRequests.length
+        expect((yield* send(quoteUrl, { body: quoteBody })).status).toBe(200)
+        expect((yield* send(orderUrl, { body: orderBody("10000009", [line("51515", 1)]) })).status).toBe(200)
+        expect((yield* send(orderUrl.replace(key, "unknown-key"), { body: quoteBody })).status).toBe(404)
+        expect((yield* send(`${orderUrl}/extra`, { body: quoteBody })).status).toBe(404)
+        expect((yield* send(callbackUrl, { method: "GET" })).status).toBe(303)
+        const reached = appRequests.slice(before).map((url) => url.replace(key, ":key"))
+        expect(reached).toEqual(
+          mode === "lean"
+            ? ["/shoplink/webhooks/:key/order/extra", "/shoplink/callback/:key"]
+            : [
+              "/shoplink/webhooks/:key/quote",
+              "/shoplink/webhooks/:key/order",
+              "/shoplink/webhooks/unknown-key/order",
+              "/shoplink/webhooks/:key/order/extra",
+              "/shoplink/callback/:key"
+            ]
+        )
+      }))
+  })
 
-      expect(yield* post(first)).toEqual([200, { received: true, duplicate: false }])
-      expect(yield* drain).toMatchObject({ applied: 1 })
-      expect(yield* post(first)).toEqual([200, { received: true, duplicate: true }])
-      expect(yield* post(changed)).toEqual([200, { received: true, duplicate: false }])
-      expect(yield* drain).toMatchObject({ applied: 1, dead: 0 })
-      expect(yield* post(changed)).toEqual([200, { received: true, duplicate: true }])
-      expect(sms.read.lines("ro_1").map((l) => [l.productID, l.quantity])).toEqual([["51515", 2], ["57060", 1]])
+  describe(`WebhookReceiver (${mode}): redeliveries`, () => {
+    it.scoped("the same order and status with changed lines is applied (new lines once); an identical one is a duplicate", () =>
+      Effect.gen(function*() {
+        const { drain, inbox, orderUrl, sms } = yield* setup()
+        const post = (body: string) => Effect.map(send(orderUrl, { body }), (r) => [r.status, JSON.parse(r.text)])
+        const first = orderBody("10000001", [line("51515", 2)])
+        const changed = orderBody("10000001", [line("51515", 2), line("57060", 1)])
 
-      // Applying the changed delivery again (a crash before markApplied) adds nothing.
-      const [, second] = yield* inbox.list()
-      yield* inbox.replay(second!.id)
-      expect(yield* drain).toMatchObject({ applied: 1 })
-      expect(sms.read.lines("ro_1")).toHaveLength(2)
-      expect(yield* inbox.list()).toHaveLength(2)
-    }))
+        expect(yield* post(first)).toEqual([200, { received: true, duplicate: false }])
+        expect(yield* drain).toMatchObject({ applied: 1 })
+        expect(yield* post(first)).toEqual([200, { received: true, duplicate: true }])
+        expect(yield* post(changed)).toEqual([200, { received: true, duplicate: false }])
+        expect(yield* drain).toMatchObject({ applied: 1, dead: 0 })
+        expect(yield* post(changed)).toEqual([200, { received: true, duplicate: true }])
+        expect(sms.read.lines("ro_1").map((l) => [l.productID, l.quantity])).toEqual([["51515", 2], ["57060", 1]])
 
-  it.scoped("a delivery stored under the old key format (no digest) is stored again when redelivered, and adds no line twice", () =>
-    Effect.gen(function*() {
-      const { drain, inbox, orderUrl, sms } = yield* setup()
-      const body = orderBody("10000002", [line("51515", 1)])
-      // What an inbox written before the digest holds: key ends at the status.
-      const old = yield* inbox.receive({ kind: "order", contentKey: "order:shop_1:ro_1:10000002:3", shopId: "shop_1", repairOrderId: "ro_1", body })
-      expect(yield* drain).toMatchObject({ applied: 1 })
-      expect(sms.read.lines("ro_1")).toHaveLength(1)
+        // Applying the changed delivery again (a crash before markApplied) adds nothing.
+        const [, second] = yield* inbox.list()
+        yield* inbox.replay(second!.id)
+        expect(yield* drain).toMatchObject({ applied: 1 })
+        expect(sms.read.lines("ro_1")).toHaveLength(2)
+        expect(yield* inbox.list()).toHaveLength(2)
+      }))
 
-      const again = yield* send(orderUrl, { body })
-      expect(JSON.parse(again.text)).toEqual({ received: true, duplicate: false })
-      expect(yield* drain).toMatchObject({ applied: 1, dead: 0 })
-      expect(sms.read.lines("ro_1")).toHaveLength(1)
-      const keys = (yield* inbox.list()).map((e) => e.contentKey)
-      expect(keys[0]).toBe(old.entry.contentKey)
-      expect(keys[1]).toMatch(/^order:shop_1:ro_1:10000002:3:[0-9a-f]{32}$/)
-    }))
-})
+    it.scoped("a delivery stored under the old key format (no digest) is stored again when redelivered, and adds no line twice", () =>
+      Effect.gen(function*() {
+        const { drain, inbox, orderUrl, sms } = yield* setup()
+        const body = orderBody("10000002", [line("51515", 1)])
+        // What an inbox written before the digest holds: key ends at the status.
+        const old = yield* inbox.receive({ kind: "order", contentKey: "order:shop_1:ro_1:10000002:3", shopId: "shop_1", repairOrderId: "ro_1", body })
+        expect(yield* drain).toMatchObject({ applied: 1 })
+        expect(sms.read.lines("ro_1")).toHaveLength(1)
 
-describe("WebhookReceiver: the callback page", () => {
-  const summaryOf = (text: string) => {
-    const match = /data-testid="callback-summary" data-state="([^"]*)">([^<]*)</.exec(text)
-    return { state: match?.[1], text: match?.[2], refreshes: text.includes("http-equiv=\"refresh\"") }
-  }
-  /** A browser landing on the callback URL with its cookie, following the redirect. */
-  const land = (callbackUrl: string, cookie: string | undefined) =>
-    Effect.gen(function*() {
-      const landing = yield* send(callbackUrl, { method: "GET", headers: cookie === undefined ? {} : { cookie } })
-      expect(landing.status).toBe(303)
-      const pageUrl = new URL(landing.headers.location!, callbackUrl).toString()
-      return { pageUrl, ...(yield* view(pageUrl, cookie)) }
-    })
-  const view = (pageUrl: string, cookie: string | undefined) =>
-    Effect.map(send(pageUrl, { method: "GET", headers: cookie === undefined ? {} : { cookie } }), (page) => {
-      const setCookie = page.headers["set-cookie"]?.[0]
-      return { ...summaryOf(page.text), status: page.status, setCookie, cookie: setCookie?.split(";")[0] ?? cookie }
-    })
+        const again = yield* send(orderUrl, { body })
+        expect(JSON.parse(again.text)).toEqual({ received: true, duplicate: false })
+        expect(yield* drain).toMatchObject({ applied: 1, dead: 0 })
+        expect(sms.read.lines("ro_1")).toHaveLength(1)
+        const keys = (yield* inbox.list()).map((e) => e.contentKey)
+        expect(keys[0]).toBe(old.entry.contentKey)
+        expect(keys[1]).toMatch(/^order:shop_1:ro_1:10000002:3:[0-9a-f]{32}$/)
+      }))
+  })
 
-  it.scoped("Export, then Export and Submit in the same launch: the second landing waits for the order and shows it until applied", () =>
-    Effect.gen(function*() {
-      const { callbackUrl, drain, orderUrl, quoteUrl } = yield* setup()
-      yield* send(quoteUrl, { body: quoteBody })
-      yield* drain
-      const first = yield* land(callbackUrl, undefined)
-      expect(first).toMatchObject({ state: "applied", text: "1 part quoted and added to RO 1042.", refreshes: false })
-      expect(first.setCookie).toMatch(/^shoplink_seen=[0-9a-f-]{36}; .*Path=\/shoplink\/callback\//)
-      expect(first.setCookie).toContain("HttpOnly")
-
-      // Export and Submit: the browser arrives before the order webhook.
-      const second = yield* land(callbackUrl, first.cookie)
-      expect(second).toMatchObject({ state: "waiting", refreshes: true })
-      yield* send(orderUrl, { body: orderBody("10000001", [line("51515", 2), line("57060", 1)]) })
-      expect(yield* view(second.pageUrl, second.cookie)).toMatchObject({
-        state: "pending",
-        text: "2 parts ordered; adding them to RO 1042…",
-        refreshes: true
+  describe(`WebhookReceiver (${mode}): the callback page`, () => {
+    const summaryOf = (text: string) => {
+      const match = /data-testid="callback-summary" data-state="([^"]*)">([^<]*)</.exec(text)
+      return { state: match?.[1], text: match?.[2], refreshes: text.includes("http-equiv=\"refresh\"") }
+    }
+    /** A browser landing on the callback URL with its cookie, following the redirect. */
+    const land = (callbackUrl: string, cookie: string | undefined) =>
+      Effect.gen(function*() {
+        const landing = yield* send(callbackUrl, { method: "GET", headers: cookie === undefined ? {} : { cookie } })
+        expect(landing.status).toBe(303)
+        const pageUrl = new URL(landing.headers.location!, callbackUrl).toString()
+        return { pageUrl, ...(yield* view(pageUrl, cookie)) }
       })
-      yield* drain
-      const applied = yield* view(second.pageUrl, second.cookie)
-      expect(applied).toMatchObject({ state: "applied", text: "2 parts ordered and added to RO 1042.", refreshes: false })
-      // A reload of the same page shows the same export.
-      expect(yield* view(second.pageUrl, applied.cookie)).toMatchObject({ state: "applied", text: "2 parts ordered and added to RO 1042." })
-    }))
-
-  it.scoped("a landing whose export never arrives stops waiting after two minutes; a browser without the cookie sees the newest", () =>
-    Effect.gen(function*() {
-      const { callbackUrl, drain, quoteUrl } = yield* setup()
-      yield* send(quoteUrl, { body: quoteBody })
-      yield* drain
-      const first = yield* land(callbackUrl, undefined)
-      const again = yield* land(callbackUrl, first.cookie)
-      expect(again).toMatchObject({ state: "waiting", refreshes: true })
-      yield* TestClock.adjust("2 minutes")
-      expect(yield* view(again.pageUrl, again.cookie)).toMatchObject({
-        state: "quiet",
-        text: "Nothing new has arrived from the distributor for RO 1042. Reload this page to check again.",
-        refreshes: false
+    const view = (pageUrl: string, cookie: string | undefined) =>
+      Effect.map(send(pageUrl, { method: "GET", headers: cookie === undefined ? {} : { cookie } }), (page) => {
+        const setCookie = page.headers["set-cookie"]?.[0]
+        return { ...summaryOf(page.text), status: page.status, setCookie, cookie: setCookie?.split(";")[0] ?? cookie }
       })
-      expect(yield* land(callbackUrl, "shoplink_seen=not-an-entry")).toMatchObject({ state: "applied", text: "1 part quoted and added to RO 1042." })
-    }))
-})
+
+    it.scoped("Export, then Export and Submit in the same launch: the second landing waits for the order and shows it until applied", () =>
+      Effect.gen(function*() {
+        const { callbackUrl, drain, orderUrl, quoteUrl } = yield* setup()
+        yield* send(quoteUrl, { body: quoteBody })
+        yield* drain
+        const first = yield* land(callbackUrl, undefined)
+        expect(first).toMatchObject({ state: "applied", text: "1 part quoted and added to RO 1042.", refreshes: false })
+        expect(first.setCookie).toMatch(/^shoplink_seen=[0-9a-f-]{36}; .*Path=\/shoplink\/callback\//)
+        expect(first.setCookie).toContain("HttpOnly")
+
+        // Export and Submit: the browser arrives before the order webhook.
+        const second = yield* land(callbackUrl, first.cookie)
+        expect(second).toMatchObject({ state: "waiting", refreshes: true })
+        yield* send(orderUrl, { body: orderBody("10000001", [line("51515", 2), line("57060", 1)]) })
+        expect(yield* view(second.pageUrl, second.cookie)).toMatchObject({
+          state: "pending",
+          text: "2 parts ordered; adding them to RO 1042…",
+          refreshes: true
+        })
+        yield* drain
+        const applied = yield* view(second.pageUrl, second.cookie)
+        expect(applied).toMatchObject({ state: "applied", text: "2 parts ordered and added to RO 1042.", refreshes: false })
+        // A reload of the same page shows the same export.
+        expect(yield* view(second.pageUrl, applied.cookie)).toMatchObject({ state: "applied", text: "2 parts ordered and added to RO 1042." })
+      }))
+
+    it.scoped("a landing whose export never arrives stops waiting after two minutes; a browser without the cookie sees the newest", () =>
+      Effect.gen(function*() {
+        const { callbackUrl, drain, quoteUrl } = yield* setup()
+        yield* send(quoteUrl, { body: quoteBody })
+        yield* drain
+        const first = yield* land(callbackUrl, undefined)
+        const again = yield* land(callbackUrl, first.cookie)
+        expect(again).toMatchObject({ state: "waiting", refreshes: true })
+        yield* TestClock.adjust("2 minutes")
+        expect(yield* view(again.pageUrl, again.cookie)).toMatchObject({
+          state: "quiet",
+          text: "Nothing new has arrived from the distributor for RO 1042. Reload this page to check again.",
+          refreshes: false
+        })
+        expect(yield* land(callbackUrl, "shoplink_seen=not-an-entry")).toMatchObject({ state: "applied", text: "1 part quoted and added to RO 1042." })
+      }))
+  })
+}
