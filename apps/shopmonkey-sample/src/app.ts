@@ -5,12 +5,18 @@
 // What is public: the runtime's webhook and callback routes (each keyed by an unguessable launch
 // key), /healthz, /readyz and /sign-in. /metrics needs a vendor API key. Everything else needs a
 // session; every POST needs the session's CSRF token and a same-origin Origin (or Referer).
-import { HttpRouter, type HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import type * as HttpServer from "@effect/platform/HttpServer"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { ShopmonkeyClient, ShopmonkeyShopSystem } from "@shoplink/adapter-shopmonkey"
 import { ConnectorRuntime, ServicePages, ShopSystem, type SignIn } from "@shoplink/connector"
 import { UndiciHttpClient } from "@shoplink/http-node"
-import { Data, Effect, Layer, Option, Redacted, type Scope } from "effect"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import type * as Scope from "effect/Scope"
 import { createHash } from "node:crypto"
 import { createServer } from "node:http"
 import type { Settings } from "./settings.js"

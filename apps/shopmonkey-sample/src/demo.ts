@@ -7,7 +7,9 @@
 // Origin header and the CSRF token of the page's form), except the clicks inside the catalog,
 // which the sandbox's test driver makes.
 import { UndiciHttpClient } from "@shoplink/http-node"
-import { Duration, Effect, Layer } from "effect"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { join } from "node:path"
 import { FAKE_SHOPMONKEY_FIXTURES, FAKE_SHOPMONKEY_SECOND_COMPANY } from "@shoplink/adapter-shopmonkey/testing"
 import { Money } from "@shoplink/connector"

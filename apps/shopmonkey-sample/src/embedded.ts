@@ -1,7 +1,9 @@
 // The embedded default: the distributor sandbox and a fake Shopmonkey, started in-process and
 // seeded, so the sample runs with no accounts at all. Two shops, each on its own Shopmonkey company
 // and its own distributor customer, each with one user who signs in to the sample's pages.
-import { Effect, Redacted, type Scope } from "effect"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
+import type * as Scope from "effect/Scope"
 import { ShopmonkeyShopSystem } from "@shoplink/adapter-shopmonkey"
 import { FAKE_SHOPMONKEY_SECOND_COMPANY, type FakeShopmonkey, startFakeShopmonkey } from "@shoplink/adapter-shopmonkey/testing"
 import * as DemoShops from "@shoplink/connector-testkit/DemoShops"

@@ -3,10 +3,13 @@
 // README) it talks to the real distributor and Shopmonkey, for the shops onboarded in its database
 // (`shoplink shops add`); without it, it starts the embedded default (sandbox + fake Shopmonkey,
 // two demo shops and their users) in-process.
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Observability, Settings as Standard, Storage } from "@shoplink/connector"
 import { UndiciHttpClient } from "@shoplink/http-node"
-import { Console, Effect, Layer, Redacted } from "effect"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"

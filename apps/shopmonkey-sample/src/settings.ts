@@ -4,7 +4,12 @@
 // The variables are named once: Shoplink's standard settings in @shoplink/connector's SettingsTable
 // (read through its Settings Configs), the Shopmonkey base URL in the adapter, and this service's
 // own (PORT, HOST, SHOPLINK_PUBLIC_PORT, SHOPLINK_APP_BASE_URL) here.
-import { Config, ConfigError, Effect, Either, Option, type Redacted } from "effect"
+import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import type * as Redacted from "effect/Redacted"
 import { shopmonkeyBaseUrl, shopmonkeyBaseUrlSetting } from "@shoplink/adapter-shopmonkey"
 import { Settings as Standard, SettingsTable, type ShopStore, SignIn, type Storage } from "@shoplink/connector"
 

@@ -8,12 +8,17 @@
 // key), /healthz, /readyz and /sign-in. The runtime's parts page needs a vendor API key or a signed
 // link; everything else needs a session, and every POST the session's CSRF token and a same-origin
 // Origin (or Referer).
-import { HttpRouter } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { TekmetricClient, TekmetricConnector } from "@shoplink/adapter-tekmetric"
 import { ConnectorRuntime, ServicePages, ShopSystem, type SignIn } from "@shoplink/connector"
 import { UndiciHttpClient } from "@shoplink/http-node"
-import { Data, Effect, Layer, Option, Redacted, type Scope } from "effect"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import type * as Scope from "effect/Scope"
 import { createHash } from "node:crypto"
 import { createServer } from "node:http"
 import type { Settings } from "./settings.js"

@@ -8,7 +8,8 @@
 // inside the catalog, which the sandbox's test driver makes.
 import { FAKE_TEKMETRIC_FIXTURES } from "@shoplink/adapter-tekmetric/testing"
 import { TekmetricConnector } from "@shoplink/adapter-tekmetric"
-import { Effect, Redacted } from "effect"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
 import { join } from "node:path"
 import * as Transcript from "@shoplink/connector-testkit/Transcript"
 import * as WebClient from "@shoplink/connector-testkit/WebClient"

@@ -3,7 +3,9 @@
 // client and its own distributor customer, each with one user who signs in to the sample's pages.
 // Main Street Auto's Tekmetric credentials reach two Tekmetric shops (1 and 2): its onboarding
 // names shop 1 (secret tekmetricShopId). Maple Garage's reach only shop 3.
-import { Effect, Redacted, type Scope } from "effect"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
+import type * as Scope from "effect/Scope"
 import { TekmetricConnector } from "@shoplink/adapter-tekmetric"
 import { FAKE_TEKMETRIC_FIXTURES, type FakeTekmetric, startFakeTekmetric } from "@shoplink/adapter-tekmetric/testing"
 import { SignIn } from "@shoplink/connector"

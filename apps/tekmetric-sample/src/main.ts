@@ -4,10 +4,12 @@
 // onboarded in its database (`shoplink shops add … --sms-secret clientId --sms-secret clientSecret`);
 // without them, it starts the embedded default (sandbox + fake Tekmetric, two demo shops and their
 // users) in-process.
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Observability, Settings as Standard } from "@shoplink/connector"
 import { UndiciHttpClient } from "@shoplink/http-node"
-import { Console, Effect, Layer } from "effect"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"

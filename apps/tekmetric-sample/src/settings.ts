@@ -4,7 +4,10 @@
 // The variables are named once: Shoplink's standard settings in @shoplink/connector's SettingsTable
 // (read through its Settings Configs), and this service's own (PORT, HOST, SHOPLINK_LINK_SECRET,
 // TEKMETRIC_BASE_URL) here.
-import { Config, Effect, Option, Redacted } from "effect"
+import * as Config from "effect/Config"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import { Settings as Standard, SettingsTable, type ShopStore, SignIn, type Storage } from "@shoplink/connector"
 
 /** Someone who may sign in to the sample's pages, and the one shop they act for. */

@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 const Text = Schema.optional(Schema.NullOr(Schema.String))
 const Count = Schema.optional(Schema.NullOr(Schema.Number))

@@ -13,8 +13,16 @@
  *
  * @since 0.1.0
  */
-import { HttpClient } from "@effect/platform"
-import { Config, type ConfigError, Context, Duration, Effect, Layer, ParseResult, type Redacted, Schema } from "effect"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as Config from "effect/Config"
+import type * as ConfigError from "effect/ConfigError"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as ParseResult from "effect/ParseResult"
+import type * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import { Retry } from "@shoplink/http"
 import { type Call, exchange, type ExchangeConfig } from "./internal/exchange.js"
 import * as Resources from "./Resources.js"

@@ -3,9 +3,10 @@
  *
  * @since 0.1.0
  */
-import type { HttpClient } from "@effect/platform"
+import type * as HttpClient from "@effect/platform/HttpClient"
 import { Connector, Settings, type SettingsTable, type SmsCredentials } from "@shoplink/connector"
-import { Config, type ConfigError } from "effect"
+import * as Config from "effect/Config"
+import type * as ConfigError from "effect/ConfigError"
 import * as ShopmonkeyClient from "./ShopmonkeyClient.js"
 import * as ShopmonkeyShopSystem from "./ShopmonkeyShopSystem.js"
 

@@ -16,8 +16,14 @@
  *
  * @since 0.1.0
  */
-import { HttpClient } from "@effect/platform"
-import { Config, type ConfigError, Effect, Layer, Option, Redacted, Ref } from "effect"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as Config from "effect/Config"
+import type * as ConfigError from "effect/ConfigError"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Ref from "effect/Ref"
 import { ShopSystem, SmsCredentials } from "@shoplink/connector"
 import { optionalString } from "./internal/exchange.js"
 import type { CreatePart, Customer, Metadata, Service, Vehicle } from "./Resources.js"

@@ -16,8 +16,11 @@
  *
  * @since 0.1.0
  */
-import { FetchHttpClient } from "@effect/platform"
-import { Effect, Layer, Redacted, type Scope } from "effect"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import type * as Scope from "effect/Scope"
 import { randomUUID } from "node:crypto"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"

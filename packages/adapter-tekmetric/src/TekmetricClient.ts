@@ -18,8 +18,14 @@
  *
  * @since 0.1.0
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { Clock, Duration, Effect, Either, Redacted, Schema } from "effect"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import { Retry, Transport, TransportError } from "@shoplink/http"
 import * as Resources from "./Resources.js"
 import { TekmetricAuthError, TekmetricError } from "./TekmetricError.js"

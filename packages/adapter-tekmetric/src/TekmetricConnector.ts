@@ -16,10 +16,14 @@
  *
  * @since 0.1.0
  */
-import type { HttpClient } from "@effect/platform"
+import type * as HttpClient from "@effect/platform/HttpClient"
 import { Connector, ShopSystem, SmsCredentials } from "@shoplink/connector"
 import type { Retry } from "@shoplink/http"
-import { Context, Effect, Layer, Option, Redacted } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import { createHash } from "node:crypto"
 import type * as Resources from "./Resources.js"
 import * as TekmetricClient from "./TekmetricClient.js"

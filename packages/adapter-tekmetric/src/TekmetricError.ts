@@ -6,7 +6,7 @@
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /**
  * Tekmetric refused the OAuth client credentials (401 from `POST /api/v1/oauth/token`): a wrong

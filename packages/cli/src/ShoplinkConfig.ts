@@ -9,7 +9,13 @@
  * @since 0.1.0
  */
 import * as Standard from "@shoplink/connector/Settings"
-import { ConfigError, ConfigProvider, Data, Effect, Either, Option, Redacted } from "effect"
+import * as ConfigError from "effect/ConfigError"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import { existsSync, readFileSync } from "node:fs"
 import { resolve } from "node:path"
 import * as Table from "./internal/settingsTable.js"

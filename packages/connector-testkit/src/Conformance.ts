@@ -10,7 +10,7 @@
  */
 import { afterAll, describe, it } from "@effect/vitest"
 import type { Connector, ConnectorRuntime, ShopSystem } from "@shoplink/connector"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { ConformanceSms, VehicleIdentifier } from "./ConformanceHarness.js"
 import { type CheckOutcome, formatSummary, makeSuite } from "./internal/checks.js"
 

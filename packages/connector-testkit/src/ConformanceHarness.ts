@@ -7,7 +7,10 @@
  */
 import type { ShopSystem } from "@shoplink/connector"
 import { SANDBOX_FIXTURES } from "@shoplink/sandbox"
-import type { Effect, Layer, Redacted, Scope } from "effect"
+import type * as Effect from "effect/Effect"
+import type * as Layer from "effect/Layer"
+import type * as Redacted from "effect/Redacted"
+import type * as Scope from "effect/Scope"
 
 /**
  * How the distributor identifies a repair order's vehicle (the launcher's names).

@@ -7,8 +7,9 @@
  *
  * @since 0.1.0
  */
-import { HttpRouter } from "@effect/platform"
-import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import {
   ConnectorRuntime,
   InboxWorker,
@@ -19,7 +20,10 @@ import {
   WebhookInbox
 } from "@shoplink/connector"
 import type { RunningSandbox } from "@shoplink/sandbox"
-import { Effect, Layer, Redacted, type Scope } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import type * as Scope from "effect/Scope"
 import { randomBytes } from "node:crypto"
 import { createServer } from "node:http"
 

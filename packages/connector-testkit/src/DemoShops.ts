@@ -10,7 +10,8 @@
  */
 import { SecretBox, type ShopStore, SignIn } from "@shoplink/connector"
 import type { RunningSandbox } from "@shoplink/sandbox"
-import { Effect, Redacted } from "effect"
+import * as Effect from "effect/Effect"
+import * as Redacted from "effect/Redacted"
 
 /**
  * The two shops' ids and names.

@@ -6,7 +6,11 @@
  *
  * @since 0.6.0
  */
-import { Console, Effect, Logger, LogLevel, type Scope } from "effect"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Logger from "effect/Logger"
+import * as LogLevel from "effect/LogLevel"
+import type * as Scope from "effect/Scope"
 import * as WebClient from "./WebClient.js"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"

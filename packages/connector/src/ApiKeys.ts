@@ -6,8 +6,14 @@
  *
  * @since 0.2.0
  */
-import { SqlClient } from "@effect/sql"
-import { Clock, Context, Effect, Layer, Redacted, Ref, Schema } from "effect"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import * as Ref from "effect/Ref"
+import * as Schema from "effect/Schema"
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
 import { run as runMigrations } from "./Migrations.js"
 

@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import type { Layer } from "effect"
+import type * as Layer from "effect/Layer"
 import type { Capability, ShopSystem } from "./ShopSystem.js"
 
 /**

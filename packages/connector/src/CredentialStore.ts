@@ -5,8 +5,14 @@
  *
  * @since 0.1.0
  */
-import type { SqlClient } from "@effect/sql"
-import { Context, Effect, Layer, Option, type Redacted, Ref, Schema } from "effect"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import type * as Redacted from "effect/Redacted"
+import * as Ref from "effect/Ref"
+import * as Schema from "effect/Schema"
 import type { Values } from "@shoplink/protocol"
 import type { SecretBox } from "./SecretBox.js"
 import * as ShopStore from "./ShopStore.js"

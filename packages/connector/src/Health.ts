@@ -9,8 +9,10 @@
  *
  * @since 0.3.0
  */
-import { HttpRouter, HttpServerResponse } from "@effect/platform"
-import { type Duration, Effect } from "effect"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
 
 /**
  * The answer of a readiness check.

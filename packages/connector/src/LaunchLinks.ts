@@ -11,7 +11,9 @@
  *
  * @since 0.2.0
  */
-import { Either, Redacted, Schema } from "effect"
+import * as Either from "effect/Either"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import { createHmac, timingSafeEqual } from "node:crypto"
 
 /**

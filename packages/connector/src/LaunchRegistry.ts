@@ -10,8 +10,14 @@
  *
  * @since 0.1.0
  */
-import { SqlClient } from "@effect/sql"
-import { Clock, Context, Effect, identity, Layer, Ref, Schema } from "effect"
+import * as SqlClient from "@effect/sql/SqlClient"
+import { identity } from "effect/Function"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Ref from "effect/Ref"
+import * as Schema from "effect/Schema"
 import { createHash, randomBytes } from "node:crypto"
 import { retryBusy, shortenBusyTimeout } from "./internal/sqliteBusy.js"
 import { run as runMigrations } from "./Migrations.js"

@@ -29,8 +29,13 @@
  *
  * @since 0.5.0
  */
-import { Migrator, SqlClient, type SqlError } from "@effect/sql"
-import { Data, Effect, Layer, Schema } from "effect"
+import * as Migrator from "@effect/sql/Migrator"
+import * as SqlClient from "@effect/sql/SqlClient"
+import type * as SqlError from "@effect/sql/SqlError"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
 import { busySchedule, isBusy } from "./internal/sqliteBusy.js"
 
 /**

@@ -12,32 +12,30 @@
  *
  * @since 0.3.0
  */
-import type { HttpClient } from "@effect/platform"
-import {
-  Cause,
-  Config,
-  ConfigError,
-  Context,
-  type Duration,
-  Effect,
-  Either,
-  FiberRef,
-  FiberRefs,
-  HashMap,
-  HashSet,
-  Inspectable,
-  Layer,
-  List,
-  Logger,
-  LogLevel,
-  Metric,
-  type MetricPair,
-  MetricState,
-  Option,
-  Redacted,
-  Schema,
-  Tracer
-} from "effect"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import * as Cause from "effect/Cause"
+import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
+import * as Context from "effect/Context"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as FiberRef from "effect/FiberRef"
+import * as FiberRefs from "effect/FiberRefs"
+import * as HashMap from "effect/HashMap"
+import * as HashSet from "effect/HashSet"
+import * as Inspectable from "effect/Inspectable"
+import * as Layer from "effect/Layer"
+import * as List from "effect/List"
+import * as Logger from "effect/Logger"
+import * as LogLevel from "effect/LogLevel"
+import * as Metric from "effect/Metric"
+import type * as MetricPair from "effect/MetricPair"
+import * as MetricState from "effect/MetricState"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import * as Tracer from "effect/Tracer"
 
 /**
  * How log lines are written: `json` (one object per line: `time`, `level`, `message`, the

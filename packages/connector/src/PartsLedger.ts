@@ -13,8 +13,13 @@
  *
  * @since 0.6.0
  */
-import { SqlClient } from "@effect/sql"
-import { Clock, Context, Effect, Layer, Ref, Schema } from "effect"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Ref from "effect/Ref"
+import * as Schema from "effect/Schema"
 import { run as runMigrations } from "./Migrations.js"
 import type { OrderWrite, PartLine, QuoteWrite, WriteResult } from "./ShopSystem.js"
 

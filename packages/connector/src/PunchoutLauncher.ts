@@ -6,7 +6,14 @@
  *
  * @since 0.1.0
  */
-import { Clock, Context, Duration, Effect, Either, Layer, type Redacted, Schema } from "effect"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import type * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import type { Punchout } from "@shoplink/protocol"
 import { Vin } from "@shoplink/protocol"
 import { type PunchoutClient, type PunchoutError, SessionPool, ShowUrls } from "@shoplink/punchout"

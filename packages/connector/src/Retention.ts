@@ -15,7 +15,11 @@
  *
  * @since 0.3.0
  */
-import { Clock, Duration, Effect, Layer, Schedule } from "effect"
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schedule from "effect/Schedule"
 import { LaunchRegistry, type LaunchRegistryError } from "./LaunchRegistry.js"
 import { type InboxError, WebhookInbox } from "./WebhookInbox.js"
 

@@ -12,7 +12,14 @@
  *
  * @since 0.2.0
  */
-import { Config, ConfigError, Context, Effect, Either, Layer, Redacted, Schema } from "effect"
+import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto"
 import { KEY_BYTES, readKeyring } from "./SettingsTable.js"
 

@@ -12,9 +12,16 @@
  *
  * @since 0.6.0
  */
-import { HttpIncomingMessage, HttpRouter, HttpServerRequest, HttpServerResponse, UrlParams } from "@effect/platform"
+import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
+import * as HttpRouter from "@effect/platform/HttpRouter"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as UrlParams from "@effect/platform/UrlParams"
 import { Html as HtmlTag } from "@shoplink/http"
-import { Effect, Either, Option, Redacted } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import { createHash } from "node:crypto"
 import * as Money from "./Money.js"
 import * as PunchoutLauncher from "./PunchoutLauncher.js"

@@ -23,7 +23,11 @@
  */
 import type { OrderManagementClient } from "@shoplink/order-management"
 import type { PunchoutClient } from "@shoplink/punchout"
-import { Config, ConfigError, Either, Option, Redacted } from "effect"
+import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import * as Observability from "./Observability.js"
 import type * as SecretBox from "./SecretBox.js"
 import { problemOf as tableProblemOf, type SettingDefinition, SETTINGS } from "./SettingsTable.js"

@@ -8,8 +8,15 @@
  *
  * @since 0.2.0
  */
-import { SqlClient } from "@effect/sql"
-import { Clock, Context, Effect, Layer, Option, Redacted, Ref, Schema } from "effect"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Ref from "effect/Ref"
+import * as Schema from "effect/Schema"
 import { Values } from "@shoplink/protocol"
 import type { CustomerCredentials } from "./CredentialStore.js"
 import { run as runMigrations } from "./Migrations.js"

@@ -5,7 +5,9 @@
  *
  * @since 0.1.0
  */
-import { Context, type Effect, Schema } from "effect"
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 
 /**
  * What an SMS can do through its API. An adapter declares the ones it really supports; the

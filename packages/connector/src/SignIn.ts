@@ -11,7 +11,9 @@
 import { createHash, createHmac, randomBytes, scrypt as scryptCallback, timingSafeEqual } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { promisify } from "node:util"
-import { Config, ConfigError, Either } from "effect"
+import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
+import * as Either from "effect/Either"
 
 const scrypt = promisify(scryptCallback) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>
 

@@ -6,7 +6,11 @@
  *
  * @since 0.2.0
  */
-import { Context, Effect, Layer, type Redacted, Schema } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import { ShopStore } from "./ShopStore.js"
 
 /**

@@ -13,9 +13,15 @@
  *
  * @since 0.2.0
  */
-import type { SqlClient } from "@effect/sql"
-import type { SqliteClient } from "@effect/sql-sqlite-node"
-import { Config, ConfigError, Effect, Either, Layer, Redacted, Schema } from "effect"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import { chmodSync, closeSync, existsSync, openSync } from "node:fs"
 
 /** Creates the file (or tightens an existing one) to 0600 before SQLite opens it. */

@@ -10,8 +10,14 @@
  *
  * @since 0.1.0
  */
-import { HttpClient, HttpClientError, type HttpClientRequest, type HttpClientResponse, UrlParams } from "@effect/platform"
-import { Effect, Layer, Runtime } from "effect"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientError from "@effect/platform/HttpClientError"
+import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as UrlParams from "@effect/platform/UrlParams"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Runtime from "effect/Runtime"
 import type { IncomingHttpHeaders } from "node:http"
 import { Agent, type Dispatcher, errors } from "undici"
 import { type Converted, convert, type DispatchBody } from "./internal/body.js"

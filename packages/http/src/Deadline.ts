@@ -11,7 +11,16 @@
  *
  * @since 0.1.0
  */
-import { Clock, Context, DefaultServices, Duration, Effect, Exit, type Fiber, Runtime, RuntimeFlags, Tracer } from "effect"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as DefaultServices from "effect/DefaultServices"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import type * as Fiber from "effect/Fiber"
+import * as Runtime from "effect/Runtime"
+import * as RuntimeFlags from "effect/RuntimeFlags"
+import * as Tracer from "effect/Tracer"
 
 const liveClock = Context.get(DefaultServices.liveServices, Clock.Clock)
 

@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /**
  * Input refused before any request was sent. `field` is the dotted path of the refused field

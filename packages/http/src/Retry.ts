@@ -18,7 +18,13 @@
  *
  * @since 0.1.0
  */
-import { Clock, Duration, Effect, Either, Schedule, ScheduleDecision, ScheduleInterval } from "effect"
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Schedule from "effect/Schedule"
+import * as ScheduleDecision from "effect/ScheduleDecision"
+import * as ScheduleInterval from "effect/ScheduleInterval"
 import * as Random from "effect/Random"
 import { isTransportError, retryAfterOf } from "./TransportError.js"
 

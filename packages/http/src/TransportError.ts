@@ -11,7 +11,9 @@
  *
  * @since 0.1.0
  */
-import { Duration, Predicate, Schema } from "effect"
+import * as Duration from "effect/Duration"
+import * as Predicate from "effect/Predicate"
+import * as Schema from "effect/Schema"
 
 /**
  * The brand every transport error carries.

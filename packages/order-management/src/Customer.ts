@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { Redacted } from "effect"
+import * as Redacted from "effect/Redacted"
 
 /**
  * Customer credentials.

@@ -7,7 +7,8 @@
  * @since 0.1.0
  */
 import { OrderManagement } from "@shoplink/protocol"
-import { Either, Redacted } from "effect"
+import * as Either from "effect/Either"
+import * as Redacted from "effect/Redacted"
 import { ConfigurationError } from "./OrderManagementError.js"
 
 /**

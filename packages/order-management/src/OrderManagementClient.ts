@@ -9,11 +9,21 @@
  *
  * @since 0.1.0
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import { Retry } from "@shoplink/http"
 import { OrderManagement, OrderManagementApi } from "@shoplink/protocol"
 import type { MessageError } from "@shoplink/protocol"
-import { Config, Context, type DateTime, Duration, Effect, Either, Layer, Option, Redacted, Schema } from "effect"
+import * as Config from "effect/Config"
+import * as Context from "effect/Context"
+import type * as DateTime from "effect/DateTime"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import type { ConfigError } from "effect/ConfigError"
 import * as AssetUrls from "./AssetUrls.js"
 import type { Customer } from "./Customer.js"

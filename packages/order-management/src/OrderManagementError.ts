@@ -7,7 +7,8 @@
  */
 import { InvalidInput as Invalid, TransportError } from "@shoplink/http"
 import { MessageError, type MessageCatalog, OrderManagement, SomethingWentWrong } from "@shoplink/protocol"
-import { Predicate, Schema } from "effect"
+import * as Predicate from "effect/Predicate"
+import * as Schema from "effect/Schema"
 
 /**
  * How a caller should react to an error (`retryable`, `quota`, `auth`, `invalid`, `state`,

@@ -5,8 +5,14 @@
  *
  * @since 0.1.0
  */
-import { HttpApi, type HttpApiEndpoint, type HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { Context, Option, type Schema } from "effect"
+import * as HttpApi from "@effect/platform/HttpApi"
+import type * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as OpenApi from "@effect/platform/OpenApi"
+import * as Context from "effect/Context"
+import * as Option from "effect/Option"
+import type * as Schema from "effect/Schema"
 
 /**
  * Whether a request may be sent again when it may already have reached the server:

@@ -17,7 +17,11 @@
  *
  * @since 0.1.0
  */
-import { Either, Option, ParseResult, Schema, SchemaAST as AST } from "effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import * as AST from "effect/SchemaAST"
 
 const FAIL: unique symbol = Symbol("compiledDecoder/fail")
 type Step = (input: unknown) => unknown

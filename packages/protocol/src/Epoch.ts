@@ -6,7 +6,10 @@
  *
  * @since 0.1.0
  */
-import { DateTime, Effect, ParseResult, Schema } from "effect"
+import * as DateTime from "effect/DateTime"
+import * as Effect from "effect/Effect"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
 
 /**
  * The unit of an epoch number.

@@ -4,7 +4,8 @@
  *
  * @since 0.1.0
  */
-import { Predicate, Schema } from "effect"
+import * as Predicate from "effect/Predicate"
+import * as Schema from "effect/Schema"
 import { describeMessage, messageFields } from "./internal/messageFields.js"
 import { isMessageId, messages, type RetryClass } from "./MessageCatalog.js"
 import { type CatalogMessageError, catalogErrorClasses } from "./MessageErrors.js"

@@ -14,7 +14,8 @@
  *
  * @since 0.1.0
  */
-import { type Cause, Schema } from "effect"
+import type * as Cause from "effect/Cause"
+import * as Schema from "effect/Schema"
 import { describeMessage, messageFields } from "./internal/messageFields.js"
 import { type ErrorId, type MessageEntry, messages, type RetryClass } from "./MessageCatalog.js"
 

@@ -7,8 +7,13 @@
  *
  * @since 0.1.0
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
-import { Schema } from "effect"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
+import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
+import * as OpenApi from "@effect/platform/OpenApi"
+import * as Schema from "effect/Schema"
 import { Assumption, type AuthPlacement, componentNames, type EndpointNameOf, type Route, routesOf, withIdempotency } from "./ApiAnnotations.js"
 import { StatusEnvelope } from "./Envelope.js"
 import { AccountDetailsRequest, AccountDetailsResponse, InvoiceDetailsRequest, InvoiceDetailsResponse } from "./oms/Account.js"

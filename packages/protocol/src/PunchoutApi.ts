@@ -6,7 +6,13 @@
  *
  * @since 0.1.0
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, HttpApiSecurity, OpenApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { type AuthPlacement, componentNames, type EndpointNameOf, type Route, routesOf, withIdempotency } from "./ApiAnnotations.js"
 import { StatusEnvelope } from "./Envelope.js"
 import { PUNCHOUT_BASE } from "./internal/paths.js"

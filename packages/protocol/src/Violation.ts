@@ -8,7 +8,12 @@
  *
  * @since 0.1.0
  */
-import { Effect, Either, Option, type ParseResult, Predicate, SchemaAST as AST } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import type * as ParseResult from "effect/ParseResult"
+import * as Predicate from "effect/Predicate"
+import * as AST from "effect/SchemaAST"
 
 /**
  * The first broken rule of a parse error.

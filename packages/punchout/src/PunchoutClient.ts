@@ -5,8 +5,16 @@
  *
  * @since 0.1.0
  */
-import { HttpClient } from "@effect/platform"
-import { Config, Context, type Duration, Effect, Either, Layer, type ParseResult, Redacted, Schema } from "effect"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as Config from "effect/Config"
+import * as Context from "effect/Context"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import type * as ParseResult from "effect/ParseResult"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import type { ConfigError } from "effect/ConfigError"
 import type { NonEmptyReadonlyArray } from "effect/Array"
 import { InvalidInput as Invalid, type Retry, TransportError } from "@shoplink/http"

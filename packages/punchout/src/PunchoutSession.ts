@@ -3,7 +3,8 @@
  *
  * @since 0.1.0
  */
-import type { DateTime, Redacted } from "effect"
+import type * as DateTime from "effect/DateTime"
+import type * as Redacted from "effect/Redacted"
 import type { Punchout, Values } from "@shoplink/protocol"
 
 /**

@@ -13,7 +13,18 @@
  *
  * @since 0.1.0
  */
-import { Clock, Context, DateTime, Deferred, Duration, Effect, Exit, FiberId, Layer, Predicate, Schedule, type Scope } from "effect"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as DateTime from "effect/DateTime"
+import * as Deferred from "effect/Deferred"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as FiberId from "effect/FiberId"
+import * as Layer from "effect/Layer"
+import * as Predicate from "effect/Predicate"
+import * as Schedule from "effect/Schedule"
+import type * as Scope from "effect/Scope"
 import { isSessionEnded, PunchoutClient, type CreateSessionError } from "./PunchoutClient.js"
 import { type CreateSessionOptions, type Customer, customerKey, type PunchoutSession } from "./PunchoutSession.js"
 

@@ -7,7 +7,10 @@
  *
  * @since 0.1.0
  */
-import { Either, type ParseResult, Redacted, Schema } from "effect"
+import * as Either from "effect/Either"
+import type * as ParseResult from "effect/ParseResult"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import { Punchout, Violation } from "@shoplink/protocol"
 import { commandUrlObject } from "./internal/urls.js"
 import { InvalidInput } from "./PunchoutError.js"

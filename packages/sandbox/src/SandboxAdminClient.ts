@@ -5,8 +5,13 @@
  *
  * @since 0.1.0
  */
-import { HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
-import { Context, Effect, Layer, Redacted } from "effect"
+import * as HttpApiClient from "@effect/platform/HttpApiClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
 import { SandboxApi } from "./SandboxApi.js"
 
 /**

@@ -5,8 +5,14 @@
  *
  * @since 0.1.0
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, HttpApiSecurity, OpenApi } from "@effect/platform"
-import { Schema } from "effect"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
+import * as OpenApi from "@effect/platform/OpenApi"
+import * as Schema from "effect/Schema"
 import { ApiAnnotations } from "@shoplink/protocol"
 
 const idempotent = ApiAnnotations.withIdempotency("idempotent")

@@ -11,8 +11,12 @@
  *
  * @since 0.1.0
  */
-import { NodeRuntime } from "@effect/platform-node"
-import { Cause, Console, Effect, Option, Redacted } from "effect"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as Cause from "effect/Cause"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import { parseArgs } from "node:util"
 import { OrderManagement } from "@shoplink/protocol"
 import { SANDBOX_PO_REQUIRED_CUSTOMER } from "./Credentials.js"

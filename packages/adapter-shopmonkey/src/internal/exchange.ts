@@ -1,7 +1,12 @@
 // One Shopmonkey call: build the request (bearer key in the Authorization header only), read the
 // answer whatever its status, map every failure to a ShopmonkeyError, and retry per the call's mode.
-import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { Clock, Duration, Effect, Option, Redacted } from "effect"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import { Deadline, Retry, Transport, TransportError } from "@shoplink/http"
 import { ShopmonkeyError } from "../ShopmonkeyError.js"
 

@@ -1,6 +1,6 @@
 // Opens a URL with the platform's opener, or the command in SHOPLINK_BROWSER (split on spaces, URL
 // appended) so tests and unusual desktops can substitute their own.
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { spawn } from "node:child_process"
 import { LocalFailure } from "./errors.js"
 

@@ -1,7 +1,10 @@
 // `shoplink doctor`: configuration, reachability and credentials, one line per check with the fix.
 import { OrderManagementClient } from "@shoplink/order-management"
 import { PunchoutClient } from "@shoplink/punchout"
-import { DateTime, Effect, Either, Option } from "effect"
+import * as DateTime from "effect/DateTime"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import { ExitCode, exitCodeOf, isConfigurationError } from "../ExitCode.js"
 import * as ShoplinkConfig from "../ShoplinkConfig.js"
 import {

@@ -1,5 +1,5 @@
 // Failures the CLI itself raises (beyond configuration problems and the clients' errors).
-import { Data } from "effect"
+import * as Data from "effect/Data"
 
 /** Arguments that parse but make no sense together. Exit code 2. */
 export class UsageError extends Data.TaggedError("UsageError")<{

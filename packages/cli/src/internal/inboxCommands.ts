@@ -2,7 +2,8 @@
 // database. Dead letters are deliveries the worker gave up on; replay puts one back in line (the
 // running service applies it), discard deletes it for good.
 import type { WebhookInbox } from "@shoplink/connector"
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { EntryNotDead, EntryNotFound, UsageError } from "./errors.js"
 import { err, fields, json, out, table } from "./output.js"
 import { iso, type Service, service, withInbox } from "./service.js"

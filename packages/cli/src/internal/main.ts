@@ -1,7 +1,9 @@
 // The full program behind the `shoplink` bin, loaded only when a command actually runs.
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Cause, Effect, Exit } from "effect"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import { run } from "../Cli.js"
 
 export const main = (argv: ReadonlyArray<string>): void =>

@@ -1,7 +1,9 @@
 // `shoplink oms …`: the Order Management API for the configured customer.
 import type { OrderManagementClient } from "@shoplink/order-management"
 import { OrderManagement } from "@shoplink/protocol"
-import { Effect, Option, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import { readFileSync } from "node:fs"
 import { loadSettings, today, withOms } from "./common.js"
 import { UsageError } from "./errors.js"

@@ -1,6 +1,7 @@
 // Terminal output: tables for people, JSON for scripts, a spinner on stderr only when it is a TTY
 // (so piped output and tests see clean text).
-import { ConfigError, Effect } from "effect"
+import * as ConfigError from "effect/ConfigError"
+import * as Effect from "effect/Effect"
 import { ExitCode, exitCodeOf } from "../ExitCode.js"
 import { SETTINGS } from "./settingsTable.js"
 

@@ -2,7 +2,10 @@
 // when its shop system cannot take them (the runtime's parts ledger, `PartsLedger` in
 // @shoplink/connector), read from the service's database: a table, --json, or --csv.
 import { PartsLedger, Storage } from "@shoplink/connector"
-import { Effect, Layer, Logger, LogLevel } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as LogLevel from "effect/LogLevel"
 import { LocalFailure, UsageError } from "./errors.js"
 import { json, out, table } from "./output.js"
 import { iso, type Service, service } from "./service.js"

@@ -1,7 +1,12 @@
 // `shoplink punchout …`: sessions, quotes, orders and the ShowCatalog URL.
 import { Punchout } from "@shoplink/protocol"
 import { type PunchoutSession, ShowUrls } from "@shoplink/punchout"
-import { DateTime, Effect, Either, Option, Redacted, Schema } from "effect"
+import * as DateTime from "effect/DateTime"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import * as ShoplinkConfig from "../ShoplinkConfig.js"
 import { openUrl } from "./browser.js"
 import { loadSettings, withPunchout } from "./common.js"

@@ -1,6 +1,6 @@
 // `shoplink sandbox start`: runs @shoplink/sandbox in this process and prints the settings that
 // point the other commands at it.
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { err, json, out } from "./output.js"
 import { SETTINGS } from "./settingsTable.js"
 import type * as Spec from "./spec.js"

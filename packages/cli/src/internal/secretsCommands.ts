@@ -1,7 +1,8 @@
 // `shoplink secrets generate-key | rotate`: the keyring (SHOPLINK_SECRET_KEYS) that seals the
 // connector service's stored secrets, and moving every secret to its first key.
 import { SecretBox } from "@shoplink/connector"
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { UsageError } from "./errors.js"
 import { err, json, out, table } from "./output.js"
 import { service, withShops } from "./service.js"

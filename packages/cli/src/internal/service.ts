@@ -3,7 +3,13 @@
 // seals its secrets (SHOPLINK_SECRET_KEYS), and the stores of @shoplink/connector over it
 // (ShopStore, ApiKeys, WebhookInbox on Storage.layer).
 import { ApiKeys, Migrations, SecretBox, ShopStore, Storage, WebhookInbox } from "@shoplink/connector"
-import { Effect, Either, Layer, Logger, LogLevel, Option, Redacted } from "effect"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Logger from "effect/Logger"
+import * as LogLevel from "effect/LogLevel"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import { existsSync, statSync } from "node:fs"
 import { dirname, resolve } from "node:path"
 import * as ShoplinkConfig from "../ShoplinkConfig.js"

@@ -1,6 +1,6 @@
 // `shoplink shops add | list | remove`: the shops the connector service serves, in its database.
 import { ShopStore } from "@shoplink/connector"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { fields, json, out, table } from "./output.js"
 import { readSecrets } from "./secretsInput.js"
 import { iso, service, withShops } from "./service.js"

@@ -1,7 +1,7 @@
 // Every `shoplink` command, argument and option as plain data: the one place these facts live.
 // The @effect/cli parser (Cli.ts), the help text (helpText.ts) and the argument pre-check
 // (router.ts) are all derived from it. No runtime imports, so `--help` costs no Effect start-up.
-import type { Option } from "effect"
+import type * as Option from "effect/Option"
 
 /** An option (`--name`). The handler's key is the camelCase of the flag (`showToken` ↔ `--show-token`). */
 export interface OptionSpec {

@@ -2,7 +2,10 @@
 // pages post, decoded with @shoplink/punchout's decoders, and answers 200 at once.
 import { Punchout } from "@shoplink/protocol"
 import { Webhooks } from "@shoplink/punchout"
-import { DateTime, Effect, Either, Schema } from "effect"
+import * as DateTime from "effect/DateTime"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { LocalFailure } from "./errors.js"
 import { err, fields, money, out, table } from "./output.js"

@@ -2,9 +2,14 @@
 // should hold afterwards, computed from the webhook the sandbox really sent.
 import { type InboxWorker, Money, type PunchoutLauncher, type WebhookInbox } from "@shoplink/connector"
 import { Punchout } from "@shoplink/protocol"
-import { FetchHttpClient } from "@effect/platform"
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { makeSandboxAdminClient, type RunningSandbox, SANDBOX_FIXTURES, type WebhookDelivery } from "@shoplink/sandbox"
-import { Effect, Fiber, Option, Redacted, Schema, TestClock } from "effect"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import * as TestClock from "effect/TestClock"
 import type { SmsLine } from "../ConformanceHarness.js"
 import type { ConformanceRuntime } from "../ConformanceRuntime.js"
 

@@ -7,7 +7,8 @@
  * @since 0.1.0
  */
 import { Connector, ShopSystem } from "@shoplink/connector"
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { ReferenceSms, type SmsPartLine, type SmsRepairOrder, type SmsUnavailable } from "./ReferenceSms.js"
 
 // 1. The SMS's repair order → the runtime's. Only what the SMS really has; missing stays undefined.

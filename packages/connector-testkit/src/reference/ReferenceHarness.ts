@@ -5,7 +5,8 @@
  *
  * @since 0.1.0
  */
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import type { ConformanceSms, SmsHarness, VehicleIdentifier } from "../ConformanceHarness.js"
 import * as ReferenceSms from "./ReferenceSms.js"
 

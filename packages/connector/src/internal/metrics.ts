@@ -1,6 +1,7 @@
 // The runtime's metrics, defined once: the receiver and the worker update them, and the exporters
 // (OpenTelemetry, the Prometheus text endpoint) read them from Effect's metric registry.
-import { Metric, MetricBoundaries } from "effect"
+import * as Metric from "effect/Metric"
+import * as MetricBoundaries from "effect/MetricBoundaries"
 
 /** Deliveries accepted (stored before the 2xx), by kind. */
 export const received = Metric.counter("shoplink_deliveries_received_total", {

@@ -3,8 +3,10 @@
 // the connection's busy timeout (5 s by default). The stores that write on the hot path (the inbox,
 // the launch registry) lower that wait to BUSY_TIMEOUT_MILLIS and retry a statement that still
 // finds the database locked on an Effect Schedule, which sleeps without holding the event loop.
-import type { SqlClient } from "@effect/sql"
-import { Duration, Effect, Schedule } from "effect"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Schedule from "effect/Schedule"
 
 /** How long one attempt may wait for a lock inside SQLite (and so hold the event loop). */
 export const BUSY_TIMEOUT_MILLIS = 50

@@ -1,7 +1,8 @@
 // Request bodies in the shapes undici's dispatcher sends. Most bodies convert without an Effect;
 // only a Stream body needs the caller's runtime (to run the stream with its context).
-import type { HttpBody } from "@effect/platform"
-import { type Runtime, Stream } from "effect"
+import type * as HttpBody from "@effect/platform/HttpBody"
+import type * as Runtime from "effect/Runtime"
+import * as Stream from "effect/Stream"
 import { Readable } from "node:stream"
 import type { ReadableStream as NodeWebReadableStream } from "node:stream/web"
 import { type Dispatcher, FormData as UndiciFormData } from "undici"

@@ -1,8 +1,16 @@
 // A response whose body is already in memory: every accessor is synchronous and can be read any
 // number of times, and nothing has to be released or aborted after the exchange has ended.
-import { Cookies, Headers, HttpClientError, HttpClientResponse, HttpIncomingMessage, UrlParams } from "@effect/platform"
-import type { HttpClientRequest } from "@effect/platform"
-import { Effect, Inspectable, Option, Stream } from "effect"
+import * as Cookies from "@effect/platform/Cookies"
+import * as Headers from "@effect/platform/Headers"
+import * as HttpClientError from "@effect/platform/HttpClientError"
+import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
+import * as UrlParams from "@effect/platform/UrlParams"
+import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as Effect from "effect/Effect"
+import * as Inspectable from "effect/Inspectable"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
 import type { IncomingHttpHeaders } from "node:http"
 
 /** The request's URL without query and fragment: session tokens travel in queries. */

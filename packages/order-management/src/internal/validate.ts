@@ -1,6 +1,10 @@
 // Input checks before any request: schema rules from the protocol, and the invoice date rules.
 import { Decoder, MessageCatalog, OrderManagement, Violation } from "@shoplink/protocol"
-import { DateTime, Effect, Either, type ParseResult, Schema } from "effect"
+import * as DateTime from "effect/DateTime"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import type * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
 import type { DayInput } from "../OrderManagementClient.js"
 import { InvalidInput } from "../OrderManagementError.js"
 

@@ -1,5 +1,5 @@
 // Small field schemas shared by both wire models.
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** An absolute http(s) URL. */
 export const HttpUrl = Schema.String.pipe(

@@ -1,6 +1,6 @@
 // Fields and formatting shared by every message error class: the catalogue's (MessageErrors.ts)
 // and UnknownMessage.
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** What every message error carries besides its code and text. */
 export const messageFields = {

@@ -3,7 +3,7 @@
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { NonBlank } from "../internal/fields.js"
 import { OptionalText, StateCode } from "../Values.js"
 

@@ -4,7 +4,9 @@
  *
  * @since 0.1.0
  */
-import { DateTime, ParseResult, Schema } from "effect"
+import * as DateTime from "effect/DateTime"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
 
 const pad = (n: number, width: number) => String(n).padStart(width, "0")
 

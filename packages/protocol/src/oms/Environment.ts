@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { OMS_SERVICES } from "../internal/paths.js"
 import type { CountryCode } from "../Values.js"
 

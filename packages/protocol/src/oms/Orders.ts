@@ -5,7 +5,7 @@
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { envelopeFields } from "../Envelope.js"
 import { IdString, NonBlank } from "../internal/fields.js"
 import { LenientNumber, OptionalText, Quantity } from "../Values.js"

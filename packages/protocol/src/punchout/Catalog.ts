@@ -3,7 +3,7 @@
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { EpochMillis } from "../Epoch.js"
 import { BoundedId } from "../internal/fields.js"
 import { LenientNumber, OptionalText, OrderId } from "../Values.js"

@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import type { EndpointNameOf } from "../ApiAnnotations.js"
 import { envelopeFields, ReserveOrderEnvelope } from "../Envelope.js"
 import { NonBlank } from "../internal/fields.js"

@@ -3,7 +3,9 @@
  *
  * @since 0.1.0
  */
-import { Arbitrary, Pretty, Schema } from "effect"
+import * as Arbitrary from "effect/Arbitrary"
+import * as Pretty from "effect/Pretty"
+import * as Schema from "effect/Schema"
 import { envelopeFields } from "../Envelope.js"
 import { EpochSeconds } from "../Epoch.js"
 import { HttpUrl, NonBlank } from "../internal/fields.js"

@@ -6,7 +6,9 @@
  *
  * @since 0.1.0
  */
-import { Effect, ParseResult, Schema } from "effect"
+import * as Effect from "effect/Effect"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
 import { NonBlank } from "../internal/fields.js"
 import { ReferenceId, StateCode } from "../Values.js"
 import { Vin } from "../Vin.js"

@@ -4,7 +4,7 @@
  *
  * @since 0.1.0
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { ReferenceId } from "../Values.js"
 import { QuoteLine, WebhookOrder } from "./Catalog.js"
 

@@ -1,5 +1,5 @@
 // Scrubs secrets from text that may end up in errors or logs (response excerpts, parse messages).
-import { Redacted } from "effect"
+import * as Redacted from "effect/Redacted"
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi
 const SECRET_QUERY = /\b(token|apitoken|apikey)=[^&\s"'<>]*/gi

@@ -1,5 +1,7 @@
 // Settings that are wrong on their face fail when the client is built, not at the first call.
-import { Duration, Either, Redacted } from "effect"
+import * as Duration from "effect/Duration"
+import * as Either from "effect/Either"
+import * as Redacted from "effect/Redacted"
 import { ConfigurationError } from "../PunchoutError.js"
 import { Deadline, Retry } from "@shoplink/http"
 import type { PunchoutClientOptions } from "../PunchoutClient.js"

@@ -1,5 +1,5 @@
 // Fills the session's URL template for a command, keeping the token inside a Redacted.
-import { Redacted } from "effect"
+import * as Redacted from "effect/Redacted"
 import { Punchout } from "@shoplink/protocol"
 import type { PunchoutSession } from "../PunchoutSession.js"
 

@@ -1,7 +1,12 @@
 // What every route handler needs: the state, the sandbox clock, the base URL and the webhook
 // sender, plus small response and body helpers.
-import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Either, ParseResult, type Redacted, Schema } from "effect"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as ParseResult from "effect/ParseResult"
+import type * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import { reject, type Result } from "./domain/result.js"
 import { httpStatusOf, type MessageFailure } from "./failure.js"
 import type { SandboxState } from "./state.js"

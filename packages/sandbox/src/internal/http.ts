@@ -4,17 +4,19 @@
 // and answers its own message IDs (a decode failure would be HttpApiDecodeError instead). What no
 // route matches (a wrong method on a known path, an unknown path) is answered as the distributor
 // does: the same handler's 401/405 envelope or page, or API0288 with 404.
-import {
-  HttpApi,
-  HttpApiBuilder,
-  HttpApiEndpoint,
-  HttpApiGroup,
-  type HttpApp,
-    HttpServerRequest,
-  HttpServerResponse
-} from "@effect/platform"
-import { NodeHttpServerRequest } from "@effect/platform-node"
-import { Clock, Effect, Layer, Option, Redacted } from "effect"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import type * as HttpApp from "@effect/platform/HttpApp"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import { createHash, timingSafeEqual } from "node:crypto"
 import { MessageCatalog, OrderManagementApi, type Punchout, PunchoutApi } from "@shoplink/protocol"
 import type { SandboxAdmin } from "../Sandbox.js"

@@ -1,6 +1,10 @@
 // The Order Management API under /web/services/{US_QUA|CA_QUA|US_PRD|CA_PRD}/.
-import { HttpServerRequest, type HttpServerResponse } from "@effect/platform"
-import { DateTime, Effect, Either, Schema } from "effect"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as DateTime from "effect/DateTime"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
 import { randomUUID } from "node:crypto"
 import { OrderManagement, OrderManagementApi, OrderRules, type Values, Vin } from "@shoplink/protocol"
 import { type Ctx, decodeWith, envelope, json, nonPositiveQuantity, readJsonObject } from "./context.js"

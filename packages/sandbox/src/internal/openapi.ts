@@ -1,6 +1,7 @@
 // The OpenAPI documents and the docs page, generated from the API definitions (PunchoutApi and
 // OrderManagementApi in @shoplink/protocol, SandboxApi here): nothing is listed by hand.
-import { type HttpApi, OpenApi } from "@effect/platform"
+import type * as HttpApi from "@effect/platform/HttpApi"
+import * as OpenApi from "@effect/platform/OpenApi"
 import { Html } from "@shoplink/http"
 import { OrderManagementApi, PunchoutApi } from "@shoplink/protocol"
 import { SandboxApi } from "../SandboxApi.js"

@@ -1,7 +1,9 @@
 // What a person does in the ordering application (search, add to cart, press an export button),
 // shared by the HTML pages and the admin test driver.
 import type { DriverPressResult } from "../Sandbox.js"
-import { Either, ParseResult, Schema } from "effect"
+import * as Either from "effect/Either"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
 import { Punchout } from "@shoplink/protocol"
 import type { Product, Vehicle } from "./catalog.js"
 import type { Ctx } from "./context.js"

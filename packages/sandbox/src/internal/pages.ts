@@ -1,6 +1,8 @@
 // Server-rendered ordering pages: ShowCatalog, ShowOrder, the cart and the export buttons.
-import { HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect, Either } from "effect"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import { Html } from "@shoplink/http"
 import type { Punchout } from "@shoplink/protocol"
 import type { Ctx } from "./context.js"

@@ -1,6 +1,11 @@
 // The Punchout API: POST /punchout/v1/create and the API commands run inside a session.
-import { HttpServerRequest, type HttpServerResponse } from "@effect/platform"
-import { DateTime, Effect, Either, Redacted, Schema } from "effect"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as DateTime from "effect/DateTime"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import { Punchout, Values } from "@shoplink/protocol"
 import { randomUUID } from "node:crypto"
 import { type Ctx, decodeWith, envelope, json, nonPositiveQuantity, readJsonObject } from "./context.js"

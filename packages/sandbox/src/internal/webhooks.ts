@@ -2,8 +2,14 @@
 // shared transport layer (@shoplink/http: its Deadline and its Retry policy, backoff with jitter).
 // Runs on the live clock (real network time) in a background fiber so a dead receiver never
 // blocks the ordering page.
-import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { Clock, Context, DefaultServices, Duration, Effect, SubscriptionRef } from "effect"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as DefaultServices from "effect/DefaultServices"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as SubscriptionRef from "effect/SubscriptionRef"
 import { Deadline, Retry } from "@shoplink/http"
 
 /**

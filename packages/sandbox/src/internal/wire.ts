@@ -1,6 +1,7 @@
 // Turns stored state into wire bodies by encoding the @shoplink/protocol schemas, so the sandbox
 // writes exactly the shapes (and epoch units, status types) the protocol defines.
-import { DateTime, Schema } from "effect"
+import * as DateTime from "effect/DateTime"
+import * as Schema from "effect/Schema"
 import { Envelope, MessageCatalog, OrderManagement, OrderManagementApi, Punchout, type Values } from "@shoplink/protocol"
 import type { Product } from "./catalog.js"
 import { type MessageFailure, textOf } from "./failure.js"

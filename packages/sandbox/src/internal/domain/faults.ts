@@ -1,6 +1,6 @@
 // The faults aggregate: faults armed by the admin API, taken by the HTTP edge (endpoint faults)
 // and by the order operations (an order locked or in use).
-import { Either } from "effect"
+import * as Either from "effect/Either"
 import { reject, type Result } from "./result.js"
 
 /**

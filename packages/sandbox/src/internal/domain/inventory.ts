@@ -1,7 +1,7 @@
 // The catalog and allocation aggregate: products, vehicles, warehouses and their stock ledger;
 // quotes' timing, allocation of order lines (typed failures, nothing mutated), holding and releasing
 // stock, and the drop-ship address directory.
-import { Either } from "effect"
+import * as Either from "effect/Either"
 import { OrderRules, type Values } from "@shoplink/protocol"
 import { type Catalog, makeCatalog, type Product, stockKey, type Vehicle, type Warehouse } from "../catalog.js"
 import type { Address } from "./accounts.js"

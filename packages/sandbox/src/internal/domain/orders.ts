@@ -1,7 +1,7 @@
 // The orders aggregate: punchout carts and Order Management orders, their lines, expiry and state
 // changes. Operations answer a typed failure (a catalogue message) instead of throwing; what fails
 // is checked before anything is changed, or undone.
-import { Either } from "effect"
+import * as Either from "effect/Either"
 import { OrderRules, type Values } from "@shoplink/protocol"
 import type { Product } from "../catalog.js"
 import type { Accounts, Address } from "./accounts.js"

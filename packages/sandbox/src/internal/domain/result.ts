@@ -1,6 +1,6 @@
 // What a domain operation answers: its value, or the catalogue message the distributor answers
 // with (a typed failure, never a thrown exception).
-import { Either } from "effect"
+import * as Either from "effect/Either"
 import type { MessageCatalog } from "@shoplink/protocol"
 import { MessageFailure } from "../failure.js"
 
