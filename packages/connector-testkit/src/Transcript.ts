@@ -20,7 +20,7 @@ import { join } from "node:path"
  * A transcript of `steps` numbered steps.
  *
  * @example
- * import type { Transcript } from "@shoplink/connector-testkit/Transcript"
+ * import type { Transcript } from "@shoplink/connector-testkit"
  * const finish = (t: Transcript.Transcript) => t.line(`Done in ${t.elapsed()}`)
  *
  * @since 0.6.0
