@@ -98,10 +98,10 @@ describe("InboxWorker.processDue", () => {
       yield* Effect.gen(function*() {
         const { entry } = yield* receive("quote", quoteBody, "quote:abc")
         expect((yield* InboxWorker.processDue(options)).retrying).toBe(1)
-        // Not due before its backoff (≥ 0.8 s for the first retry).
-        yield* TestClock.adjust("700 millis")
+        // Not due before its backoff (≥ 0.5 s for the first retry: 1 s jittered to 50–100%).
+        yield* TestClock.adjust("400 millis")
         expect(yield* InboxWorker.processDue(options)).toEqual({ applied: 0, retrying: 0, dead: 0 })
-        yield* TestClock.adjust("1 second")
+        yield* TestClock.adjust("700 millis")
         expect((yield* InboxWorker.processDue(options)).retrying).toBe(1)
         yield* TestClock.adjust("3 seconds")
         expect((yield* InboxWorker.processDue(options)).applied).toBe(1)
