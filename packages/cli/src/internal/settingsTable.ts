@@ -5,23 +5,18 @@ import * as Standard from "@shoplink/connector/SettingsTable"
 
 const { problemOf, SETTINGS: STANDARD } = Standard
 
+/**
+ * The CLI's settings: the connector's standard ones it reads (a new standard setting fails to
+ * type-check here until it is read or excluded) and its own webhook URLs.
+ */
 export type SettingKey =
-  | "punchoutBaseUrl"
-  | "vendorApiKey"
-  | "omsEnvironment"
-  | "omsApiKey"
-  | "omsTestBaseUrl"
-  | "omsProdBaseUrl"
-  | "customerAccountNo"
-  | "customerUsername"
-  | "customerCountry"
-  | "customerApiToken"
-  | "smsVendorName"
+  | Exclude<
+    Standard.SettingKey,
+    "publicBaseUrl" | "usersFile" | "logFormat" | "logLevel" | "otlpEndpoint" | "otlpProtocol" | "otlpHeaders" | "serviceName"
+  >
   | "webhookOrderUrl"
   | "webhookQuoteUrl"
   | "webhookCallbackUrl"
-  | "database"
-  | "secretKeys"
 
 /**
  * How one setting is read: the connector's `SettingsTable.SettingDefinition` (environment variable,
