@@ -9,11 +9,14 @@ import { configErrorLines, parseUsers } from "../src/settings.js"
 
 const main = join(import.meta.dirname, "..", "dist", "main.js")
 
-/** Runs the built service with only `env` (plus PATH) set; it must stop before listening. */
+/**
+ * Runs the built service with only `env` (plus PATH, and port 0 so that a setting checked after
+ * listening never meets a port another program holds) set; it must stop before serving.
+ */
 const start = (env: Record<string, string>) =>
   spawnSync(process.execPath, [main], {
     cwd: mkdtempSync(join(tmpdir(), "sample-settings-")),
-    env: { PATH: process.env["PATH"] ?? "", ...env },
+    env: { PATH: process.env["PATH"] ?? "", PORT: "0", ...env },
     encoding: "utf8",
     timeout: 30_000
   })
