@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Deployment smoke test (`pnpm test:deploy`, run by .ci/run): what docs/deploying.md tells an
 // operator to do must work.
-//   1. `pnpm --filter shopmonkey-sample deploy --prod <dir>`: a self-contained folder (the app's
+//   1. `pnpm --filter shopmonkey-sample --config.inject-workspace-packages=true deploy --prod <dir>`: a self-contained folder (the app's
 //      dist, its production dependencies, workspace packages as they would be published);
 //   2. start `node dist/main.js` from that folder, outside the workspace, on a free port;
 //   3. wait for `GET /readyz` to answer 200, and check `/healthz`;
@@ -39,7 +39,7 @@ const target = join(dir, "shopmonkey-sample")
 let child
 try {
   const started = Date.now()
-  const deploy = spawnSync(pnpm[0], [...pnpm.slice(1), "--filter", "shopmonkey-sample", "deploy", "--prod", target], {
+  const deploy = spawnSync(pnpm[0], [...pnpm.slice(1), "--filter", "shopmonkey-sample", "--config.inject-workspace-packages=true", "deploy", "--prod", target], {
     cwd: root,
     encoding: "utf8",
     env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1" }

@@ -39,9 +39,14 @@ try {
   const tarball = readdirSync(out).find((f) => f.endsWith(".tgz"))
   if (!tarball) throw new Error("pnpm pack produced no tarball")
   const attw = resolve(import.meta.dirname, "../../node_modules/.bin/attw")
-  execFileSync(attw, [join(out, tarball), "--profile", "esm-only", "--format", "table-flipped", "--no-color"], {
-    stdio: "inherit"
-  })
+  const args = [join(out, tarball), "--profile", "esm-only", "--no-color"]
+  // Quiet when clean (its table is mostly "ignored" CommonJS columns); the table only on a finding.
+  try {
+    execFileSync(attw, [...args, "--quiet"], { stdio: "ignore" })
+  } catch {
+    execFileSync(attw, [...args, "--format", "table-flipped"], { stdio: "inherit" })
+    throw new Error("attw found a problem (table above)")
+  }
 } catch (error) {
   failed = true
   console.error(`attw: ${error.message.split("\n")[0]}`)
