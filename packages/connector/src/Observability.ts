@@ -36,6 +36,7 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import * as Tracer from "effect/Tracer"
+import { redactCause, redactingTracer, redactText } from "./internal/redact.js"
 
 /**
  * How log lines are written: `json` (one object per line: `time`, `level`, `message`, the
@@ -116,7 +117,8 @@ const stringify = (record: Record<string, unknown>): string => {
  * The JSON line of a log entry (no trailing newline): `time` (ISO 8601), `level` (`trace` …
  * `fatal`), `message` (the text parts; other parts go to `details`), each annotation as a field,
  * `traceId` and `spanId` when logged inside a span, `spans` (log spans, in ms) and `cause` (a
- * failure, rendered) when present. Redacted values print as `<redacted>`.
+ * failure, rendered) when present. Redacted values print as `<redacted>`, and the line passes
+ * through `redact` (no launch key, link signature, token or bearer credential).
  *
  * @example
  * import { Effect, Logger } from "effect"
@@ -158,7 +160,7 @@ export const jsonLogger: Logger.Logger<unknown, string> = Logger.make(({ annotat
     record["spans"] = timings
   }
   if (!Cause.isEmpty(cause)) record["cause"] = Cause.pretty(cause, { renderErrorCause: true })
-  return stringify(record)
+  return redactText(stringify(record))
 })
 
 /**
@@ -176,6 +178,21 @@ export interface LoggerOptions {
   readonly level?: LogLevelName | undefined
 }
 
+const redactPart = (part: unknown): unknown => {
+  if (typeof part === "string") return redactText(part)
+  if (typeof part !== "object" || part === null) return part
+  const text = Inspectable.stringifyCircular(part)
+  const redacted = redactText(text)
+  return redacted === text ? part : redacted
+}
+
+const redactOptions = <A>(options: Logger.Logger.Options<A>): Logger.Logger.Options<A> => ({
+  ...options,
+  message: (Array.isArray(options.message) ? options.message.map(redactPart) : redactPart(options.message)) as A,
+  annotations: HashMap.map(options.annotations, redactPart),
+  cause: redactCause(options.cause)
+})
+
 const isTerminal = () => (globalThis as { process?: { stdout?: { isTTY?: boolean } } }).process?.stdout?.isTTY === true
 
 /**
@@ -191,11 +208,13 @@ const isTerminal = () => (globalThis as { process?: { stdout?: { isTTY?: boolean
  */
 export const layerLogger = (options: LoggerOptions = {}): Layer.Layer<never> => {
   const format = options.format === undefined || options.format === "auto" ? (isTerminal() ? "pretty" : "logfmt") : options.format
+  // Every format redacts: the JSON line itself (see `jsonLogger`), the logfmt line, and the
+  // message, annotations and cause the pretty logger renders.
   const logger = format === "json"
     ? Logger.withConsoleLog(jsonLogger)
     : format === "logfmt"
-    ? Logger.withConsoleLog(Logger.logfmtLogger)
-    : Logger.prettyLogger()
+    ? Logger.withConsoleLog(Logger.map(Logger.logfmtLogger, redactText))
+    : Logger.mapInputOptions(Logger.prettyLogger(), redactOptions)
   // One layer, in one fiber: two layers merged would be built in parallel fibers, whose settings
   // are joined into the caller but not restored when the layer is released.
   return Layer.scopedDiscard(Effect.gen(function*() {
@@ -260,7 +279,8 @@ export class TelemetryUnavailable extends Schema.TaggedError<TelemetryUnavailabl
  * Exports the runtime's spans (launch, receive, apply, each shop-system call, the HTTP server's)
  * and Effect's metric registry over OTLP. Needs an `HttpClient` (the application's; the exporter's
  * own requests are not traced) and the optional peer `@effect/opentelemetry`, loaded only here.
- * Span attributes and metric labels carry no launch key, token or API key.
+ * Span attributes and metric labels carry no launch key, token or API key: every span name,
+ * attribute, event and failure passes through `redact` first (see `redactTracer`).
  *
  * @example
  * import { Layer } from "effect"
@@ -293,14 +313,19 @@ export const layerTelemetry = (options: TelemetryOptions): Layer.Layer<never, Te
       headers[name] = Redacted.isRedacted(value) ? Redacted.value(value) : value
     }
     const shutdownTimeout = options.shutdownTimeout ?? "3 seconds"
-    return Layer.mergeAll(
-      OtlpTracer.layer({
+    // The exporter's tracer, behind one that redacts every span name, attribute, event and failure.
+    const tracer = Layer.unwrapScoped(Effect.map(
+      OtlpTracer.make({
         url: `${base}/v1/traces`,
         resource,
         headers,
         exportInterval: options.traceExportInterval ?? "5 seconds",
         shutdownTimeout
       }),
+      (otlp) => Layer.setTracer(redactingTracer(otlp))
+    ))
+    return Layer.mergeAll(
+      tracer,
       OtlpMetrics.layer({
         url: `${base}/v1/metrics`,
         resource,
@@ -579,3 +604,33 @@ export const renderPrometheus = (pairs: ReadonlyArray<MetricPair.MetricPair.Unty
  * @since 0.3.0
  */
 export const prometheus: Effect.Effect<string> = Effect.map(Metric.snapshot, renderPrometheus)
+
+/**
+ * Text with what must never reach a log line, a span or an error message replaced: the path
+ * segment after `webhooks/` or `callback/` (a launch key) becomes `:key`; the value of a `sig`,
+ * `signature`, `token`, `key`, `secret`, `password`, `api_key`, `access_token`, `refresh_token`
+ * or `code` query parameter becomes `…`; a `Bearer` or `Basic` credential becomes `<redacted>`;
+ * the secret half of a vendor API key (`slk_<id>_…`) becomes `…`. The runtime's loggers
+ * (`layerLogger`, `jsonLogger`) and tracer (`layerTelemetry`) apply it to everything they write.
+ *
+ * @example
+ * import { Observability } from "@shoplink/connector"
+ * Observability.redact("GET /shoplink/webhooks/Zx8…/order?sig=abc") // "GET /shoplink/webhooks/:key/order?sig=…"
+ *
+ * @since 0.7.0
+ */
+export const redact: (text: string) => string = redactText
+
+/**
+ * Wraps a tracer so that every span name, string attribute, event and failure (`exception.*`,
+ * the status message) passes through `redact` before the tracer records it. `layerTelemetry`
+ * uses it; an application with its own tracer (the OpenTelemetry SDK's, say) can wrap that one.
+ *
+ * @example
+ * import { Effect, Layer } from "effect"
+ * import { Observability } from "@shoplink/connector"
+ * const redacting = Layer.unwrapEffect(Effect.map(Effect.tracer, (tracer) => Layer.setTracer(Observability.redactTracer(tracer))))
+ *
+ * @since 0.7.0
+ */
+export const redactTracer: (tracer: Tracer.Tracer) => Tracer.Tracer = redactingTracer
