@@ -321,16 +321,19 @@ const CSV_COLUMNS = [
 
 const dollars = (cents: number) => (cents / 100).toFixed(2)
 
-// Quoted when needed (RFC 4180); a text cell a spreadsheet would run as a formula gets a leading '.
+// Quoted when needed (RFC 4180); a text cell a spreadsheet would run as a formula (one starting
+// with =, +, -, @, tab or CR, after any whitespace, which spreadsheets skip) gets a leading '.
+const FORMULA = /^\s*[=+\-@\t\r]/
 const cell = (value: string | number): string => {
   let text = String(value)
-  if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = `'${text}`
+  if (typeof value === "string" && FORMULA.test(text)) text = `'${text}`
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, "\"\"")}"` : text
 }
 
 /**
  * The lines as CSV (RFC 4180, CRLF line ends, a header row): money in dollars with two decimals,
- * text cells that a spreadsheet would take for a formula prefixed with `'`.
+ * text cells that a spreadsheet would take for a formula (starting with `=`, `+`, `-`, `@`, tab or
+ * CR, after any leading whitespace) prefixed with `'`.
  *
  * @example
  * import { PartsLedger } from "@shoplink/connector"

@@ -89,6 +89,32 @@ describe("PartsLedger", () => {
     expect(row).toBe("quote,,,WIX,51515,\"'=HYPERLINK(\"\"x\"\"), \"\"best\"\"\",3,6.49,9.99,0.00,19.47,5340,FLT,2026-01-02T00:00:00.000Z")
     expect(end).toBe("")
   })
+
+  it("CSV: a formula behind leading whitespace is guarded too; plain text is not", () => {
+    const descriptionCell = (description: string) => {
+      const csv = PartsLedger.toCsv([{
+        ...line("quote:d1:0", { description }),
+        ...ro,
+        kind: "quote",
+        position: 0,
+        orderID: undefined,
+        status: undefined,
+        statusDescription: undefined,
+        recordedAt: Date.UTC(2026, 0, 2),
+        updatedAt: Date.UTC(2026, 0, 2)
+      }])
+      return csv.split("\r\n")[1]!.split(",")[5]
+    }
+    for (const lead of [" ", "  ", "\t", " \t", "\u00a0", "\r"]) {
+      for (const trigger of ["=", "+", "-", "@", "\t", "\r"]) {
+        const text = `${lead}${trigger}cmd|' /C calc'!A0`
+        const cell = descriptionCell(text)!
+        expect(cell.replace(/^"|"$/g, "").startsWith("'"), JSON.stringify(text)).toBe(true)
+      }
+    }
+    expect(descriptionCell(" Oil filter")).toBe(" Oil filter")
+    expect(descriptionCell("Filter - oil")).toBe("Filter - oil")
+  })
 })
 
 // --- The runtime with an adapter that cannot write part lines ---
