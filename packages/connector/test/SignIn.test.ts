@@ -1,5 +1,5 @@
-// SignIn: password hashes, sessions with lifetime and idle expiry, the sign-in form's token and the
-// throttle of failed attempts.
+// SignIn: password hashes and their upgrade, sessions with lifetime and idle expiry, the sign-in
+// form's token and the bounded throttle of failed attempts per account and per address.
 import { describe, expect, it } from "@effect/vitest"
 import { SignIn } from "@shoplink/connector"
 import { ConfigProvider, Effect, Either } from "effect"
@@ -7,14 +7,47 @@ import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 
+// Tests hash at a low cost except where the default itself is the point.
+const CHEAP = { N: 1024, r: 8, p: 1 }
+
 describe("SignIn", () => {
-  it("hashes with scrypt and verifies in constant time; a malformed or expensive hash never matches", async () => {
-    const hash = await SignIn.hashPassword("correct horse")
-    expect(SignIn.isPasswordHash(hash)).toBe(true)
+  it("a lower cost can be configured; a malformed or too expensive hash never matches", async () => {
+    const hash = await SignIn.hashPassword("correct horse", { cost: CHEAP })
+    expect(hash.startsWith("scrypt:1024:8:1:")).toBe(true)
+    expect(SignIn.needsRehash(hash)).toBe(true)
+    expect(SignIn.needsRehash(hash, CHEAP)).toBe(false)
     expect(await SignIn.verifyPassword("correct horse", hash)).toBe(true)
     expect(await SignIn.verifyPassword("wrong horse", hash)).toBe(false)
     expect(await SignIn.verifyPassword("correct horse", "plain")).toBe(false)
-    expect(await SignIn.verifyPassword("correct horse", hash.replace(/^scrypt:16384:/, "scrypt:4194304:"))).toBe(false)
+    // Over the 256 MiB a hash may cost, or not a power of two: refused without running scrypt.
+    for (const params of ["4194304:8:1", "262144:8:1", "131072:16:1", "1000:8:1"]) {
+      expect(await SignIn.verifyPassword("correct horse", hash.replace(/^scrypt:1024:8:1:/, `scrypt:${params}:`)), params).toBe(false)
+    }
+    await expect(SignIn.hashPassword("x", { cost: { N: 2 ** 21, r: 8, p: 1 } })).rejects.toThrow(RangeError)
+  })
+
+  // The one test at the default cost (N=2^17, about 0.3 s a hash on a quiet machine).
+  it("a hash of the old format (N=2^14) is upgraded to OWASP's cost at the next good sign-in, not before", async () => {
+    const old = await SignIn.hashPassword("correct horse", { cost: { N: 16384, r: 8, p: 1 } })
+    expect(old.startsWith("scrypt:16384:8:1:")).toBe(true)
+    const upgrades: Array<SignIn.User> = []
+    const users = await SignIn.makeUsers([{ email: "ava@example.com", name: "Ava", shopId: "shop_1", passwordHash: old }], {
+      onUpgrade: (user) => upgrades.push(user)
+    })
+    expect(await users.authenticate("ava@example.com", "wrong horse")).toBeUndefined()
+    expect(await users.authenticate("bob@example.com", "correct horse")).toBeUndefined()
+    expect(users.get("ava@example.com")?.passwordHash).toBe(old)
+    expect(upgrades).toEqual([])
+    const signedIn = await users.authenticate(" Ava@Example.com", "correct horse")
+    expect(signedIn?.email).toBe("ava@example.com")
+    const now = users.get("ava@example.com")!.passwordHash
+    expect(now).toMatch(/^scrypt:131072:8:1:[A-Za-z0-9_-]{22}:[A-Za-z0-9_-]{43}$/)
+    expect(SignIn.isPasswordHash(now)).toBe(true)
+    expect(SignIn.needsRehash(now)).toBe(false)
+    expect(upgrades.map((u) => u.passwordHash)).toEqual([now])
+    // The new hash works, and is not replaced again.
+    expect((await users.authenticate("ava@example.com", "correct horse"))?.passwordHash).toBe(now)
+    expect(upgrades).toHaveLength(1)
   })
 
   it("sessions: a fresh id per sign-in, looked up by digest, ended by lifetime, idleness or removal", () => {
@@ -44,7 +77,7 @@ describe("SignIn", () => {
     expect(tokens.verify(tokens.newNonce(), tokens.token(nonce))).toBe(false)
     expect(SignIn.makeSignInTokens().verify(nonce, tokens.token(nonce))).toBe(false)
     let now = 0
-    const throttle = SignIn.makeThrottle(2, 1_000, () => now)
+    const throttle = SignIn.makeThrottle({ limit: 2, windowMillis: 1_000, now: () => now })
     throttle.failed("a")
     expect(throttle.blocked("a")).toBe(false)
     throttle.failed("a")
@@ -53,6 +86,60 @@ describe("SignIn", () => {
     expect(throttle.blocked("a")).toBe(false)
     expect(SignIn.safeEqual("x", "x")).toBe(true)
     expect(SignIn.safeEqual("x", "xy")).toBe(false)
+  })
+
+  it("a flood of failures on other emails does not unlock an account, and memory stays bounded", () => {
+    const throttle = SignIn.makeThrottle()
+    for (let i = 0; i < 10; i++) throttle.failed("ava@example.com", "203.0.113.7")
+    expect(throttle.blocked("ava@example.com")).toBe(true)
+    // 10,001 failures on other emails, each from its own address (a botnet), then as many more.
+    for (let i = 0; i <= 10_000; i++) throttle.failed(`x${i}@example.com`, `198.51.${i >> 8}.${i & 255}`)
+    expect(throttle.blocked("ava@example.com")).toBe(true)
+    for (let i = 0; i < 20_000; i++) throttle.failed(`y${i}@example.com`)
+    expect(throttle.blocked("ava@example.com")).toBe(true)
+    const size = throttle.size()
+    expect(size.accounts).toBeLessThanOrEqual(10_001)
+    expect(size.addresses).toBeLessThanOrEqual(10_001)
+    // A good sign-in clears the account (the lock is only refusals meanwhile).
+    throttle.succeeded("ava@example.com")
+    expect(throttle.blocked("ava@example.com")).toBe(false)
+  })
+
+  it("full tables evict the oldest entries first, never all", () => {
+    const throttle = SignIn.makeThrottle({ limit: 2, maxEntries: 3 })
+    for (const email of ["a", "b", "c"]) throttle.failed(email)
+    throttle.failed("d") // the table is full: "a" (the oldest) goes
+    expect(throttle.size().accounts).toBe(3)
+    throttle.failed("b")
+    throttle.failed("a")
+    expect(throttle.blocked("b")).toBe(true) // "b" kept its first failure
+    expect(throttle.blocked("a")).toBe(false) // "a" starts again
+    // Locks are kept apart from counts: flooding counts never evicts a lock.
+    for (let i = 0; i < 100; i++) throttle.failed(`z${i}`)
+    expect(throttle.blocked("b")).toBe(true)
+    expect(throttle.size().accounts).toBeLessThanOrEqual(6)
+  })
+
+  it("throttles per client address too: one address cannot spray passwords over many accounts", () => {
+    let now = 0
+    const throttle = SignIn.makeThrottle({ addressLimit: 5, windowMillis: 60_000, now: () => now })
+    for (let i = 0; i < 5; i++) throttle.failed(`user${i}@example.com`, "203.0.113.7")
+    expect(throttle.blocked("fresh@example.com", "203.0.113.7")).toBe(true)
+    expect(throttle.blocked("fresh@example.com", "203.0.113.8")).toBe(false)
+    expect(throttle.blocked("fresh@example.com")).toBe(false)
+    // The same address as IPv4-mapped IPv6; an IPv6 client by its /64.
+    expect(throttle.blocked("fresh@example.com", "::ffff:203.0.113.7")).toBe(true)
+    for (let i = 0; i < 5; i++) throttle.failed(`user${i}@example.com`, `2001:db8:0:1::${i + 1}`)
+    expect(throttle.blocked("fresh@example.com", "2001:db8:0:1:ffff::9")).toBe(true)
+    expect(throttle.blocked("fresh@example.com", "2001:db8:0:2::1")).toBe(false)
+    // A locked address adds no account entries, and a good sign-in does not unlock it.
+    const before = throttle.size().accounts
+    for (let i = 0; i < 1_000; i++) throttle.failed(`spray${i}@example.com`, "203.0.113.7")
+    expect(throttle.size().accounts).toBe(before)
+    throttle.succeeded("user0@example.com")
+    expect(throttle.blocked("user0@example.com", "203.0.113.7")).toBe(true)
+    now = 60_000
+    expect(throttle.blocked("fresh@example.com", "203.0.113.7")).toBe(false)
   })
 })
 
