@@ -15,8 +15,9 @@ export const defineShoplinkConfig = (overrides = {}) =>
         // Tests start real loopback servers; keep the pool small on 2-core machines.
         pool: "forks",
         poolOptions: { forks: { maxForks: 2, minForks: 1 } },
-        testTimeout: 30_000,
-        hookTimeout: 30_000,
+        // Bounds that catch a hang, not a slow machine: two test runs sharing 2 cores must pass.
+        testTimeout: 120_000,
+        hookTimeout: 120_000,
         reporters: process.env.CI ? ["default"] : ["default"],
         sequence: { hooks: "stack" }
       }

@@ -67,7 +67,7 @@ describe("shoplink --help", () => {
         expect(help, where).not.toContain("--completions")
         expect(help, where).not.toContain("--log-level")
       }
-    }), { timeout: 60_000 })
+    }), { timeout: 180_000 })
 
   it.effect("a leaf lists its arguments and options with defaults; a group lists its commands by full path", () =>
     Effect.gen(function*() {

@@ -200,7 +200,7 @@ describe("shoplink inbox list", () => {
       const status = yield* runCliInProcess(["inbox", "list", "--status", "deadd"], env)
       expect(status.code).toBe(2)
       expect(status.stderr).toContain("--status: 'deadd' is not one of pending, applied, dead; did you mean `dead`?")
-    }), { timeout: 90_000 })
+    }), { timeout: 240_000 })
 })
 
 describe("shoplink inbox show", () => {
@@ -253,7 +253,7 @@ describe("shoplink inbox show", () => {
       const quote = parseJson<EntryJson & { body: any }>((yield* runCliInProcess(["inbox", "show", ids.refused, "--json"], env)).stdout)
       expect(quote).toMatchObject({ kind: "quote", shopId: "shop_2", repairOrderId: "ro_422" })
       expect(quote.body.quotes).toHaveLength(1)
-    }), { timeout: 90_000 })
+    }), { timeout: 240_000 })
 })
 
 describe("shoplink inbox replay", () => {
@@ -293,7 +293,7 @@ describe("shoplink inbox replay", () => {
       expect(body.entries.every((e) => e.status === "pending" && e.attempts === 0)).toBe(true)
       const nothing = yield* runCliInProcess(["inbox", "replay", "--all-dead", "--shop", "shop_2"], env)
       expect(nothing.stdout).toBe(`no dead inbox entries with shop shop_2 in ${file}: nothing to replay\n`)
-    }), { timeout: 90_000 })
+    }), { timeout: 240_000 })
 
   it.live("--all-dead replays every dead entry; an id and --all-dead together, or neither, is a usage error", () =>
     Effect.gen(function*() {
@@ -315,7 +315,7 @@ describe("shoplink inbox replay", () => {
         expect(result.code, args.join(" ")).toBe(2)
         expect(result.stderr).toContain(`error (UsageError): ${message}`)
       }
-    }), { timeout: 90_000 })
+    }), { timeout: 240_000 })
 })
 
 describe("shoplink inbox discard", () => {
@@ -346,7 +346,7 @@ describe("shoplink inbox discard", () => {
         expect(refused.stderr).toContain(`error (EntryNotDead): inbox entry ${id} is ${status}: only a dead entry can be discarded`)
       }
       expect(parseJson<Array<EntryJson>>((yield* runCliInProcess(["inbox", "list", "--json"], env)).stdout)).toHaveLength(3)
-    }), { timeout: 90_000 })
+    }), { timeout: 240_000 })
 })
 
 describe("shoplink inbox: bad ids and a missing database", () => {
@@ -402,7 +402,7 @@ describe("shoplink inbox: bad ids and a missing database", () => {
       expect(none.code).toBe(2)
       expect(none.stderr).toContain("fix: pass --database <file> or set SHOPLINK_DATABASE_URL")
       expect(readdirSync(dir).some((f) => f.startsWith("typo"))).toBe(false)
-    }), { timeout: 120_000 })
+    }), { timeout: 300_000 })
 })
 
 describe("inbox redaction", () => {

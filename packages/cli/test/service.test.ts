@@ -101,7 +101,7 @@ describe("shoplink shops", () => {
       const again = yield* runCliInProcess(["shops", "remove", "shop_1", "--json"], env)
       expect(again.code).toBe(1)
       expect(parseJson<{ error: unknown }>(again.stderr).error).toMatchObject({ exitCode: 1, tag: "ShopNotFound", message: "no shop shop_1" })
-    }), { timeout: 60_000 })
+    }), { timeout: 180_000 })
 
   it.effect("secrets come from stdin or --secrets-file, never from argv", () =>
     Effect.gen(function*() {
@@ -158,7 +158,7 @@ describe("shoplink shops", () => {
       expect(broken.code).toBe(2)
       expect(broken.stderr).toContain("stdin is not valid JSON")
       noSecrets(broken.stderr)
-    }), { timeout: 90_000 })
+    }), { timeout: 240_000 })
 
   it.effect("an empty token, a bad id or a bad country is exit 2 with one line, and the database is unchanged", () =>
     Effect.gen(function*() {
@@ -197,7 +197,7 @@ describe("shoplink shops", () => {
       expect(exists.code).toBe(1)
       expect(exists.stderr).toContain("error (ShopExists)")
       expect(exists.stderr).toContain("fix: pass --replace")
-    }), { timeout: 60_000 })
+    }), { timeout: 180_000 })
 
   it.effect("a missing or malformed SHOPLINK_SECRET_KEYS is exit 2 naming it, never its value", () =>
     Effect.gen(function*() {
@@ -228,7 +228,7 @@ describe("shoplink shops", () => {
       }
       // Keys commands do not seal anything, so they do not need it.
       expect((yield* runCliInProcess(["keys", "create", "backend"], { SHOPLINK_DATABASE_URL: file })).code).toBe(0)
-    }), { timeout: 90_000 })
+    }), { timeout: 240_000 })
 
   it.effect("list, remove and rotate refuse a database file that does not exist, and do not create it", () =>
     Effect.gen(function*() {
@@ -253,7 +253,7 @@ describe("shoplink shops", () => {
       expect((yield* runCli([...addArgs("shop_1"), "--database", other], env, { stdin: secretsJson })).code).toBe(0)
       expect(existsSync(file)).toBe(false)
       expect((yield* runCliInProcess(["shops", "list", "--database", other], env)).stdout).toContain("shop_1")
-    }), { timeout: 60_000 })
+    }), { timeout: 180_000 })
 })
 
 describe("shoplink secrets", () => {
@@ -306,7 +306,7 @@ describe("shoplink secrets", () => {
       expect(stale.code).toBe(2)
       expect(stale.stderr).toContain("sealed with key k2 cannot be opened")
       expect(stale.stderr).toContain("put key k2 back in SHOPLINK_SECRET_KEYS")
-    }), { timeout: 60_000 })
+    }), { timeout: 180_000 })
 })
 
 describe("shoplink keys", () => {
@@ -352,7 +352,7 @@ describe("shoplink keys", () => {
       const json = yield* runCliInProcess(["keys", "create", "second", "--json"], env)
       const body = parseJson<{ id: string; key: string }>(json.stdout)
       expect(Either.isRight(yield* verify(body.key))).toBe(true)
-    }), { timeout: 60_000 })
+    }), { timeout: 180_000 })
 })
 
 describe("SHOPLINK_SECRET_KEYS up-front check", () => {
