@@ -1,10 +1,14 @@
 /**
  * One tagged template for every page Shoplink serves: interpolated values are escaped unless they
  * are themselves `html` fragments, so a value cannot reach a page unescaped by forgetting to escape
- * it. Arrays are joined; `undefined`, `null` and `false` render nothing.
+ * it. Arrays are joined; `undefined`, `null` and `false` render nothing. And one response for every
+ * page (`page`), with the security headers (`pageHeaders`): a Content-Security-Policy that allows
+ * no script at all, no framing, `nosniff`, no Referer, not cached.
  *
  * @since 0.1.0
  */
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+
 const RAW: unique symbol = Symbol.for("@shoplink/http/html")
 
 /**
@@ -72,3 +76,86 @@ export const toHtmlString = (fragment: Html): string => fragment[RAW]
  */
 export const safeHref = (url: string | undefined): string | undefined =>
   url !== undefined && /^https?:\/\//i.test(url) ? url : undefined
+
+/**
+ * What a page may load beyond itself. Scripts are never allowed (no page has one).
+ *
+ * - `styleSrc`: sources of its styles (default `'unsafe-inline'`, for the page's own `<style>`;
+ *   give a `'sha256-…'` hash to allow exactly one stylesheet);
+ * - `formAction`: where its forms may post, and be redirected to (default `'self'` only);
+ * - `headers`: more response headers (they cannot replace the security headers).
+ *
+ * @example
+ * import type { Html } from "@shoplink/http"
+ * const options: Html.PageOptions = { status: 404, formAction: ["'self'", "https://catalog.example"] }
+ *
+ * @since 0.7.0
+ */
+export interface PageOptions {
+  readonly status?: number | undefined
+  readonly styleSrc?: ReadonlyArray<string> | undefined
+  readonly formAction?: ReadonlyArray<string> | undefined
+  readonly headers?: Readonly<Record<string, string>> | undefined
+}
+
+/**
+ * The Content-Security-Policy of a page: `default-src 'none'` (so no script, frame, font or
+ * connection), its styles, images from itself, its form targets, `frame-ancestors 'none'` and
+ * `base-uri 'none'`.
+ *
+ * @example
+ * import { Html } from "@shoplink/http"
+ * Html.contentSecurityPolicy() // "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+ *
+ * @since 0.7.0
+ */
+export const contentSecurityPolicy = (options: PageOptions = {}): string =>
+  [
+    "default-src 'none'",
+    `style-src ${(options.styleSrc ?? ["'unsafe-inline'"]).join(" ")}`,
+    "img-src 'self'",
+    `form-action ${(options.formAction ?? ["'self'"]).join(" ")}`,
+    "frame-ancestors 'none'",
+    "base-uri 'none'"
+  ].join("; ")
+
+/**
+ * The headers every page is sent with: `content-security-policy` (`contentSecurityPolicy`),
+ * `x-frame-options: DENY`, `x-content-type-options: nosniff`, `referrer-policy: no-referrer` and
+ * `cache-control: no-store`, after `options.headers`.
+ *
+ * @example
+ * import { createServer } from "node:http"
+ * import { Html } from "@shoplink/http"
+ * createServer((req, res) => {
+ *   res.writeHead(200, { ...Html.pageHeaders(), "content-type": "text/html; charset=utf-8" })
+ *   res.end(Html.toHtmlString(Html.html`<p>Hello</p>`))
+ * })
+ *
+ * @since 0.7.0
+ */
+export const pageHeaders = (options: PageOptions = {}): Record<string, string> => ({
+  "cache-control": "no-store",
+  ...options.headers,
+  "content-security-policy": contentSecurityPolicy(options),
+  "x-frame-options": "DENY",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer"
+})
+
+/**
+ * A page as an `HttpServerResponse`: `text/html; charset=utf-8`, `options.status` (default 200),
+ * with `pageHeaders(options)`.
+ *
+ * @example
+ * import { Html } from "@shoplink/http"
+ * const response = Html.page(Html.html`<!doctype html><title>Parts</title><p>${"a & b"}</p>`, { status: 200 })
+ *
+ * @since 0.7.0
+ */
+export const page = (body: Html | string, options: PageOptions = {}): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.text(typeof body === "string" ? body : body[RAW], {
+    status: options.status ?? 200,
+    contentType: "text/html; charset=utf-8",
+    headers: pageHeaders(options)
+  })

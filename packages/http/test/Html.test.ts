@@ -13,3 +13,22 @@ describe("Html", () => {
     expect(Html.toHtmlString(Html.html`<ul>${rows}${undefined}${null}${false}</ul>`)).toBe("<ul><li>a&lt;</li><li>b</li></ul>")
   })
 })
+
+describe("Html.page", () => {
+  it("sends the page with a script-free CSP, no framing, nosniff, no Referer and no caching", () => {
+    const response = Html.page(Html.html`<p>${"hi"}</p>`, { status: 404, formAction: ["'self'", "https://catalog.example"], headers: { "x-frame-options": "SAMEORIGIN", vary: "Cookie" } })
+    expect(response.status).toBe(404)
+    expect(response.body._tag === "Uint8Array" && response.body.contentType).toBe("text/html; charset=utf-8")
+    expect(response.headers).toMatchObject({
+      "content-security-policy":
+        "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self' https://catalog.example; frame-ancestors 'none'; base-uri 'none'",
+      "x-frame-options": "DENY",
+      "x-content-type-options": "nosniff",
+      "referrer-policy": "no-referrer",
+      "cache-control": "no-store",
+      vary: "Cookie"
+    })
+    expect(Html.contentSecurityPolicy()).not.toContain("script")
+    expect(response.body._tag === "Uint8Array" && new TextDecoder().decode(response.body.body)).toBe("<p>hi</p>")
+  })
+})
