@@ -236,7 +236,10 @@ export interface Runtime {
   ) => Effect.Effect<void, never, Exclude<R, HttpServerRequest.HttpServerRequest | Scope.Scope> | Scope.Scope>
   readonly launch: PunchoutLauncherModule.Operations["launch"]
   readonly openOrder: PunchoutLauncherModule.Operations["openOrder"]
-  /** A signed launch link for a repair order, valid for `expiresIn` (default 15 minutes). */
+  /**
+   * A signed link of purpose `launch` for a repair order (`{basePath}/launch/link?…`), valid for
+   * `expiresIn` (default 15 minutes); every other route refuses it.
+   */
   readonly launchLink: (grant: {
     readonly shopId: string
     readonly repairOrderId: string
@@ -251,8 +254,9 @@ export interface Runtime {
    */
   readonly parts: PartsLedgerModule.Operations
   /**
-   * A signed link to the parts page of a repair order (`{basePath}/parts?shop&ro&exp&sig`), valid
-   * for `expiresIn` (default 15 minutes); needs `launchLinkSecrets` like `launchLink`.
+   * A signed link of purpose `parts` to the parts page of a repair order
+   * (`{basePath}/parts?shop&ro&exp&sig`, also good for `/parts.csv`), valid for `expiresIn` (default
+   * 15 minutes); needs `launchLinkSecrets` like `launchLink`. The launch route refuses it.
    */
   readonly partsLink: (grant: {
     readonly shopId: string
@@ -436,7 +440,8 @@ export const make = <E, R>(
       }, { headers: noStore })
     }).pipe(Effect.withSpan("ConnectorRuntime.launch", { attributes: { how: "api" } }))
 
-    // GET {basePath}/launch/link?shop&ro&exp&sig — a browser following a signed link.
+    // GET {basePath}/launch/link?shop&ro&exp&sig — a browser following a signed link of purpose
+    // `launch` (a parts link is refused here before anything is launched).
     const launchByLink = Effect.gen(function*() {
       const forbidden = HttpServerResponse.text("Forbidden: this launch link is not valid (it may have expired). Open the repair order again.", {
         status: 403,
@@ -447,7 +452,7 @@ export const make = <E, R>(
         Effect.orElseSucceed(() => ({}))
       )
       const nowSeconds = Math.floor((yield* Clock.currentTimeMillis) / 1000)
-      const grant = LaunchLinks.verify(linkSecrets, query, { nowSeconds, maxLifetimeSeconds: maxLinkLifetime })
+      const grant = LaunchLinks.verify(linkSecrets, query, { purpose: "launch", nowSeconds, maxLifetimeSeconds: maxLinkLifetime })
       if (Either.isLeft(grant)) {
         yield* Effect.logWarning("launch link refused").pipe(Effect.annotateLogs({ reason: grant.left.reason }))
         return forbidden
@@ -467,7 +472,7 @@ export const make = <E, R>(
     }).pipe(Effect.withSpan("ConnectorRuntime.launchLink"))
 
     // GET {basePath}/parts?shop&ro (HTML) and /parts.csv — the kept part lines of one repair order,
-    // with a vendor API key or a signed link's parameters (the grant is that repair order of that shop).
+    // with a vendor API key or a signed link of purpose `parts` (the grant is that repair order of that shop).
     const ledger = Context.get(context, PartsLedger)
     const partsPage = (format: "html" | "csv") =>
       Effect.gen(function*() {
@@ -492,7 +497,7 @@ export const make = <E, R>(
           const nowSeconds = Math.floor((yield* Clock.currentTimeMillis) / 1000)
           const grant = linkSecrets.length === 0
             ? undefined
-            : LaunchLinks.verify(linkSecrets, query, { nowSeconds, maxLifetimeSeconds: maxLinkLifetime })
+            : LaunchLinks.verify(linkSecrets, query, { purpose: "parts", nowSeconds, maxLifetimeSeconds: maxLinkLifetime })
           if (grant === undefined || Either.isLeft(grant)) {
             if (grant !== undefined) yield* Effect.logWarning("parts link refused").pipe(Effect.annotateLogs({ reason: grant.left.reason }))
             return HttpServerResponse.text("Forbidden: this link is not valid (it may have expired). Open the repair order again.", {
@@ -623,7 +628,7 @@ export const make = <E, R>(
           if (secret === undefined) return yield* new LaunchLinksDisabled()
           const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
           const expiresAt = now + Math.floor(Duration.toSeconds(Duration.decode(expiresIn ?? "15 minutes")))
-          return LaunchLinks.url(publicBaseUrl, basePath, secret, { shopId, repairOrderId, expiresAt })
+          return LaunchLinks.url(publicBaseUrl, basePath, secret, { shopId, repairOrderId, expiresAt }, "launch")
         }),
       parts: ledger,
       partsLink: ({ expiresIn, repairOrderId, shopId }) =>
@@ -632,7 +637,7 @@ export const make = <E, R>(
           if (secret === undefined) return yield* new LaunchLinksDisabled()
           const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
           const expiresAt = now + Math.floor(Duration.toSeconds(Duration.decode(expiresIn ?? "15 minutes")))
-          return `${publicBaseUrl}${basePath}/parts?${LaunchLinks.sign(secret, { shopId, repairOrderId, expiresAt })}`
+          return LaunchLinks.url(publicBaseUrl, basePath, secret, { shopId, repairOrderId, expiresAt }, "parts")
         }),
       shops,
       apiKeys,

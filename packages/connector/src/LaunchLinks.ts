@@ -1,10 +1,9 @@
 /**
- * Signed launch links: how an SMS page starts punchout without giving the browser a credential.
- * The SMS backend signs `shop, repair order, expiry` with HMAC-SHA256 under a secret it shares with
- * the runtime and puts the link on its repair-order page; the runtime checks the signature and the
- * expiry before it creates a session and redirects to the distributor. A link is a capability for
- * one repair order of one shop until it expires: a tampered, expired or over-long-lived link is
- * refused (403), and so is one whose repair order is not the shop's.
+ * Signed links: how an SMS page opens punchout (`launch`) or the parts page (`parts`) without giving
+ * the browser a credential. The SMS backend signs `purpose, shop, repair order, expiry` with
+ * HMAC-SHA256 under a secret it shares with the runtime; the runtime checks the purpose, signature,
+ * encoding and expiry. A link is a capability for one purpose on one repair order of one shop until
+ * it expires; anything else is refused (403). Details: docs/security.md.
  *
  * Several secrets can be configured (the first signs): rotate by adding the new secret first,
  * waiting out the longest link lifetime, then removing the old one.
@@ -15,6 +14,39 @@ import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { createHmac, timingSafeEqual } from "node:crypto"
+
+/**
+ * What a link is for, signed inside its MAC: a link of one purpose is refused on every other route.
+ * `launch` opens punchout (`{basePath}/launch/link`); `parts` shows the parts page
+ * (`{basePath}/parts` and `/parts.csv`).
+ *
+ * @example
+ * import { LaunchLinks } from "@shoplink/connector"
+ * LaunchLinks.Purpose.literals // ["launch", "parts"]
+ *
+ * @since 0.7.0
+ */
+export const Purpose = Schema.Literal("launch", "parts")
+
+/**
+ * @example
+ * import type { LaunchLinks } from "@shoplink/connector"
+ * const purpose: LaunchLinks.Purpose = "parts"
+ *
+ * @since 0.7.0
+ */
+export type Purpose = typeof Purpose.Type
+
+/**
+ * The route under the runtime's mount point that takes a link of each purpose.
+ *
+ * @example
+ * import { LaunchLinks } from "@shoplink/connector"
+ * LaunchLinks.paths.parts // "/parts"
+ *
+ * @since 0.7.0
+ */
+export const paths: { readonly [P in Purpose]: string } = { launch: "/launch/link", parts: "/parts" }
 
 /**
  * What a link grants.
@@ -34,78 +66,95 @@ export interface Grant {
 
 /**
  * Why a link was refused. The HTTP answer is a bare 403 whatever the reason; the reason is logged.
+ * `wrong purpose` is a link signed for another route (a parts link on the launch route).
  *
  * @example
  * import { LaunchLinks } from "@shoplink/connector"
- * new LaunchLinks.LinkRefused({ reason: "expired" }).message // "launch link refused: expired"
+ * new LaunchLinks.LinkRefused({ reason: "expired" }).message // "signed link refused: expired"
  *
  * @since 0.2.0
  */
 export class LinkRefused extends Schema.TaggedError<LinkRefused>()("LinkRefused", {
-  reason: Schema.Literal("malformed", "bad signature", "expired", "lifetime too long")
+  reason: Schema.Literal("malformed", "bad signature", "wrong purpose", "expired", "lifetime too long")
 }) {
   override get message(): string {
-    return `launch link refused: ${this.reason}`
+    return `signed link refused: ${this.reason}`
   }
 }
 
 const FIELD = /^[A-Za-z0-9._~-]{1,128}$/
+// Canonical decimal: no sign, no leading zero, at most 12 digits.
+const EXP = /^[1-9]\d{0,11}$/
+const SIG = /^[A-Za-z0-9_-]{43}$/
 
-const mac = (secret: Redacted.Redacted<string>, grant: Grant) =>
+// One MAC domain for every purpose; the purpose is the first signed field. Fields cannot contain
+// "\n" (FIELD, EXP), so the message is unambiguous.
+const mac = (secret: Redacted.Redacted<string>, purpose: Purpose, grant: Grant) =>
   createHmac("sha256", Redacted.value(secret))
-    .update(`shoplink-launch-v1\n${grant.shopId}\n${grant.repairOrderId}\n${grant.expiresAt}`)
+    .update(`shoplink-link-v2\n${purpose}\n${grant.shopId}\n${grant.repairOrderId}\n${grant.expiresAt}`)
     .digest()
 
 /**
- * The link's query parameters, signed with `secret`.
+ * The link's query parameters for `purpose`, signed with `secret`. `expiresAt` must be a positive
+ * whole number of seconds (anything else makes a link `verify` refuses as malformed).
  *
  * @example
  * import { Redacted } from "effect"
  * import { LaunchLinks } from "@shoplink/connector"
- * const query = LaunchLinks.sign(Redacted.make("link-secret"), { shopId: "shop_1", repairOrderId: "ro_8f2", expiresAt: 1767225600 })
+ * const query = LaunchLinks.sign(Redacted.make("link-secret"), { shopId: "shop_1", repairOrderId: "ro_8f2", expiresAt: 1767225600 }, "launch")
  * // "shop=shop_1&ro=ro_8f2&exp=1767225600&sig=…"
  *
  * @since 0.2.0
  */
-export const sign = (secret: Redacted.Redacted<string>, grant: Grant): string =>
+export const sign = (secret: Redacted.Redacted<string>, grant: Grant, purpose: Purpose): string =>
   new URLSearchParams({
     shop: grant.shopId,
     ro: grant.repairOrderId,
     exp: String(grant.expiresAt),
-    sig: mac(secret, grant).toString("base64url")
+    sig: mac(secret, purpose, grant).toString("base64url")
   }).toString()
 
 /**
- * The whole link under the runtime's mount point: `{publicBaseUrl}{basePath}/launch/link?…`.
+ * The whole link under the runtime's mount point, at the route of its purpose (`paths`):
+ * `{publicBaseUrl}{basePath}/launch/link?…` for `launch` (the default), `…/parts?…` for `parts`.
  *
  * @example
  * import { Redacted } from "effect"
  * import { LaunchLinks } from "@shoplink/connector"
  * LaunchLinks.url("https://parts.sms.example", "/shoplink", Redacted.make("s"), { shopId: "shop_1", repairOrderId: "ro_1", expiresAt: 1767225600 })
+ * LaunchLinks.url("https://parts.sms.example", "/shoplink", Redacted.make("s"), { shopId: "shop_1", repairOrderId: "ro_1", expiresAt: 1767225600 }, "parts")
  *
  * @since 0.2.0
  */
-export const url = (publicBaseUrl: string, basePath: string, secret: Redacted.Redacted<string>, grant: Grant): string =>
-  `${publicBaseUrl.replace(/\/+$/, "")}${basePath}/launch/link?${sign(secret, grant)}`
+export const url = (
+  publicBaseUrl: string,
+  basePath: string,
+  secret: Redacted.Redacted<string>,
+  grant: Grant,
+  purpose: Purpose = "launch"
+): string => `${publicBaseUrl.replace(/\/+$/, "")}${basePath}${paths[purpose]}?${sign(secret, grant, purpose)}`
 
 /**
- * Checks a link's parameters: well-formed, signed by one of `secrets`, not expired at `nowSeconds`,
- * and not valid for longer than `maxLifetimeSeconds` from now (a link minted to last for ever is
- * refused even when the signature is good).
+ * Checks a link's parameters for the route's `purpose`: well-formed in the canonical encoding
+ * (`exp` a decimal without leading zeros, `sig` the one base64url spelling of the MAC), signed by
+ * one of `secrets` for that purpose, not expired at `nowSeconds`, and not valid for longer than
+ * `maxLifetimeSeconds` from now (a link minted to last for ever is refused even when the signature
+ * is good).
  *
  * @example
  * import { Either, Redacted } from "effect"
  * import { LaunchLinks } from "@shoplink/connector"
  * const secret = Redacted.make("link-secret")
- * const query = new URLSearchParams(LaunchLinks.sign(secret, { shopId: "shop_1", repairOrderId: "ro_1", expiresAt: 2000 }))
- * Either.isRight(LaunchLinks.verify([secret], Object.fromEntries(query), { nowSeconds: 1000, maxLifetimeSeconds: 3600 })) // true
+ * const query = Object.fromEntries(new URLSearchParams(LaunchLinks.sign(secret, { shopId: "shop_1", repairOrderId: "ro_1", expiresAt: 2000 }, "parts")))
+ * Either.isRight(LaunchLinks.verify([secret], query, { purpose: "parts", nowSeconds: 1000, maxLifetimeSeconds: 3600 })) // true
+ * Either.isRight(LaunchLinks.verify([secret], query, { purpose: "launch", nowSeconds: 1000, maxLifetimeSeconds: 3600 })) // false
  *
  * @since 0.2.0
  */
 export const verify = (
   secrets: ReadonlyArray<Redacted.Redacted<string>>,
   params: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>,
-  options: { readonly nowSeconds: number; readonly maxLifetimeSeconds: number }
+  options: { readonly purpose: Purpose; readonly nowSeconds: number; readonly maxLifetimeSeconds: number }
 ): Either.Either<Grant, LinkRefused> => {
   const one = (name: string) => {
     const value = params[name]
@@ -117,15 +166,22 @@ export const verify = (
   const sig = one("sig")
   if (
     shopId === undefined || repairOrderId === undefined || exp === undefined || sig === undefined ||
-    !FIELD.test(shopId) || !FIELD.test(repairOrderId) || !/^\d{1,12}$/.test(exp) || !/^[A-Za-z0-9_-]{43}$/.test(sig)
+    !FIELD.test(shopId) || !FIELD.test(repairOrderId) || !EXP.test(exp) || !SIG.test(sig)
   ) return Either.left(new LinkRefused({ reason: "malformed" }))
-  const grant: Grant = { shopId, repairOrderId, expiresAt: Number(exp) }
   const presented = Buffer.from(sig, "base64url")
-  const signed = secrets.some((secret) => {
-    const expected = mac(secret, grant)
-    return expected.length === presented.length && timingSafeEqual(expected, presented)
-  })
-  if (!signed) return Either.left(new LinkRefused({ reason: "bad signature" }))
+  // The last of 43 characters carries 4 bits and 2 unused ones: only the spelling with the unused
+  // bits zero (what `sign` writes) is accepted.
+  if (presented.toString("base64url") !== sig) return Either.left(new LinkRefused({ reason: "malformed" }))
+  const grant: Grant = { shopId, repairOrderId, expiresAt: Number(exp) }
+  const signedFor = (purpose: Purpose) =>
+    secrets.some((secret) => {
+      const expected = mac(secret, purpose, grant)
+      return expected.length === presented.length && timingSafeEqual(expected, presented)
+    })
+  if (!signedFor(options.purpose)) {
+    const other = Purpose.literals.some((purpose) => purpose !== options.purpose && signedFor(purpose))
+    return Either.left(new LinkRefused({ reason: other ? "wrong purpose" : "bad signature" }))
+  }
   if (grant.expiresAt <= options.nowSeconds) return Either.left(new LinkRefused({ reason: "expired" }))
   if (grant.expiresAt - options.nowSeconds > options.maxLifetimeSeconds) return Either.left(new LinkRefused({ reason: "lifetime too long" }))
   return Either.right(grant)

@@ -1,8 +1,8 @@
-// Vendor API keys (hashed, constant-time) and signed launch links (HMAC-SHA256 with expiry).
+// Vendor API keys (hashed, constant-time). Signed links: LaunchLinks.test.ts.
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { ApiKeys, LaunchLinks, Storage } from "@shoplink/connector"
-import { Effect, Either, Layer, Redacted } from "effect"
+import { ApiKeys, Storage } from "@shoplink/connector"
+import { Effect, Layer, Redacted } from "effect"
 import { createHash } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { pgOn, postgres, scratchDatabase, TestDatabaseUrl } from "./fixtures.js"
@@ -76,36 +76,4 @@ describe("ApiKeys", () => {
       expect(bytes).toContain("shoplink_api_keys")
       expect(bytes).not.toContain(secretPart)
     }))
-})
-
-describe("LaunchLinks", () => {
-  const secret = Redacted.make("link-secret-0123456789")
-  const grant = { shopId: "shop_1", repairOrderId: "ro_8f2", expiresAt: 10_000 }
-  const now = { nowSeconds: 9_000, maxLifetimeSeconds: 3_600 }
-  const params = (query: string) => Object.fromEntries(new URLSearchParams(query))
-  const reason = (result: Either.Either<LaunchLinks.Grant, LaunchLinks.LinkRefused>) =>
-    Either.isLeft(result) ? result.left.reason : "accepted"
-
-  it("accepts a link it signed, with any configured secret (rotation)", () => {
-    expect(LaunchLinks.verify([secret], params(LaunchLinks.sign(secret, grant)), now)).toEqual(Either.right(grant))
-    const next = Redacted.make("next-secret")
-    expect(reason(LaunchLinks.verify([next, secret], params(LaunchLinks.sign(secret, grant)), now))).toBe("accepted")
-    expect(LaunchLinks.url("https://sms.example/", "/shoplink", secret, grant)).toMatch(
-      /^https:\/\/sms\.example\/shoplink\/launch\/link\?shop=shop_1&ro=ro_8f2&exp=10000&sig=[A-Za-z0-9_-]{43}$/
-    )
-  })
-
-  it("refuses tampered, expired, foreign-secret, over-long and malformed links", () => {
-    const good = params(LaunchLinks.sign(secret, grant))
-    expect(reason(LaunchLinks.verify([secret], { ...good, ro: "ro_other" }, now))).toBe("bad signature")
-    expect(reason(LaunchLinks.verify([secret], { ...good, shop: "shop_2" }, now))).toBe("bad signature")
-    expect(reason(LaunchLinks.verify([secret], { ...good, exp: "20000" }, now))).toBe("bad signature")
-    expect(reason(LaunchLinks.verify([Redacted.make("other")], good, now))).toBe("bad signature")
-    expect(reason(LaunchLinks.verify([secret], good, { ...now, nowSeconds: 10_000 }))).toBe("expired")
-    const forever = params(LaunchLinks.sign(secret, { ...grant, expiresAt: 9_999_999 }))
-    expect(reason(LaunchLinks.verify([secret], forever, now))).toBe("lifetime too long")
-    for (const broken of [{}, { ...good, sig: "short" }, { ...good, exp: "soon" }, { ...good, shop: "a/b" }, { ...good, ro: ["a", "b"] }]) {
-      expect(reason(LaunchLinks.verify([secret], broken, now))).toBe("malformed")
-    }
-  })
 })
