@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Type-checks every JSDoc `@example` of every public export of every publishable package.
+// Type-checks every JSDoc `@example` of every public export of every publishable package, and every
+// ```ts block of its README.md (a block that is a fragment on purpose is fenced ```ts fragment).
 // Public = reachable from the package.json `exports` entry points (src/<entry>.ts), through
 // namespace re-exports, as in tooling/scripts/check-jsdoc.mjs. Each example becomes a module in
 // <package>/.tmp/examples/ (gitignored) that imports the packages by name, exactly as a user
@@ -79,9 +80,36 @@ export const collectExamples = (dir) => {
   return { name: pkg.name, examples }
 }
 
+/**
+ * The ```ts (or ```typescript) blocks of the package's README.md, each a whole module a user could
+ * paste; blocks fenced ```ts fragment are left out (they show part of something on purpose).
+ */
+export const collectReadmeExamples = (dir) => {
+  let text
+  try {
+    text = readFileSync(join(dir, "README.md"), "utf8")
+  } catch {
+    return []
+  }
+  const examples = []
+  const lines = text.split("\n")
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^```(ts|typescript)\s*$/.exec(lines[i])
+    if (open === null) continue
+    const start = i + 1
+    let end = start
+    while (end < lines.length && !/^```\s*$/.test(lines[end])) end++
+    examples.push({ exportName: `README block`, source: "README.md", line: start, code: lines.slice(start, end).join("\n") })
+    i = end
+  }
+  return examples
+}
+
 /** Writes and compiles the examples of one package; returns the failures as readable lines. */
 export const checkPackageExamples = (dir) => {
-  const { name, examples } = collectExamples(dir)
+  const collected = collectExamples(dir)
+  const name = collected.name
+  const examples = [...collected.examples, ...collectReadmeExamples(dir)]
   const out = join(dir, ".tmp", "examples")
   rmSync(out, { recursive: true, force: true })
   mkdirSync(out, { recursive: true })
@@ -126,7 +154,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const dir of dirs) {
     const { name, count, failures } = checkPackageExamples(dir)
     if (failures.length === 0) {
-      console.log(`${name}: ${count} @example block(s) type-check`)
+      console.log(`${name}: ${count} @example and README block(s) type-check`)
     } else {
       failed += failures.length
       console.error(`${name}: ${failures.length} error(s) in @example blocks:\n- ${failures.join("\n- ")}`)
