@@ -21,6 +21,7 @@ import * as Scope from "effect/Scope"
 import * as SubscriptionRef from "effect/SubscriptionRef"
 import { OrderManagement, type Values } from "@shoplink/protocol"
 import { createServer } from "node:http"
+import { ServerTimeouts } from "@shoplink/http"
 import { SANDBOX_CREDENTIALS, type SandboxCredentials } from "./Credentials.js"
 import { SANDBOX_FIXTURES, type SandboxFixtures } from "./Fixtures.js"
 import type { SandboxAdminError } from "./internal/admin.js"
@@ -73,6 +74,12 @@ export interface SandboxOptions {
    * API can add customers, move the clock and inject faults. `sandbox.admin` (in process) is not affected.
    */
   readonly adminToken?: Redacted.Redacted<string> | undefined
+  /**
+   * How long a client may take to send its headers, a whole request, and how long an idle
+   * keep-alive connection stays open (`ServerTimeouts` of `@shoplink/http`; default 10 s, 30 s
+   * and 5 s; a late request is answered 408).
+   */
+  readonly serverTimeouts?: ServerTimeouts.Options | undefined
 }
 
 /**
@@ -255,7 +262,9 @@ export const startSandbox = (options: SandboxOptions = {}): Effect.Effect<Runnin
       deliver: (event, target, body) => Effect.asVoid(FiberSet.run(fibers, send(event, target, body)))
     }
     const admin = makeAdmin(ctx, log)
-    const server = yield* NodeHttpServer.make(() => createServer(), { port: options.port ?? 0, host }).pipe(Effect.orDie)
+    const server = yield* NodeHttpServer.make(() => createServer(ServerTimeouts.nodeServerOptions(options.serverTimeouts)), { port: options.port ?? 0, host }).pipe(
+      Effect.orDie
+    )
     const port = server.address._tag === "TcpAddress" ? server.address.port : 0
     url = `http://${displayHost(host)}:${port}`
     yield* server.serve(yield* makeHttpApp(ctx, admin))

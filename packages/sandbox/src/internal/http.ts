@@ -27,7 +27,7 @@ import { MessageFailure } from "./failure.js"
 import { handleOms } from "./oms.js"
 import { documents } from "./openapi.js"
 import { appActionPath, PATHS } from "./paths.js"
-import { errorPage, handleAppAction, handlePage } from "./pages.js"
+import { errorPage, handleAppAction, handlePage, page } from "./pages.js"
 import { handleApiCommand, handleCreate, sessionOf } from "./punchout.js"
 import { errorEnvelope, messageEnvelope } from "./wire.js"
 
@@ -218,8 +218,8 @@ export const makeHttpApp = (ctx: Ctx, admin: SandboxAdmin) =>
   Effect.gen(function*() {
     const docs = HttpApiBuilder.group(SandboxApi, "docs", (handlers) =>
       handlers
-        .handleRaw("home", () => Effect.sync(() => HttpServerResponse.html(documents().page)))
-        .handleRaw("docs", () => Effect.sync(() => HttpServerResponse.html(documents().page)))
+        .handleRaw("home", () => Effect.sync(() => page(documents().page)))
+        .handleRaw("docs", () => Effect.sync(() => page(documents().page)))
         .handleRaw("punchoutDocument", () => Effect.sync(() => json(documents().punchout)))
         .handleRaw("orderManagementDocument", () => Effect.sync(() => json(documents().orderManagement)))
         .handleRaw("sandboxDocument", () => Effect.sync(() => json(documents().sandbox))))

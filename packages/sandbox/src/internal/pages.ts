@@ -81,10 +81,14 @@ export const layout = (title: string, session: Session | undefined, body: Html.H
 <footer data-testid="footer">${footer(session)}</footer>
 </body></html>`)
 
+/**
+ * A page with the security headers (`Html.page`: no script, no framing, nosniff, no Referer). Its
+ * forms post here, and Export is redirected to the SMS's callback page, wherever that is.
+ */
+export const page = (body: string, status = 200) => Html.page(body, { status, formAction: ["'self'", "http:", "https:"] })
+
 export const errorPage = (message: string, session: Session | undefined, status = 400) =>
-  HttpServerResponse.html(layout("Error", session, html`<div class="error" data-testid="error">${message}</div>`)).pipe(
-    HttpServerResponse.setStatus(status)
-  )
+  page(layout("Error", session, html`<div class="error" data-testid="error">${message}</div>`), status)
 
 const q = (token: string) => `token=${encodeURIComponent(token)}`
 
@@ -186,13 +190,13 @@ export const handlePage = (ctx: Ctx, command: Punchout.BrowserCommand, session: 
   Effect.gen(function*() {
     const now = yield* ctx.now
     const back = `${url.pathname}${url.search}`
-    if (command === "ShowCatalog") return HttpServerResponse.html(yield* catalogPage(ctx, session, url, back, now))
+    if (command === "ShowCatalog") return page(yield* catalogPage(ctx, session, url, back, now))
     const orderId = url.searchParams.get("orderId")
     if (orderId === null || orderId.trim() === "") {
       return errorPage(url.searchParams.has("orderID") ? "orderId is required (spelled orderId)" : "orderId is required", session)
     }
     const order = yield* openOrder(ctx, session, orderId, url.searchParams.get("referenceID") ?? undefined)
-    return HttpServerResponse.html(orderPage(ctx, session, order, back))
+    return page(orderPage(ctx, session, order, back))
   }).pipe(Effect.catchTag("PageFailure", failurePage(session)))
 
 const safeBack = (back: string | undefined, token: string) =>
@@ -223,7 +227,7 @@ export const handleAppAction = (ctx: Ctx, action: string, session: Session) =>
       const { result, send } = yield* press(ctx, session, now, button)
       for (const s of send) yield* ctx.deliver(s.event, s.url, s.body)
       if (result.redirect !== undefined) return HttpServerResponse.redirect(result.redirect, { status: 303 })
-      return HttpServerResponse.html(layout("Exported", session, html`<div data-testid="export-result">${BUTTON_LABEL[button].label} done.${
+      return page(layout("Exported", session, html`<div data-testid="export-result">${BUTTON_LABEL[button].label} done.${
         result.orderID === undefined ? "" : html` Order <span data-testid="order-id">${result.orderID}</span>`
       }</div>`))
     }
