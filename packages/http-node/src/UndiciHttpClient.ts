@@ -16,6 +16,8 @@ import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import * as UrlParams from "@effect/platform/UrlParams"
 import * as Effect from "effect/Effect"
+import type * as Fiber from "effect/Fiber"
+import { globalValue } from "effect/GlobalValue"
 import * as Layer from "effect/Layer"
 import * as Runtime from "effect/Runtime"
 import type { IncomingHttpHeaders } from "node:http"
@@ -72,6 +74,26 @@ let sharedAgent: Agent | undefined
 const shared = (): Agent => sharedAgent ??= new Agent()
 
 const interrupted = () => new errors.RequestAbortedError("the request was interrupted")
+const expired = () => new errors.RequestAbortedError("the request's deadline passed")
+
+// `@shoplink/http`'s deadline protocol (`Deadline.TransportTypeId`, `Deadline.claim`), reached
+// through the same `Symbol.for` keys so that this package needs no import of it: a caller's
+// `Deadline.timeoutAbort` leaves a pending deadline for its fiber; the request sent from that fiber
+// takes it and is aborted when it expires.
+interface TransportDeadline {
+  readonly start: (abort: () => void) => void
+  readonly end: () => void
+}
+const DeadlineTransportId: unique symbol = Symbol.for("@shoplink/http/Deadline/Transport") as never
+const pendingDeadlines: WeakMap<object, TransportDeadline> = globalValue(
+  Symbol.for("@shoplink/http/Deadline/pending"),
+  () => new WeakMap<object, TransportDeadline>()
+)
+const claimDeadline = (fiber: Fiber.RuntimeFiber<unknown, unknown>): TransportDeadline | undefined => {
+  const deadline = pendingDeadlines.get(fiber)
+  if (deadline !== undefined) pendingDeadlines.delete(fiber)
+  return deadline
+}
 
 /** One exchange: collects the response and resumes the waiting fiber exactly once. */
 class Exchange implements Dispatcher.DispatchHandler {
@@ -85,8 +107,34 @@ class Exchange implements Dispatcher.DispatchHandler {
   constructor(
     private readonly request: HttpClientRequest.HttpClientRequest,
     private readonly maxBodyBytes: number,
-    private readonly resume: (effect: Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError>) => void
+    private readonly resume: (effect: Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError>) => void,
+    private readonly deadline: TransportDeadline | undefined
   ) {}
+
+  /** Resumes the waiting fiber once, and tells the deadline the exchange has ended. */
+  private finish(effect: Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError>): void {
+    this.done = true
+    this.deadline?.end()
+    this.resume(effect)
+  }
+
+  /** The caller's deadline passed: abort the request on the wire and fail it. */
+  readonly expire = (): void => {
+    if (this.done) return
+    const cause = expired()
+    this.finish(Effect.fail(
+      this.status === 0
+        ? new HttpClientError.RequestError({ request: this.request, reason: "Transport", cause, description: "deadline passed" })
+        : new HttpClientError.ResponseError({
+          request: this.request,
+          response: new BufferedResponse(this.request, this.status, this.headers),
+          reason: "Decode",
+          cause,
+          description: "deadline passed while the response body was read"
+        })
+    ))
+    this.controller?.abort(cause)
+  }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.controller = controller
@@ -111,15 +159,13 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   onResponseEnd(): void {
     if (this.done) return
-    this.done = true
     const body = this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.size)
-    this.resume(Effect.succeed(new BufferedResponse(this.request, this.status, this.headers, body)))
+    this.finish(Effect.succeed(new BufferedResponse(this.request, this.status, this.headers, body)))
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, cause: Error): void {
     if (this.done) return
-    this.done = true
-    this.resume(Effect.fail(
+    this.finish(Effect.fail(
       this.status === 0
         // No response yet: connect, write or wait failed. `cause` keeps the code (ECONNREFUSED, …).
         ? new HttpClientError.RequestError({
@@ -141,13 +187,13 @@ class Exchange implements Dispatcher.DispatchHandler {
   /** The fiber was interrupted: abort the request (now, or once it has a connection). */
   interrupt(): void {
     this.done = true
+    this.deadline?.end()
     this.controller?.abort(interrupted())
   }
 
   private tooLarge(controller: Dispatcher.DispatchController, detail: string): void {
-    this.done = true
     this.chunks = []
-    this.resume(Effect.fail(
+    this.finish(Effect.fail(
       new HttpClientError.ResponseError({
         request: this.request,
         response: new BufferedResponse(this.request, this.status, this.headers),
@@ -161,6 +207,7 @@ class Exchange implements Dispatcher.DispatchHandler {
 }
 
 const send = (
+  fiber: Fiber.RuntimeFiber<unknown, unknown>,
   dispatcher: Dispatcher,
   maxBodyBytes: number,
   request: HttpClientRequest.HttpClientRequest,
@@ -169,7 +216,9 @@ const send = (
   contentType?: string
 ): Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError> =>
   Effect.async((resume) => {
-    const exchange = new Exchange(request, maxBodyBytes, resume)
+    const deadline = claimDeadline(fiber)
+    const exchange = new Exchange(request, maxBodyBytes, resume, deadline)
+    deadline?.start(exchange.expire)
     try {
       dispatcher.dispatch({
         origin: url.origin,
@@ -212,9 +261,9 @@ const unsupported = (request: HttpClientRequest.HttpClientRequest, description: 
 export const make = (options: MakeOptions = {}): HttpClient.HttpClient => {
   const dispatcher = options.dispatcher ?? shared()
   const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes
-  return HttpClient.makeWith<never, never, HttpClientError.HttpClientError, never>(
+  const client = HttpClient.makeWith<never, never, HttpClientError.HttpClientError, never>(
     (effect) =>
-      Effect.flatMap(effect, (request): Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError> => {
+      Effect.flatMap(effect, (request) => Effect.withFiberRuntime((fiber): Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError> => {
         const url = UrlParams.makeUrl(request.url, request.urlParams, request.hash)
         if (url._tag === "Left") {
           return Effect.fail(new HttpClientError.RequestError({ request, reason: "InvalidUrl", cause: url.left }))
@@ -222,16 +271,19 @@ export const make = (options: MakeOptions = {}): HttpClient.HttpClient => {
         const body: Converted = convert(request.body)
         switch (body._tag) {
           case "Ready":
-            return send(dispatcher, maxBodyBytes, request, url.right, body.body, body.contentType)
+            return send(fiber, dispatcher, maxBodyBytes, request, url.right, body.body, body.contentType)
           case "NeedsRuntime":
             return Effect.flatMap(Effect.runtime<never>(), (runtime: Runtime.Runtime<never>) =>
-              send(dispatcher, maxBodyBytes, request, url.right, body.body(runtime)))
+              send(fiber, dispatcher, maxBodyBytes, request, url.right, body.body(runtime)))
           case "Unsupported":
             return unsupported(request, body.description)
         }
-      }),
+      })),
     Effect.succeed
   )
+  // It enforces the deadlines of `@shoplink/http`'s `Deadline.timeoutAbort` (see above).
+  ;(client as unknown as Record<symbol, boolean>)[DeadlineTransportId] = true
+  return client
 }
 
 /**

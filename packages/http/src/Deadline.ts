@@ -1,13 +1,19 @@
 /**
  * The one per-request deadline of every Shoplink client, adapter and worker. It follows the Effect
- * `Clock` (a `TestClock` decides when a request times out) and is cheaper than
- * `Effect.timeoutFail`, which races two fibers through `raceFibersWith` and merges their FiberRefs
- * back (110–150 µs of CPU per request, measured, more than the rest of an exchange).
+ * `Clock` (a `TestClock` decides when a request times out).
  *
- * Instead the request runs in one fiber forked from the caller's runtime (its context, FiberRefs
- * and flags: logger, Clock, tracer). On the live Clock the deadline is a plain timer; on any other
- * Clock it is that Clock's own `sleep` in a second fiber. On expiry the request is interrupted
- * (aborting it), and only once it has stopped does the caller resume with the timeout error.
+ * Two forms:
+ * - `timeoutAbort`, for an HTTP exchange whose transport enforces deadlines itself (an `HttpClient`
+ *   carrying `TransportTypeId`, such as `@shoplink/http-node`'s `UndiciHttpClient`): no fiber is
+ *   forked. On the live Clock the deadline is one timer; on expiry the transport aborts the request
+ *   on the wire and fails it, and the caller gets the timeout error. Interrupting the caller aborts
+ *   the request too (the transport's own interruption).
+ * - `timeoutFail`, for any effect: it runs in one fiber forked from the caller's runtime (context,
+ *   FiberRefs, flags) and is interrupted on expiry; cheaper than `Effect.timeoutFail`, which races
+ *   two fibers and merges their FiberRefs back.
+ *
+ * On a Clock other than the live one (a `TestClock`), the deadline is that Clock's own `sleep` in a
+ * second fiber.
  *
  * @since 0.1.0
  */
@@ -18,6 +24,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import type * as Fiber from "effect/Fiber"
+import { globalValue } from "effect/GlobalValue"
 import * as Runtime from "effect/Runtime"
 import * as RuntimeFlags from "effect/RuntimeFlags"
 import * as Tracer from "effect/Tracer"
@@ -137,4 +144,183 @@ const withDeadline = <A, E, R, E2>(self: Effect.Effect<A, E, R>, options: Deadli
       })
     })
   })
+}
+
+/**
+ * The brand of an `HttpClient` whose transport enforces the deadlines `timeoutAbort` sets: when it
+ * starts a request, it claims the calling fiber's pending deadline (`claim`), and aborts the request
+ * when that deadline expires. `@shoplink/http-node`'s `UndiciHttpClient` carries it. The brand is a
+ * `Symbol.for` key, so a transport needs no import of this package to carry it.
+ *
+ * @example
+ * import { Deadline } from "@shoplink/http"
+ * const transport = { [Deadline.TransportTypeId]: true }
+ * Deadline.enforcedBy(transport) // true
+ *
+ * @since 0.1.0
+ * @category type ids
+ */
+export const TransportTypeId: unique symbol = Symbol.for("@shoplink/http/Deadline/Transport") as never
+
+/**
+ * Whether a transport (an `HttpClient`, before any wrapping) enforces deadlines (`TransportTypeId`).
+ *
+ * @example
+ * import { Deadline } from "@shoplink/http"
+ * Deadline.enforcedBy({}) // false: use timeoutFail
+ *
+ * @since 0.1.0
+ */
+export const enforcedBy = (transport: unknown): boolean =>
+  typeof transport === "object" && transport !== null && (transport as Record<symbol, unknown>)[TransportTypeId] === true
+
+/**
+ * The deadline of one request as a transport sees it: `start` when the request is dispatched, with
+ * the function that aborts it (called at once when the deadline has already passed, and at most
+ * once); `end` once the exchange has ended, however it ended.
+ *
+ * @example
+ * import type { Deadline } from "@shoplink/http"
+ * const attach = (deadline: Deadline.TransportDeadline, abort: () => void) => deadline.start(abort)
+ *
+ * @since 0.1.0
+ */
+export interface TransportDeadline {
+  readonly start: (abort: () => void) => void
+  readonly end: () => void
+}
+
+// Pending deadlines by the fiber that will send the request. A `globalValue` under a `Symbol.for`
+// key, so transports reach the same map without importing this package.
+const pending: WeakMap<object, TransportDeadline> = globalValue(
+  Symbol.for("@shoplink/http/Deadline/pending"),
+  () => new WeakMap<object, TransportDeadline>()
+)
+
+/**
+ * For transports: takes the pending deadline of the fiber that is sending a request, if any (at
+ * most one request claims it).
+ *
+ * @example
+ * import { Effect } from "effect"
+ * import { Deadline } from "@shoplink/http"
+ * const send = Effect.withFiberRuntime((fiber) => {
+ *   const deadline = Deadline.claim(fiber)
+ *   deadline?.start(() => console.log("abort the request"))
+ *   return Effect.sync(() => deadline?.end())
+ * })
+ *
+ * @since 0.1.0
+ */
+export const claim = (fiber: Fiber.RuntimeFiber<unknown, unknown>): TransportDeadline | undefined => {
+  const deadline = pending.get(fiber)
+  if (deadline !== undefined) pending.delete(fiber)
+  return deadline
+}
+
+// One request's deadline: one timer on the live Clock (the Clock's own sleep in a fiber otherwise).
+class Pending implements TransportDeadline {
+  expired = false
+  private ended = false
+  private abort: (() => void) | undefined = undefined
+  private timer: ReturnType<typeof setTimeout> | undefined = undefined
+  private sleeper: Fiber.RuntimeFiber<void> | undefined = undefined
+
+  constructor(fiber: Fiber.RuntimeFiber<unknown, unknown>, clock: Clock.Clock, millis: number) {
+    if (clock === liveClock) {
+      this.timer = setTimeout(this.expire, millis)
+    } else {
+      const fork = Runtime.runFork(Runtime.make({
+        context: fiber.currentContext,
+        fiberRefs: fiber.getFiberRefs(),
+        runtimeFlags: Runtime.defaultRuntimeFlags
+      }))
+      const sleeper = fork(clock.sleep(Duration.millis(millis)))
+      sleeper.addObserver((exit) => {
+        if (Exit.isSuccess(exit)) this.expire()
+      })
+      this.sleeper = sleeper
+    }
+  }
+
+  readonly expire = (): void => {
+    if (this.ended) return
+    this.expired = true
+    const abort = this.abort
+    this.abort = undefined
+    if (abort !== undefined) abort()
+  }
+
+  start(abort: () => void): void {
+    if (this.ended) return
+    if (this.expired) abort()
+    else this.abort = abort
+  }
+
+  end(): void {
+    if (this.ended) return
+    this.ended = true
+    this.abort = undefined
+    if (this.timer !== undefined) clearTimeout(this.timer)
+    if (this.sleeper !== undefined) this.sleeper.unsafeInterruptAsFork(this.sleeper.id())
+  }
+}
+
+/**
+ * Runs an HTTP exchange with a deadline that its transport enforces (see `TransportTypeId`), without
+ * forking a fiber: on expiry the transport aborts the request on the wire and fails it, and the
+ * effect fails with `onTimeout()`. Interrupting the caller interrupts the exchange, which aborts
+ * the request. `self` must send its request from the calling fiber (every `HttpClient` combinator
+ * does, except a timeout or race of its own); on a transport that does not enforce deadlines, use
+ * `timeoutFail`.
+ *
+ * @example
+ * import { HttpClient } from "@effect/platform"
+ * import { Effect } from "effect"
+ * import { Deadline, TransportError } from "@shoplink/http"
+ * declare const client: HttpClient.HttpClient
+ * const bounded = client.get("http://127.0.0.1:8080/orders/1").pipe(Deadline.timeoutAbort({
+ *   duration: "10 seconds",
+ *   onTimeout: () => new TransportError.Timeout({ operation: "getOrder", detail: "no answer within 10 seconds" })
+ * }))
+ *
+ * @since 0.1.0
+ */
+export const timeoutAbort: {
+  <E2>(options: DeadlineOptions<E2>): <A, E, R>(self: Effect.Effect<A, E, R>) => Effect.Effect<A, E | E2, R>
+  <A, E, R, E2>(self: Effect.Effect<A, E, R>, options: DeadlineOptions<E2>): Effect.Effect<A, E | E2, R>
+} = function() {
+  if (Effect.isEffect(arguments[0])) return withTransportDeadline(arguments[0], arguments[1])
+  const options = arguments[0]
+  return (self: Effect.Effect<unknown, unknown, unknown>) => withTransportDeadline(self, options)
+} as any
+
+const withTransportDeadline = <A, E, R, E2>(
+  self: Effect.Effect<A, E, R>,
+  options: DeadlineOptions<E2>
+): Effect.Effect<A, E | E2, R> => {
+  const duration = Duration.decode(options.duration)
+  if (!Duration.isFinite(duration)) return self
+  const millis = Math.min(Duration.toMillis(duration), MAX_TIMER_MILLIS)
+  const inner = options.parentSpan === undefined ? self : Effect.withParentSpan(self, options.parentSpan)
+  return Effect.withFiberRuntime<A, E | E2, R>((fiber) => {
+    const deadline = new Pending(fiber, Context.get(fiber.currentDefaultServices, Clock.Clock), millis)
+    pending.set(fiber, deadline)
+    return Effect.matchCauseEffect(inner, {
+      onSuccess: (value): Effect.Effect<A, E | E2> => {
+        settle(fiber, deadline)
+        return Effect.succeed(value)
+      },
+      onFailure: (cause) => {
+        settle(fiber, deadline)
+        return deadline.expired ? Effect.fail<E | E2>(options.onTimeout()) : Effect.failCause<E | E2>(cause)
+      }
+    })
+  })
+}
+
+// The exchange ended: the deadline is no longer pending (when no transport claimed it) nor armed.
+const settle = (fiber: object, deadline: Pending): void => {
+  if (pending.get(fiber) === deadline) pending.delete(fiber)
+  deadline.end()
 }

@@ -294,13 +294,18 @@ export interface RetryOptions<E> {
   readonly while?: ((error: E) => boolean) | undefined
   /** Runs before each pause: the failed attempt's number and error, and the pause chosen. */
   readonly onRetry?: ((retry: { readonly attempt: number; readonly error: E; readonly delay: Duration.Duration }) => Effect.Effect<void>) | undefined
+  /**
+   * When the first attempt started (Clock milliseconds), counted by `maxElapsed`; read from the
+   * Clock when the first attempt starts if absent. A caller that already has it saves that read.
+   */
+  readonly startedAt?: number | undefined
 }
 
 /**
  * Runs `attempt(1)`, and on a retryable failure `attempt(2)`, … as the policy's `schedule`
- * allows; fails with the last error. The success path costs one `catchAll` (no schedule, no extra
- * fiber); the schedule is built at the first failure, with `maxElapsed` counted from the first
- * attempt.
+ * allows; fails with the last error. The success path costs one `catchAll` (no schedule, no retry
+ * state, no extra fiber); the schedule is built at the first failure, with `maxElapsed` counted from
+ * the first attempt (`startedAt`).
  *
  * @example
  * import { Effect } from "effect"
@@ -314,29 +319,41 @@ export interface RetryOptions<E> {
  * @since 0.1.0
  */
 export const retry = <A, E, R>(attempt: (attempt: number) => Effect.Effect<A, E, R>, options: RetryOptions<E>): Effect.Effect<A, E, R> => {
+  if (options.policy.maxAttempts <= 1) return attempt(1)
+  if (options.startedAt !== undefined) {
+    const startedAt = options.startedAt
+    return Effect.catchAll(attempt(1), (first) => retryAfterFirst(attempt, options, startedAt, first))
+  }
+  return Effect.flatMap(Clock.currentTimeMillis, (startedAt) =>
+    Effect.catchAll(attempt(1), (first) => retryAfterFirst(attempt, options, startedAt, first)))
+}
+
+// Everything a retry needs is built here, after the first failure.
+const retryAfterFirst = <A, E, R>(
+  attempt: (attempt: number) => Effect.Effect<A, E, R>,
+  options: RetryOptions<E>,
+  startedAt: number,
+  first: E
+): Effect.Effect<A, E, R> => {
   const { idempotency, onRetry, policy } = options
   const shouldRetry = options.while ?? ((error: E) => retryable(error, idempotency))
-  if (policy.maxAttempts <= 1) return attempt(1)
-  return Effect.flatMap(Clock.currentTimeMillis, (startedAt) =>
-    Effect.catchAll(attempt(1), (first) => {
-      if (!shouldRetry(first)) return Effect.fail(first)
-      let n = 1
-      let last: E = first
-      const base = schedule(policy, { startedAt })
-      const paced = onRetry === undefined ? base : Schedule.tapOutput(base, (delay) => onRetry({ attempt: n, error: last, delay }))
-      return Effect.flatMap(Schedule.driver(paced), (driver) => {
-        const loop = (error: E): Effect.Effect<A, E, R> =>
-          Effect.matchEffect(driver.next(error), {
-            onFailure: () => Effect.fail(error),
-            onSuccess: () => {
-              n++
-              return Effect.catchAll(attempt(n), (next) => {
-                last = next
-                return shouldRetry(next) ? loop(next) : Effect.fail(next)
-              })
-            }
+  if (!shouldRetry(first)) return Effect.fail(first)
+  let n = 1
+  let last: E = first
+  const base = schedule(policy, { startedAt })
+  const paced = onRetry === undefined ? base : Schedule.tapOutput(base, (delay) => onRetry({ attempt: n, error: last, delay }))
+  return Effect.flatMap(Schedule.driver(paced), (driver) => {
+    const loop = (error: E): Effect.Effect<A, E, R> =>
+      Effect.matchEffect(driver.next(error), {
+        onFailure: () => Effect.fail(error),
+        onSuccess: () => {
+          n++
+          return Effect.catchAll(attempt(n), (next) => {
+            last = next
+            return shouldRetry(next) ? loop(next) : Effect.fail(next)
           })
-        return loop(first)
+        }
       })
-    }))
+    return loop(first)
+  })
 }

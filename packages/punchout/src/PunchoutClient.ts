@@ -6,6 +6,7 @@
  * @since 0.1.0
  */
 import * as HttpClient from "@effect/platform/HttpClient"
+import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Config from "effect/Config"
 import * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
@@ -17,9 +18,9 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import type { ConfigError } from "effect/ConfigError"
 import type { NonEmptyReadonlyArray } from "effect/Array"
-import { InvalidInput as Invalid, type Retry, TransportError } from "@shoplink/http"
-import { OrderAlreadySubmitted, Punchout, PunchoutApi, Violation } from "@shoplink/protocol"
-import { type CommandSpec, type ExchangeConfig, prepareClient, runCommand } from "./internal/exchange.js"
+import { Deadline, InvalidInput as Invalid, type Retry, TransportError } from "@shoplink/http"
+import { Decoder, OrderAlreadySubmitted, Punchout, PunchoutApi, Violation } from "@shoplink/protocol"
+import { type CommandSpec, type ExchangeConfig, prepareClient, requestFor, runCommand } from "./internal/exchange.js"
 import { checkSettings } from "./internal/settings.js"
 import { commandUrl } from "./internal/urls.js"
 import {
@@ -211,14 +212,32 @@ const COMMANDS = {
 
 const encoders = new WeakMap<object, (u: unknown) => Either.Either<unknown, ParseResult.ParseError>>()
 
-// Validates against the protocol's refinements and encodes to the wire; encoders are built once.
-const encodeInput = <A, I>(command: CommandName, schema: Schema.Schema<A, I>, input: unknown): Either.Either<I, InvalidInput> => {
+// Validates against the protocol's refinements and encodes to the wire, serialized: encoders are
+// compiled once per schema (`Decoder.compiledEncoder`, the same answers as Effect's encoder).
+const encodeInput = <A, I>(command: CommandName, schema: Schema.Schema<A, I>, input: unknown): Either.Either<string, InvalidInput> => {
   let encoder = encoders.get(schema)
   if (encoder === undefined) {
-    encoder = Schema.encodeUnknownEither(schema, { onExcessProperty: "error" })
+    encoder = Decoder.compiledEncoder(schema, { onExcessProperty: "error" })
     encoders.set(schema, encoder)
   }
-  return Either.mapLeft(encoder(input) as Either.Either<I, ParseResult.ParseError>, invalid(command))
+  const encoded = encoder(input)
+  return Either.isRight(encoded) ? Either.right(JSON.stringify(encoded.right)) : Either.left(invalid(command)(encoded.left))
+}
+
+// Each session's request per command (method, URL with the token, headers), built at first use.
+const sessionRequests = new WeakMap<PunchoutSession, Map<string, HttpClientRequest.HttpClientRequest>>()
+const commandRequest = (session: PunchoutSession, command: keyof typeof COMMANDS) => {
+  let requests = sessionRequests.get(session)
+  if (requests === undefined) {
+    requests = new Map()
+    sessionRequests.set(session, requests)
+  }
+  let request = requests.get(command)
+  if (request === undefined) {
+    request = requestFor(COMMANDS[command].method, Redacted.value(commandUrl(session, command)))
+    requests.set(command, request)
+  }
+  return request
 }
 
 const withoutUndefined = <T extends Record<string, unknown>>(record: T): T =>
@@ -245,8 +264,14 @@ export const make = (options: PunchoutClientOptions): Effect.Effect<Service, Con
     // Requests carry our User-Agent from the start, so `transformClient` may still replace it.
     const base = yield* HttpClient.HttpClient
     const httpClient = prepareClient(options.transformClient ? options.transformClient(base) : base)
-    const config: ExchangeConfig = { httpClient, timeout: settings.timeout, retry: settings.retry }
-    const baseUrl = settings.baseUrl
+    const config: ExchangeConfig = {
+      httpClient,
+      timeout: settings.timeout,
+      retry: settings.retry,
+      // A transport that enforces deadlines itself (UndiciHttpClient) needs no fiber per attempt.
+      transportDeadline: Deadline.enforcedBy(base)
+    }
+    const createRequest = requestFor(CREATE.method, `${settings.baseUrl}${CREATE.path}`)
 
     const run = <A, I>(spec: CommandSpec<A, I>) => runCommand(config, spec)
 
@@ -265,10 +290,9 @@ export const make = (options: PunchoutClientOptions): Effect.Effect<Service, Con
         }))
         const response = yield* run({
           command: "CreateSession",
-          url: Redacted.make(`${baseUrl}${CREATE.path}`),
+          request: createRequest,
           body,
           response: Punchout.CreateSessionResponse,
-          method: CREATE.method,
           idempotency: CREATE.idempotency,
           referenceID: sessionOptions.referenceID,
           secrets: [options.vendorApiKey, customer.apiToken]
@@ -296,16 +320,19 @@ export const make = (options: PunchoutClientOptions): Effect.Effect<Service, Con
     // The hot path: no generator, one flatMap from the checked input to the exchange.
     const getProductQuotes: Service["getProductQuotes"] = (session, input) =>
       Effect.suspend(() => {
-        const wire = "searchTerm" in input
-          ? { productID: input.searchTerm, quantity: input.quantity, referenceID: input.referenceID }
-          : { productID: input.productID, brandID: input.brandID, quantity: input.quantity, referenceID: input.referenceID }
-        return Effect.flatMap(encodeInput("GetProductQuotes", Punchout.GetProductQuotesRequest, withoutUndefined(wire)), (body) =>
+        const wire: Record<string, unknown> = "searchTerm" in input
+          ? { productID: input.searchTerm, quantity: input.quantity }
+          : input.brandID === undefined
+          ? { productID: input.productID, quantity: input.quantity }
+          : { productID: input.productID, brandID: input.brandID, quantity: input.quantity }
+        if (input.referenceID !== undefined) wire.referenceID = input.referenceID
+        return Effect.flatMap(encodeInput("GetProductQuotes", Punchout.GetProductQuotesRequest, wire), (body) =>
           run({
             command: "GetProductQuotes",
-            url: commandUrl(session, "GetProductQuotes"),
+            request: commandRequest(session, "GetProductQuotes"),
             body,
             response: Punchout.GetProductQuotesResponse,
-            ...COMMANDS.GetProductQuotes,
+            idempotency: COMMANDS.GetProductQuotes.idempotency,
             referenceID: input.referenceID,
             secrets: [session.token]
           }))
@@ -328,10 +355,10 @@ export const make = (options: PunchoutClientOptions): Effect.Effect<Service, Con
           }))
         return yield* run({
           command: "CreateOrder",
-          url: commandUrl(session, "CreateOrder"),
+          request: commandRequest(session, "CreateOrder"),
           body,
           response: Punchout.OrderResponse,
-          ...COMMANDS.CreateOrder,
+          idempotency: COMMANDS.CreateOrder.idempotency,
           referenceID: input.referenceID,
           secrets: [session.token]
         })
@@ -342,10 +369,10 @@ export const make = (options: PunchoutClientOptions): Effect.Effect<Service, Con
         const body = yield* encodeInput("SubmitOrder", Punchout.SubmitOrderRequest, withoutUndefined({ ...input }))
         return yield* runCommand(config, {
           command: "SubmitOrder",
-          url: commandUrl(session, "SubmitOrder"),
+          request: commandRequest(session, "SubmitOrder"),
           body,
           response: Punchout.OrderResponse,
-          ...COMMANDS.SubmitOrder,
+          idempotency: COMMANDS.SubmitOrder.idempotency,
           referenceID: input.referenceID,
           secrets: [session.token]
         }, (error, attempts) =>
@@ -363,10 +390,10 @@ export const make = (options: PunchoutClientOptions): Effect.Effect<Service, Con
         const body = yield* encodeInput("ReserveOrder", Punchout.ReserveOrderRequest, withoutUndefined({ ...input }))
         return yield* run({
           command: "ReserveOrder",
-          url: commandUrl(session, "ReserveOrder"),
+          request: commandRequest(session, "ReserveOrder"),
           body,
           response: Punchout.ReserveOrderResponse,
-          ...COMMANDS.ReserveOrder,
+          idempotency: COMMANDS.ReserveOrder.idempotency,
           referenceID: input.referenceID,
           secrets: [session.token]
         })

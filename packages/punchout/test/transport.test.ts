@@ -4,7 +4,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { UndiciHttpClient } from "@shoplink/http-node"
 import { SANDBOX_CREDENTIALS, SANDBOX_FIXTURES, startSandbox } from "@shoplink/sandbox"
-import { Effect, Fiber, Layer, Redacted, TestClock, Tracer } from "effect"
+import { HttpClient } from "@effect/platform"
+import { Effect, Fiber, Layer, Redacted, Supervisor, TestClock, Tracer } from "effect"
 import { PunchoutClient } from "../src/index.js"
 import {
   clientLayer,
@@ -111,16 +112,51 @@ describe("PunchoutClient over UndiciHttpClient", () => {
       expect(server.count()).toBe(1)
     })))
 
-  it.scoped("spans: the command and its attempts, nothing from the transport, no token", () =>
+  it.live("an attempt that times out on the live Clock aborts its request on the wire, forking no fiber", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const server = yield* faultServer(() => {
+        // never answers
+      })
+      const supervisor = new CountingSupervisor()
+      const error = yield* Effect.flatMap(PunchoutClient.PunchoutClient, (client) =>
+        Effect.flip(client.submitOrder(sessionFor(server.url), { orderID: "10423" }))).pipe(
+          Effect.provide(over(server.url, { requestTimeout: "300 millis" })),
+          Effect.supervised(supervisor)
+        )
+      expect(error._tag === "Timeout" && error.attempt).toBe(1)
+      yield* server.closed(1)
+      // SubmitOrder may have acted: never retried after a timeout.
+      expect(server.count()).toBe(1)
+      // The deadline is one timer enforced by the transport: no fiber per attempt.
+      expect(supervisor.started).toBe(0)
+    })))
+
+  it.scoped("an interrupted caller aborts its request: the server sees the socket close", () =>
+    Effect.gen(function*() {
+      const server = yield* faultServer(() => {
+        // never answers
+      })
+      const fiber = yield* Effect.flatMap(PunchoutClient.PunchoutClient, (client) =>
+        client.getProductQuotes(sessionFor(server.url), { searchTerm: "oil filter", quantity: 1 })).pipe(
+          Effect.provide(over(server.url, { requestTimeout: "1 minute" })),
+          Effect.fork
+        )
+      yield* server.arrived(1)
+      yield* Fiber.interrupt(fiber)
+      yield* server.closed(1)
+      expect(server.count()).toBe(1)
+    }))
+
+  it.scoped("spans, with a tracer provided: one per command, its attempts as events, nothing from the transport, no token", () =>
     Effect.gen(function*() {
       const server = yield* faultServer(then((_q, res) => htmlPage(res, 503), quotesOk))
-      const spans: Array<{ name: string; attributes: ReadonlyMap<string, unknown>; parent: unknown }> = []
+      const spans: Array<Tracer.Span & { readonly events: ReadonlyArray<[string, bigint, Record<string, unknown>]> }> = []
       const base = yield* Effect.tracer
       const recording = Tracer.make({
         context: base.context,
         span: (...args) => {
           const span = base.span(...args)
-          spans.push(span)
+          spans.push(span as (typeof spans)[number])
           return span
         }
       })
@@ -129,17 +165,48 @@ describe("PunchoutClient over UndiciHttpClient", () => {
           Effect.provide(over(server.url)),
           Effect.withTracer(recording)
         )
-      expect(spans.map((s) => s.name)).toEqual([
-        "PunchoutClient.GetProductQuotes",
-        "Punchout.GetProductQuotes.attempt",
-        "Punchout.GetProductQuotes.attempt"
-      ])
-      const [command, first, second] = spans
+      expect(spans.map((s) => s.name)).toEqual(["PunchoutClient.GetProductQuotes"])
+      const [command] = spans
+      expect(command?.kind).toBe("client")
       expect(command?.attributes.get("punchout.attempts")).toBe(2)
       expect(command?.attributes.get("punchout.referenceID")).toBe("RO-9")
-      expect([first?.attributes.get("punchout.attempt"), second?.attributes.get("punchout.attempt")]).toEqual([1, 2])
-      // each attempt is a child of the command span
-      expect((first?.parent as { _tag: string; value?: unknown })?.value).toBe(command)
-      expect(JSON.stringify(spans.map((s) => [s.name, [...s.attributes]]))).not.toContain(SESSION_TOKEN)
+      expect(command?.events.map(([name, , attributes]) => [name, attributes["punchout.attempt"], attributes["punchout.outcome"] ?? "", attributes["http.response.status_code"] ?? ""]))
+        .toEqual([["attempt", 1, "UnexpectedResponse", 503], ["retry", 1, "", ""], ["attempt", 2, "ok", 200]])
+      expect(command?.status._tag).toBe("Ended")
+      expect(JSON.stringify(spans.map((s) => [s.name, [...s.attributes], s.events]), (_, v) => typeof v === "bigint" ? String(v) : v))
+        .not.toContain(SESSION_TOKEN)
+    }))
+
+  it.scoped("spans, with no tracer provided (Effect's native one): none per call", () =>
+    Effect.gen(function*() {
+      const server = yield* faultServer(quotesOk)
+      const seen: Array<string> = []
+      const layer = over(server.url, {
+        // What the HttpClient runs in: the caller's span, or the client's own.
+        transformClient: HttpClient.tapRequest(() =>
+          Effect.map(Effect.option(Effect.currentSpan), (span) => {
+            seen.push(span._tag === "Some" ? span.value.name : "none")
+          }))
+      })
+      const call = Effect.flatMap(PunchoutClient.PunchoutClient, (client) =>
+        client.getProductQuotes(sessionFor(server.url), { searchTerm: "oil filter", quantity: 1 })).pipe(
+          Effect.withSpan("caller"),
+          Effect.provide(layer)
+        )
+      yield* call
+      const base = yield* Effect.tracer
+      yield* Effect.withTracer(call, Tracer.make({ context: base.context, span: (...args) => base.span(...args) }))
+      expect(seen).toEqual(["caller", "PunchoutClient.GetProductQuotes"])
     }))
 })
+
+/** Counts the fibers started under it. */
+class CountingSupervisor extends Supervisor.AbstractSupervisor<number> {
+  started = 0
+  get value() {
+    return Effect.sync(() => this.started)
+  }
+  override onStart() {
+    this.started++
+  }
+}
