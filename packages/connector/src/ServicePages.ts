@@ -388,6 +388,10 @@ export interface Options {
   readonly returnPaths?: RegExp
   /** Session lifetimes (`SignIn.makeSessions`). */
   readonly sessions?: SignIn.SessionOptions
+  /** The cost of upgraded password hashes (default `SignIn.OWASP_SCRYPT`); tests may pass a lower one. */
+  readonly passwordCost?: SignIn.ScryptCost
+  /** A user whose older hash a sign-in replaced (`SignIn.makeUsers`): write it back where users are kept. */
+  readonly onPasswordUpgrade?: (user: SignIn.User) => void
   /** The SMS's name in error pages ("The distributor or Tekmetric could not be reached"). */
   readonly smsName: string
   /**
@@ -492,12 +496,16 @@ export const make = (options: Options): Effect.Effect<ServicePages> =>
   Effect.gen(function*() {
     const returnPaths = options.returnPaths ?? RETURN_PATHS
     const safeNext = (next: string | undefined) => next !== undefined && returnPaths.test(next) ? next : "/"
-    const users = new Map(options.users.map((u) => [u.email.toLowerCase(), u]))
+    // One scrypt per attempt, known email or not; an older hash is upgraded at a good sign-in.
+    const users = yield* Effect.promise(() =>
+      SignIn.makeUsers(options.users, {
+        ...(options.passwordCost === undefined ? {} : { cost: options.passwordCost }),
+        ...(options.onPasswordUpgrade === undefined ? {} : { onUpgrade: options.onPasswordUpgrade })
+      })
+    )
     const sessions = SignIn.makeSessions(options.sessions)
     const signInTokens = SignIn.makeSignInTokens()
     const throttle = SignIn.makeThrottle()
-    // Compared against when the email is unknown, so an unknown email costs what a wrong password does.
-    const decoyHash = yield* Effect.promise(() => SignIn.hashPassword(SignIn.randomToken()))
     const secure = options.appBaseUrl.startsWith("https:")
     const sessionCookie = secure ? "__Host-shoplink_session" : "shoplink_session"
     const signInCookie = secure ? "__Host-shoplink_signin" : "shoplink_signin"
@@ -505,23 +513,13 @@ export const make = (options: Options): Effect.Effect<ServicePages> =>
     // Browsers send Origin on every POST; a same-origin POST comes from the pages' own address.
     const ownOrigins = new Set([options.appBaseUrl, ...(options.otherOrigins ?? [])].map((url) => new URL(url).origin))
 
-    const csp = [
-      "default-src 'none'",
-      `style-src ${STYLE_HASH}`,
-      "img-src 'self'",
-      `form-action ${["'self'", ...(options.formActions ?? []).map((url) => new URL(url).origin)].join(" ")}`,
-      "frame-ancestors 'none'",
-      "base-uri 'none'"
-    ].join("; ")
-    const pageHeaders = {
-      "content-security-policy": csp,
-      "x-frame-options": "DENY",
-      "x-content-type-options": "nosniff",
-      "referrer-policy": "same-origin",
-      "cache-control": "no-store"
+    // Every page: the layout's one stylesheet, forms to this service and the distributor's catalog
+    // (`formActions`), no script, no framing, nosniff, no Referer (see `Html.page`).
+    const pageOptions = {
+      styleSrc: [STYLE_HASH],
+      formAction: ["'self'", ...(options.formActions ?? []).map((url) => new URL(url).origin)]
     }
-    const page = (body: string, status = 200) =>
-      HttpServerResponse.text(body, { status, contentType: "text/html; charset=utf-8", headers: pageHeaders })
+    const page = (body: string, status = 200) => HtmlTag.page(body, { ...pageOptions, status })
     const seeOther = (location: string, headers: Record<string, string> = {}) =>
       HttpServerResponse.empty({ status: 303, headers: { location, "cache-control": "no-store", ...headers } })
     const refuse = (reason: string) =>
@@ -541,8 +539,13 @@ export const make = (options: Options): Effect.Effect<ServicePages> =>
     const request = HttpServerRequest.HttpServerRequest
     const sessionOf = (req: HttpServerRequest.HttpServerRequest) => sessions.get(req.cookies[sessionCookie])
     const fromOwnOrigin = (req: HttpServerRequest.HttpServerRequest) => {
-      if (req.headers["sec-fetch-site"] === "cross-site") return false
+      const site = req.headers["sec-fetch-site"]
+      if (site === "cross-site") return false
       const origin = req.headers["origin"]
+      // The pages send `Referrer-Policy: no-referrer`, under which a browser's form POST says
+      // `Origin: null`; its Fetch Metadata (`Sec-Fetch-Site`, which a page cannot set) still tells
+      // where the form was.
+      if (origin === "null") return site === "same-origin"
       if (origin !== undefined) return ownOrigins.has(origin)
       const referer = req.headers["referer"]
       if (referer === undefined) return false
@@ -605,14 +608,14 @@ export const make = (options: Options): Effect.Effect<ServicePages> =>
       const email = (field("email") ?? "").trim().toLowerCase().slice(0, 320)
       const password = (field("password") ?? "").slice(0, 1024)
       const next = safeNext(field("next"))
-      const user = users.get(email)
-      // Always one scrypt, whether or not the email is known.
-      const matches = yield* Effect.promise(() => SignIn.verifyPassword(password, user?.passwordHash ?? decoyHash))
+      // Throttled per account and per client address (behind a proxy, the proxy's address).
+      const address = Option.getOrUndefined(req.remoteAddress)
+      const user = yield* Effect.promise(() => users.authenticate(email, password))
       const shopName = user === undefined ? undefined : yield* options.shopName(user.shopId)
-      if (throttle.blocked(email) || user === undefined || !matches || shopName === undefined) {
-        throttle.failed(email)
+      if (throttle.blocked(email, address) || user === undefined || shopName === undefined) {
+        throttle.failed(email, address)
         yield* Effect.logWarning("sign-in failed").pipe(
-          Effect.annotateLogs({ reason: user !== undefined && matches && shopName === undefined ? "the user's shop is not onboarded" : "wrong email or password" })
+          Effect.annotateLogs({ reason: user !== undefined && shopName === undefined ? "the user's shop is not onboarded" : "wrong email or password" })
         )
         return yield* signInForm({ next, email, error: SIGN_IN_FAILED }, 401)
       }

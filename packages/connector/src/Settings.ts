@@ -21,6 +21,7 @@
  *
  * @since 0.5.0
  */
+import { ServerTimeouts } from "@shoplink/http"
 import type { OrderManagementClient } from "@shoplink/order-management"
 import type { PunchoutClient } from "@shoplink/punchout"
 import * as Config from "effect/Config"
@@ -196,3 +197,28 @@ export const observability = {
     serviceName: SETTINGS.serviceName.env
   })
 } satisfies Config.Config.Wrap<Observability.Options>
+
+/**
+ * The HTTP server's timeouts (`ServerTimeouts` of `@shoplink/http`) from `SHOPLINK_HEADERS_TIMEOUT`
+ * (default 10 seconds), `SHOPLINK_REQUEST_TIMEOUT` (30 seconds) and `SHOPLINK_KEEP_ALIVE_TIMEOUT`
+ * (5 seconds), each in seconds (`10`) or as a duration (`10 seconds`), as the options to create a
+ * `node:http` server with.
+ *
+ * @example
+ * import { NodeHttpServer } from "@effect/platform-node"
+ * import { Effect } from "effect"
+ * import { createServer } from "node:http"
+ * import { Settings } from "@shoplink/connector"
+ * const server = Effect.flatMap(Settings.serverTimeouts, (timeouts) =>
+ *   NodeHttpServer.make(() => createServer(timeouts), { port: 3000 }))
+ *
+ * @since 0.7.0
+ */
+export const serverTimeouts: Config.Config<ServerTimeouts.NodeServerOptions> = Config.map(
+  ServerTimeouts.config({
+    headersTimeout: SETTINGS.headersTimeout.env,
+    requestTimeout: SETTINGS.requestTimeout.env,
+    keepAliveTimeout: SETTINGS.keepAliveTimeout.env
+  }),
+  ServerTimeouts.nodeServerOptions
+)

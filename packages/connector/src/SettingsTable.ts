@@ -83,6 +83,9 @@ export type SettingKey =
   | "otlpProtocol"
   | "otlpHeaders"
   | "serviceName"
+  | "headersTimeout"
+  | "requestTimeout"
+  | "keepAliveTimeout"
 
 /**
  * Every standard setting. The `OTEL_*` names are OpenTelemetry's own conventions.
@@ -231,6 +234,25 @@ export const SETTINGS: { readonly [K in SettingKey]: SettingDefinition } = {
     file: ["telemetry", "serviceName"],
     secret: false,
     description: "the service.name resource attribute (default shoplink)"
+  },
+  // The HTTP server's timeouts (ServerTimeouts of @shoplink/http): seconds, or a duration.
+  headersTimeout: {
+    env: "SHOPLINK_HEADERS_TIMEOUT",
+    file: ["server", "headersTimeout"],
+    secret: false,
+    description: "how long a client may take to send a request's headers, in seconds or as a duration (default 10 seconds; then 408)"
+  },
+  requestTimeout: {
+    env: "SHOPLINK_REQUEST_TIMEOUT",
+    file: ["server", "requestTimeout"],
+    secret: false,
+    description: "how long a client may take to send a whole request, headers and body (default 30 seconds; then 408)"
+  },
+  keepAliveTimeout: {
+    env: "SHOPLINK_KEEP_ALIVE_TIMEOUT",
+    file: ["server", "keepAliveTimeout"],
+    secret: false,
+    description: "how long an idle keep-alive connection stays open (default 5 seconds)"
   }
 }
 

@@ -64,8 +64,12 @@ const start = Effect.gen(function*() {
     csrf = /name="csrf" value="([^"]*)"/.exec(text)?.[1] ?? csrf
     return { status: response.status, location: response.headers.get("location"), headers: response.headers, text }
   }
-  const post = (path: string, fields: Record<string, string>, origin: string = url) =>
-    send(path, { method: "POST", headers: { origin, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ csrf, ...fields }) })
+  const post = (path: string, fields: Record<string, string>, origin: string = url, headers: Record<string, string> = {}) =>
+    send(path, {
+      method: "POST",
+      headers: { origin, "content-type": "application/x-www-form-urlencoded", ...headers },
+      body: new URLSearchParams({ csrf, ...fields })
+    })
   const call = <A>(f: () => Promise<A>) => Effect.promise(f)
   return { pages, call, send, post, cookies }
 })
@@ -82,6 +86,9 @@ describe("ServicePages", () => {
       expect(csp).toContain(`style-src ${ServicePages.STYLE_HASH}`)
       expect(csp).toContain("form-action 'self' https://distributor.example")
       expect(form.headers.get("x-frame-options")).toBe("DENY")
+      expect(form.headers.get("x-content-type-options")).toBe("nosniff")
+      expect(form.headers.get("referrer-policy")).toBe("no-referrer")
+      expect(csp).not.toContain("script")
       // Wrong password, a user of a shop not onboarded, and a foreign Origin.
       expect((yield* call(() => post("/sign-in", { email: "ava@example.com", password: "nope", next: "/" }))).status).toBe(401)
       expect((yield* call(() => post("/sign-in", { email: "ned@example.com", password: PASSWORD, next: "/" }))).status).toBe(401)
@@ -101,6 +108,15 @@ describe("ServicePages", () => {
       expect(missing.text).toContain("No such repair order in your shop.")
       expect((yield* call(() => post("/ro/ro_1/order-parts", { csrf: "wrong" }))).status).toBe(403)
       expect((yield* call(() => post("/ro/ro_1/order-parts", {}, "https://evil.example"))).status).toBe(403)
+      // Under `Referrer-Policy: no-referrer` a browser's form POST says `Origin: null`: accepted only
+      // with the browser's own Fetch Metadata saying the form was on this origin.
+      const nullOrigin = (site: string | undefined) =>
+        post("/ro/ro_1/order-parts", {}, "null", site === undefined ? {} : { "sec-fetch-site": site })
+      expect((yield* call(() => nullOrigin(undefined))).status).toBe(403)
+      expect((yield* call(() => nullOrigin("cross-site"))).status).toBe(403)
+      expect((yield* call(() => nullOrigin("same-site"))).status).toBe(403)
+      yield* call(() => send("/"))
+      expect((yield* call(() => nullOrigin("same-origin"))).status).toBe(303)
       yield* call(() => send("/"))
       const launched = yield* call(() => post("/ro/ro_1/order-parts", {}))
       expect(launched.status).toBe(303)
