@@ -164,7 +164,7 @@ export const run = (argv: ReadonlyArray<string>): Effect.Effect<number, never, C
     case "Usage":
       return Effect.as(err(formatUsage(routed, asJson)), ExitCode.ExitCode.Usage)
   }
-  return cli(argv).pipe(
+  return cli([...argv.slice(0, 2), ...routed.args]).pipe(
     (effect) => (colour() ? effect : plain(effect)),
     Effect.as(ExitCode.ExitCode.Ok as number),
     Effect.catchAll((error) => {

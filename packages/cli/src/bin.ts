@@ -38,6 +38,6 @@ if (args[0] === "--version") {
     process.exitCode = 2
   } else {
     const { main } = await import("./internal/main.js")
-    main(process.argv)
+    main([...process.argv.slice(0, 2), ...routed.args])
   }
 }

@@ -102,8 +102,9 @@ const listTable = (entries: ReadonlyArray<WebhookInbox.InboxEntry>, now: number)
   const rows = entries.map((e) => [
     shortId(e.id),
     e.kind,
-    clip(e.shopId, 10),
-    clip(e.repairOrderId, 10),
+    // Identifiers whole (a cut one cannot be typed back); the last error takes what is left.
+    e.shopId,
+    e.repairOrderId,
     e.status,
     e.attempts,
     age(e.receivedAt, now),

@@ -10,7 +10,12 @@ export type Route =
   | { readonly _tag: "Version" }
   | { readonly _tag: "Help"; readonly text: string }
   | { readonly _tag: "Usage"; readonly message: string; readonly fix: string }
-  | { readonly _tag: "Run"; readonly path: ReadonlyArray<string> }
+  | {
+    readonly _tag: "Run"
+    readonly path: ReadonlyArray<string>
+    /** The arguments for the parser: global options given before the command moved after it. */
+    readonly args: ReadonlyArray<string>
+  }
 
 // @effect/cli's own options: left for it to handle (`--log-level` and `--completions` take a value).
 const builtIns = new Map([["--log-level", true], ["--completions", true], ["--wizard", false]])
@@ -121,13 +126,17 @@ const checkLeaf = (path: ReadonlyArray<string>, leaf: Spec.LeafSpec, rest: Reado
       return usage(`missing option ${flag} <${option.placeholder ?? "value"}> (${option.description})`, `see \`${where} --help\``)
     }
   }
-  return { _tag: "Run", path }
+  return { _tag: "Run", path, args: [] }
 }
 
 /** Where `args` (the command line after `shoplink`) leads. */
 export const route = (args: ReadonlyArray<string>): Route => {
   let node: Spec.CommandSpec = Spec.root
   const path: Array<string> = []
+  // What stays where it was (command names, `--log-level`), and the global options given before
+  // the command, which go after it: `shoplink --json doctor` is `shoplink doctor --json`.
+  const kept: Array<string> = []
+  const hoisted: Array<string> = []
   let i = 0
   while (Spec.isGroup(node)) {
     const arg = args[i]
@@ -137,15 +146,21 @@ export const route = (args: ReadonlyArray<string>): Route => {
       const flag = arg.split("=")[0]!
       // `--log-level <level>` may precede the command; @effect/cli reads it from the full line.
       if (flag === "--log-level") {
-        i += arg.includes("=") ? 1 : 2
+        const width = arg.includes("=") ? 1 : 2
+        kept.push(...args.slice(i, i + width))
+        i += width
         continue
       }
-      if (builtIns.has(flag)) return { _tag: "Run", path }
+      if (builtIns.has(flag)) return { _tag: "Run", path, args }
+      const global = globalOptions.get(flag)
+      if (global !== undefined) {
+        const width = global.kind === "boolean" || arg.includes("=") ? 1 : 2
+        hoisted.push(...args.slice(i, i + width))
+        i += width
+        continue
+      }
       const where = ["shoplink", ...path].join(" ")
-      const global = Object.keys(Spec.GLOBAL_OPTIONS).map((key) => `--${Spec.flagOf(key)}`)
-      return global.includes(flag)
-        ? usage(`${flag} goes after the command`, `e.g. \`shoplink doctor ${flag}${flag === "--config" ? " <file>" : ""}\``)
-        : usage(`unknown option ${flag} for \`${where}\``, `\`${where} --help\` lists the commands and options`)
+      return usage(`unknown option ${flag} for \`${where}\``, `\`${where} --help\` lists the commands and options`)
     }
     const names = node.subcommands.map((c) => c.name)
     const next: Spec.CommandSpec | undefined = node.subcommands.find((c) => c.name === arg)
@@ -157,11 +172,21 @@ export const route = (args: ReadonlyArray<string>): Route => {
       )
     }
     path.push(next.name)
+    kept.push(arg)
     node = next
     i++
   }
-  return checkLeaf(path, node, args.slice(i))
+  // The leaf's own arguments, with the hoisted options before any `--`.
+  const own = args.slice(i)
+  const end = own.indexOf("--")
+  const rest = end === -1 ? [...own, ...hoisted] : [...own.slice(0, end), ...hoisted, ...own.slice(end)]
+  const routed = checkLeaf(path, node, rest)
+  return routed._tag === "Run" ? { ...routed, args: [...kept, ...rest] } : routed
 }
+
+const globalOptions = new Map<string, Spec.OptionSpec>(
+  Object.entries(Spec.GLOBAL_OPTIONS).map(([key, option]) => [`--${Spec.flagOf(key)}`, option])
+)
 
 /** A usage error as `reportError` prints one: a line and its fix, or JSON with `--json`. */
 export const formatUsage = (route: { readonly message: string; readonly fix: string }, asJson: boolean): string =>
