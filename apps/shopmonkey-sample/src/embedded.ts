@@ -16,7 +16,7 @@ export type DemoUser = DemoShops.DemoUser
 export interface Embedded {
   readonly sandbox: RunningSandbox
   readonly shopmonkey: FakeShopmonkey
-  readonly settings: Pick<Settings, "punchoutBaseUrl" | "vendorApiKey" | "shopmonkeyBaseUrl" | "secretKeys" | "users" | "shops">
+  readonly settings: Pick<Settings, "punchoutBaseUrl" | "vendorApiKey" | "orderManagement" | "shopmonkeyBaseUrl" | "secretKeys" | "users" | "shops">
   /** Shop A (Main Street Auto) and shop B (Maple Garage), in that order. */
   readonly shops: DemoShops.DemoShops["shops"]
   /** ava@mainstreet.example (shop A) and ben@maplegarage.example (shop B), in that order. */
@@ -47,6 +47,8 @@ export const startEmbedded = (options: { readonly passwords?: readonly [string, 
       settings: {
         punchoutBaseUrl: demo.punchoutBaseUrl,
         vendorApiKey: demo.vendorApiKey,
+        // The sandbox's Order Management API: order webhooks are verified with it.
+        orderManagement: { environment: "US_QUA", testBaseUrl: sandbox.url, apiKey: Redacted.make(sandbox.credentials.oms.testApiKey) },
         shopmonkeyBaseUrl: shopmonkey.url,
         secretKeys: demo.secretKeys,
         users: demo.signInUsers,

@@ -11,7 +11,7 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import { shopmonkeyBaseUrl, shopmonkeyBaseUrlSetting } from "@shoplink/adapter-shopmonkey"
-import { Settings as Standard, SettingsTable, type ShopStore, SignIn, type Storage } from "@shoplink/connector"
+import { type ConnectorRuntime, Settings as Standard, SettingsTable, type ShopStore, SignIn, type Storage } from "@shoplink/connector"
 
 /**
  * Someone who may sign in to the sample's pages, and the one shop they act for; the hash is
@@ -39,6 +39,11 @@ export interface Settings {
   readonly database: Storage.Location
   readonly punchoutBaseUrl: string
   readonly vendorApiKey: Redacted.Redacted<string>
+  /**
+   * The distributor's Order Management API (`SHOPLINK_OMS_*`): with it, every order webhook is
+   * verified with the distributor before it is applied; without it, the runtime warns at start-up.
+   */
+  readonly orderManagement: ConnectorRuntime.Options["orderManagement"]
   readonly shopmonkeyBaseUrl: string
   /** The keyring sealing the shops' secrets in the database (`id:base64key[,…]`). */
   readonly secretKeys: Redacted.Redacted<string>
@@ -114,6 +119,7 @@ const retired = Config.all(RETIRED.map((name) =>
 export const externalConfig = Config.all({
   punchoutBaseUrl: Standard.punchoutClient.baseUrl,
   vendorApiKey: Standard.punchoutClient.vendorApiKey,
+  orderManagement: Config.option(Config.all(Standard.orderManagementClient)).pipe(Config.map(Option.getOrUndefined)),
   shopmonkeyBaseUrl,
   // Checked as a keyring: the problem is named, never a key.
   secretKeys: Standard.secretBox.keys,

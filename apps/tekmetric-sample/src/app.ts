@@ -54,6 +54,8 @@ export const startApp = (settings: Settings): Effect.Effect<RunningApp, StartFai
       publicBaseUrl,
       smsVendorName: settings.smsVendorName,
       punchout: { baseUrl: settings.punchoutBaseUrl, vendorApiKey: settings.vendorApiKey },
+      // Order webhooks are verified with the distributor (OrderVerifier) whenever this is set.
+      orderManagement: settings.orderManagement,
       storage: settings.database,
       secretKeys: settings.secretKeys,
       launchLinkSecrets: [settings.linkSecret],

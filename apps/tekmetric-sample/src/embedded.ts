@@ -19,7 +19,7 @@ export type DemoUser = DemoShops.DemoUser
 export interface Embedded {
   readonly sandbox: RunningSandbox
   readonly tekmetric: FakeTekmetric
-  readonly settings: Pick<Settings, "punchoutBaseUrl" | "vendorApiKey" | "tekmetricBaseUrl" | "secretKeys" | "linkSecret" | "users" | "shops">
+  readonly settings: Pick<Settings, "punchoutBaseUrl" | "vendorApiKey" | "orderManagement" | "tekmetricBaseUrl" | "secretKeys" | "linkSecret" | "users" | "shops">
   readonly shops: DemoShops.DemoShops["shops"]
   readonly users: DemoShops.DemoShops["users"]
 }
@@ -49,6 +49,8 @@ export const startEmbedded = (options: { readonly passwords?: readonly [string, 
       settings: {
         punchoutBaseUrl,
         vendorApiKey,
+        // The sandbox's Order Management API: order webhooks are verified with it.
+        orderManagement: { environment: "US_QUA", testBaseUrl: sandbox.url, apiKey: Redacted.make(sandbox.credentials.oms.testApiKey) },
         tekmetricBaseUrl: tekmetric.url,
         secretKeys,
         linkSecret: Redacted.make(SignIn.randomToken()),

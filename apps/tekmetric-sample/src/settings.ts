@@ -8,7 +8,7 @@ import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import { Settings as Standard, SettingsTable, type ShopStore, SignIn, type Storage } from "@shoplink/connector"
+import { type ConnectorRuntime, Settings as Standard, SettingsTable, type ShopStore, SignIn, type Storage } from "@shoplink/connector"
 
 /** Someone who may sign in to the sample's pages, and the one shop they act for. */
 export type User = SignIn.User
@@ -22,6 +22,11 @@ export interface Settings {
   readonly database: Storage.Location
   readonly punchoutBaseUrl: string
   readonly vendorApiKey: Redacted.Redacted<string>
+  /**
+   * The distributor's Order Management API (`SHOPLINK_OMS_*`): with it, every order webhook is
+   * verified with the distributor before it is applied; without it, the runtime warns at start-up.
+   */
+  readonly orderManagement: ConnectorRuntime.Options["orderManagement"]
   /** `https://api.tekmetric.com` or `https://sandbox.tekmetric.com` (or the fake's URL). */
   readonly tekmetricBaseUrl: string
   readonly secretKeys: Redacted.Redacted<string>
@@ -61,6 +66,7 @@ export const parseUsers = (text: string) => SignIn.parseUsers(text)
 export const externalConfig = Config.all({
   punchoutBaseUrl: Standard.punchoutClient.baseUrl,
   vendorApiKey: Standard.punchoutClient.vendorApiKey,
+  orderManagement: Config.option(Config.all(Standard.orderManagementClient)).pipe(Config.map(Option.getOrUndefined)),
   tekmetricBaseUrl: Standard.string(tekmetricBaseUrlSetting).pipe(Config.withDefault("https://sandbox.tekmetric.com")),
   // Checked as a keyring: the problem is named, never a key.
   secretKeys: Standard.secretBox.keys,

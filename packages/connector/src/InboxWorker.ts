@@ -211,6 +211,8 @@ const applyEntry = (entry: InboxEntry, timeout: Duration.Duration): Effect.Effec
         const takesLines = sms.capabilities.has("writeOrderedParts")
         return {
           orderID: body.order.orderID as string | undefined,
+          // What the verifier compares with the distributor's order: the lines this delivery applies.
+          lines: write.lines as typeof write.lines | undefined,
           operation: "applyOrder",
           keep: takesLines ? undefined : Option.map(ledger, (l) => l.recordOrder(write)),
           write: takesLines || sms.capabilities.has("recordPurchaseOrder") ? sms.applyOrder(write) : undefined
@@ -221,18 +223,19 @@ const applyEntry = (entry: InboxEntry, timeout: Duration.Duration): Effect.Effec
         const takesLines = sms.capabilities.has("writeQuotedParts")
         return {
           orderID: undefined,
+          lines: undefined,
           operation: "applyQuote",
           keep: takesLines ? undefined : Option.map(ledger, (l) => l.recordQuote(write)),
           write: takesLines ? sms.applyQuote(write) : undefined
         }
       })
     if (Either.isLeft(decoded)) return { error: `stored body does not decode: ${decoded.left}`, retryable: false }
-    const { keep, operation, orderID, write } = decoded.right
+    const { keep, lines, operation, orderID, write } = decoded.right
     // Nothing to write or keep for an SMS that cannot take these lines and a runtime without a ledger: done, not failed.
     if (write === undefined && (keep === undefined || Option.isNone(keep))) return "applied" as const
     const verifier = yield* Effect.serviceOption(OrderVerifier)
     if (orderID !== undefined && Option.isSome(verifier)) {
-      const checked = yield* guarded("order verification", timeout, verifier.value.verify({ shopId: entry.shopId, orderID }), () => ({
+      const checked = yield* guarded("order verification", timeout, verifier.value.verify({ shopId: entry.shopId, orderID, lines }), () => ({
         error: "order verification failed",
         retryable: true
       }))

@@ -1,9 +1,12 @@
 /**
- * Per-launch keys. Each punchout launch gets an unguessable key (192 random bits, base64url) that
- * goes into the webhook and callback URLs given to the distributor, so a delivery names its launch
- * (shop, repair order) and nothing else can post into it. A key expires with its session plus a
- * grace period. Only a SHA-256 digest of the key is stored: a copy of the database does not reveal
- * live URLs.
+ * Per-launch keys. Each punchout launch gets two unguessable keys (192 random bits each,
+ * base64url): the **webhook key**, in the webhook URLs that only the distributor receives (in the
+ * create-session request), so a delivery names its launch (shop, repair order) and nothing else
+ * can post into it; and the **callback key**, in the callback URL the user's browser is sent to,
+ * which opens the launch's callback page and nothing else. The callback URL (seen by the browser,
+ * its history, proxies, a Referer) cannot be turned into a webhook URL. Both expire with the
+ * session plus a grace period. Only SHA-256 digests of the keys are stored: a copy of the database
+ * does not reveal live URLs.
  *
  * Expired launches are deleted by `purgeExpired` (the runtime's `Retention` runs it with a grace
  * period after expiry, default 7 days): until then a late delivery is answered 410, after it 404.
@@ -32,6 +35,11 @@ import { run as runMigrations } from "./Migrations.js"
  * @since 0.1.0
  */
 export interface Launch {
+  /**
+   * A non-secret identifier of the launch (16 hex characters of its webhook key's digest): the
+   * receiver puts it in the content key of every delivery received on the launch's webhook key.
+   */
+  readonly id: string
   readonly shopId: string
   readonly repairOrderId: string
   readonly repairOrderNumber: string
@@ -89,9 +97,18 @@ export class LaunchRegistryError extends Schema.TaggedError<LaunchRegistryError>
  * @since 0.1.0
  */
 export interface Operations {
-  /** Registers a launch and returns its new key (shown once; only its digest is kept). */
-  readonly register: (launch: Omit<Launch, "createdAt">) => Effect.Effect<{ readonly key: string; readonly launch: Launch }, LaunchRegistryError>
+  /**
+   * Registers a launch and returns its new keys (shown once; only their digests are kept): `key`,
+   * the webhook key, for the distributor only; `callbackKey`, for the browser's callback URL.
+   */
+  readonly register: (launch: Omit<Launch, "createdAt" | "id">) => Effect.Effect<
+    { readonly key: string; readonly callbackKey: string; readonly launch: Launch },
+    LaunchRegistryError
+  >
+  /** The launch of a webhook key (a callback key is unknown here). */
   readonly resolve: (key: string) => Effect.Effect<Launch, LaunchKeyUnknown | LaunchKeyExpired | LaunchRegistryError>
+  /** The launch of a callback key (a webhook key is unknown here). */
+  readonly resolveCallback: (callbackKey: string) => Effect.Effect<Launch, LaunchKeyUnknown | LaunchKeyExpired | LaunchRegistryError>
   /**
    * Deletes the launches that expired before `expiredBefore` (epoch milliseconds) and says how
    * many: their keys then answer unknown (404) instead of expired (410).
@@ -123,6 +140,7 @@ export class LaunchRegistry extends Context.Tag("@shoplink/connector/LaunchRegis
 export const newKey = (): string => randomBytes(24).toString("base64url")
 
 const digest = (key: string) => createHash("sha256").update(key).digest("hex")
+const idOf = (keyDigest: string) => keyDigest.slice(0, 16)
 
 const checkExpiry = (launch: Launch) =>
   Effect.flatMap(Clock.currentTimeMillis, (now) =>
@@ -139,33 +157,44 @@ const checkExpiry = (launch: Launch) =>
  */
 export const layerMemory: Layer.Layer<LaunchRegistry> = Layer.effect(
   LaunchRegistry,
-  Effect.map(Ref.make(new Map<string, Launch>()), (ref) =>
-    LaunchRegistry.of({
+  // webhook key digest → launch; callback key digest → webhook key digest.
+  Effect.map(Ref.make({ launches: new Map<string, Launch>(), callbacks: new Map<string, string>() }), (ref) => {
+    const lookup = (keyDigest: string | undefined) =>
+      Effect.gen(function*() {
+        const launch = keyDigest === undefined ? undefined : (yield* Ref.get(ref)).launches.get(keyDigest)
+        if (launch === undefined) return yield* new LaunchKeyUnknown()
+        return yield* checkExpiry(launch)
+      })
+    return LaunchRegistry.of({
       register: (input) =>
         Effect.gen(function*() {
           const key = newKey()
-          const launch: Launch = { ...input, createdAt: yield* Clock.currentTimeMillis }
-          yield* Ref.update(ref, (map) => new Map(map).set(digest(key), launch))
-          return { key, launch }
+          const callbackKey = newKey()
+          const keyDigest = digest(key)
+          const launch: Launch = { ...input, id: idOf(keyDigest), createdAt: yield* Clock.currentTimeMillis }
+          yield* Ref.update(ref, ({ callbacks, launches }) => ({
+            launches: new Map(launches).set(keyDigest, launch),
+            callbacks: new Map(callbacks).set(digest(callbackKey), keyDigest)
+          }))
+          return { key, callbackKey, launch }
         }),
-      resolve: (key) =>
-        Effect.gen(function*() {
-          const launch = (yield* Ref.get(ref)).get(digest(key))
-          if (launch === undefined) return yield* new LaunchKeyUnknown()
-          return yield* checkExpiry(launch)
-        }),
+      resolve: (key) => lookup(digest(key)),
+      resolveCallback: (callbackKey) => Effect.flatMap(Ref.get(ref), ({ callbacks }) => lookup(callbacks.get(digest(callbackKey)))),
       purgeExpired: (expiredBefore) =>
-        Ref.modify(ref, (map): readonly [number, Map<string, Launch>] => {
-          const next = new Map([...map].filter(([, launch]) => launch.expiresAt >= expiredBefore))
-          return [map.size - next.size, next]
+        Ref.modify(ref, ({ callbacks, launches }) => {
+          const next = new Map([...launches].filter(([, launch]) => launch.expiresAt >= expiredBefore))
+          const nextCallbacks = new Map([...callbacks].filter(([, keyDigest]) => next.has(keyDigest)))
+          return [launches.size - next.size, { launches: next, callbacks: nextCallbacks }] as const
         })
-    }))
+    })
+  })
 )
 
 // pg returns BIGINT as a string (it could exceed 2^53); epoch milliseconds fit in a number.
 const Millis = Schema.Union(Schema.Number, Schema.NumberFromString)
 
 const Row = Schema.Struct({
+  key_digest: Schema.String,
   shop_id: Schema.String,
   repair_order_id: Schema.String,
   repair_order_number: Schema.String,
@@ -212,34 +241,36 @@ export const layerSql: Layer.Layer<LaunchRegistry, LaunchRegistryError, SqlClien
           sql`DELETE FROM shoplink_launches WHERE rowid IN (
               SELECT rowid FROM shoplink_launches WHERE expires_at < ${expiredBefore} LIMIT 500) RETURNING expires_at`
       })
+    const lookup = <E extends { readonly message: string }>(select: Effect.Effect<ReadonlyArray<unknown>, E>) =>
+      Effect.gen(function*() {
+        const rows = yield* select.pipe(retry, Effect.mapError(registryError))
+        if (rows[0] === undefined) return yield* new LaunchKeyUnknown()
+        const row = yield* Schema.decodeUnknown(Row)(rows[0]).pipe(Effect.mapError(registryError))
+        return yield* checkExpiry({
+          id: idOf(row.key_digest),
+          shopId: row.shop_id,
+          repairOrderId: row.repair_order_id,
+          repairOrderNumber: row.repair_order_number,
+          repairOrderUrl: row.repair_order_url ?? undefined,
+          createdAt: row.created_at,
+          expiresAt: row.expires_at
+        })
+      })
     return LaunchRegistry.of({
       register: (input) =>
         Effect.gen(function*() {
           const key = newKey()
-          const launch: Launch = { ...input, createdAt: yield* Clock.currentTimeMillis }
+          const callbackKey = newKey()
+          const keyDigest = digest(key)
+          const launch: Launch = { ...input, id: idOf(keyDigest), createdAt: yield* Clock.currentTimeMillis }
           yield* sql`INSERT INTO shoplink_launches
-              (key_digest, shop_id, repair_order_id, repair_order_number, repair_order_url, created_at, expires_at)
-            VALUES (${digest(key)}, ${launch.shopId}, ${launch.repairOrderId}, ${launch.repairOrderNumber},
+              (key_digest, callback_digest, shop_id, repair_order_id, repair_order_number, repair_order_url, created_at, expires_at)
+            VALUES (${keyDigest}, ${digest(callbackKey)}, ${launch.shopId}, ${launch.repairOrderId}, ${launch.repairOrderNumber},
               ${launch.repairOrderUrl ?? null}, ${launch.createdAt}, ${launch.expiresAt})`.pipe(retry, Effect.mapError(registryError))
-          return { key, launch }
+          return { key, callbackKey, launch }
         }),
-      resolve: (key) =>
-        Effect.gen(function*() {
-          const rows = yield* sql`SELECT * FROM shoplink_launches WHERE key_digest = ${digest(key)}`.pipe(
-            retry,
-            Effect.mapError(registryError)
-          )
-          if (rows[0] === undefined) return yield* new LaunchKeyUnknown()
-          const row = yield* Schema.decodeUnknown(Row)(rows[0]).pipe(Effect.mapError(registryError))
-          return yield* checkExpiry({
-            shopId: row.shop_id,
-            repairOrderId: row.repair_order_id,
-            repairOrderNumber: row.repair_order_number,
-            repairOrderUrl: row.repair_order_url ?? undefined,
-            createdAt: row.created_at,
-            expiresAt: row.expires_at
-          })
-        }),
+      resolve: (key) => lookup(sql`SELECT * FROM shoplink_launches WHERE key_digest = ${digest(key)}`),
+      resolveCallback: (callbackKey) => lookup(sql`SELECT * FROM shoplink_launches WHERE callback_digest = ${digest(callbackKey)}`),
       purgeExpired: (expiredBefore) =>
         Effect.gen(function*() {
           let total = 0

@@ -244,9 +244,18 @@ const partsLedger = statements((sql) =>
   })
 )
 
+// Callback keys (issue #23): a launch's callback URL has a key of its own, separate from the webhook
+// key, so the URL a browser sees cannot post deliveries. Only its digest is kept, like the webhook
+// key's. Launches registered before this migration have none: their callback URLs answer 404.
+const launchCallbackKeys = statements((sql) => [
+  sql`ALTER TABLE shoplink_launches ADD COLUMN callback_digest TEXT`,
+  sql`CREATE UNIQUE INDEX shoplink_launches_callback ON shoplink_launches (callback_digest)`
+])
+
 const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_initial_schema": initialSchema,
-  "0002_parts_ledger": partsLedger
+  "0002_parts_ledger": partsLedger,
+  "0003_launch_callback_keys": launchCallbackKeys
 }
 
 // --- Running them ---

@@ -1,8 +1,10 @@
 /**
  * Launches punchout from a repair order: loads the repair order through `ShopSystem`, registers a
- * launch key, takes the session of that customer and repair order from the `SessionPool` (its
- * webhook URLs point at this service under the launch key), and returns the distributor's
- * ShowCatalog URL for the vehicle, with the repair order number as `referenceID`.
+ * launch (a webhook key and a callback key), takes the session of that customer and repair order
+ * from the `SessionPool` (its webhook URLs point at this service under the webhook key, its callback
+ * URL under the callback key), and returns the distributor's ShowCatalog URL for the vehicle, with
+ * the repair order number as `referenceID`. The webhook key goes to the distributor in the
+ * create-session request only; no URL a browser is given contains it.
  *
  * @since 0.1.0
  */
@@ -170,21 +172,28 @@ export const vehicleParameters = (vehicle: RepairOrder["vehicle"]): {
 }
 
 /**
- * Webhook and callback URLs of a launch key under the receiver's mount point.
+ * Webhook and callback URLs of a launch under the receiver's mount point: the webhooks under the
+ * launch's webhook key, the callback under its callback key (a separate secret: see
+ * `LaunchRegistry`).
  *
  * @example
  * import { PunchoutLauncher } from "@shoplink/connector"
- * PunchoutLauncher.launchUrls("https://parts.sms.example", "/shoplink", "k3y").order
- * // "https://parts.sms.example/shoplink/webhooks/k3y/order"
+ * const urls = PunchoutLauncher.launchUrls("https://parts.sms.example", "/shoplink", { key: "w3bh00k", callbackKey: "c4llb4ck" })
+ * urls.order // "https://parts.sms.example/shoplink/webhooks/w3bh00k/order"
+ * urls.callback // "https://parts.sms.example/shoplink/callback/c4llb4ck"
  *
  * @since 0.1.0
  */
-export const launchUrls = (publicBaseUrl: string, basePath: string, key: string) => {
+export const launchUrls = (
+  publicBaseUrl: string,
+  basePath: string,
+  keys: { readonly key: string; readonly callbackKey: string }
+) => {
   const base = `${publicBaseUrl.replace(/\/+$/, "")}${normalizeBasePath(basePath)}`
   return {
-    order: `${base}/webhooks/${key}/order`,
-    quote: `${base}/webhooks/${key}/quote`,
-    callback: `${base}/callback/${key}`
+    order: `${base}/webhooks/${keys.key}/order`,
+    quote: `${base}/webhooks/${keys.key}/quote`,
+    callback: `${base}/callback/${keys.callbackKey}`
   }
 }
 
@@ -230,7 +239,7 @@ export const make = (options: Options): Effect.Effect<
     const sessionFor = (shopId: string, customer: CustomerCredentials, repairOrder: RepairOrder) =>
       Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
-        const { key } = yield* registry.register({
+        const keys = yield* registry.register({
           shopId,
           repairOrderId: repairOrder.id,
           repairOrderNumber: repairOrder.number,
@@ -242,7 +251,7 @@ export const make = (options: Options): Effect.Effect<
           {
             smsVendorName: options.smsVendorName,
             referenceID: repairOrder.number,
-            webhooks: launchUrls(options.publicBaseUrl, basePath, key),
+            webhooks: launchUrls(options.publicBaseUrl, basePath, keys),
             ...(options.exportButtons === undefined ? {} : { exportButtons: options.exportButtons })
           },
           `${shopId}/${repairOrder.id}`

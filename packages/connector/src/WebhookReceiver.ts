@@ -7,12 +7,16 @@
  *   An unknown key answers 404 and an expired one 410, both without details; a body that does not
  *   decode, whatever its shape, answers 400 with a short reason, logs a warning and writes nothing;
  *   an inbox failure answers 503 so the sender retries.
- * - `GET {basePath}/callback/:key` — where the browser lands after an export: a page saying what
- *   the newest export of the launch did ("3 parts ordered and added to RO 1042") with a link back
- *   to the SMS. It refreshes until that export's delivery has arrived and been applied (or has
- *   failed); a browser landing again after a second export waits for that one, not the first.
- *   With a `PartsLedger` in context (the runtime provides one), the page also lists the parts the
- *   runtime keeps for that repair order when the shop system cannot take part lines.
+ *   The key is the launch's **webhook key**; a body that is not valid UTF-8 answers 400 too.
+ * - `GET {basePath}/callback/:callbackKey` — where the browser lands after an export, under the
+ *   launch's **callback key** (a separate secret: a callback URL is not a webhook URL, and a
+ *   webhook key opens no callback page): a page saying what the newest export of the launch did
+ *   ("3 parts ordered and added to RO 1042") with a link back to the SMS. It refreshes until that
+ *   export's delivery has arrived and been applied (or has failed); a browser landing again after a
+ *   second export waits for that one, not the first. Only deliveries received on that launch's
+ *   webhook key count. With a `PartsLedger` in context (the runtime provides one), the page also
+ *   lists the parts the runtime keeps for those deliveries when the shop system cannot take part
+ *   lines — that launch's result, not the repair order's earlier launches.
  *
  * Each delivery runs in a `WebhookReceiver.receive` span (`kind`, `shopId`, `repairOrderId`,
  * `duplicate`, `entryId`; never the launch key), its log lines carry `kind`, `shopId`,
@@ -39,8 +43,20 @@ import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import type { IncomingMessage, ServerResponse } from "node:http"
+import { Html } from "@shoplink/http"
 import { CALLBACK_WAIT_MILLIS, callbackView, renderCallbackPage, renderStatusPage, SEEN_COOKIE } from "./internal/callbackPage.js"
-import { clip, contentKeyOf, DEFAULT_MAX_BODY_BYTES, duplicateByKind, frontOnFirstRequest, makeNodeHandler, receivedByKind } from "./internal/nodeWebhooks.js"
+import { lineKeysOf, receivedOnLaunch } from "./internal/deliveries.js"
+import {
+  clip,
+  contentKeyOf,
+  DEFAULT_MAX_BODY_BYTES,
+  duplicateByKind,
+  frontOnFirstRequest,
+  makeNodeHandler,
+  NOT_UTF8,
+  receivedByKind,
+  utf8Text
+} from "./internal/nodeWebhooks.js"
 import { LaunchRegistry } from "./LaunchRegistry.js"
 import { PartsLedger } from "./PartsLedger.js"
 import { normalizeBasePath } from "./PunchoutLauncher.js"
@@ -63,12 +79,13 @@ export interface Options {
 }
 
 const json = (status: number, body: unknown) => HttpServerResponse.unsafeJson(body, { status })
-const html = (body: string, status = 200) => HttpServerResponse.text(body, { status, contentType: "text/html; charset=utf-8" })
+// Every page with the security headers (CSP without scripts, no framing, nosniff, no Referer, no-store).
+const html = (body: string, status = 200) => Html.page(body, { status })
 // `connection: close`: the rest of an oversized body is not read, so the connection cannot be reused.
 const tooLarge = () => HttpServerResponse.unsafeJson({ error: "body too large" }, { status: 413, headers: { connection: "close" } })
 
 /**
- * The body as text, or `undefined` once it passes `maxBytes`. Reads the stream in the request's
+ * The body's bytes, or `undefined` once it passes `maxBytes`. Reads the stream in the request's
  * Scope and stops pulling at the limit: the stream is released (and the socket closed) only
  * after the 413 has been written, so the sender receives it instead of a connection reset.
  */
@@ -80,7 +97,7 @@ const readLimited = (request: HttpServerRequest.HttpServerRequest, maxBytes: num
     while (true) {
       const next = yield* Effect.either(pull)
       if (Either.isLeft(next)) {
-        if (Option.isNone(next.left)) return Buffer.concat(chunks).toString("utf8")
+        if (Option.isNone(next.left)) return Buffer.concat(chunks)
         return yield* Effect.fail(next.left.value)
       }
       for (const chunk of next.right) {
@@ -120,17 +137,22 @@ export const router = (options: Options = {}): HttpRouter.HttpRouter<never, Webh
   const accept = (
     kind: "order" | "quote",
     request: HttpServerRequest.HttpServerRequest,
-    launch: { readonly shopId: string; readonly repairOrderId: string; readonly repairOrderNumber: string }
+    launch: { readonly id: string; readonly shopId: string; readonly repairOrderId: string; readonly repairOrderNumber: string }
   ) =>
     Effect.gen(function*() {
       // A declared length is the framing (Node's parser reads no more), checked before the key
       // was resolved; a chunked body declares none, so its limit is enforced while reading it.
-      const body = request.headers["content-length"] !== undefined
-        ? yield* request.text
+      const bytes = request.headers["content-length"] !== undefined
+        ? new Uint8Array(yield* request.arrayBuffer)
         : yield* readLimited(request, maxBodyBytes)
-      if (body === undefined) {
+      if (bytes === undefined) {
         yield* Effect.logWarning("webhook refused: body too large").pipe(Effect.annotateLogs({ maxBodyBytes }))
         return tooLarge()
+      }
+      const body = utf8Text(bytes)
+      if (body === undefined) {
+        yield* Effect.logWarning("webhook refused").pipe(Effect.annotateLogs({ reason: "NotUtf8", detail: NOT_UTF8 }))
+        return json(400, { error: NOT_UTF8 })
       }
       const decoded = contentKeyOf(kind, body, request.headers["content-type"], launch)
       if (Either.isLeft(decoded)) {
@@ -186,7 +208,8 @@ export const router = (options: Options = {}): HttpRouter.HttpRouter<never, Webh
   // A landing (no `after` in the query) is pinned to the deliveries after the last one this browser
   // was shown, and redirected to a URL that says so: a reload then shows the same export.
   const callback = Effect.gen(function*() {
-    const launch = yield* resolveLaunch
+    const { key: callbackKey } = yield* HttpRouter.params
+    const launch = yield* Effect.flatMap(LaunchRegistry, (registry) => registry.resolveCallback(callbackKey ?? ""))
     const request = yield* HttpServerRequest.HttpServerRequest
     const query = yield* HttpServerRequest.ParsedSearchParams
     const now = yield* Clock.currentTimeMillis
@@ -199,11 +222,16 @@ export const router = (options: Options = {}): HttpRouter.HttpRouter<never, Webh
     }
     const landedAt = Number(query["at"])
     const inbox = yield* WebhookInbox
-    const entries = yield* inbox.list({ shopId: launch.shopId, repairOrderId: launch.repairOrderId, receivedSince: launch.createdAt })
-    // A shop system that cannot take part lines: the runtime's parts ledger holds them, and the page lists them.
+    // This launch's deliveries only (those received on its webhook key), not the repair order's others.
+    const entries = (yield* inbox.list({ shopId: launch.shopId, repairOrderId: launch.repairOrderId, receivedSince: launch.createdAt }))
+      .filter((entry) => receivedOnLaunch(entry, launch.id))
+    // A shop system that cannot take part lines: the runtime's parts ledger holds them, and the page
+    // lists those of this launch's deliveries (not the lines earlier launches kept for the repair order).
     const ledger = yield* Effect.serviceOption(PartsLedger)
-    const kept = Option.isSome(ledger)
-      ? yield* ledger.value.list({ shopId: launch.shopId, repairOrderId: launch.repairOrderId })
+    const launchLines = new Set(entries.flatMap(lineKeysOf))
+    const kept = Option.isSome(ledger) && launchLines.size > 0
+      ? (yield* ledger.value.list({ shopId: launch.shopId, repairOrderId: launch.repairOrderId }))
+        .filter((line) => launchLines.has(line.idempotencyKey))
       : []
     const view = callbackView(launch, entries, {
       after: entryId(query["after"]),
@@ -212,9 +240,8 @@ export const router = (options: Options = {}): HttpRouter.HttpRouter<never, Webh
     }, kept)
     const page = html(renderCallbackPage(launch, view, kept)).pipe(HttpServerResponse.setHeader("cache-control", "no-store"))
     if (view.shown === undefined) return page
-    const { key } = yield* HttpRouter.params
     return page.pipe(HttpServerResponse.unsafeSetCookie(SEEN_COOKIE, view.shown.id, {
-      path: `${base}/callback/${key}`,
+      path: `${base}/callback/${callbackKey}`,
       httpOnly: true,
       sameSite: "lax",
       maxAge: `${Math.max(CALLBACK_WAIT_MILLIS, launch.expiresAt - now)} millis`

@@ -29,6 +29,24 @@ const suite = (name: string, layer: () => Layer.Layer<LaunchRegistry.LaunchRegis
         expect(failureTag(yield* Effect.exit(registry.resolve(key)))).toBe("LaunchKeyExpired")
       }).pipe(Effect.provide(layer())))
 
+    it.effect("a launch's callback key is a separate secret: each key resolves only on its own side", () =>
+      Effect.gen(function*() {
+        const registry = yield* LaunchRegistry.LaunchRegistry
+        const { callbackKey, key, launch: registered } = yield* registry.register(launch(60_000))
+        expect(callbackKey).toMatch(/^[A-Za-z0-9_-]{32}$/)
+        expect(callbackKey).not.toBe(key)
+        const byCallback = yield* registry.resolveCallback(callbackKey)
+        expect(byCallback).toEqual(yield* registry.resolve(key))
+        expect(byCallback.id).toBe(registered.id)
+        expect(registered.id).toMatch(/^[0-9a-f]{16}$/)
+        expect(failureTag(yield* Effect.exit(registry.resolve(callbackKey)))).toBe("LaunchKeyUnknown")
+        expect(failureTag(yield* Effect.exit(registry.resolveCallback(key)))).toBe("LaunchKeyUnknown")
+        yield* TestClock.adjust("61 seconds")
+        expect(failureTag(yield* Effect.exit(registry.resolveCallback(callbackKey)))).toBe("LaunchKeyExpired")
+        yield* registry.purgeExpired(61_000)
+        expect(failureTag(yield* Effect.exit(registry.resolveCallback(callbackKey)))).toBe("LaunchKeyUnknown")
+      }).pipe(Effect.provide(layer())))
+
     it.effect("gives every launch its own key", () =>
       Effect.gen(function*() {
         const registry = yield* LaunchRegistry.LaunchRegistry
@@ -46,13 +64,16 @@ describe("LaunchRegistry.layerSql storage", () => {
     Effect.gen(function*() {
       const file = scratchDatabase()
       const open = () => LaunchRegistry.layerSql.pipe(Layer.provide(sqlite(file)))
-      const { key } = yield* Effect.flatMap(LaunchRegistry.LaunchRegistry, (r) => r.register(launch(60_000))).pipe(
+      const { callbackKey, key } = yield* Effect.flatMap(LaunchRegistry.LaunchRegistry, (r) => r.register(launch(60_000))).pipe(
         Effect.provide(open())
       )
       const resolved = yield* Effect.flatMap(LaunchRegistry.LaunchRegistry, (r) => r.resolve(key)).pipe(Effect.provide(open()))
       expect(resolved.shopId).toBe("shop_1")
+      const byCallback = yield* Effect.flatMap(LaunchRegistry.LaunchRegistry, (r) => r.resolveCallback(callbackKey)).pipe(Effect.provide(open()))
+      expect(byCallback).toEqual(resolved)
       const { readFileSync } = yield* Effect.promise(() => import("node:fs"))
       expect(readFileSync(file).includes(Buffer.from(key))).toBe(false)
+      expect(readFileSync(file).includes(Buffer.from(callbackKey))).toBe(false)
     }))
 })
 

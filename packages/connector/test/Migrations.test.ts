@@ -140,7 +140,7 @@ const TABLES = [
   "shoplink_shops"
 ]
 // Every version this release knows, as `run` answers and `shoplink_migrations` records them.
-const ALL = [[1, "initial_schema"], [2, "parts_ledger"]]
+const ALL = [[1, "initial_schema"], [2, "parts_ledger"], [3, "launch_callback_keys"]]
 
 const createPrevious = (statements: ReadonlyArray<string>) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.forEach(statements, (s) => sql.unsafe(s), { discard: true }))
@@ -185,7 +185,12 @@ const recorded = Effect.flatMap(SqlClient.SqlClient, (sql) =>
     ORDER BY migration_id`.withoutTransform).pipe(Effect.map((rows) => rows.map((r) => [r.migration_id, r.name])))
 
 // What migrations after the first add, dropped to compare version 1 with the schema before migrations.
-const withoutLaterTables = Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP TABLE shoplink_parts`)
+const withoutLaterTables = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  Effect.all([
+    sql`DROP TABLE shoplink_parts`,
+    sql`DROP INDEX shoplink_launches_callback`,
+    sql`ALTER TABLE shoplink_launches DROP COLUMN callback_digest`
+  ], { discard: true }))
 
 // --- Both dialects ---
 
@@ -199,8 +204,8 @@ const dialects: ReadonlyArray<{
 ]
 
 describe("Migrations", () => {
-  it("knows versions 1 and 2 and records them in shoplink_migrations", () => {
-    expect(Migrations.latest).toBe(2)
+  it("knows versions 1 to 3 and records them in shoplink_migrations", () => {
+    expect(Migrations.latest).toBe(3)
     expect(Migrations.table).toBe("shoplink_migrations")
   })
 

@@ -154,7 +154,7 @@ describe("connector runtime against the sandbox", () => {
 
       const token = tokenOf((yield* launch("ro_vin")).url)
       yield* sandbox.admin.driver.addToCart(token, { ...SANDBOX_FIXTURES.products.oilFilter, quantity: 1 })
-      yield* sandbox.admin.driver.press(token, "export")
+      const exported = yield* sandbox.admin.driver.press(token, "export")
       const [delivery] = yield* sandbox.admin.awaitDeliveries(1)
       const quoteUrl = delivery!.url
       const malformed = yield* post(quoteUrl, "{\"quotes\":[{\"productID\":7}]}")
@@ -165,7 +165,8 @@ describe("connector runtime against the sandbox", () => {
 
       // Keys live as long as the session (12 h) plus the grace period (1 h).
       yield* TestClock.adjust("13 hours")
-      const callbackUrl = quoteUrl.replace(/webhooks\/([^/]+)\/quote$/, "callback/$1")
+      // The browser's callback URL (its own key, not the webhook key).
+      const callbackUrl = exported.redirect!
       expect((yield* fetchText(callbackUrl)).status).toBe(200)
       yield* TestClock.adjust("2 minutes")
       expect((yield* post(quoteUrl, JSON.stringify(delivery!.body))).status).toBe(410)

@@ -4,7 +4,7 @@
 import { HttpMiddleware, HttpRouter, HttpServerRequest } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
-import { InboxWorker, LaunchRegistry, WebhookInbox, WebhookReceiver } from "@shoplink/connector"
+import { InboxWorker, LaunchRegistry, PartsLedger, ShopSystem, WebhookInbox, WebhookReceiver } from "@shoplink/connector"
 import { Clock, Context, Effect, Layer, Logger, TestClock } from "effect"
 import { createServer, type IncomingHttpHeaders, request } from "node:http"
 import { makeMemorySms } from "./support/memorySms.js"
@@ -22,7 +22,7 @@ interface Reply {
  */
 const send = (url: string, options: {
   readonly method?: string
-  readonly body?: string
+  readonly body?: string | Buffer
   readonly chunks?: ReadonlyArray<Buffer>
   readonly headers?: Record<string, string>
 }) =>
@@ -78,10 +78,22 @@ const quoteBody = JSON.stringify({
  */
 type Mode = "router" | "lean"
 
-const setupIn = (mode: Mode, options: WebhookReceiver.Options = {}) =>
+// A shop system that takes no part lines: the runtime's parts ledger keeps them, and the callback page lists them.
+const withoutPartWrites = Layer.effect(
+  ShopSystem.ShopSystem,
+  Effect.map(ShopSystem.ShopSystem, (inner) => ({ ...inner, capabilities: new Set(["readRepairOrder", "linkToRepairOrder"] as const) }))
+)
+
+const setupIn = (mode: Mode, options: WebhookReceiver.Options = {}, setupOptions: { readonly ledger?: boolean } = {}) =>
   Effect.gen(function*() {
     const sms = makeMemorySms([{ id: "ro_1", number: "1042", url: "https://sms.example/ro/1042", vehicle: {} }])
-    const context = yield* Layer.build(Layer.mergeAll(WebhookInbox.layerMemory, LaunchRegistry.layerMemory, sms.layer))
+    const shopSystem = setupOptions.ledger === true ? withoutPartWrites.pipe(Layer.provide(sms.layer)) : sms.layer
+    const context = yield* Layer.build(Layer.mergeAll(
+      WebhookInbox.layerMemory,
+      LaunchRegistry.layerMemory,
+      shopSystem,
+      ...(setupOptions.ledger === true ? [PartsLedger.layerMemory] : [])
+    ))
     // Everything the receiver logs, as logfmt lines (message, level and annotations).
     const logs: Array<{ readonly level: string; readonly line: string }> = []
     const collector = Logger.make((entry) => {
@@ -109,22 +121,32 @@ const setupIn = (mode: Mode, options: WebhookReceiver.Options = {}) =>
       expect((yield* send(`http://127.0.0.1:${port}/`, { method: "GET" })).status).toBe(404)
     }
     const registry = Context.get(context, LaunchRegistry.LaunchRegistry)
-    const { key } = yield* registry.register({
-      shopId: "shop_1",
-      repairOrderId: "ro_1",
-      repairOrderNumber: "1042",
-      repairOrderUrl: "https://sms.example/ro/1042",
-      expiresAt: (yield* Clock.currentTimeMillis) + 60 * 60 * 1000
-    })
     const base = `http://127.0.0.1:${port}/shoplink`
+    // A launch of the repair order: its webhook URLs (the distributor's) and its callback URL (the browser's).
+    const newLaunch = Effect.gen(function*() {
+      const { callbackKey, key } = yield* registry.register({
+        shopId: "shop_1",
+        repairOrderId: "ro_1",
+        repairOrderNumber: "1042",
+        repairOrderUrl: "https://sms.example/ro/1042",
+        expiresAt: (yield* Clock.currentTimeMillis) + 60 * 60 * 1000
+      })
+      return {
+        key,
+        callbackKey,
+        orderUrl: `${base}/webhooks/${key}/order`,
+        quoteUrl: `${base}/webhooks/${key}/quote`,
+        callbackUrl: `${base}/callback/${callbackKey}`
+      }
+    })
+    const first = yield* newLaunch
     return {
-      key,
+      ...first,
+      base,
+      newLaunch,
       logs,
       sms,
       appRequests,
-      orderUrl: `${base}/webhooks/${key}/order`,
-      quoteUrl: `${base}/webhooks/${key}/quote`,
-      callbackUrl: `${base}/callback/${key}`,
       inbox: Context.get(context, WebhookInbox.WebhookInbox),
       drain: InboxWorker.processDue().pipe(Effect.provide(context))
     }
@@ -133,7 +155,7 @@ const setupIn = (mode: Mode, options: WebhookReceiver.Options = {}) =>
 const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth)
 
 for (const mode of ["router", "lean"] as const) {
-  const setup = (options: WebhookReceiver.Options = {}) => setupIn(mode, options)
+  const setup = (options: WebhookReceiver.Options = {}, setupOptions: { readonly ledger?: boolean } = {}) => setupIn(mode, options, setupOptions)
 
   describe(`WebhookReceiver (${mode}): bodies it refuses`, () => {
     it.scoped("a deeply nested body (240 KB) answers 400 with a short reason and a warning without the key, on both hooks", () =>
@@ -188,26 +210,82 @@ for (const mode of ["router", "lean"] as const) {
       }))
   })
 
+  describe(`WebhookReceiver (${mode}): bodies that are not UTF-8`, () => {
+    // A body with two bytes that are not UTF-8 in place of a space of its description.
+    const withBadBytes = (body: string, at: string) => {
+      const i = body.indexOf(at)
+      return Buffer.concat([Buffer.from(body.slice(0, i)), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from(body.slice(i + at.length))])
+    }
+
+    it.scoped("answer 400 with a warning and store nothing, with a declared length or chunked, on both hooks", () =>
+      Effect.gen(function*() {
+        const { inbox, key, logs, orderUrl, quoteUrl } = yield* setup()
+        const bodies = [
+          [orderUrl, withBadBytes(orderBody("10000003", [line("51515", 1)]), "Part ")],
+          [quoteUrl, withBadBytes(quoteBody, "Oil ")]
+        ] as const
+        for (const [url, body] of bodies) {
+          for (const how of ["declared", "chunked"] as const) {
+            const reply = yield* send(url, how === "declared" ? { body } : { chunks: [body.subarray(0, 40), body.subarray(40)] })
+            expect([reply.status, JSON.parse(reply.text)], `${how} to ${url.slice(-5)}`).toEqual([400, { error: "body is not valid UTF-8" }])
+          }
+        }
+        expect(yield* inbox.list()).toEqual([])
+        const warnings = logs.filter((l) => l.level === "WARN" && l.line.includes("webhook refused") && l.line.includes("NotUtf8"))
+        expect(warnings).toHaveLength(4)
+        for (const log of logs) expect(log.line).not.toContain(key)
+      }))
+
+    it.scoped("a character split across two chunks is valid UTF-8: stored as sent", () =>
+      Effect.gen(function*() {
+        const { inbox, quoteUrl } = yield* setup()
+        const body = Buffer.from(quoteBody.replace("Oil Filter", "Ölfilter für Öl"))
+        const split = body.indexOf(Buffer.from("Ö")) + 1 // inside the two bytes of "Ö"
+        const reply = yield* send(quoteUrl, { chunks: [body.subarray(0, split), body.subarray(split)] })
+        expect(reply.status).toBe(200)
+        expect((yield* inbox.list()).map((e) => e.body)).toEqual([body.toString("utf8")])
+      }))
+  })
+
+  describe(`WebhookReceiver (${mode}): webhook and callback keys`, () => {
+    it.scoped("a callback URL cannot be turned into a webhook URL: every webhook route answers 404 and stores nothing", () =>
+      Effect.gen(function*() {
+        const { base, callbackKey, callbackUrl, inbox, key } = yield* setup()
+        expect(callbackKey).toMatch(/^[A-Za-z0-9_-]{32}$/)
+        expect(callbackKey).not.toBe(key)
+        expect(callbackUrl).not.toContain(key)
+        // What someone who saw the callback URL (history, a proxy log, a Referer) would post.
+        for (const [hook, body] of [["order", orderBody("66666666", [line("51515", 1)])], ["quote", quoteBody]] as const) {
+          const forged = yield* send(`${base}/webhooks/${callbackKey}/${hook}`, { body })
+          expect([forged.status, forged.text], hook).toEqual([404, "{}"])
+        }
+        expect(yield* inbox.list()).toEqual([])
+        // And the other way round: the webhook key opens no callback page.
+        expect((yield* send(`${base}/callback/${key}`, { method: "GET" })).status).toBe(404)
+        expect((yield* send(callbackUrl, { method: "GET" })).status).toBe(303)
+      }))
+  })
+
   describe(`WebhookReceiver (${mode}): which path answers`, () => {
     it.scoped(mode === "lean" ? "webhooks never reach the app; the callback page and other paths do" : "every request reaches the app", () =>
       Effect.gen(function*() {
-        const { appRequests, callbackUrl, key, orderUrl, quoteUrl } = yield* setup()
+        const { appRequests, callbackKey, callbackUrl, key, orderUrl, quoteUrl } = yield* setup()
         const before = appRequests.length
         expect((yield* send(quoteUrl, { body: quoteBody })).status).toBe(200)
         expect((yield* send(orderUrl, { body: orderBody("10000009", [line("51515", 1)]) })).status).toBe(200)
         expect((yield* send(orderUrl.replace(key, "unknown-key"), { body: quoteBody })).status).toBe(404)
         expect((yield* send(`${orderUrl}/extra`, { body: quoteBody })).status).toBe(404)
         expect((yield* send(callbackUrl, { method: "GET" })).status).toBe(303)
-        const reached = appRequests.slice(before).map((url) => url.replace(key, ":key"))
+        const reached = appRequests.slice(before).map((url) => url.replace(key, ":key").replace(callbackKey, ":callbackKey"))
         expect(reached).toEqual(
           mode === "lean"
-            ? ["/shoplink/webhooks/:key/order/extra", "/shoplink/callback/:key"]
+            ? ["/shoplink/webhooks/:key/order/extra", "/shoplink/callback/:callbackKey"]
             : [
               "/shoplink/webhooks/:key/quote",
               "/shoplink/webhooks/:key/order",
               "/shoplink/webhooks/unknown-key/order",
               "/shoplink/webhooks/:key/order/extra",
-              "/shoplink/callback/:key"
+              "/shoplink/callback/:callbackKey"
             ]
         )
       }))
@@ -252,7 +330,7 @@ for (const mode of ["router", "lean"] as const) {
         expect(sms.read.lines("ro_1")).toHaveLength(1)
         const keys = (yield* inbox.list()).map((e) => e.contentKey)
         expect(keys[0]).toBe(old.entry.contentKey)
-        expect(keys[1]).toMatch(/^order:shop_1:ro_1:10000002:3:[0-9a-f]{32}$/)
+        expect(keys[1]).toMatch(/^order:shop_1:ro_1:10000002:3:[0-9a-f]{32}~[0-9a-f]{16}$/)
       }))
   })
 
@@ -316,6 +394,51 @@ for (const mode of ["router", "lean"] as const) {
           refreshes: false
         })
         expect(yield* land(callbackUrl, "shoplink_seen=not-an-entry")).toMatchObject({ state: "applied", text: "1 part quoted and added to RO 1042." })
+      }))
+  })
+
+  describe(`WebhookReceiver (${mode}): the callback page shows its own launch only`, () => {
+    /** The page a browser without a cookie sees: the summary and the kept rows (kind, product). */
+    const page = (callbackUrl: string) =>
+      Effect.gen(function*() {
+        const landing = yield* send(callbackUrl, { method: "GET" })
+        expect(landing.status).toBe(303)
+        const shown = yield* send(new URL(landing.headers.location!, callbackUrl).toString(), { method: "GET" })
+        const summary = /data-testid="callback-summary" data-state="([^"]*)">([^<]*)</.exec(shown.text)
+        const rows = shown.text.split('data-testid="parts-row"').slice(1).map((row) => {
+          const cells = [...row.matchAll(/<td>([^<]*)<\/td>/g)].map((m) => m[1])
+          return [cells[0], cells[4]]
+        })
+        return { state: summary?.[1], text: summary?.[2], rows }
+      })
+
+    it.scoped("two launches of one repair order: each page reports and lists only the deliveries of its own webhook key", () =>
+      Effect.gen(function*() {
+        const { drain, newLaunch, ...a } = yield* setup({}, { ledger: true })
+        const b = yield* newLaunch
+        // Launch A's export arrives after launch B was made (two users, or two instances, on one repair order).
+        expect((yield* send(a.quoteUrl, { body: quoteBody })).status).toBe(200)
+        yield* drain
+        expect(yield* page(b.callbackUrl)).toEqual({ state: "waiting", text: "Waiting for the distributor to send the parts for RO 1042…", rows: [] })
+
+        expect((yield* send(b.orderUrl, { body: orderBody("10000005", [line("57060", 2)]) })).status).toBe(200)
+        yield* drain
+        expect(yield* page(b.callbackUrl)).toEqual({ state: "applied", text: "1 part ordered and kept with RO 1042.", rows: [["order", "57060"]] })
+        expect(yield* page(a.callbackUrl)).toEqual({ state: "applied", text: "1 part quoted and kept with RO 1042.", rows: [["quote", "51515"]] })
+      }))
+
+    it.scoped("a launch made after earlier launches kept parts lists none of them", () =>
+      Effect.gen(function*() {
+        const { drain, newLaunch, orderUrl, quoteUrl } = yield* setup({}, { ledger: true })
+        yield* send(quoteUrl, { body: quoteBody })
+        yield* send(orderUrl, { body: orderBody("10000006", [line("51515", 1), line("57060", 1)]) })
+        yield* drain
+        yield* TestClock.adjust("1 minute")
+        const later = yield* newLaunch
+        expect((yield* page(later.callbackUrl)).rows).toEqual([])
+        yield* send(later.quoteUrl, { body: quoteBody.replace("51515", "57060") })
+        yield* drain
+        expect(yield* page(later.callbackUrl)).toMatchObject({ state: "applied", rows: [["quote", "57060"]] })
       }))
   })
 }

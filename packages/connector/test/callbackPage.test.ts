@@ -4,6 +4,7 @@ import { callbackView } from "../src/internal/callbackPage.js"
 import type { LaunchRegistry, WebhookInbox } from "@shoplink/connector"
 
 const launch: LaunchRegistry.Launch = {
+  id: "0123456789abcdef",
   shopId: "shop_1",
   repairOrderId: "ro_1",
   repairOrderNumber: "1042",

@@ -8,6 +8,7 @@
 // object, the router, the middleware and the fibers they run): one fiber per delivery is left.
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import { isUtf8 } from "node:buffer"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
@@ -21,6 +22,7 @@ import type { LaunchRegistry } from "../LaunchRegistry.js"
 import type { WebhookInbox } from "../WebhookInbox.js"
 import { orderContentKey, quoteContentKey } from "./deliveries.js"
 import { duplicate as duplicateDeliveries, received as receivedDeliveries } from "./metrics.js"
+import { redactText } from "./redact.js"
 
 /** The largest webhook body accepted unless configured otherwise (256 KiB). */
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024
@@ -32,19 +34,30 @@ export type NodeHandler = (request: IncomingMessage, response: ServerResponse) =
 export const clip = (text: string, max = 200) => text.length <= max ? text : `${text.slice(0, max)}…`
 
 /**
- * Decodes a body into its content key. Total: a decoder that throws (say, on a deeply nested body)
+ * The body's text, or `undefined` when its bytes are not valid UTF-8 (answered 400, nothing
+ * stored): decoding them anyway would replace the bad bytes with U+FFFD and store, and apply, a
+ * body other than the one sent.
+ */
+export const utf8Text = (bytes: Uint8Array): string | undefined =>
+  isUtf8(bytes) ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8") : undefined
+
+/** What a sender and the log get for a body that is not valid UTF-8. */
+export const NOT_UTF8 = "body is not valid UTF-8"
+
+/**
+ * Decodes a body into its content key (which ends with the launch's id: see `deliveries`). Total: a decoder that throws (say, on a deeply nested body)
  * is a refused body like any other, never a 500.
  */
 export const contentKeyOf = (
   kind: "order" | "quote",
   body: string,
   contentType: string | undefined,
-  launch: { readonly shopId: string; readonly repairOrderId: string }
+  launch: { readonly id: string; readonly shopId: string; readonly repairOrderId: string }
 ): Either.Either<string, { readonly reason: string; readonly detail: string }> => {
   try {
     const decoded = kind === "order"
-      ? Either.map(Webhooks.decodeOrderWebhook(body, { contentType }), (o) => orderContentKey(launch.shopId, launch.repairOrderId, o))
-      : Either.map(Webhooks.decodeQuoteWebhook(body, { contentType }), (q) => quoteContentKey(launch.shopId, launch.repairOrderId, q))
+      ? Either.map(Webhooks.decodeOrderWebhook(body, { contentType }), (o) => orderContentKey(launch.shopId, launch.repairOrderId, o, launch.id))
+      : Either.map(Webhooks.decodeQuoteWebhook(body, { contentType }), (q) => quoteContentKey(launch.shopId, launch.repairOrderId, q, launch.id))
     return Either.mapLeft(decoded, (error) => ({ reason: error.reason, detail: error.message }))
   } catch (error) {
     return Either.left({
@@ -73,10 +86,11 @@ const reply = (status: number, body: unknown, close = false): Reply => ({ status
 const tooLarge = reply(413, { error: "body too large" }, true)
 const tryAgain = reply(503, { error: "try again" })
 
-/** The body as it arrives: read in full, over the limit (reading stopped), or broken. */
+/** The body as it arrives: read in full, not UTF-8, over the limit (reading stopped), or broken. */
 type BodyState =
   | { readonly _tag: "Reading" }
   | { readonly _tag: "Read"; readonly text: string }
+  | { readonly _tag: "NotUtf8" }
   | { readonly _tag: "TooLarge" }
   | { readonly _tag: "Unreadable" }
 
@@ -107,7 +121,10 @@ const readBody = (request: IncomingMessage, maxBytes: number) => {
     }
     chunks.push(chunk)
   })
-  request.on("end", () => settle({ _tag: "Read", text: chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8") }))
+  request.on("end", () => {
+    const text = utf8Text(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))
+    settle(text === undefined ? { _tag: "NotUtf8" } : { _tag: "Read", text })
+  })
   request.on("error", () => settle({ _tag: "Unreadable" }))
   request.on("aborted", () => settle({ _tag: "Unreadable" }))
   return Effect.async<BodyState>((resume) => {
@@ -184,6 +201,10 @@ export const makeNodeHandler = (
             yield* log(Effect.logWarning("webhook refused: body too large"), { maxBodyBytes })
             return answer(tooLarge)
           }
+          if (read._tag === "NotUtf8") {
+            yield* log(Effect.logWarning("webhook refused"), { reason: "NotUtf8", detail: NOT_UTF8 })
+            return answer(reply(400, { error: NOT_UTF8 }))
+          }
           if (read._tag !== "Read") {
             yield* log(Effect.logWarning("webhook refused: body unreadable"))
             return answer(reply(400, { error: "body unreadable" }))
@@ -235,7 +256,7 @@ export const makeNodeHandler = (
       onExit: (exit) => {
         if (Exit.isSuccess(exit)) return send(response, exit.value)
         // Not expected (every failure above is answered); a defect still gets an answer and a log line.
-        runCallback(Effect.logError("webhook receiver failed", Cause.pretty(exit.cause)))
+        runCallback(Effect.logError("webhook receiver failed", redactText(Cause.pretty(exit.cause)).split(key).join(":key")))
         send(response, reply(500, {}))
       }
     })

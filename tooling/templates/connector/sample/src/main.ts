@@ -5,7 +5,12 @@
 //
 //   SHOPLINK_SECRET_KEYS=$(shoplink secrets generate-key) SHOPLINK_DATABASE_URL=shoplink.db \
 //   SHOPLINK_PUBLIC_BASE_URL=https://parts.example SHOPLINK_PUNCHOUT_BASE_URL=… SHOPLINK_VENDOR_API_KEY=… \
+//   SHOPLINK_OMS_ENVIRONMENT=US_PRD SHOPLINK_OMS_API_KEY=… SHOPLINK_OMS_PROD_BASE_URL=… \
 //   __NAME___BASE_URL=… PORT=8080 node dist/main.js
+//
+// With the Order Management settings (SHOPLINK_OMS_*), every order webhook is checked with the
+// distributor before it is applied (a forged order is dead-lettered); without them the runtime
+// warns at start-up.
 //
 // Onboard each shop (its distributor account and its __title__ API key, `apiKey`) with
 // `shoplink shops add`, and give the __title__ backend a key for `POST /shoplink/launch` with
@@ -14,7 +19,7 @@ import { HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpClient, NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { __Name__Connector } from "@shoplink/adapter-__name__"
 import { ConnectorRuntime, Settings, type Storage } from "@shoplink/connector"
-import { Cause, Config, Effect, Exit, Layer } from "effect"
+import { Cause, Config, Effect, Exit, Layer, Option } from "effect"
 import { createServer } from "node:http"
 
 // The adapter for every shop: __title__'s base URL here; each shop's API key comes from the
@@ -34,7 +39,9 @@ const runtime = ConnectorRuntime.layerConfig(shopSystem, {
   // A SQLite file (one process) or a postgres:// URL shared by several processes.
   storage: Settings.storage.pipe(Config.withDefault<Storage.Location>({ sqlite: "shoplink.db" })),
   secretKeys: Settings.secretBox.keys,
-  punchout: Settings.punchoutClient
+  punchout: Settings.punchoutClient,
+  // Order webhooks are verified with the distributor whenever these are set (OrderVerifier).
+  orderManagement: Config.option(Config.all(Settings.orderManagementClient)).pipe(Config.map(Option.getOrUndefined))
 })
 
 // The runtime's routes on one listener; `serve` keeps launch keys and tokens out of spans and logs.
