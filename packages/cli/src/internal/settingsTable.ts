@@ -62,7 +62,11 @@ export const SETTINGS: { readonly [K in SettingKey]: SettingDefinition } = {
     kind: "url"
   },
   database: STANDARD.database,
-  secretKeys: STANDARD.secretKeys
+  secretKeys: STANDARD.secretKeys,
+  // The timeouts of `shoplink webhook listen`'s server.
+  headersTimeout: STANDARD.headersTimeout,
+  requestTimeout: STANDARD.requestTimeout,
+  keepAliveTimeout: STANDARD.keepAliveTimeout
 }
 
 export { DEFAULT_CONFIG_FILE } from "./configFile.js"

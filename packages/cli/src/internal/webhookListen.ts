@@ -1,5 +1,6 @@
 // `shoplink webhook listen`: a local receiver that prints the quote and order webhooks the ordering
 // pages post, decoded with @shoplink/punchout's decoders, and answers 200 at once.
+import { Settings } from "@shoplink/connector"
 import { Punchout } from "@shoplink/protocol"
 import { Webhooks } from "@shoplink/punchout"
 import * as DateTime from "effect/DateTime"
@@ -96,7 +97,9 @@ const handler = (asJson: boolean) => (req: IncomingMessage, res: ServerResponse)
 
 export const listen = (args: Spec.ArgsOf<typeof Spec.webhookListen>): Effect.Effect<void, unknown> =>
   Effect.gen(function*() {
-    const server = createServer(handler(args.json))
+    // Header, request and keep-alive timeouts (SHOPLINK_HEADERS_TIMEOUT, SHOPLINK_REQUEST_TIMEOUT,
+    // SHOPLINK_KEEP_ALIVE_TIMEOUT; default 10 s, 30 s, 5 s): a slow client gets a 408.
+    const server = createServer(yield* Settings.serverTimeouts, handler(args.json))
     const port = yield* Effect.acquireRelease(
       Effect.async<number, LocalFailure>((resume) => {
         server.once("error", (error) =>
