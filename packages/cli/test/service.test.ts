@@ -185,6 +185,14 @@ describe("shoplink shops", () => {
         tag: "InvalidShop",
         message: "distributor.apiToken must not be empty"
       })
+      // Every wrong field in one answer, not one per try.
+      const several = yield* runCli([...addArgs("shop 3!"), "--sms-secret", "apiKey"], env, {
+        stdin: JSON.stringify({ apiToken: "", sms: { apiKey: " " } })
+      })
+      expect(several.code).toBe(2)
+      expect(several.stderr.split("\n")[0]).toBe(
+        "error (UsageError): 3 fields to fix: id must be 1 to 64 letters, digits, '.', '_' or '-'; distributor.apiToken must not be empty; sms.apiKey must not be empty"
+      )
       const country = yield* runCli([...addArgs("shop_2").slice(0, -1), "MX"], env, { stdin: secretsJson })
       expect(country.code).toBe(2)
       expect(country.stderr).toContain("--country: 'MX' is not one of US, US QA, CA, CA QA")

@@ -217,22 +217,38 @@ const SECRET_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/
  *
  * @since 0.2.0
  */
-export const validate = (input: ShopInput): InvalidShop | undefined => {
+export const validate = (input: ShopInput): InvalidShop | undefined => validateAll(input)[0]
+
+/**
+ * Every field of onboarding input that is wrong, in the order of the form (empty when it is valid):
+ * what a form or the CLI shows at once, instead of one problem per try.
+ *
+ * @example
+ * import { Redacted } from "effect"
+ * import { ShopStore } from "@shoplink/connector"
+ * ShopStore.validateAll({
+ *   id: "shop 1", name: "", sms: {},
+ *   distributor: { accountNo: "100200", username: "u", country: "US", apiToken: Redacted.make("t") }
+ * }).map((problem) => problem.message) // ["id must be 1 to 64 …", "name must not be empty"]
+ *
+ * @since 0.2.0
+ */
+export const validateAll = (input: ShopInput): ReadonlyArray<InvalidShop> => {
+  const problems: Array<InvalidShop> = []
+  const wrong = (field: string, rule: string) => problems.push(new InvalidShop({ field, rule }))
   const blank = (value: string | undefined) => value === undefined || value.trim() === ""
-  if (!SHOP_ID.test(input.id ?? "")) return new InvalidShop({ field: "id", rule: "must be 1 to 64 letters, digits, '.', '_' or '-'" })
-  if (blank(input.name)) return new InvalidShop({ field: "name", rule: "must not be empty" })
+  if (!SHOP_ID.test(input.id ?? "")) wrong("id", "must be 1 to 64 letters, digits, '.', '_' or '-'")
+  if (blank(input.name)) wrong("name", "must not be empty")
   const d = input.distributor
-  if (blank(d?.accountNo)) return new InvalidShop({ field: "distributor.accountNo", rule: "must not be empty" })
-  if (blank(d.username)) return new InvalidShop({ field: "distributor.username", rule: "must not be empty" })
-  if (!Values.isCountry(d.country)) return new InvalidShop({ field: "distributor.country", rule: `must be one of ${Values.COUNTRIES.join(", ")}` })
-  if (!Redacted.isRedacted(d.apiToken) || blank(Redacted.value(d.apiToken))) {
-    return new InvalidShop({ field: "distributor.apiToken", rule: "must not be empty" })
-  }
+  if (blank(d?.accountNo)) wrong("distributor.accountNo", "must not be empty")
+  if (blank(d?.username)) wrong("distributor.username", "must not be empty")
+  if (!Values.isCountry(d?.country)) wrong("distributor.country", `must be one of ${Values.COUNTRIES.join(", ")}`)
+  if (!Redacted.isRedacted(d?.apiToken) || blank(Redacted.value(d.apiToken))) wrong("distributor.apiToken", "must not be empty")
   for (const [name, value] of Object.entries(input.sms ?? {})) {
-    if (!SECRET_NAME.test(name)) return new InvalidShop({ field: `sms.${name}`, rule: "must be a name of letters, digits and '_'" })
-    if (!Redacted.isRedacted(value) || blank(Redacted.value(value))) return new InvalidShop({ field: `sms.${name}`, rule: "must not be empty" })
+    if (!SECRET_NAME.test(name)) wrong(`sms.${name}`, "must be a name of letters, digits and '_'")
+    else if (!Redacted.isRedacted(value) || blank(Redacted.value(value))) wrong(`sms.${name}`, "must not be empty")
   }
-  return undefined
+  return problems
 }
 
 const DISTRIBUTOR_TOKEN = "distributor.apiToken"

@@ -117,6 +117,25 @@ describe("SecretBox", () => {
 const ConfigProviderKeys = { keys: Config.redacted("SHOPLINK_SECRET_KEYS") }
 
 describe("ShopStore", () => {
+  it("validateAll names every wrong field in form order; validate the first of them", () => {
+    const input = {
+      id: "shop 1",
+      name: " ",
+      sms: { "bad name": Redacted.make("x"), apiKey: Redacted.make("") },
+      distributor: { accountNo: "", username: "u", country: "MX" as never, apiToken: Redacted.make("t") }
+    }
+    expect(ShopStore.validateAll(input).map((problem) => problem.field)).toEqual([
+      "id",
+      "name",
+      "distributor.accountNo",
+      "distributor.country",
+      "sms.bad name",
+      "sms.apiKey"
+    ])
+    expect(ShopStore.validate(input)?.field).toBe("id")
+    expect(ShopStore.validateAll({ ...input, id: "shop_1", name: "Main", sms: {}, distributor: { ...input.distributor, accountNo: "1", country: "US" } })).toEqual([])
+  })
+
   const contract = (name: string, layer: () => Layer.Layer<ShopStore.ShopStore, unknown>) =>
     it.effect(`${name}: add, get, list, credentials, revoke, replace, remove`, () =>
       withStore(layer(), (store) =>

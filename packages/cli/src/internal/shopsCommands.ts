@@ -1,6 +1,7 @@
 // `shoplink shops add | list | remove`: the shops the connector service serves, in its database.
 import { ShopStore } from "@shoplink/connector"
 import * as Effect from "effect/Effect"
+import { UsageError } from "./errors.js"
 import { fields, json, out, table } from "./output.js"
 import { readSecrets } from "./secretsInput.js"
 import { iso, service, withShops } from "./service.js"
@@ -30,8 +31,15 @@ export const add = (args: Spec.ArgsOf<typeof Spec.shopsAdd>): Effect.Effect<void
       sms: secrets.sms
     }
     // Checked before the database is opened, so refused input does not even create the file.
-    const invalid = ShopStore.validate(input)
-    if (invalid !== undefined) return yield* invalid
+    // Every wrong field at once: one as itself, several in one usage error.
+    const invalid = ShopStore.validateAll(input)
+    if (invalid.length === 1) return yield* invalid[0]!
+    if (invalid.length > 1) {
+      return yield* new UsageError({
+        message: `${invalid.length} fields to fix: ${invalid.map((problem) => problem.message).join("; ")}`,
+        fix: "see `shoplink shops add --help`"
+      })
+    }
     const shop = yield* withShops(db, (store) => store.add(input, { replace: args.replace }))
     if (args.json) return yield* json({ ...shopJson(shop), sealedWith: db.keyring.current })
     const replaced = shop.updatedAt > shop.createdAt
