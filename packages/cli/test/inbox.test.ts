@@ -5,7 +5,7 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { InboxWorker, ShopSystem, Storage, WebhookInbox } from "@shoplink/connector"
-import { Effect, Layer, Logger, LogLevel } from "effect"
+import { Effect, Fiber, Layer, Logger, LogLevel } from "effect"
 import { readdirSync } from "node:fs"
 import { join } from "node:path"
 import { parseJson, runCli, runCliInProcess, scratchDir } from "./support/cli.js"
@@ -293,6 +293,29 @@ describe("shoplink inbox replay", () => {
       expect(body.entries.every((e) => e.status === "pending" && e.attempts === 0)).toBe(true)
       const nothing = yield* runCliInProcess(["inbox", "replay", "--all-dead", "--shop", "shop_2"], env)
       expect(nothing.stdout).toBe(`no dead inbox entries with shop shop_2 in ${file}: nothing to replay\n`)
+    }), { timeout: 240_000 })
+
+  it.live("--wait follows the entry: applied is exit 0, dead again is exit 1 with the reason", () =>
+    Effect.gen(function*() {
+      const { env, file, ids } = yield* seed()
+      // The service's worker, as it runs beside the CLI: a pass every 100 ms.
+      const service = (fixed: boolean) => Effect.forever(Effect.zipRight(workerPass(file, fixed), Effect.sleep("100 millis")))
+      const fixedWorker = yield* Effect.fork(service(true))
+      const applied = yield* runCliInProcess(["inbox", "replay", ids.gone, "--wait"], env)
+      yield* Fiber.interrupt(fixedWorker)
+      expect(applied.stderr).toBe("")
+      expect(applied.code).toBe(0)
+      expect(applied.stdout).toMatch(new RegExp(`^replayed inbox entry ${ids.gone}; waiting for the service to apply it…\napplied at \\d{4}-.* after 1 attempt\\(s\\)\n$`))
+
+      const brokenWorker = yield* Effect.fork(service(false))
+      const dead = yield* runCliInProcess(["inbox", "replay", ids.refused, "--wait", "--json"], env)
+      yield* Fiber.interrupt(brokenWorker)
+      expect(dead.code).toBe(1)
+      expect(parseJson<{ entry: EntryJson }>(dead.stdout).entry).toMatchObject({ id: ids.refused, status: "dead", attempts: 1 })
+      expect(dead.stderr).toContain(`inbox entry ${ids.refused} failed again and is dead: applyQuote: SMS answered 422`)
+      noTokens(dead.stderr)
+      const both = yield* runCliInProcess(["inbox", "replay", "--all-dead", "--wait"], env)
+      expect(both.code).toBe(2)
     }), { timeout: 240_000 })
 
   it.live("--all-dead replays every dead entry; an id and --all-dead together, or neither, is a usage error", () =>

@@ -4,7 +4,7 @@
 import type { WebhookInbox } from "@shoplink/connector"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { EntryNotDead, EntryNotFound, UsageError } from "./errors.js"
+import { EntryNotDead, EntryNotFound, LocalFailure, UsageError } from "./errors.js"
 import { err, fields, json, out, table } from "./output.js"
 import { iso, type Service, service, withInbox } from "./service.js"
 import type * as Spec from "./spec.js"
@@ -246,12 +246,45 @@ const replayOne = (db: Service, args: Spec.ArgsOf<typeof Spec.inboxReplay>, raw:
         }
         return { entry: yield* inbox.replay(entry.id), replayed: true }
       }))
-    if (args.json) return yield* json({ replayed, entry: entryJson(entry) })
-    yield* out(
-      replayed
-        ? `replayed inbox entry ${entry.id} (${entry.kind}, shop ${entry.shopId}, repair order ${entry.repairOrderId}): pending again; the service applies it shortly`
-        : `inbox entry ${entry.id} is already pending (${entry.attempts} attempt(s) so far, next at ${iso(entry.nextAttemptAt)}): nothing to replay`
+    if (!args.wait) {
+      if (args.json) return yield* json({ replayed, entry: entryJson(entry) })
+      return yield* out(
+        replayed
+          ? `replayed inbox entry ${entry.id} (${entry.kind}, shop ${entry.shopId}, repair order ${entry.repairOrderId}): pending again; the service applies it shortly`
+          : `inbox entry ${entry.id} is already pending (${entry.attempts} attempt(s) so far, next at ${iso(entry.nextAttemptAt)}): nothing to replay`
+      )
+    }
+    if (!args.json) yield* out(`${replayed ? "replayed" : "already pending:"} inbox entry ${entry.id}; waiting for the service to apply it…`)
+    const settled = yield* withInbox(db, (inbox) => followEntry(inbox, entry.id))
+    if (args.json) yield* json({ replayed, entry: entryJson(settled) })
+    if (settled.status === "applied") {
+      if (!args.json) yield* out(`applied at ${settled.appliedAt === undefined ? "?" : iso(settled.appliedAt)} after ${settled.attempts} attempt(s)`)
+      return
+    }
+    return yield* new LocalFailure(
+      settled.status === "dead"
+        ? {
+          message: `inbox entry ${settled.id} failed again and is dead: ${oneLine(redactText(settled.lastError ?? "no error recorded"))}`,
+          fix: "fix what the error names, then replay it again"
+        }
+        : {
+          message: `inbox entry ${settled.id} is still pending after ${WAIT_LIMIT_SECONDS / 60} minutes (${settled.attempts} attempt(s))`,
+          fix: "check that the service is running (`/readyz`), then `shoplink inbox show` it"
+        }
     )
+  })
+
+const WAIT_LIMIT_SECONDS = 300
+
+/** The entry once it is no longer pending, or as it is when the wait limit passes. */
+const followEntry = (inbox: WebhookInbox.Operations, id: string) =>
+  Effect.gen(function*() {
+    const deadline = Date.now() + WAIT_LIMIT_SECONDS * 1000
+    while (true) {
+      const entry = yield* inbox.get(id)
+      if (entry.status !== "pending" || Date.now() >= deadline) return entry
+      yield* Effect.sleep("250 millis")
+    }
   })
 
 const replayAllDead = (db: Service, args: Spec.ArgsOf<typeof Spec.inboxReplay>) =>
@@ -279,6 +312,9 @@ export const replay = (args: Spec.ArgsOf<typeof Spec.inboxReplay>): Effect.Effec
         message: "missing argument <entry-id> (or --all-dead)",
         fix: "`shoplink inbox list --status dead` shows the dead entries; see `shoplink inbox replay --help`"
       })
+    }
+    if (args.wait && args.allDead) {
+      return yield* new UsageError({ message: "--wait follows one entry, not --all-dead", fix: "e.g. shoplink inbox replay 3f1c2a4e --wait" })
     }
     if (filtered && !args.allDead) {
       return yield* new UsageError({ message: "--shop and --ro go with --all-dead", fix: "e.g. shoplink inbox replay --all-dead --shop shop_1" })

@@ -636,10 +636,14 @@ export const inboxReplay = leaf({
   notes: [
     "Only a dead entry is replayed: a pending one is already in line (nothing is done), an applied one is refused. --all-dead replays every dead entry, or those of --shop / --ro."
   ],
-  examples: ["shoplink inbox replay 3f1c2a4e", "shoplink inbox replay --all-dead --shop shop_1"],
+  examples: ["shoplink inbox replay 3f1c2a4e", "shoplink inbox replay 3f1c2a4e --wait", "shoplink inbox replay --all-dead --shop shop_1"],
   global: true,
   options: {
     allDead: { kind: "boolean", description: "replay every dead entry (with --shop / --ro: only theirs) instead of one" },
+    wait: {
+      kind: "boolean",
+      description: "follow the entry until the service applied it (exit 0) or gave up on it again (exit 1), at most 5 minutes"
+    },
     shop: optionalText("id", "with --all-dead: only this shop's dead entries"),
     ro: optionalText("id", "with --all-dead: only the dead entries of this repair order"),
     database
