@@ -133,7 +133,7 @@ const brandsOf = (line: OrderManagement.OrderLineDetail): ReadonlySet<string> =>
  * import { OrderVerifier } from "@shoplink/connector"
  * OrderVerifier.linesMismatch(
  *   [{ productID: "51515", brandID: "WIX", quantity: 2, costCents: 649 }],
- *   [{ productID: "51515", brandCode: "WIX", quantity: 1, price: 6.49 }],
+ *   [{ lineNo: 1, productID: "51515", brandCode: "WIX", productDesc: "Oil Filter", quantity: 1, quantityShipped: 0, price: 6.49, corePrice: 0, warehouseCode: "01" }],
  *   0
  * ) // "WIX 51515: quantity 2 in the webhook, 1 at the distributor"
  *
