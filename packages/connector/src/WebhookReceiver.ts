@@ -284,7 +284,7 @@ export type NodeHandler = (request: IncomingMessage, response: ServerResponse) =
  * The webhook routes of `router` (`POST {basePath}/webhooks/:key/order|quote`) as a `node:http`
  * handler, without the platform server's per-request work: it answers those requests exactly as
  * the router does — the size limit (413 with `Connection: close`), 404 / 410 for an unknown or
- * expired key, 400 for a body that does not decode, the inbox write before the 2xx (503 if it
+ * expired key, 400 for a body that is not valid UTF-8 or does not decode, the inbox write before the 2xx (503 if it
  * fails), duplicates acknowledged, the metrics, the `WebhookReceiver.receive` span (a server span
  * with the key cut out of `url.path`) and the log lines, never with the launch key — and declines
  * everything else, including the callback page. Its Effects run with the logger, tracer and Clock

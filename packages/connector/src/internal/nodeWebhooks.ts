@@ -2,7 +2,7 @@
 // `POST {base}/webhooks/:key/order|quote` itself and declines everything else, so it can sit in
 // front of an @effect/platform app on the same listener. It keeps what the router does, step by
 // step (see WebhookReceiver): the size limit (413 with `Connection: close`, declared or chunked),
-// the key (404 / 410 / 503), the decode (400, a warning, nothing written), the durable commit before
+// the key (404 / 410 / 503), UTF-8 and the decode (400, a warning, nothing written), the durable commit before
 // the 2xx (503 when the inbox fails), dedupe, the metrics, the `WebhookReceiver.receive` span and the
 // log lines without the launch key. What it saves is the platform's per-request work (the request
 // object, the router, the middleware and the fibers they run): one fiber per delivery is left.
