@@ -9,7 +9,7 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import type * as HttpServer from "@effect/platform/HttpServer"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { ShopmonkeyClient, ShopmonkeyShopSystem } from "@shoplink/adapter-shopmonkey"
-import { ConnectorRuntime, ServicePages, ShopSystem, type SignIn } from "@shoplink/connector"
+import { ConnectorRuntime, ServicePages, Settings as Standard, ShopSystem, type SignIn } from "@shoplink/connector"
 import { UndiciHttpClient } from "@shoplink/http-node"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
@@ -59,8 +59,11 @@ const hint = "No VIN or license plate with its state: the catalog will open with
 
 export const startApp = (settings: Settings): Effect.Effect<RunningApp, StartFailed, Scope.Scope> =>
   Effect.gen(function*() {
+    // Header, request and keep-alive timeouts (SHOPLINK_HEADERS_TIMEOUT, SHOPLINK_REQUEST_TIMEOUT,
+    // SHOPLINK_KEEP_ALIVE_TIMEOUT; default 10 s, 30 s, 5 s): a slow client gets a 408, not a socket.
+    const timeouts = yield* Effect.mapError(Standard.serverTimeouts, (error) => new StartFailed({ message: `server timeouts: ${error}` }))
     const listen = (port: number) =>
-      NodeHttpServer.make(() => createServer(), { port, host: settings.host }).pipe(
+      NodeHttpServer.make(() => createServer(timeouts), { port, host: settings.host }).pipe(
         Effect.mapError((error) => new StartFailed({ message: `cannot listen on ${settings.host}:${port}: ${error.message}` }))
       )
     const addressOf = (server: HttpServer.HttpServer, port: number) =>

@@ -253,7 +253,7 @@ describe("shopmonkey-sample security", () => {
         expect(page.headers.get("x-frame-options")).toBe("DENY")
         expect(page.headers.get("x-content-type-options")).toBe("nosniff")
         expect(page.headers.get("cache-control")).toBe("no-store")
-        expect(page.headers.get("referrer-policy")).toBe("same-origin")
+        expect(page.headers.get("referrer-policy")).toBe("no-referrer")
       }
     }))
 

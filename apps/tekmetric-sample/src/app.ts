@@ -11,7 +11,7 @@
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { TekmetricClient, TekmetricConnector } from "@shoplink/adapter-tekmetric"
-import { ConnectorRuntime, ServicePages, ShopSystem, type SignIn } from "@shoplink/connector"
+import { ConnectorRuntime, ServicePages, Settings as Standard, ShopSystem, type SignIn } from "@shoplink/connector"
 import { UndiciHttpClient } from "@shoplink/http-node"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
@@ -38,7 +38,10 @@ const hint = "No VIN or license plate with its state: add one to the vehicle in 
 
 export const startApp = (settings: Settings): Effect.Effect<RunningApp, StartFailed, Scope.Scope> =>
   Effect.gen(function*() {
-    const server = yield* NodeHttpServer.make(() => createServer(), { port: settings.port, host: settings.host }).pipe(
+    // Header, request and keep-alive timeouts (SHOPLINK_HEADERS_TIMEOUT, SHOPLINK_REQUEST_TIMEOUT,
+    // SHOPLINK_KEEP_ALIVE_TIMEOUT; default 10 s, 30 s, 5 s): a slow client gets a 408, not a socket.
+    const timeouts = yield* Effect.mapError(Standard.serverTimeouts, (error) => new StartFailed({ message: `server timeouts: ${error}` }))
+    const server = yield* NodeHttpServer.make(() => createServer(timeouts), { port: settings.port, host: settings.host }).pipe(
       Effect.mapError((error) => new StartFailed({ message: `cannot listen on ${settings.host}:${settings.port}: ${error.message}` }))
     )
     const url = `http://${settings.host}:${server.address._tag === "TcpAddress" ? server.address.port : settings.port}`

@@ -53,7 +53,10 @@ const server = Layer.scopedDiscard(Effect.gen(function*() {
 
 const main = server.pipe(
   Layer.provide(runtime),
-  Layer.provide(NodeHttpServer.layerConfig(createServer, { port: Config.integer("PORT").pipe(Config.withDefault(8080)) })),
+  // The listener, with header, request and keep-alive timeouts (SHOPLINK_HEADERS_TIMEOUT,
+  // SHOPLINK_REQUEST_TIMEOUT, SHOPLINK_KEEP_ALIVE_TIMEOUT; default 10 s, 30 s, 5 s).
+  Layer.provide(Layer.unwrapEffect(Effect.map(Settings.serverTimeouts, (timeouts) =>
+    NodeHttpServer.layerConfig(() => createServer(timeouts), { port: Config.integer("PORT").pipe(Config.withDefault(8080)) })))),
   // The distributor's API (and your __title__ client, if it uses HttpClient).
   Layer.provide(NodeHttpClient.layerUndici)
 )
