@@ -114,6 +114,12 @@ const SUBMITTED = new Set(["API0283", "API0284", "API0285", "API0286"])
 
 const norm = (text: string) => text.trim().toUpperCase()
 
+// Order Management answers the account number as a number; the shop's is a string ("00100200" is 100200).
+const sameAccount = (answered: number | string, accountNo: string) => {
+  const [a, b] = [Number(answered), Number(accountNo)]
+  return Number.isFinite(a) && Number.isFinite(b) && accountNo.trim() !== "" ? a === b : norm(String(answered)) === norm(accountNo)
+}
+
 /** The brand codes a distributor line answers to: its brand code, and the codes of its brand information. */
 const brandsOf = (line: OrderManagement.OrderLineDetail): ReadonlySet<string> =>
   new Set(
@@ -186,7 +192,7 @@ const verifierOf = (
           .forCustomer({ accountNo: customer.accountNo, apiToken: customer.apiToken })
           .orderDetails({ orderNo: orderID })
         const account = details.customerAccountNo
-        if (account !== undefined && account !== null && Number(account) !== Number(customer.accountNo)) {
+        if (account !== undefined && account !== null && !sameAccount(account, customer.accountNo)) {
           return { _tag: "Rejected", reason: `order ${orderID} belongs to another account at the distributor` } as const
         }
         const status = details.orderHeader.orderStatus ?? details.status.message.ID
