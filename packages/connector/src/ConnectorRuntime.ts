@@ -32,11 +32,14 @@ import type * as HttpApp from "@effect/platform/HttpApp"
 import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import type * as HttpServer from "@effect/platform/HttpServer"
+import * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as HttpTraceContext from "@effect/platform/HttpTraceContext"
 import * as Headers from "@effect/platform/Headers"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import * as SqlClient from "@effect/sql/SqlClient"
+import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Config from "effect/Config"
 import type * as ConfigError from "effect/ConfigError"
@@ -46,11 +49,15 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
+import { Html } from "@shoplink/http"
 import type { Punchout } from "@shoplink/protocol"
 import { PunchoutClient, type PunchoutError, SessionPool } from "@shoplink/punchout"
+import type { OrderManagementClient } from "@shoplink/order-management"
+import * as OrderVerifier from "./OrderVerifier.js"
 import { ApiKeys } from "./ApiKeys.js"
 import { type CredentialStore, layerShopStore as credentialsFromShops } from "./CredentialStore.js"
 import type * as Health from "./Health.js"
@@ -62,6 +69,7 @@ import * as LaunchLinks from "./LaunchLinks.js"
 import * as Retention from "./Retention.js"
 import { LaunchRegistry, layerMemory as launchesInMemory, layerSql as launchesInSql } from "./LaunchRegistry.js"
 import { renderPartsPage } from "./internal/callbackPage.js"
+import { redactText, redactUrl } from "./internal/redact.js"
 import { DEFAULT_MAX_BODY_BYTES, frontOnFirstRequest, makeNodeHandler, publicRouteProbe } from "./internal/nodeWebhooks.js"
 import * as PartsLedgerModule from "./PartsLedger.js"
 import { PartsLedger } from "./PartsLedger.js"
@@ -122,6 +130,16 @@ export interface Options {
   readonly exportButtons?: Punchout.ExportButtons
   /** The distributor's Punchout API: base URL and vendor API key (see `PunchoutClient`). */
   readonly punchout: PunchoutClient.PunchoutClientOptions
+  /**
+   * The distributor's Order Management API (see `OrderManagementClient`; `Settings.orderManagementClient`
+   * reads it). With it, every order webhook is checked with the distributor before it is applied
+   * (`OrderVerifier`: the order exists for the shop's account, is submitted, and has the webhook's
+   * lines); an order it does not confirm is dead-lettered with the reason. Without it, the runtime
+   * logs a warning at start-up: an order webhook is then trusted on its launch key alone.
+   */
+  readonly orderManagement?: OrderManagementClient.Options | undefined
+  /** How orders are verified when `orderManagement` is set (see `OrderVerifier.Options`), or `false` to turn it off. */
+  readonly orderVerification?: OrderVerifier.Options | false
   readonly sessionPool?: SessionPool.SessionPoolOptions
   /**
    * `"memory"` (tests, demos), a SQLite file (created 0600; one process), or a PostgreSQL URL
@@ -370,7 +388,7 @@ export const make = <E, R>(
     // Every shop-system call, from the launcher or the worker, gets a span and a latency sample.
     const adapterContext = yield* Layer.build(shopSystem.pipe(Layer.provide(Layer.succeedContext(storeContext))))
     const smsContext = Context.add(adapterContext, ShopSystem, instrumentShopSystem(Context.get(adapterContext, ShopSystem)))
-    const context = Context.merge(storeContext, smsContext)
+    const context = Context.merge(Context.merge(storeContext, smsContext), yield* verification(options, storeContext))
 
     const punchout = SessionPool.layer(options.sessionPool).pipe(Layer.provideMerge(PunchoutClient.layer(options.punchout)))
     const launcher = Context.get(
@@ -403,8 +421,8 @@ export const make = <E, R>(
     const keyed = new RegExp(`^${escapeRegExp(basePath)}/(webhooks|callback)/([^/?#]+)`)
     const isKeyedPath = (path: string) =>
       keyed.test(path) || path.startsWith(`${basePath}/launch/link`) || (path.startsWith(`${basePath}/parts`) && path.includes("sig="))
-    const redactPath = (path: string) =>
-      path.replace(keyed, `${basePath}/$1/:key`).replace(/^([^?]*\/(?:launch\/link|parts|parts\.csv))\?.*$/, "$1?…")
+    // Keys (after webhooks/ or callback/, wherever they are), random-looking segments and the query.
+    const redactPath = redactUrl
 
     const logLaunch = (how: string, launched: PunchoutLauncherModule.Launched, shopId: string) =>
       Effect.logInfo("punchout launched").pipe(
@@ -524,10 +542,7 @@ export const make = <E, R>(
         const csvHref = `${basePath}/parts.csv?${new URLSearchParams(
           Object.entries(query).flatMap(([k, v]): Array<[string, string]> => typeof v === "string" ? [[k, v]] : [])
         ).toString()}`
-        return HttpServerResponse.text(renderPartsPage(ref, lines.right, csvHref), {
-          contentType: "text/html; charset=utf-8",
-          headers: noStore
-        })
+        return Html.page(renderPartsPage(ref, lines.right, csvHref))
       }).pipe(Effect.withSpan("ConnectorRuntime.parts", { attributes: { format } }))
 
     const publicRouter = WebhookReceiver.router({
@@ -578,9 +593,12 @@ export const make = <E, R>(
       return path === "/healthz" || path === "/readyz" || path === "/metrics"
     }
 
-    // The platform's server span records url.full, url.path and response headers: for keyed paths it
-    // is turned off and this span, with the key cut out, takes its place; `location` (a catalog URL
-    // with a session token) and cookies are redacted on every response.
+    // The platform's server span records url.full, url.query and headers, and a request that fails
+    // (a route not found, a bad body) ends its fiber with an error whose message holds the URL, which
+    // Effect logs at the debug level: so the platform's span is turned off and `serve` answers every
+    // failure itself. Its own `http.server` span carries the method, the redacted path (`redactPath`:
+    // no key, no query string) and the status; a failure is logged once (debug below 500, error from
+    // 500), its rendering redacted. Probes and scrapes are not traced.
     //
     // On a `NodeHttpServer`, once the app has routed a request to `publicRouter`, the webhook routes
     // of this runtime are answered by a lean `node:http` handler in front of the app on that listener
@@ -597,16 +615,30 @@ export const make = <E, R>(
         yield* Effect.addFinalizer(() => Effect.sync(front.remove))
         const traced = HttpMiddleware.make((inner) =>
           Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-            const probed = Effect.locally(inner, publicRouteProbe, () => front.install(request))
-            if (isProbePath(request.url)) return Effect.withTracerEnabled(probed, false)
-            if (!isKeyedPath(request.url)) return probed
-            return Effect.withSpan(probed, `http.server ${request.method}`, {
+            const path = redactPath(request.url)
+            const scrub = (text: string) => redactText(text.split(request.originalUrl).join(path).split(request.url).join(path))
+            const answered = Effect.locally(inner, publicRouteProbe, () => front.install(request)).pipe(
+              Effect.catchAllCause((cause) =>
+                Effect.flatMap(HttpServerError.causeResponse(cause), ([response, rest]) =>
+                  Cause.isEmpty(rest) || Cause.isInterruptedOnly(rest)
+                    ? Effect.succeed(response)
+                    : (response.status >= 500 ? Effect.logError : Effect.logDebug)("request failed", scrub(Cause.pretty(rest))).pipe(
+                      Effect.annotateLogs({ method: request.method, path, status: response.status }),
+                      Effect.as(response)
+                    ))
+              )
+            )
+            if (isProbePath(request.url)) return Effect.withTracerEnabled(answered, false)
+            return Effect.useSpan(`http.server ${request.method}`, {
               kind: "server",
-              attributes: { "http.request.method": request.method, "url.path": redactPath(request.url.split("?")[0] ?? "") }
-            })
+              captureStackTrace: false,
+              attributes: { "http.request.method": request.method, "url.path": path },
+              ...Option.match(HttpTraceContext.fromHeaders(request.headers), { onNone: () => ({}), onSome: (parent) => ({ parent }) })
+            }, (span) =>
+              Effect.tap(Effect.withParentSpan(answered, span), (response) => span.attribute("http.response.status_code", response.status)))
           }))
         return yield* server.serve(traced(app)).pipe(
-          Effect.locally(HttpMiddleware.currentTracerDisabledWhen, (request) => isKeyedPath(request.url) || isProbePath(request.url)),
+          Effect.locally(HttpMiddleware.currentTracerDisabledWhen, () => true),
           Effect.locally(Headers.currentRedactedNames, ["authorization", "cookie", "set-cookie", "location", "x-api-key"])
         )
       }) as Effect.Effect<void, never, never>
@@ -691,6 +723,21 @@ export const layerConfig = <E, R>(
   options: Config.Config.Wrap<Options>
 ): Layer.Layer<ConnectorRuntime, E | StartError | ConfigError.ConfigError, Exclude<R, ProvidedToAdapter> | HttpClient.HttpClient> =>
   Layer.unwrapEffect(Effect.map(Config.unwrap(options), (resolved) => layer(shopSystem, resolved)))
+
+/** The `OrderVerifier` when Order Management credentials are configured (and a warning when not). */
+const verification = (options: Options, stores: Context.Context<CredentialStore>) =>
+  Effect.gen(function*() {
+    if (options.orderManagement === undefined || options.orderVerification === false) {
+      yield* Effect.logWarning(
+        options.orderManagement === undefined
+          ? "order webhooks are not verified with the distributor: configure Order Management (orderManagement) so a forged order is not applied"
+          : "order webhooks are not verified with the distributor: orderVerification is off"
+      )
+      return Context.empty() as Context.Context<never>
+    }
+    const verifier = OrderVerifier.layerOrderManagementClient(options.orderManagement, options.orderVerification ?? {})
+    return yield* Layer.build(Layer.provide(verifier, Layer.succeedContext(stores)))
+  })
 
 const keyring = (secretKeys: Redacted.Redacted<string> | undefined) =>
   Effect.gen(function*() {
