@@ -283,12 +283,13 @@ describe("shopmonkey-sample security", () => {
 
   it("passwords: scrypt hashes with a random salt; a malformed or over-costly hash never matches", async () => {
     const hash = await SignIn.hashPassword("correct horse battery staple")
-    expect(hash).toMatch(/^scrypt:16384:8:1:[A-Za-z0-9_-]{22}:[A-Za-z0-9_-]{43}$/)
+    // OWASP's cost: N=2^17, r=8, p=1.
+    expect(hash).toMatch(/^scrypt:131072:8:1:[A-Za-z0-9_-]{22}:[A-Za-z0-9_-]{43}$/)
     expect(await SignIn.hashPassword("correct horse battery staple")).not.toBe(hash)
     expect(await SignIn.verifyPassword("correct horse battery staple", hash)).toBe(true)
     expect(await SignIn.verifyPassword("correct horse battery stapl", hash)).toBe(false)
     expect(await SignIn.verifyPassword("x", "plain-text")).toBe(false)
-    expect(await SignIn.verifyPassword("x", hash.replace("scrypt:16384:", "scrypt:4194304:"))).toBe(false)
+    expect(await SignIn.verifyPassword("x", hash.replace("scrypt:131072:", "scrypt:4194304:"))).toBe(false)
   })
 
   it("pages escape what they show", () => {
