@@ -9,9 +9,10 @@
  *   `Authorization: Bearer <vendor API key>` answers the catalog URL as JSON; `GET
  *   {basePath}/launch/link?…` takes a signed launch link (`LaunchLinks`) and redirects the browser
  *   to the catalog.
- * - `serve`: serves routers on an `HttpServer` so that no span attribute or log line carries a
- *   launch key or a session token (the platform's server span records `url.full` and response
- *   headers; for the runtime's keyed paths it records a redacted path instead).
+ * - `serve`: serves routers on an `HttpServer` so that no span, log line or error message carries a
+ *   launch key, a link signature or a session token: its own server span with a redacted path in
+ *   place of the platform's (which records `url.full`), and every failed request answered and
+ *   logged by it, redacted (see docs/security.md).
  *   `GET {basePath}/parts?shop&ro` (and `/parts.csv`) shows the part lines the runtime keeps for a
  *   repair order whose shop system cannot take them (`PartsLedger`), with a vendor API key or the
  *   parameters of a signed link (`partsLink`).
@@ -286,7 +287,10 @@ export interface Runtime {
   readonly drain: Effect.Effect<InboxWorker.PassResult, Effect.Effect.Error<ReturnType<typeof InboxWorker.processDue>>>
   /** Whether a request path is one of the runtime's public, launch-keyed paths. */
   readonly isKeyedPath: (path: string) => boolean
-  /** A path with its launch key (or link signature) replaced, for logs and spans. */
+  /**
+   * A path as logs and spans carry it: the launch key after `webhooks/` or `callback/` is `:key`,
+   * a random-looking segment `:redacted`, and a query string `?…`.
+   */
   readonly redactPath: (path: string) => string
 }
 
