@@ -13,6 +13,7 @@ import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
+import { ServerTimeouts } from "@shoplink/http"
 import {
   COMPANY_ID,
   LOCATION_ID,
@@ -386,7 +387,8 @@ const createFake = (options: FakeShopmonkeyOptions) => {
     failure(res, 404, `no route for ${method} ${url.pathname}`, "NOT_FOUND")
   }
 
-  const server = Http.createServer((req, res) => {
+  // The same header, request and keep-alive timeouts as every Shoplink server (a slow client cannot hold a socket).
+  const server = Http.createServer(ServerTimeouts.nodeServerOptions(), (req, res) => {
     const chunks: Array<Buffer> = []
     req.on("data", (chunk: Buffer) => chunks.push(chunk))
     req.on("end", () => {

@@ -25,6 +25,7 @@ import { randomUUID } from "node:crypto"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
 import { CLIENT_ID_SECRET, CLIENT_SECRET_SECRET, recordedOrders, TekmetricConfig } from "./TekmetricConnector.js"
+import { ServerTimeouts } from "@shoplink/http"
 
 /**
  * An OAuth client of the fake: its credentials and the shops its tokens may reach.
@@ -388,7 +389,8 @@ export const startFakeTekmetricServer = async (options: FakeTekmetricOptions = {
     return (error(response, 404, "Not Found"), 404)
   }
 
-  const server = Http.createServer((request, response) => {
+  // The same header, request and keep-alive timeouts as every Shoplink server (a slow client cannot hold a socket).
+  const server = Http.createServer(ServerTimeouts.nodeServerOptions(), (request, response) => {
     const url = new URL(request.url ?? "/", "http://fake")
     handle(request, response).then(
       (status) => log.push({ method: request.method ?? "GET", path: url.pathname, query: Object.fromEntries(url.searchParams), status }),
