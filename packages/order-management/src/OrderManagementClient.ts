@@ -11,7 +11,7 @@
  */
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import { Retry } from "@shoplink/http"
+import { Deadline, Retry } from "@shoplink/http"
 import { OrderManagement, OrderManagementApi } from "@shoplink/protocol"
 import type { MessageError } from "@shoplink/protocol"
 import * as Config from "effect/Config"
@@ -84,7 +84,12 @@ export interface Options {
    * `/priceAndAvailablity_v2`; the corrected `/priceAndAvailability_v2` is also served.
    */
   readonly priceAndAvailabilityPath?: string | undefined
-  /** Time allowed for one attempt to get a response (default 30 s; `Duration.infinity` for none). */
+  /**
+   * Time allowed for one attempt to get a response (default 30 s; `Duration.infinity` for none). On
+   * `@shoplink/http-node`'s `UndiciHttpClient` the transport itself aborts a request at its
+   * deadline (no fiber per attempt; with a `transformClient`, each attempt's deadline runs in a
+   * fiber of its own).
+   */
   readonly timeout?: Duration.DurationInput | undefined
   readonly retry?: RetryOptions | undefined
   /** Adjusts the underlying HttpClient (proxies, extra headers, test instrumentation). */
@@ -391,11 +396,16 @@ export const make = (
     // Our User-Agent is in every request (`requestTemplate`): the caller's transformClient may
     // still replace it.
     const base = yield* HttpClient.HttpClient
+    // A transport that enforces deadlines itself and makes no span (UndiciHttpClient) is used as is:
+    // no fiber per attempt, no FiberRef change per call. A transformed client may send from another
+    // fiber or be another client altogether: its deadline runs in a fiber per attempt, and the
+    // platform's span (which would record the full URL, APIToken included) is disabled.
+    const transportDeadline = options.transformClient === undefined && Deadline.enforcedBy(base)
     const transformed = options.transformClient === undefined ? base : options.transformClient(base)
     const basePath = OrderManagement.basePath(environment)
     const runtime: Runtime = {
-      // The platform span would record the full URL, APIToken included: our own span replaces it.
-      httpClient: HttpClient.withTracerDisabledWhen(transformed, () => true),
+      transportDeadline,
+      httpClient: transportDeadline ? base : HttpClient.withTracerDisabledWhen(transformed, () => true),
       environment,
       baseUrl: `${host}${basePath}`,
       basePath,

@@ -34,8 +34,10 @@ import {
 import { type CreateSessionOptions, type Customer, customerKey, type PunchoutSession } from "./PunchoutSession.js"
 
 /**
- * How to reach the service. `requestTimeout` bounds each attempt (default 30 seconds);
- * `transformClient` lets you add middleware (proxies, extra headers, tracing) to the HttpClient.
+ * How to reach the service. `requestTimeout` bounds each attempt (default 30 seconds); on
+ * `@shoplink/http-node`'s `UndiciHttpClient` the transport itself aborts a request at its deadline
+ * (no fiber per attempt). `transformClient` lets you add middleware (proxies, extra headers,
+ * tracing) to the HttpClient; each attempt's deadline then runs in a fiber of its own.
  * Settings that are wrong on their face (an empty key, a base URL that does not parse, a timeout
  * that is not a positive duration) fail with `ConfigurationError` when the client is built.
  *
@@ -263,13 +265,16 @@ export const make = (options: PunchoutClientOptions): Effect.Effect<Service, Con
     const settings = yield* checkSettings(options)
     // Requests carry our User-Agent from the start, so `transformClient` may still replace it.
     const base = yield* HttpClient.HttpClient
-    const httpClient = prepareClient(options.transformClient ? options.transformClient(base) : base)
+    // A transport that enforces deadlines itself and makes no span (UndiciHttpClient) is used as is:
+    // no fiber per attempt, no FiberRef change per request. A transformed client may send from
+    // another fiber or be another client altogether: its deadline runs in a fiber per attempt, and
+    // the platform's span (which would record the token) is disabled.
+    const transportDeadline = options.transformClient === undefined && Deadline.enforcedBy(base)
     const config: ExchangeConfig = {
-      httpClient,
+      httpClient: transportDeadline ? base : prepareClient(options.transformClient ? options.transformClient(base) : base),
       timeout: settings.timeout,
       retry: settings.retry,
-      // A transport that enforces deadlines itself (UndiciHttpClient) needs no fiber per attempt.
-      transportDeadline: Deadline.enforcedBy(base)
+      transportDeadline
     }
     const createRequest = requestFor(CREATE.method, `${settings.baseUrl}${CREATE.path}`)
 

@@ -1,10 +1,11 @@
 // One Order Management call: credentials, request, envelope classification, retries, span and logs.
 //
-// The hot path is kept lean (issue #18): what does not change between calls is built once — the
-// decoders (one per schema), each customer's request template per route (URL, APIToken, headers),
-// the redacted URL of a call without query — and per call there is one span, one deadline (a timer
-// on the live Clock, not a race of two fibers), one decode of the whole response, and debug logs
-// only when the debug level is enabled.
+// The hot path is kept lean (issues #18, #29): what does not change between calls is built once —
+// the decoders (one per schema), each customer's request template per route (URL, APIToken,
+// headers), the redacted URL of a call without query — and per call there is no span unless a
+// tracer is provided (then one, attempts as its events), one deadline (enforced by the transport
+// when it can: no fiber per attempt), no retry state until an attempt fails, one decode of the
+// whole response, and debug logs only when the debug level is enabled.
 import * as Headers from "@effect/platform/Headers"
 import * as HttpBody from "@effect/platform/HttpBody"
 import type * as HttpClient from "@effect/platform/HttpClient"
@@ -13,6 +14,9 @@ import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
 import { Deadline, Retry, Transport, TransportError } from "@shoplink/http"
 import { Decoder as SchemaDecoder, Envelope, type MessageError, UnknownMessage } from "@shoplink/protocol"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as DefaultServices from "effect/DefaultServices"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -21,7 +25,8 @@ import * as LogLevel from "effect/LogLevel"
 import * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import type * as Tracer from "effect/Tracer"
+import type * as Fiber from "effect/Fiber"
+import * as Tracer from "effect/Tracer"
 import { type ApiError, type OrderManagementError, SomethingWentWrongWithReport } from "../OrderManagementError.js"
 import { redactedUrl, supportReport } from "./redact.js"
 import { USER_AGENT } from "./version.js"
@@ -38,6 +43,11 @@ export interface Runtime {
   readonly apiKey: Redacted.Redacted<string>
   readonly timeout: Duration.Duration
   readonly retry: Retry.RetryPolicy
+  /**
+   * The transport enforces `Deadline.timeoutAbort` deadlines and makes no span of its own, and no
+   * `transformClient` sees the request: no fiber per attempt, no FiberRef change per call.
+   */
+  readonly transportDeadline: boolean
 }
 
 /** One call's description. */
@@ -74,8 +84,17 @@ export const requestTemplate = (
 ): HttpClientRequest.HttpClientRequest =>
   HttpClientRequest.make(route.method)(`${runtime.baseUrl}${route.path}`, {
     urlParams: { APIToken: Redacted.value(apiToken) },
-    headers: { APIKey: Redacted.value(runtime.apiKey), accept: "application/json", "user-agent": USER_AGENT }
+    // A POST's body is a JSON string (`HttpBody.raw`): its content type is set here, once.
+    headers: route.method === "POST"
+      ? { APIKey: Redacted.value(runtime.apiKey), accept: "application/json", "content-type": "application/json", "user-agent": USER_AGENT }
+      : { APIKey: Redacted.value(runtime.apiKey), accept: "application/json", "user-agent": USER_AGENT }
   })
+
+const nativeTracer = Context.get(DefaultServices.liveServices, Tracer.Tracer)
+
+/** Spans only when the user provided a tracer (not Effect's default native one) and tracing is on. */
+const tracerProvided = (fiber: Fiber.RuntimeFiber<unknown, unknown>): boolean =>
+  Context.get(fiber.currentDefaultServices, Tracer.Tracer) !== nativeTracer && fiber.getFiberRef(FiberRef.currentTracerEnabled)
 
 // Decoders are compiled once per schema, not per response (`compiledDecoder`: a fast path for
 // valid input, Effect's own decoder for everything else).
@@ -191,57 +210,75 @@ const decodeResponse = <A>(
   return Either.right(decoded.right)
 }
 
-type Log = (message: string, annotations: Record<string, unknown>, span: Tracer.Span) => Effect.Effect<void>
+type Log = (message: string, annotations: Record<string, unknown>) => Effect.Effect<void>
 
-const attempt = <A>(
-  runtime: Runtime,
-  call: Call<A>,
-  request: HttpClientRequest.HttpClientRequest,
-  url: string,
-  n: number,
-  commandSpan: Tracer.Span,
-  log: Log | undefined
-): Effect.Effect<A, OrderManagementError> => {
-  const where: Where = { operation: call.operation, method: call.method, url, attempt: n }
+/** What one call shares between its attempts. */
+interface CallState<A> {
+  readonly runtime: Runtime
+  readonly call: Call<A>
+  readonly request: HttpClientRequest.HttpClientRequest
+  readonly url: string
+  readonly clock: Clock.Clock
+  /** The call's span, only when a tracer is provided. */
+  readonly span: Tracer.Span | undefined
+  readonly log: Log | undefined
+  attempts: number
+}
+
+const attemptEvent = (state: CallState<unknown>, n: number, outcome: string, status: number | undefined): void => {
+  state.span!.event("attempt", state.clock.unsafeCurrentTimeNanos(), {
+    "oms.attempt": n,
+    "oms.outcome": outcome,
+    ...(status === undefined ? {} : { "http.response.status_code": status })
+  })
+}
+
+const attempt = <A>(state: CallState<A>, n: number): Effect.Effect<A, OrderManagementError> => {
+  state.attempts = n
+  const { call, runtime } = state
+  const where: Where = { operation: call.operation, method: call.method, url: state.url, attempt: n }
   // The deadline covers the whole exchange, body included: a server that stalls mid-body is as
   // stuck as one that never answers.
-  const send = Effect.mapError(Effect.flatMap(runtime.httpClient.execute(request), readText), transportFailure(where))
-  return Effect.useSpan(`OrderManagement.${call.operation}.attempt`, {
-    kind: "client",
-    captureStackTrace: false,
-    parent: commandSpan,
-    attributes: { "oms.operation": call.operation, "oms.attempt": n }
-  }, (span) =>
-    Effect.flatMap(
-      Deadline.timeoutFail(send, {
-        duration: runtime.timeout,
-        onTimeout: () => new TransportError.Timeout({ ...where, detail: `no complete response within ${Duration.format(runtime.timeout)}` }),
-        parentSpan: span
-      }),
-      (exchanged) => {
-        span.attribute("http.response.status_code", exchanged.response.status)
-        return Effect.clockWith((clock) => {
-          const outcome = decodeResponse(runtime, call, where, exchanged, clock.unsafeCurrentTimeMillis())
-          if (log === undefined) return outcome
-          const messageId = Either.isRight(outcome)
-            ? (outcome.right as { readonly status?: Envelope.Status }).status?.message.ID ?? ""
-            : (outcome.left as { readonly code?: unknown }).code ?? ""
-          return Effect.zipRight(
-            log("order management response", { "oms.attempt": n, "http.status": exchanged.response.status, "oms.messageId": messageId }, span),
-            outcome
-          )
-        })
+  const send = Effect.flatMap(runtime.httpClient.execute(state.request), readText)
+  const deadline = {
+    duration: runtime.timeout,
+    onTimeout: () => new TransportError.Timeout({ ...where, detail: `no complete response within ${Duration.format(runtime.timeout)}` })
+  }
+  const bounded = runtime.transportDeadline ? Deadline.timeoutAbort(send, deadline) : Deadline.timeoutFail(send, deadline)
+  return Effect.matchEffect(bounded, {
+    onFailure: (error) => {
+      const failure = error._tag === "Timeout" ? error : transportFailure(where)(error)
+      if (state.span !== undefined) attemptEvent(state as CallState<unknown>, n, failure._tag, undefined)
+      return Effect.fail(failure)
+    },
+    onSuccess: (exchanged) => {
+      const outcome = decodeResponse(runtime, call, where, exchanged, state.clock.unsafeCurrentTimeMillis())
+      if (state.span !== undefined) {
+        attemptEvent(state as CallState<unknown>, n, Either.isRight(outcome) ? "ok" : outcome.left._tag, exchanged.response.status)
       }
-    ))
+      if (state.log === undefined) return outcome
+      const messageId = Either.isRight(outcome)
+        ? (outcome.right as { readonly status?: Envelope.Status }).status?.message.ID ?? ""
+        : (outcome.left as { readonly code?: unknown }).code ?? ""
+      return Effect.zipRight(
+        state.log("order management response", { "oms.attempt": n, "http.status": exchanged.response.status, "oms.messageId": messageId }),
+        outcome
+      )
+    }
+  })
 }
 
 // The redacted URL of a call without query is the same on every call: kept per template.
 const plainUrls = new WeakMap<HttpClientRequest.HttpClientRequest, string>()
 
 /**
- * Runs a call with the shared retry policy and rule (`@shoplink/http`'s `Retry`), inside a span
- * named after the operation. Only redacted URLs reach spans, logs and errors; the platform's own
- * HTTP span (which would record the full URL, token included) is disabled by the client.
+ * Runs a call with the shared retry policy and rule (`@shoplink/http`'s `Retry`). Only redacted
+ * URLs reach spans, logs and errors; the platform's own HTTP span (which would record the full URL,
+ * token included) is disabled by the client.
+ *
+ * Spans: none unless a tracer is provided (`Effect.withTracer`, an OpenTelemetry layer); then one
+ * per call, `OrderManagementClient.<operation>`, with an `attempt` event per attempt (its number,
+ * outcome and HTTP status) and the number of attempts; it is the parent of what the HttpClient does.
  */
 export const execute = <A>(runtime: Runtime, call: Call<A>): Effect.Effect<A, OrderManagementError> => {
   const template = call.template ?? requestTemplate(runtime, call, call.apiToken)
@@ -254,60 +291,74 @@ export const execute = <A>(runtime: Runtime, call: Call<A>): Effect.Effect<A, Or
   const redacted = url
   // One request for every attempt: the body and query do not change between them.
   const withQuery = emptyQuery ? template : HttpClientRequest.appendUrlParams(template, call.query)
-  const request = call.body === undefined ? withQuery : HttpClientRequest.setBody(withQuery, HttpBody.unsafeJson(call.body))
-  const logAnnotations = { "oms.operation": call.operation, "http.method": call.method, "url.full": redacted }
-  return Effect.useSpan(`OrderManagementClient.${call.operation}`, {
-    kind: "client",
-    captureStackTrace: false,
-    attributes: {
-      "http.request.method": call.method,
-      "url.full": redacted,
-      "url.path": `${runtime.basePath}${call.path}`,
-      "oms.environment": runtime.environment,
-      ...(call.accountNo === undefined ? {} : { "oms.customerAccountNo": call.accountNo })
-    }
-  }, (span) =>
-    Effect.withFiberRuntime<A, OrderManagementError>((fiber) => {
-      // A debug log costs FiberRef updates even when it is filtered out: build it only when enabled.
-      const debug = LogLevel.lessThanEqual(fiber.getFiberRef(FiberRef.currentMinimumLogLevel), LogLevel.Debug)
-      const log = (message: string, annotations: Record<string, unknown>, parent: Tracer.Span = span) =>
-        Effect.logDebug(message).pipe(Effect.annotateLogs({ ...logAnnotations, ...annotations }), Effect.withParentSpan(parent))
-      let attempts = 0
-      const once = (n: number) => {
-        attempts = n
-        return attempt(runtime, call, request, redacted, n, span, debug ? log : undefined)
-      }
-      const run = Effect.matchEffect(
-        Retry.retry(once, {
-          policy: runtime.retry,
-          idempotency: call.idempotency,
-          onRetry: debug
-            ? ({ attempt: n, delay, error }) =>
-              log("order management call failed; retrying", {
-                "oms.attempt": n,
-                "oms.error": error.message,
-                "oms.retryIn": Duration.format(delay)
-              })
-            : undefined
-        }),
-        {
-          onSuccess: (value) => {
-            span.attribute("oms.attempts", attempts)
-            return Effect.succeed(value)
-          },
-          onFailure: (error) => {
-            span.attribute("oms.attempts", attempts)
-            return debug
-              ? Effect.zipRight(log("order management call failed", { "oms.attempt": attempts, "oms.error": error.message }), Effect.fail(error))
-              : Effect.fail(error)
-          }
+  const request = call.body === undefined ? withQuery : HttpClientRequest.setBody(withQuery, HttpBody.raw(JSON.stringify(call.body)))
+  return Effect.withFiberRuntime<A, OrderManagementError>((fiber) => {
+    // A debug log costs FiberRef updates even when it is filtered out: build it only when enabled.
+    const debug = LogLevel.lessThanEqual(fiber.getFiberRef(FiberRef.currentMinimumLogLevel), LogLevel.Debug)
+    const run = (span: Tracer.Span | undefined) => calls(runtime, call, request, redacted, fiber, span, debug)
+    const traced = tracerProvided(fiber)
+      ? Effect.useSpan(`OrderManagementClient.${call.operation}`, {
+        kind: "client",
+        captureStackTrace: false,
+        attributes: {
+          "http.request.method": call.method,
+          "url.full": redacted,
+          "url.path": `${runtime.basePath}${call.path}`,
+          "oms.environment": runtime.environment,
+          ...(call.accountNo === undefined ? {} : { "oms.customerAccountNo": call.accountNo })
         }
-      )
-      // The platform's own span is disabled; keep the APIKey header redacted in anything else that
-      // prints a request's headers (only where it is not already).
-      const names = fiber.getFiberRef(Headers.currentRedactedNames)
-      return names.includes(apiKeyHeader) ? run : Effect.locally(run, Headers.currentRedactedNames, [...names, apiKeyHeader])
-    }))
+      }, (span) => Effect.withParentSpan(run(span), span))
+      : run(undefined)
+    // The platform's own span is disabled; where a transformClient may print a request's headers,
+    // keep the APIKey header redacted (only where it is not already).
+    if (runtime.transportDeadline) return traced
+    const names = fiber.getFiberRef(Headers.currentRedactedNames)
+    return names.includes(apiKeyHeader) ? traced : Effect.locally(traced, Headers.currentRedactedNames, [...names, apiKeyHeader])
+  })
+}
+
+const calls = <A>(
+  runtime: Runtime,
+  call: Call<A>,
+  request: HttpClientRequest.HttpClientRequest,
+  url: string,
+  fiber: Fiber.RuntimeFiber<unknown, unknown>,
+  span: Tracer.Span | undefined,
+  debug: boolean
+): Effect.Effect<A, OrderManagementError> => {
+  const clock = Context.get(fiber.currentDefaultServices, Clock.Clock)
+  const log: Log | undefined = debug
+    ? (message, annotations) =>
+      Effect.annotateLogs(Effect.logDebug(message), { "oms.operation": call.operation, "http.method": call.method, "url.full": url, ...annotations })
+    : undefined
+  const state: CallState<A> = { runtime, call, request, url, clock, span, log, attempts: 0 }
+  const retried = Retry.retry((n) => attempt(state, n), {
+    policy: runtime.retry,
+    idempotency: call.idempotency,
+    startedAt: clock.unsafeCurrentTimeMillis(),
+    onRetry: debug || span !== undefined
+      ? ({ attempt: n, delay, error }) => {
+        span?.event("retry", clock.unsafeCurrentTimeNanos(), { "oms.attempt": n, "oms.retryIn": Duration.format(delay) })
+        return log === undefined
+          ? Effect.void
+          : log("order management call failed; retrying", { "oms.attempt": n, "oms.error": error.message, "oms.retryIn": Duration.format(delay) })
+      }
+      : undefined
+  })
+  // The fast path: nothing to record.
+  if (!debug && span === undefined) return retried
+  return Effect.matchEffect(retried, {
+    onSuccess: (value) => {
+      span?.attribute("oms.attempts", state.attempts)
+      return Effect.succeed(value)
+    },
+    onFailure: (error) => {
+      span?.attribute("oms.attempts", state.attempts)
+      return log === undefined
+        ? Effect.fail(error)
+        : Effect.zipRight(log("order management call failed", { "oms.attempt": state.attempts, "oms.error": error.message }), Effect.fail(error))
+    }
+  })
 }
 
 const isEmpty = (record: Readonly<Record<string, string>>): boolean => {

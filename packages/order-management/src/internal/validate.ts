@@ -8,7 +8,7 @@ import * as Schema from "effect/Schema"
 import type { DayInput } from "../OrderManagementClient.js"
 import { InvalidInput } from "../OrderManagementError.js"
 
-const { compiledDecoder, encodesToItself } = Decoder
+const { compiledDecoder, compiledEncoder, encodesToItself } = Decoder
 
 const toInvalidInput = (operation: string) => (error: ParseResult.ParseError): InvalidInput => {
   const violation = Violation.first(error)
@@ -34,13 +34,13 @@ interface Codec {
 const codecs = new WeakMap<object, Codec>()
 // Built once per request schema, not per call: the compiled decoder (Effect's own for any input it
 // does not accept, so the errors are Effect's), and no encoding at all when the schema has no
-// transformation (the decoded value is then its own wire form).
+// transformation (the decoded value is then its own wire form), the compiled encoder otherwise.
 const codecOf = <A, I>(schema: Schema.Schema<A, I>): Codec => {
   let codec = codecs.get(schema)
   if (codec === undefined) {
     codec = {
       decode: compiledDecoder(schema, { onExcessProperty: "error" }),
-      encode: encodesToItself(schema) ? Either.right : Schema.encodeEither(schema) as Codec["encode"]
+      encode: encodesToItself(schema) ? Either.right : compiledEncoder(schema) as Codec["encode"]
     }
     codecs.set(schema, codec)
   }
