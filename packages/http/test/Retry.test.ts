@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Deadline, InvalidInput, Retry, TransportError } from "@shoplink/http"
-import { Duration, Effect, Either, Fiber, Ref, Schedule, TestClock } from "effect"
+import { Duration, Effect, Either, Fiber, Ref, Schedule, Supervisor, TestClock } from "effect"
 
 const refused = new TransportError.RequestFailed({ operation: "CreateOrder", reason: "ConnectionRefused", requestSent: false, detail: "ECONNREFUSED" })
 const reset = new TransportError.RequestFailed({ operation: "CreateOrder", reason: "Transport", requestSent: true, detail: "ECONNRESET" })
@@ -179,6 +179,92 @@ describe("Deadline", () => {
       yield* Fiber.interrupt(fiber)
       expect(yield* Ref.get(interrupted)).toBe(true)
     }))
+})
+
+// A transport that enforces deadlines, as UndiciHttpClient does: it claims the calling fiber's
+// pending deadline when it sends, and fails the request when the deadline aborts it.
+const fakeTransport = (log: Array<string>, answerAfter?: Duration.DurationInput) =>
+  Effect.withFiberRuntime<string, string>((fiber) => {
+    const deadline = Deadline.claim(fiber)
+    log.push(deadline === undefined ? "unclaimed" : "claimed")
+    return Effect.async<string, string>((resume) => {
+      let done = false
+      deadline?.start(() => {
+        log.push("aborted")
+        done = true
+        resume(Effect.fail("aborted"))
+      })
+      if (answerAfter !== undefined) {
+        setTimeout(() => {
+          if (done) return
+          done = true
+          deadline?.end()
+          resume(Effect.succeed("answer"))
+        }, Duration.toMillis(Duration.decode(answerAfter)))
+      }
+      return Effect.sync(() => {
+        log.push("interrupted")
+        deadline?.end()
+      })
+    })
+  })
+
+class CountingSupervisor extends Supervisor.AbstractSupervisor<number> {
+  started = 0
+  get value() {
+    return Effect.sync(() => this.started)
+  }
+  override onStart() {
+    this.started++
+  }
+}
+
+describe("Deadline.timeoutAbort", () => {
+  it.effect("the transport aborts the request at the deadline on the TestClock; the caller gets the timeout error", () =>
+    Effect.gen(function*() {
+      const log: Array<string> = []
+      const fiber = yield* Effect.fork(Effect.flip(Deadline.timeoutAbort(fakeTransport(log), { duration: "5 seconds", onTimeout: () => "late" as const })))
+      yield* TestClock.adjust("4999 millis")
+      expect(fiber.unsafePoll()).toBeNull()
+      yield* TestClock.adjust("1 millis")
+      expect(yield* Fiber.join(fiber)).toBe("late")
+      expect(log).toEqual(["claimed", "aborted"])
+    }))
+
+  it.live("on the live Clock: one timer, no fiber; an answer in time passes through and disarms it", () =>
+    Effect.gen(function*() {
+      const supervisor = new CountingSupervisor()
+      const late: Array<string> = []
+      const error = yield* Effect.flip(Deadline.timeoutAbort(fakeTransport(late), { duration: "30 millis", onTimeout: () => "late" as const }))
+        .pipe(Effect.supervised(supervisor))
+      expect([error, late]).toEqual(["late", ["claimed", "aborted"]])
+      const log: Array<string> = []
+      const answer = yield* Deadline.timeoutAbort(fakeTransport(log, "5 millis"), { duration: "40 millis", onTimeout: () => "late" as const })
+        .pipe(Effect.supervised(supervisor))
+      yield* Effect.sleep("80 millis")
+      expect([answer, log]).toEqual(["answer", ["claimed"]])
+      expect(supervisor.started).toBe(0)
+      // Nothing is left pending for the next request of this fiber.
+      const next: Array<string> = []
+      expect(yield* fakeTransport(next, "1 millis")).toBe("answer")
+      expect(next).toEqual(["unclaimed"])
+    }))
+
+  it.effect("an interrupted caller interrupts the request (the transport aborts it)", () =>
+    Effect.gen(function*() {
+      const log: Array<string> = []
+      const fiber = yield* Effect.fork(Deadline.timeoutAbort(fakeTransport(log), { duration: "5 seconds", onTimeout: () => "late" }))
+      yield* TestClock.adjust("1 second")
+      yield* Fiber.interrupt(fiber)
+      yield* TestClock.adjust("10 seconds")
+      expect(log).toEqual(["claimed", "interrupted"])
+    }))
+
+  it("knows the transports that enforce deadlines by their brand", () => {
+    expect(Deadline.enforcedBy({ [Deadline.TransportTypeId]: true })).toBe(true)
+    expect(Deadline.enforcedBy({})).toBe(false)
+    expect(Deadline.enforcedBy(undefined)).toBe(false)
+  })
 })
 
 describe("InvalidInput", () => {

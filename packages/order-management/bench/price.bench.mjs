@@ -6,6 +6,9 @@
 // @effect/platform-node's NodeHttpClient.layerUndici is printed for information.
 // Run `pnpm --filter @shoplink/order-management build` first (the bench imports dist).
 import * as Http from "node:http"
+import { PerformanceObserver } from "node:perf_hooks"
+import v8 from "node:v8"
+import vm from "node:vm"
 import { NodeHttpClient } from "@effect/platform-node"
 import { UndiciHttpClient } from "@shoplink/http-node"
 import { Layer, ManagedRuntime, Redacted } from "effect"
@@ -114,6 +117,37 @@ for (let round = 0; round < ROUNDS; round++) {
     runs[key].push(await time(f, key))
   }
 }
+// Bytes allocated per call: the heap grows by what a batch allocates when no collection runs in
+// between, so batches during which the GC ran are dropped; the median of the rest, per call. The
+// server runs in this process, so its allocations count in every row alike.
+v8.setFlagsFromString("--expose-gc")
+const gc = vm.runInNewContext("gc")
+let collections = 0
+const gcObserver = new PerformanceObserver((list) => {
+  collections += list.getEntries().length
+})
+gcObserver.observe({ entryTypes: ["gc"] })
+const settle = () => new Promise((resolve) => setImmediate(resolve))
+const bytesPerCall = async (f, batch = 10, batches = 40) => {
+  const samples = []
+  for (let i = 0; i < batches * 3 && samples.length < batches; i++) {
+    gc()
+    await settle()
+    await settle()
+    const seen = collections
+    const before = process.memoryUsage().heapUsed
+    for (let j = 0; j < batch; j++) await f()
+    const after = process.memoryUsage().heapUsed
+    await settle()
+    if (collections === seen) samples.push((after - before) / batch)
+  }
+  return samples.length === 0 ? NaN : median(samples)
+}
+const allocated = {}
+for (const [key, f] of contenders) allocated[key] = await bytesPerCall(f)
+gcObserver.disconnect()
+const ALLOCATION_TARGET = 2
+
 const us = (key) => median(runs[key])
 const cpuPerCall = (key) => (cpu[key] / (ROUNDS * PER_ROUND)).toFixed(1)
 const ratio = us("client") / us("undici")
@@ -123,6 +157,15 @@ console.log(`  OrderManagementClient over NodeHttpClient.layerUndici  ${us("plat
 console.log(`  raw undici.request                                     ${us("undici").toFixed(1)} µs  CPU ${cpuPerCall("undici")} µs`)
 console.log(
   `OrderManagementClient priceAndAvailability: ${us("client").toFixed(1)} µs vs raw undici ${us("undici").toFixed(1)} µs = ${ratio.toFixed(3)}× (target ≤ ${TARGET}×: ${ratio <= TARGET ? "met" : "NOT met"})`
+)
+
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`
+const allocationRatio = allocated.client / allocated.undici
+console.log(
+  `  bytes allocated per call (server included): OrderManagementClient ${kb(allocated.client)}, over NodeHttpClient.layerUndici ${kb(allocated.platform)}, raw undici ${kb(allocated.undici)}`
+)
+console.log(
+  `OrderManagementClient bytes allocated per call: ${kb(allocated.client)} vs raw undici ${kb(allocated.undici)} = ${allocationRatio.toFixed(2)}× (target ≤ ${ALLOCATION_TARGET}×: ${allocationRatio <= ALLOCATION_TARGET ? "met" : "NOT met"})`
 )
 
 await lean.runtime.dispose()

@@ -103,6 +103,45 @@ const hasLiteralKey = (ast: AST.AST): boolean => {
   }
 }
 
+const ABSENT: unique symbol = Symbol("compiledDecoder/absent")
+
+/**
+ * Builds a struct's output: with every key present, a copy of a template object with all keys in
+ * order (sized once, where adding keys one by one grows the object several times), filled in;
+ * otherwise key by key. Values are gathered in a scratch array, one per struct step unless the
+ * step is re-entered (a recursive schema).
+ */
+const outputBuilder = (names: ReadonlyArray<PropertyKey>) => {
+  const template: Record<PropertyKey, unknown> = {}
+  for (const name of names) template[name] = undefined
+  const count = names.length
+  let scratch: Array<unknown> | undefined = new Array(count)
+  return {
+    values: (): Array<unknown> => {
+      const values = scratch ?? new Array(count)
+      scratch = undefined
+      return values
+    },
+    release: (values: Array<unknown>): typeof FAIL => {
+      scratch = values
+      return FAIL
+    },
+    output: (values: Array<unknown>, present: number): Record<PropertyKey, unknown> => {
+      let output: Record<PropertyKey, unknown>
+      if (present === count) {
+        output = { ...template }
+        for (let i = 0; i < count; i++) output[names[i]!] = values[i]
+      } else {
+        output = {}
+        for (let i = 0; i < count; i++) if (values[i] !== ABSENT) output[names[i]!] = values[i]
+      }
+      values.fill(undefined)
+      scratch = values
+      return output
+    }
+  }
+}
+
 const compile = (ast: AST.AST, ctx: Context): Step => {
   const known = ctx.memo.get(ast)
   if (known !== undefined) return known
@@ -158,20 +197,26 @@ const build = (ast: AST.AST, ctx: Context): Step => {
       if (ast.indexSignatures.length > 0) return delegate(ast, ctx)
       const fields = ast.propertySignatures.map((ps) => ({ name: ps.name, optional: ps.isOptional, decode: compile(ps.type, ctx) }))
       const names = ctx.excessIsError ? new Set(fields.map((field) => field.name)) : undefined
+      const build = outputBuilder(fields.map((field) => field.name))
       return (u) => {
         if (!isRecord(u)) return FAIL
         if (names !== undefined && !onlyKnownKeys(u, names)) return FAIL
-        const output: Record<PropertyKey, unknown> = {}
+        const values = build.values()
+        let present = 0
         for (let i = 0; i < fields.length; i++) {
           const field = fields[i]!
           const name = field.name
-          if (!hasOwn.call(u, name) && field.optional) continue
+          if (!hasOwn.call(u, name) && field.optional) {
+            values[i] = ABSENT
+            continue
+          }
           // A missing required key is decoded as `undefined`, as Effect does without `exact`.
           const value = field.decode(u[name])
-          if (value === FAIL) return FAIL
-          output[name] = value
+          if (value === FAIL) return build.release(values)
+          values[i] = value
+          present++
         }
-        return output
+        return build.output(values, present)
       }
     }
     case "TupleType": {
@@ -247,6 +292,55 @@ const build = (ast: AST.AST, ctx: Context): Step => {
             const ownKey = steps.every((pst) => pst.from === pst.to) && new Set(steps.map((pst) => pst.from)).size === steps.length
             const byField = fields.map((field) => steps.find((pst) => pst.to === field.name))
             if (ownKey && steps.every((pst) => fields.some((field) => field.name === pst.to))) {
+              // And when `from` is a plain struct of the same keys: read the input directly, with
+              // no intermediate object.
+              const source = ast.from
+              if (
+                AST.isTypeLiteral(source) && source.indexSignatures.length === 0 &&
+                source.propertySignatures.length === fields.length &&
+                Option.isNone(AST.getParseOptionsAnnotation(source)) && Option.isNone(AST.getDecodingFallbackAnnotation(source)) &&
+                fields.every((field) => source.propertySignatures.some((ps) => ps.name === field.name))
+              ) {
+                const sources = fields.map((field) => {
+                  const ps = source.propertySignatures.find((candidate) => candidate.name === field.name)!
+                  return { optional: ps.isOptional, decode: compile(ps.type, ctx) }
+                })
+                const build = outputBuilder(fields.map((field) => field.name))
+                return (u) => {
+                  if (!isRecord(u)) return FAIL
+                  if (names !== undefined && !onlyKnownKeys(u, names)) return FAIL
+                  const values = build.values()
+                  let count = 0
+                  for (let i = 0; i < fields.length; i++) {
+                    const field = fields[i]!
+                    const name = field.name
+                    const from = sources[i]!
+                    // The `from` struct's rule: an optional key may be absent; a missing required
+                    // one is decoded as `undefined`.
+                    let present = hasOwn.call(u, name) || !from.optional
+                    let input: unknown
+                    if (present) {
+                      input = from.decode(u[name])
+                      if (input === FAIL) return build.release(values)
+                    }
+                    const pst = byField[i]
+                    if (pst !== undefined) {
+                      const o = pst.decode(present ? Option.some(input) : Option.none())
+                      present = Option.isSome(o)
+                      input = present ? (o as Option.Some<unknown>).value : undefined
+                    }
+                    if (!present && field.optional) {
+                      values[i] = ABSENT
+                      continue
+                    }
+                    const value = field.decode(input)
+                    if (value === FAIL) return build.release(values)
+                    values[i] = value
+                    count++
+                  }
+                  return build.output(values, count)
+                }
+              }
               return (u) => {
                 const a = from(u)
                 if (a === FAIL) return FAIL

@@ -11,6 +11,9 @@ import { Layer, ManagedRuntime, Redacted } from "effect"
 import { SANDBOX_CREDENTIALS, SANDBOX_FIXTURES } from "@shoplink/sandbox"
 import { spawn } from "node:child_process"
 import { once } from "node:events"
+import { PerformanceObserver } from "node:perf_hooks"
+import v8 from "node:v8"
+import vm from "node:vm"
 import { Agent, request } from "undici"
 import { PunchoutClient } from "../dist/index.js"
 
@@ -93,7 +96,37 @@ for (let round = 0; round < ROUNDS; round++) {
     runs[key].push(await time(f, key))
   }
 }
+// Bytes allocated per call: the heap grows by what a batch allocates when no collection runs in
+// between, so batches during which the GC ran are dropped; the median of the rest, per call.
+v8.setFlagsFromString("--expose-gc")
+const gc = vm.runInNewContext("gc")
+let collections = 0
+const gcObserver = new PerformanceObserver((list) => {
+  collections += list.getEntries().length
+})
+gcObserver.observe({ entryTypes: ["gc"] })
+const settle = () => new Promise((resolve) => setImmediate(resolve))
+const bytesPerCall = async (f, batch = 10, batches = 40) => {
+  const samples = []
+  for (let i = 0; i < batches * 3 && samples.length < batches; i++) {
+    gc()
+    await settle()
+    await settle()
+    const seen = collections
+    const before = process.memoryUsage().heapUsed
+    for (let j = 0; j < batch; j++) await f()
+    const after = process.memoryUsage().heapUsed
+    await settle()
+    if (collections === seen) samples.push((after - before) / batch)
+  }
+  return samples.length === 0 ? NaN : median(samples)
+}
+const allocated = {}
+for (const [key, f] of contenders) allocated[key] = await bytesPerCall(f)
+gcObserver.disconnect()
+
 const TARGET = 1.15
+const ALLOCATION_TARGET = 2
 const ms = (key) => median(runs[key])
 const ratio = ms("client") / ms("undici")
 const perRequest = (key) => (cpu[key] / (ROUNDS * PER_ROUND)).toFixed(3)
@@ -103,6 +136,15 @@ console.log(`  PunchoutClient over NodeHttpClient.layerUndici  ${ms("platform").
 console.log(`  raw undici                                      ${ms("undici").toFixed(3)} ms  CPU ${perRequest("undici")} ms`)
 console.log(
   `PunchoutClient GetProductQuotes: ${ms("client").toFixed(3)} ms vs raw undici ${ms("undici").toFixed(3)} ms = ${ratio.toFixed(3)}× (target ≤ ${TARGET}×: ${ratio <= TARGET ? "met" : "NOT met"})`
+)
+
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`
+const allocationRatio = allocated.client / allocated.undici
+console.log(
+  `  bytes allocated per call: PunchoutClient ${kb(allocated.client)}, over NodeHttpClient.layerUndici ${kb(allocated.platform)}, raw undici ${kb(allocated.undici)}`
+)
+console.log(
+  `PunchoutClient bytes allocated per call: ${kb(allocated.client)} vs raw undici ${kb(allocated.undici)} = ${allocationRatio.toFixed(2)}× (target ≤ ${ALLOCATION_TARGET}×: ${allocationRatio <= ALLOCATION_TARGET ? "met" : "NOT met"})`
 )
 
 await lean.runtime.dispose()
