@@ -907,12 +907,12 @@ const makePg = (sql: SqlClient.SqlClient, options: PgOptions): Effect.Effect<Ope
       )
     })
 
-    const refused = (ids: ReadonlyArray<string>) =>
-      Effect.forEach(ids, (id) =>
-        Effect.logWarning("inbox entry not marked: another worker holds its lease, or it is no longer pending").pipe(
-          Effect.annotateLogs({ entryId: id }),
-          Effect.zipRight(Metric.increment(metrics.markRefused))
-        ), { discard: true })
+    // Said in the marking fiber (its logger, its annotations), not in the batch's.
+    const refusedUnlessCounted = (id: string) => (counted: boolean) =>
+      counted ? Effect.void : Effect.logWarning("inbox entry not marked: another worker holds its lease, or it is no longer pending").pipe(
+        Effect.annotateLogs({ entryId: id }),
+        Effect.zipRight(Metric.increment(metrics.markRefused))
+      )
 
     // One statement settles a batch: only entries still pending and held by this instance (or by
     // nobody) change; the others' ids are missing from the answer, and their marks refused.
@@ -931,7 +931,6 @@ const makePg = (sql: SqlClient.SqlClient, options: PgOptions): Effect.Effect<Ope
             WHERE i.id = s.id AND i.status = 'pending' AND (i.lease_owner IS NULL OR i.lease_owner = ${owner})
             RETURNING i.id`)
         const counted = new Set(rows.map((r) => r.id))
-        yield* refused(items.filter((s) => !counted.has(s.id)).map((s) => s.id))
         return items.map((s) => counted.has(s.id))
       })
     const settle = batched(runtime, settleMany)
@@ -999,13 +998,13 @@ const makePg = (sql: SqlClient.SqlClient, options: PgOptions): Effect.Effect<Ope
             WHERE id = ANY(${ids}::text[]) AND status = 'pending' AND lease_owner = ${owner}`).pipe(
             Effect.zipRight(wakeWorkers)
           ),
-      markApplied: (id) => settle({ id, status: "applied" }),
+      markApplied: (id) => Effect.tap(settle({ id, status: "applied" }), refusedUnlessCounted(id)),
       markFailed: (id, { error, retryIn }) =>
         settle(
           retryIn === undefined
             ? { id, status: "dead", error, delayMillis: null }
             : { id, status: "pending", error, delayMillis: Math.max(0, Math.round(Duration.toMillis(Duration.decode(retryIn)))) }
-        )
+        ).pipe(Effect.tap(refusedUnlessCounted(id)))
     })
   })
 

@@ -186,22 +186,18 @@ const recorded = Effect.flatMap(SqlClient.SqlClient, (sql) =>
 
 // What migrations after the first add, dropped to compare version 1 with the schema before migrations.
 const withoutLaterTables = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  Effect.zipRight(
-    sql`DROP TABLE shoplink_parts`,
-    sql.onDialectOrElse({
-      // Migration 3 (the inbox engine) on PostgreSQL: the claim index, the head triggers, `is_head`.
-      pg: () =>
-        Effect.all([
-          sql`DROP TRIGGER shoplink_inbox_before ON shoplink_inbox`,
-          sql`DROP TRIGGER shoplink_inbox_after ON shoplink_inbox`,
-          sql`DROP FUNCTION shoplink_inbox_before()`,
-          sql`DROP FUNCTION shoplink_inbox_after()`,
-          sql`DROP INDEX shoplink_inbox_claim`,
-          sql`ALTER TABLE shoplink_inbox DROP COLUMN is_head`
-        ], { discard: true }),
-      orElse: () => Effect.void
-    })
-  ))
+  Effect.gen(function*() {
+    yield* sql`DROP TABLE shoplink_parts`
+    // Migration 3 (the inbox engine) on PostgreSQL: the claim index, the head triggers, `is_head`.
+    if (sql.onDialectOrElse({ pg: () => true, orElse: () => false })) {
+      yield* sql`DROP TRIGGER shoplink_inbox_before ON shoplink_inbox`
+      yield* sql`DROP TRIGGER shoplink_inbox_after ON shoplink_inbox`
+      yield* sql`DROP FUNCTION shoplink_inbox_before()`
+      yield* sql`DROP FUNCTION shoplink_inbox_after()`
+      yield* sql`DROP INDEX shoplink_inbox_claim`
+      yield* sql`ALTER TABLE shoplink_inbox DROP COLUMN is_head`
+    }
+  }))
 
 // --- Both dialects ---
 

@@ -9,9 +9,11 @@ import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
 import * as FiberId from "effect/FiberId"
 import * as Metric from "effect/Metric"
 import * as Redacted from "effect/Redacted"
+import * as Runtime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { createRequire } from "node:module"
@@ -77,7 +79,6 @@ const CONNECT_TIMEOUT = Duration.seconds(5)
 
 export const makeListener = (config: PgConnectionConfig, channel: string): Effect.Effect<Listener, never, Scope.Scope> =>
   Effect.gen(function*() {
-    const scope = yield* Effect.scope
     const subscribers = new Set<() => void>()
     const signal = () => {
       for (const wake of subscribers) wake()
@@ -184,10 +185,15 @@ export const makeListener = (config: PgConnectionConfig, channel: string): Effec
       }
     })
 
-    const start = Effect.suspend(() => {
-      if (started) return Effect.void
+    // Runs with the layer's context (its logger, its tracer), whoever subscribes first; ends with
+    // the layer's scope.
+    const runtime = yield* Effect.runtime<never>()
+    let fiber: Fiber.RuntimeFiber<never> | undefined
+    yield* Effect.addFinalizer(() => fiber === undefined ? Effect.void : Fiber.interrupt(fiber))
+    const start = Effect.sync(() => {
+      if (started) return
       started = true
-      return Effect.asVoid(Effect.forkIn(loop, scope))
+      fiber = Runtime.runFork(runtime)(loop)
     })
 
     const stream: Stream.Stream<void> = Stream.unwrap(Effect.as(
