@@ -200,7 +200,8 @@ try {
 
   // 5. The faults, one after another while the deliveries flow; each counted once seen.
   const faults = { "kill-9": 0, "pg-restart": 0, "backend-kill": 0, "listen-kill": 0, "stop-past-lease": 0, "clock-skew": 0, "adapter-defect": 0 }
-  const interruptions = [] // { pid, at } of every worker killed or stopped, for telling re-applies from duplicates
+  const interruptions = [] // { pid, at, until } of every worker killed or stopped, for telling re-applies from duplicates
+  const events = [] // { kind, at } of every fault, for saying what each duplicate followed
   const killed = []
   const notes = []
   const pgAdmin = async (query, params) => {
@@ -221,7 +222,8 @@ try {
     const role = (kills++ + firstRole) % 2 === 0 ? "worker" : "receiver"
     const { index, node: victim } = pick(nodes.map((node, index) => ({ node, index })).filter(({ node }) => node.role === role))
     victim.child.kill("SIGKILL")
-    if (role === "worker") interruptions.push({ pid: victim.pid, at: Date.now() })
+    if (role === "worker") interruptions.push({ pid: victim.pid, at: Date.now(), until: Date.now() })
+    events.push({ kind: `kill-9 ${role}`, at: Date.now() })
     killed.push(victim.name)
     faults["kill-9"]++
     await sleep(300 + Math.floor(Math.random() * 500))
@@ -230,6 +232,7 @@ try {
   const pgRestart = async (mode) => {
     const before = await cluster.startedAt()
     const began = Date.now()
+    events.push({ kind: `pg-restart ${mode}`, at: began })
     cluster.restart(mode)
     const after = await cluster.startedAt()
     if (after !== before) faults["pg-restart"]++
@@ -240,6 +243,7 @@ try {
   const terminate = async (kind, which) => {
     const targets = (await backends()).filter((b) => which(/^\s*LISTEN\b/i.test(b.query)))
     if (targets.length === 0) return notes.push(`${kind}: no such backend to terminate`)
+    events.push({ kind, at: Date.now() })
     const done = await pgAdmin("SELECT pid, pg_terminate_backend(pid) AS ok FROM unnest($1::int[]) AS pid", [targets.map((t) => t.pid)])
     await sleep(200)
     const alive = new Set((await backends()).map((b) => b.pid))
@@ -258,9 +262,11 @@ try {
     const at = Date.now()
     await sleep(100)
     const stopped = procState(node.pid) === "T"
-    interruptions.push({ pid: node.pid, at })
+    events.push({ kind: "stop-past-lease", at })
     await sleep(LEASE_MS + 1500)
     node.child.kill("SIGCONT")
+    interruptions.push({ pid: node.pid, at, until: Date.now() })
+    events.push({ kind: "resumed (SIGCONT)", at: Date.now() })
     await sleep(100)
     if (stopped && procState(node.pid) !== "T") faults["stop-past-lease"]++
   }
@@ -277,6 +283,7 @@ try {
     const othersBefore = await others()
     await setDefect(true)
     const began = Date.now()
+    events.push({ kind: "adapter-defect", at: began })
     const throws = async () => (await (await fetch(`${smsUrl}/defects`)).json()).defects
     defect = (async () => {
       // At least DEFECT_MS, and until the adapter has thrown a few times (the workers may be behind
@@ -330,7 +337,12 @@ try {
   if (skewed.clock >= 25_000 && skewedWrites > 0) faults["clock-skew"]++
   notes.length = 0
   notes.push(`clock-skew: the faketime'd worker's clock ${(skewed.clock / 1000).toFixed(1)} s ahead, ${skewedWrites} of the writes were its`)
-  const interruptedAfter = (line) => interruptions.some((i) => String(i.pid) === line.writer && i.at >= line.at - 50 && i.at <= line.at + 2000)
+  // The earlier write landed at most 2 s before its writer was killed or stopped, or while it was
+  // stopped (a request in flight when SIGSTOP came): its mark could not follow.
+  const interruptedAfter = (line) => interruptions.some((i) => String(i.pid) === line.writer && line.at >= i.at - 2000 && line.at <= i.until + 100)
+  const skewedPid = String(skewed.pid)
+  const explained = [] // what each duplicate followed: the last fault before its second write
+  const lastFaultBefore = (at) => events.filter((e) => e.at <= at).at(-1)
   let lost = 0
   let duplicated = 0
   let reapplied = 0
@@ -342,7 +354,12 @@ try {
       const previous = last.get(line.key)
       if (previous !== undefined) {
         if (interruptedAfter(previous) && !(line.writer === previous.writer)) reapplied++
-        else duplicated++
+        else {
+          duplicated++
+          const fault = lastFaultBefore(line.at)
+          const who = (w) => (w === skewedPid ? "skewed worker" : `worker ${w}`)
+          explained.push(`${line.key} (ro${ro} #${line.seq}): ${who(previous.writer)} then ${who(line.writer)} ${line.at - previous.at} ms later; last fault before: ${fault === undefined ? "none" : `${fault.kind} ${((line.at - fault.at) / 1000).toFixed(1)} s earlier`}`)
+        }
       }
       last.set(line.key, line)
     }
@@ -353,6 +370,15 @@ try {
   }
   const applied = appliedSeqs(report)
   for (const note of notes) log(note)
+  if (explained.length > 0) {
+    const byFault = new Map()
+    for (const line of explained) {
+      const kind = /last fault before: ([a-z0-9 ()-]+?)(?: [\d.]+ s earlier)?$/.exec(line)?.[1] ?? "?"
+      byFault.set(kind, (byFault.get(kind) ?? 0) + 1)
+    }
+    log(`duplicates by the last fault before them: ${[...byFault].map(([k, n]) => `${k} ${n}`).join(", ")}; e.g.`)
+    for (const line of explained.slice(0, 8)) log(`  ${line}`)
+  }
   if (reapplied > 0) log(`re-applied after its worker was killed or stopped mid-apply (at-least-once, not a duplicate): ${reapplied}`)
   const missingFaults = Object.entries(faults).filter(([, n]) => n === 0).map(([kind]) => kind)
   if (missingFaults.length > 0) log(`NOT injected: ${missingFaults.join(", ")}`)
