@@ -47,7 +47,9 @@ import { freePort, killAll, newDatabase, quoteBody, sleep, startOwnCluster, star
 const REPAIR_ORDERS = Number(process.env.CHAOS_REPAIR_ORDERS ?? 200)
 const PER_RO = Number(process.env.CHAOS_DELIVERIES_PER_RO ?? 25)
 const KILLS = Number(process.env.CHAOS_KILLS ?? 5)
-const LEASE_MS = Number(process.env.CHAOS_LEASE_MS ?? 3000)
+// Longer than PostgreSQL is down in a restart (1–5 s here): an entry whose apply was done when the
+// database went away must be marked once it is back, not applied again by another worker.
+const LEASE_MS = Number(process.env.CHAOS_LEASE_MS ?? 10_000)
 const SENDERS = 40
 const RATE = Number(process.env.CHAOS_RATE ?? 100)
 const DEFECT_MS = Number(process.env.CHAOS_DEFECT_MS ?? 6000)
@@ -342,6 +344,7 @@ try {
   const interruptedAfter = (line) => interruptions.some((i) => String(i.pid) === line.writer && line.at >= i.at - 2000 && line.at <= i.until + 100)
   const skewedPid = String(skewed.pid)
   const explained = [] // what each duplicate followed: the last fault before its second write
+  const disordered = [] // likewise for each out-of-order apply
   const lastFaultBefore = (at) => events.filter((e) => e.at <= at).at(-1)
   let lost = 0
   let duplicated = 0
@@ -364,7 +367,14 @@ try {
       last.set(line.key, line)
     }
     const seqs = list.map((line) => line.seq)
-    for (let i = 1; i < seqs.length; i++) if (seqs[i] < seqs[i - 1]) outOfOrder++
+    for (let i = 1; i < seqs.length; i++) {
+      if (seqs[i] < seqs[i - 1]) {
+        outOfOrder++
+        const fault = lastFaultBefore(list[i].at)
+        const who = (w) => (w === skewedPid ? "skewed worker" : `worker ${w}`)
+        disordered.push(`ro${ro}: #${seqs[i - 1]} by ${who(list[i - 1].writer)} then #${seqs[i]} by ${who(list[i].writer)} ${list[i].at - list[i - 1].at} ms later; last fault before: ${fault === undefined ? "none" : `${fault.kind} ${((list[i].at - fault.at) / 1000).toFixed(1)} s earlier`}`)
+      }
+    }
     const present = new Set(seqs)
     for (let n = -1; n < PER_RO - 1; n++) if (!present.has(n)) lost++
   }
@@ -378,6 +388,10 @@ try {
     }
     log(`duplicates by the last fault before them: ${[...byFault].map(([k, n]) => `${k} ${n}`).join(", ")}; e.g.`)
     for (const line of explained.slice(0, 8)) log(`  ${line}`)
+  }
+  if (disordered.length > 0) {
+    log("out of order, e.g.")
+    for (const line of disordered.slice(0, 5)) log(`  ${line}`)
   }
   if (reapplied > 0) log(`re-applied after its worker was killed or stopped mid-apply (at-least-once, not a duplicate): ${reapplied}`)
   const missingFaults = Object.entries(faults).filter(([, n]) => n === 0).map(([kind]) => kind)
