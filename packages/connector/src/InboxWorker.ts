@@ -300,10 +300,16 @@ const contained = (entry: InboxEntry, timeout: Duration.Duration): Effect.Effect
   })
 
 /** Applies one entry and records what happened to it. Fails only when the inbox cannot be written. */
-const settle = (inbox: WebhookInbox["Type"], entry: InboxEntry, config: Config): Effect.Effect<Settled, InboxError, ShopSystem> =>
+const settle = (
+  inbox: WebhookInbox["Type"],
+  entry: InboxEntry,
+  config: Config,
+  onApplied: Effect.Effect<void> = Effect.void
+): Effect.Effect<Settled, InboxError, ShopSystem> =>
   Effect.gen(function*() {
     const attempt = entry.attempts + 1
     const outcome = yield* contained(entry, config.timeout)
+    yield* onApplied
     let settled: Settled
     if (outcome === "applied") {
       settled = (yield* inbox.markApplied(entry.id)) ? "applied" : "refused"
@@ -402,7 +408,10 @@ export const run = (options: Options = {}): Effect.Effect<never, never, WebhookI
     const inbox = yield* WebhookInbox
     const config = configOf(options)
     // Held: claimed and not yet settled (queued or being applied), at most twice the executors.
-    const maxHeld = 2 * config.concurrency
+    // Claimed in batches: the fetcher tops the queue up once it is down to `concurrency` held
+    // entries (the executors about to run dry), so a claim carries many entries, not one.
+    const batchMin = Math.max(config.concurrency, 16)
+    const maxHeld = config.concurrency + batchMin
     const held = new Map<string, InboxEntry>()
     const lost = new Set<string>()
     const queue = yield* Queue.bounded<InboxEntry>(maxHeld)
@@ -429,7 +438,7 @@ export const run = (options: Options = {}): Effect.Effect<never, never, WebhookI
     const fetcher: Effect.Effect<void> = Effect.gen(function*() {
       while (true) {
         const room = maxHeld - held.size
-        if (room <= 0) {
+        if (room < batchMin) {
           yield* waitForRoom
           continue
         }
@@ -462,15 +471,22 @@ export const run = (options: Options = {}): Effect.Effect<never, never, WebhookI
         signal()
         return
       }
-      yield* settle(inbox, entry, config).pipe(
+      // The executor goes on to its next entry once the adapter call is done; the mark (batched
+      // with the other executors' into one statement) completes in a fiber of its own. The entry
+      // stays held until it has.
+      const applied = yield* Deferred.make<void>()
+      yield* settle(inbox, entry, config, Deferred.succeed(applied, undefined)).pipe(
         Effect.catchAll((error) => Effect.logError("inbox write failed; the entry stays pending", error)),
         Effect.annotateLogs({ shopId: entry.shopId, repairOrderId: entry.repairOrderId, entryId: entry.id }),
         Effect.ensuring(Effect.sync(() => {
           held.delete(entry.id)
           lost.delete(entry.id)
           signal()
-        }))
+        })),
+        Effect.ensuring(Deferred.succeed(applied, undefined)),
+        Effect.fork
       )
+      yield* Deferred.await(applied)
     })
 
     const heartbeat = Effect.gen(function*() {

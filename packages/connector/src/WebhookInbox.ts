@@ -918,17 +918,18 @@ const makePg = (sql: SqlClient.SqlClient, options: PgOptions): Effect.Effect<Ope
     // nobody) change; the others' ids are missing from the answer, and their marks refused.
     const settleMany = (items: ReadonlyArray<Settlement>): Effect.Effect<ReadonlyArray<boolean>, InboxError> =>
       Effect.gen(function*() {
+        // Driven by the primary key (`id = ANY`): each row finds its settlement by position.
+        const at = sql`array_position(${items.map((s) => s.id)}::text[], i.id)`
         const rows = yield* run(sql<{ readonly id: string }>`UPDATE shoplink_inbox AS i SET
-              status = s.status,
+              status = (${items.map((s) => s.status)}::text[])[${at}],
               attempts = i.attempts + 1,
-              last_error = s.error,
-              applied_at = CASE WHEN s.status = 'applied' THEN ${now} ELSE i.applied_at END,
-              next_attempt_at = CASE WHEN s.delay IS NULL THEN i.next_attempt_at ELSE ${now} + s.delay END,
+              last_error = (${items.map((s) => (s.status === "applied" ? null : s.error))}::text[])[${at}],
+              applied_at = CASE WHEN (${items.map((s) => s.status)}::text[])[${at}] = 'applied' THEN ${now} ELSE i.applied_at END,
+              next_attempt_at = COALESCE(${now} + (${items.map((s) => (s.status === "applied" ? null : s.delayMillis))}::bigint[])[${at}],
+                                         i.next_attempt_at),
               lease_owner = NULL, lease_until = NULL
-            FROM unnest(${items.map((s) => s.id)}::text[], ${items.map((s) => s.status)}::text[],
-                        ${items.map((s) => (s.status === "applied" ? null : s.error))}::text[],
-                        ${items.map((s) => (s.status === "applied" ? null : s.delayMillis))}::bigint[]) AS s(id, status, error, delay)
-            WHERE i.id = s.id AND i.status = 'pending' AND (i.lease_owner IS NULL OR i.lease_owner = ${owner})
+            WHERE i.id = ANY(${items.map((s) => s.id)}::text[]) AND i.status = 'pending'
+              AND (i.lease_owner IS NULL OR i.lease_owner = ${owner})
             RETURNING i.id`)
         const counted = new Set(rows.map((r) => r.id))
         return items.map((s) => counted.has(s.id))
