@@ -3,13 +3,14 @@
  * written here before the receiver answers 2xx, deduplicated by its content key, and then applied
  * by the worker, which records each failure and dead-letters an entry that keeps failing.
  * Replay puts a dead entry back in line; discard deletes it. SQLite (one process) or PostgreSQL
- * (several processes sharing the database; `due` claims entries under a lease) keeps it across
- * restarts; memory is for tests.
+ * (several processes sharing the database; `claim` leases entries on the database's clock) keeps it
+ * across restarts; memory is for tests.
  *
- * Entries of one repair order are handed out in the order they were received: `due` gives only
- * the oldest pending entry of each repair order, so a later delivery waits while an earlier one
- * is pending or waiting for its retry. A dead letter does not hold its repair order up (it has
- * been given up on); replaying it puts it back in line at its original place.
+ * Entries of one repair order are handed out in the order they were received: `claim` gives only
+ * the oldest pending entry of each repair order, and none that anyone holds, so a later delivery
+ * waits while an earlier one is pending, held or waiting for its retry. A dead letter does not
+ * hold its repair order up (it has been given up on); replaying it puts it back in line at its
+ * original place.
  *
  * Retention (`purge`, run by `Retention`): applied entries lose their bodies after a while and are
  * deleted later; pending and dead entries are never purged.
@@ -81,7 +82,8 @@ export interface Delivery {
 }
 
 /**
- * An inbox entry. Times are epoch milliseconds of the Effect Clock.
+ * An inbox entry. Times are epoch milliseconds: of the database's clock on PostgreSQL, of the
+ * Effect Clock elsewhere. On PostgreSQL a held entry's `nextAttemptAt` is the end of its lease.
  *
  * @example
  * import type { WebhookInbox } from "@shoplink/connector"
@@ -602,7 +604,7 @@ const sharedOperations = (sql: SqlClient.SqlClient, { order, replayNextAttempt, 
 }
 
 // ---------------------------------------------------------------------------------------------
-// SQLite: one process. Group-committed receives; `due` hands out without claiming.
+// SQLite: one process. Group-committed receives; `claim` remembers what it handed out in memory.
 // ---------------------------------------------------------------------------------------------
 
 /** Group-commit batches up to this many rows are one INSERT (SQLite commits it atomically). */
@@ -780,7 +782,7 @@ const makeSqlite = (sql: SqlClient.SqlClient, wakeupsEnabled: boolean): Effect.E
   })
 
 // ---------------------------------------------------------------------------------------------
-// PostgreSQL: several processes on one database. `due` claims entries under a lease.
+// PostgreSQL: several processes on one database. `claim` leases entries on the database clock.
 // ---------------------------------------------------------------------------------------------
 
 // pg hands BIGINT columns over as strings (they may not fit a double); inbox times are epoch
@@ -1022,20 +1024,24 @@ interface PgOptions {
  * **SQLite** (one process). Receives are group-committed: deliveries arriving together are
  * inserted in one transaction (one disk sync), and each `receive` completes only after that
  * transaction has committed — so the receiver still answers 2xx only for what is durably stored.
- * It sets the connection's `busy_timeout` to 50 ms (for every store on that connection) and
+ * Due times are this process's Effect Clock (one process), and what its worker holds is kept in
+ * memory. It sets the connection's `busy_timeout` to 50 ms (for every store on that connection) and
  * retries a statement that finds the database locked by another connection on an Effect
  * schedule, for up to 5 seconds: a lock held elsewhere never holds the event loop for long.
  *
- * **PostgreSQL** (several processes on one database). Each receive is one committed statement
- * that, when it stored a new entry, notifies channel `shoplink_inbox` (as does a replay);
- * `wakeups` listens on it.
- * `due` claims what it hands out: the oldest pending entry of each repair order, if due and not
- * leased by another process (`FOR UPDATE SKIP LOCKED`), leased to this layer instance for
- * `lease`. While a repair order's oldest pending entry is leased, none of its later entries can
- * be claimed, so each repair order is still applied in order across processes. `markApplied` and
- * `markFailed` count only while this instance holds the lease (else they log a warning and do
- * nothing), and release it. An expired lease (a killed process) makes the entry claimable again.
- * Closing the layer releases its leases.
+ * **PostgreSQL** (several processes on one database). Each receive is one committed statement,
+ * waiting for the database at most `receiveTimeout` (5 seconds; then `InboxError`, a 503). It wakes
+ * this process's worker directly and the other processes through `NOTIFY shoplink_inbox`, at most
+ * one in flight (receives committing meanwhile share the next); `wakeups` listens on a connection
+ * of its own that reconnects with backoff (`wakeupsListening` says whether it is up). Every time
+ * is the database's `now()`. `claim` takes due heads (the oldest pending entry of each repair
+ * order, `is_head`, kept by triggers) from a partial index, `FOR UPDATE SKIP LOCKED`, leased to
+ * this layer instance for `lease`; `heartbeat` extends the leases. While a repair order's oldest
+ * pending entry is held, none of its later entries can be claimed, so each repair order is still
+ * applied in order across processes. `markApplied` and `markFailed` (batched into one statement per
+ * turn of the event loop) count only while no other instance holds the entry (else they log a
+ * warning and answer `false`), and release it. An expired lease (a killed process) makes the entry
+ * claimable again. Closing the layer releases its leases.
  *
  * @example
  * import type { SqlClient } from "@effect/sql"
@@ -1065,7 +1071,7 @@ export const layerSqlWith = (options: SqlOptions = {}): Layer.Layer<WebhookInbox
 
 /**
  * `layerSqlWith()`: an inbox in the `shoplink_inbox` table of the `SqlClient` in context, on
- * SQLite or PostgreSQL, with the default lease of 2 minutes (see `layerSqlWith`).
+ * SQLite or PostgreSQL, with the default lease of 30 seconds (see `layerSqlWith`).
  *
  * @example
  * import { SqliteClient } from "@effect/sql-sqlite-node"
