@@ -945,6 +945,33 @@ const makePg = (sql: SqlClient.SqlClient, options: PgOptions): Effect.Effect<Ope
     yield* Effect.addFinalizer(() => releaseAll.pipe(Effect.timeoutOption("2 seconds"), Effect.ignore))
 
     const timeoutMessage = `the database did not answer within ${Duration.format(receiveTimeout)}`
+    const timeoutMillis = Duration.toMillis(receiveTimeout)
+    // `Effect.timeoutFail` (a race with a sleeping fiber) cost about 140 µs of CPU per receive; this
+    // is one fiber (the caller's context, so its span and logs) and one timer. At the deadline the
+    // fiber is interrupted, which cancels the statement, and the caller fails with InboxError.
+    const bounded = <A>(effect: Effect.Effect<A, InboxError>): Effect.Effect<A, InboxError> =>
+      Effect.flatMap(Effect.runtime<never>(), (caller) =>
+        Effect.async<A, InboxError>((resume) => {
+          let done = false
+          const finish = (result: Effect.Effect<A, InboxError>) => {
+            if (done) return
+            done = true
+            clearTimeout(timer)
+            resume(result)
+          }
+          const cancel = Runtime.runCallback(caller)(effect, { onExit: finish })
+          const timer = setTimeout(() => {
+            if (done) return
+            cancel()
+            finish(Effect.fail(new InboxError({ reason: timeoutMessage })))
+          }, timeoutMillis)
+          return Effect.sync(() => {
+            if (done) return
+            done = true
+            clearTimeout(timer)
+            cancel()
+          })
+        }))
     return WebhookInbox.of({
       ...shared,
       wakeups: listener?.stream ?? local!.stream,
@@ -969,7 +996,7 @@ const makePg = (sql: SqlClient.SqlClient, options: PgOptions): Effect.Effect<Ope
           return stored[0] === undefined
             ? yield* new InboxError({ reason: `insert of ${entry.contentKey} conflicted but no entry was found` })
             : { entry: stored[0], duplicate: true }
-        }).pipe(Effect.timeoutFail({ duration: receiveTimeout, onTimeout: () => new InboxError({ reason: timeoutMessage }) })),
+        }).pipe(bounded),
       // Claims due heads (the oldest pending entry of a repair order: `is_head`, kept by triggers)
       // straight from the partial index `shoplink_inbox_claim` (next_attempt_at, seq), oldest due
       // first; SKIP LOCKED passes over rows another process is claiming right now. The lease is on
