@@ -243,7 +243,7 @@ const ioRow = async () => {
   const inbox = median(runs.inbox)
   const anchor = median(runs.graphile)
   console.log(`(2) jobs/s with 100 ms of I/O per job, concurrency 50 (limit 500/s), ${fmt(IO_JOBS)} over ${fmt(REPAIR_ORDERS)} repair orders: inbox ${fmt(inbox)} (${(inbox / 5).toFixed(0)} % of the limit, target ≥ 90 %: ${verdict(inbox >= 450)}); graphile-worker without queues ${fmt(anchor)} (${(inbox / anchor).toFixed(2)}×, information)`)
-  console.log(`    rounds: inbox ${runs.inbox.map((x) => fmt(x)).join(", ")}; graphile-worker ${runs["graphile-queues"].map((x) => fmt(x)).join(", ")}`)
+  console.log(`    rounds: inbox ${runs.inbox.map((x) => fmt(x)).join(", ")}; graphile-worker ${runs.graphile.map((x) => fmt(x)).join(", ")}; inbox: ${anomalyNote()}`)
 }
 
 // ---- (3) commit → applied ---------------------------------------------------------------------------
