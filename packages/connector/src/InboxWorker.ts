@@ -104,8 +104,9 @@ export interface Options {
    */
   readonly pollInterval?: Duration.DurationInput
   /**
-   * How often the leases of the entries this worker holds are extended (default 5 seconds; keep
-   * it well under the inbox's lease, `WebhookInbox.SqlOptions.lease`, 30 seconds by default).
+   * How often the leases of the entries this worker holds are extended (default 5 seconds, or a
+   * third of the inbox's lease when that is shorter; see `WebhookInbox.SqlOptions.lease`, 30
+   * seconds by default). Keep it well under the lease.
    */
   readonly heartbeatInterval?: Duration.DurationInput
 }
@@ -414,14 +415,22 @@ const setBacklogGauges = (inbox: WebhookInbox["Type"], now: number) =>
 export const run = (options: Options = {}): Effect.Effect<never, never, WebhookInbox | ShopSystem> =>
   Effect.gen(function*() {
     const inbox = yield* WebhookInbox
-    const config = configOf(options)
-    // Held: claimed and not yet settled (queued or being applied), at most twice the executors.
+    const config = configOf(
+      options.heartbeatInterval === undefined && inbox.lease !== undefined
+        ? { ...options, heartbeatInterval: Duration.min(Duration.seconds(5), Duration.unsafeDivide(inbox.lease, 3)) }
+        : options
+    )
     // Claimed in batches: the fetcher tops the queue up once it is down to `concurrency` held
     // entries (the executors about to run dry), so a claim carries many entries, not one.
     const batchMin = Math.max(config.concurrency, 16)
     const maxHeld = config.concurrency + batchMin
     const held = new Map<string, InboxEntry>()
     const lost = new Set<string>()
+    // When each held entry's lease was last confirmed (claimed or heartbeat), on the monotonic
+    // clock: an entry that waited longer than a heartbeat (a frozen process, a long queue) is
+    // confirmed again before its adapter call, and dropped if another process has it now.
+    const confirmedAt = new Map<string, number>()
+    const heartbeatMillis = Duration.toMillis(config.heartbeatInterval)
     const queue = yield* Queue.bounded<InboxEntry>(maxHeld)
 
     let wake = Deferred.unsafeMake<void>(FiberId.none)
@@ -463,6 +472,7 @@ export const run = (options: Options = {}): Effect.Effect<never, never, WebhookI
           // its lease lapsed unnoticed) is left to the run in progress.
           if (held.has(entry.id)) continue
           held.set(entry.id, entry)
+          confirmedAt.set(entry.id, performance.now())
           yield* Queue.offer(queue, entry)
         }
         if (claimed.right.length < room && signals === signalsBefore) yield* idle
@@ -471,10 +481,19 @@ export const run = (options: Options = {}): Effect.Effect<never, never, WebhookI
 
     const executor: Effect.Effect<void, never, ShopSystem> = Effect.gen(function*() {
       const entry = yield* Queue.take(queue)
+      if (!lost.has(entry.id) && performance.now() - (confirmedAt.get(entry.id) ?? 0) > heartbeatMillis) {
+        const still = yield* Effect.either(inbox.heartbeat([entry.id]))
+        if (Either.isRight(still) && !still.right.includes(entry.id)) lost.add(entry.id)
+        else confirmedAt.set(entry.id, performance.now())
+      }
       if (lost.has(entry.id)) {
         // Another process took it over before it started here: not applied in this process.
         lost.delete(entry.id)
         held.delete(entry.id)
+        confirmedAt.delete(entry.id)
+        yield* Effect.logWarning("inbox entry's lease was lost before it was applied here; left to its new holder").pipe(
+          Effect.annotateLogs({ entryId: entry.id })
+        )
         yield* Effect.ignore(inbox.release([entry.id]))
         signal()
         return
@@ -489,6 +508,7 @@ export const run = (options: Options = {}): Effect.Effect<never, never, WebhookI
         Effect.ensuring(Effect.sync(() => {
           held.delete(entry.id)
           lost.delete(entry.id)
+          confirmedAt.delete(entry.id)
           signal()
         })),
         Effect.ensuring(Deferred.succeed(applied, undefined)),
@@ -501,7 +521,9 @@ export const run = (options: Options = {}): Effect.Effect<never, never, WebhookI
       yield* Effect.sleep(config.heartbeatInterval)
       if (held.size === 0) return
       const ids = [...held.keys()]
+      const beganAt = performance.now()
       const still = yield* inbox.heartbeat(ids)
+      for (const id of still) if (held.has(id)) confirmedAt.set(id, beganAt)
       if (still.length === ids.length) return
       const kept = new Set(still)
       for (const id of ids) {

@@ -253,6 +253,11 @@ export interface Operations {
    * where there is no such connection.
    */
   readonly wakeupsListening?: Effect.Effect<boolean>
+  /**
+   * How long a claim lasts without a heartbeat, where claims are leases (PostgreSQL). A worker
+   * beats at least three times per lease.
+   */
+  readonly lease?: Duration.Duration
 }
 
 /**
@@ -975,6 +980,7 @@ const makePg = (sql: SqlClient.SqlClient, options: PgOptions): Effect.Effect<Ope
     return WebhookInbox.of({
       ...shared,
       wakeups: listener?.stream ?? local!.stream,
+      lease: Duration.millis(leaseMillis),
       ...(listener === undefined ? {} : { wakeupsListening: listener.listening }),
       // One statement, so committed before it returns. A receive waits for the database at most
       // `receiveTimeout` (a lock held on the table, a full pool): then it is interrupted (the
