@@ -65,10 +65,16 @@ const median = (xs) => {
 }
 const fmt = (x) => Math.round(x).toLocaleString("en")
 const quiet = Logger.withMinimumLogLevel(LogLevel.Warning)
-process.once("SIGINT", () => {
-  killAll()
-  process.exit(130)
-})
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.once(signal, () => {
+    killAll()
+    try {
+      cluster?.stop()
+    } finally {
+      process.exit(130)
+    }
+  })
+}
 
 /** Runs `use` with the given stores on a SQLite file or a PostgreSQL URL, then closes them. */
 const withStores = (location, layer, use) =>

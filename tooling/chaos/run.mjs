@@ -67,6 +67,17 @@ const log = (message) => console.log(`[chaos] ${message}`)
 
 let cluster
 let database
+// Interrupted: the processes and the cluster go too (the cluster is this run's own).
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.once(signal, () => {
+    killAll()
+    try {
+      cluster?.stop()
+    } finally {
+      process.exit(130)
+    }
+  })
+}
 const nodes = []
 let sms
 try {
