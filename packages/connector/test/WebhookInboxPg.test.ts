@@ -102,6 +102,33 @@ describe("WebhookInbox.layerSql on PostgreSQL, two processes", () => {
         expect(yield* b.claim(10)).toEqual([])
       })))
 
+  it.live("concurrent receives and settles of the same repair orders in two processes keep one head per repair order: its oldest pending entry", () =>
+    Effect.gen(function*() {
+      const a = yield* openProcess()
+      const b = yield* openProcess()
+      const ROS = 10
+      const heads = b.sql<{ readonly bad: number }>`SELECT COUNT(*)::int AS bad FROM (
+          SELECT shop_id, repair_order_id FROM shoplink_inbox WHERE status = 'pending'
+          GROUP BY shop_id, repair_order_id
+          HAVING COUNT(*) FILTER (WHERE is_head) <> 1
+             OR MIN(seq) <> MIN(seq) FILTER (WHERE is_head)) AS broken`
+      // Receives from both processes, all at once, while both claim and settle.
+      const receiving = Effect.forEach(Array.from({ length: 300 }, (_, n) => n), (n) =>
+        (n % 2 === 0 ? a : b).inbox.receive(delivery(`ro_${n % ROS}`, n)), { concurrency: 16, discard: true })
+      const settling = (box: WebhookInbox.Operations) =>
+        Effect.gen(function*() {
+          for (let round = 0; round < 40; round++) {
+            const got = yield* box.claim(5)
+            yield* Effect.forEach(got, (e, i) =>
+              i % 3 === 0 ? box.markFailed(e.id, { error: "gone", retryIn: undefined }) : box.markApplied(e.id), { concurrency: "unbounded" })
+          }
+        })
+      yield* Effect.all([receiving, settling(a.inbox), settling(b.inbox)], { concurrency: "unbounded", discard: true })
+      expect((yield* heads)[0]!.bad).toBe(0)
+      yield* a.close
+      yield* b.close
+    }).pipe(Effect.provide(postgres())))
+
   it.live("a repair order's later entry cannot be claimed while its oldest is held; a process never gets an entry it holds again", () =>
     withTwo((a, b) =>
       Effect.gen(function*() {
