@@ -27,7 +27,9 @@
 import { Context, Effect, Exit, Fiber, Layer, Logger, LogLevel, Redacted, Scope } from "effect"
 import { InboxWorker, ShopSystem, Storage, WebhookInbox } from "@shoplink/connector"
 import { Logger as GraphileLogger, makeWorkerUtils, run as runGraphile, runMigrations } from "graphile-worker"
+import { writeFileSync } from "node:fs"
 import { availableParallelism } from "node:os"
+import { join } from "node:path"
 import pg from "pg"
 import { newDatabase, quoteBody, sleep, startOwnCluster } from "./harness.mjs"
 
@@ -425,6 +427,8 @@ const explain = async (kind, backlog) => {
     await sleep(300)
     const plans = loggedPlans(cluster.log().slice(offset)).filter((p) => /skip\s+locked/i.test(p["Query Text"] ?? ""))
     const figures = plans.map(planFigures).filter((f) => f.claimed > 0)
+    // BENCH_EXPLAIN_DUMP=dir: the logged claim plans, as JSON, one file per run.
+    if (process.env.BENCH_EXPLAIN_DUMP) writeFileSync(join(process.env.BENCH_EXPLAIN_DUMP, `${kind}-${backlog}.json`), JSON.stringify(plans, null, 1))
     const claimed = figures.reduce((s, f) => s + f.claimed, 0)
     const read = figures.reduce((s, f) => s + f.read, 0)
     const hits = figures.reduce((s, f) => s + f.hits, 0)

@@ -378,9 +378,11 @@ try {
         }
         else {
           duplicated++
-          const fault = lastFaultBefore(line.at)
+          // The fault nearest the first write (its mark should have followed it).
+          const fault = [...events].sort((a, b) => Math.abs(a.at - previous.at) - Math.abs(b.at - previous.at))[0]
           const who = (w) => (w === skewedPid ? "skewed worker" : `worker ${w}`)
-          explained.push(`${line.key} (ro${ro} #${line.seq}): ${who(previous.writer)} then ${who(line.writer)} ${line.at - previous.at} ms later; last fault before: ${fault === undefined ? "none" : `${fault.kind} ${((line.at - fault.at) / 1000).toFixed(1)} s earlier`}`)
+          const when = fault === undefined ? "" : `${((previous.at - fault.at) / 1000).toFixed(1)} s`
+          explained.push(`${line.key} (ro${ro} #${line.seq}): ${who(previous.writer)} then ${who(line.writer)} ${line.at - previous.at} ms later; the fault nearest the first write: ${fault === undefined ? "none" : `${fault.kind} (first write at ${when.startsWith("-") ? when.slice(1) + " before" : when + " after"} it)`}`)
         }
       }
       last.set(line.key, line)
@@ -402,10 +404,10 @@ try {
   if (explained.length > 0) {
     const byFault = new Map()
     for (const line of explained) {
-      const kind = /last fault before: ([a-z0-9 ()-]+?)(?: [\d.]+ s earlier)?$/.exec(line)?.[1] ?? "?"
+      const kind = /nearest the first write: ([a-z0-9 ()-]+?)(?: \(first write|$)/.exec(line)?.[1] ?? "?"
       byFault.set(kind, (byFault.get(kind) ?? 0) + 1)
     }
-    log(`duplicates by the last fault before them: ${[...byFault].map(([k, n]) => `${k} ${n}`).join(", ")}; e.g.`)
+    log(`duplicates by the fault nearest their first write: ${[...byFault].map(([k, n]) => `${k} ${n}`).join(", ")}; e.g.`)
     for (const line of explained.slice(0, 8)) log(`  ${line}`)
   }
   if (disordered.length > 0) {
