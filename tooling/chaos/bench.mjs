@@ -20,8 +20,15 @@
 // Also: BENCH_WARMUP_REQUESTS (before the receive rounds), BENCH_PARTS (receive,apply) and
 // BENCH_SETUPS (sqlite,pg1,pg2) to run a part of it. Progress goes to stderr, figures to stdout.
 //
-// The database: SHOPLINK_TEST_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432),
-// new databases dropped at the end; a throwaway cluster when no server answers.
+// (a) also posts the same load to the floors (floor.mjs, each a process of its own): node:http +
+//     pg `INSERT … ON CONFLICT DO NOTHING` (commit before the 200; target: our PostgreSQL receiver
+//     ≥ 0.6× it) and the project's durable SQLite floor (target: our SQLite receiver ≥ 0.5× it).
+// (c) Soak: BENCH_SOAK_DELIVERIES (30,000) quote webhooks posted to 1 receiver while 1 worker (its
+//     own process, concurrency 8, fake SMS without latency) applies them; the worker's RSS
+//     (/proc) sampled every 250 ms until the last is applied. Target: ≤ 200 MiB at the end, flat
+//     over the last third (a least-squares line through its samples rises by less than 10 %).
+//
+// The database: a PostgreSQL cluster of this run's own (harness.mjs), new databases dropped at the end.
 import { Context, Effect, Layer, Logger, LogLevel, Redacted } from "effect"
 import { LaunchRegistry, Storage, WebhookInbox } from "@shoplink/connector"
 import { randomBytes } from "node:crypto"
@@ -30,10 +37,11 @@ import { Agent, request } from "node:http"
 import { availableParallelism, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { readFileSync } from "node:fs"
 import { testDatabase } from "@shoplink/vitest-config/postgres"
-import { ensureServer, freePort, killAll, quoteBody, sleep, startProcess } from "./harness.mjs"
+import { freePort, killAll, quoteBody, sleep, startOwnCluster, startProcess } from "./harness.mjs"
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000)
 const WARMUP = Number(process.env.BENCH_WARMUP_REQUESTS ?? 500)
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32)
@@ -41,8 +49,9 @@ const LAUNCHES = Number(process.env.BENCH_LAUNCHES ?? 50)
 const APPLY_ROS = Number(process.env.BENCH_APPLY_REPAIR_ORDERS ?? 20)
 const APPLY_PER_RO = Number(process.env.BENCH_APPLY_PER_RO ?? 25)
 const LATENCY_MS = Number(process.env.BENCH_SMS_LATENCY_MS ?? 100)
-const PARTS = (process.env.BENCH_PARTS ?? "receive,apply").split(",")
-const SETUPS = (process.env.BENCH_SETUPS ?? "sqlite,pg1,pg2").split(",")
+const PARTS = (process.env.BENCH_PARTS ?? "receive,apply,soak").split(",")
+const SETUPS = (process.env.BENCH_SETUPS ?? "sqlite,sqliteFloor,pg1,pgFloor,pg2").split(",")
+const SOAK = Number(process.env.BENCH_SOAK_DELIVERIES ?? 30_000)
 // The worker's poll interval: the library's default (node.mjs's own default, 1 s, is `pnpm chaos`'s).
 const POLL_MS = Number(process.env.BENCH_POLL_INTERVAL_MS ?? 250)
 // Long enough that no operation times out while the fake SMS holds the calls.
@@ -56,10 +65,16 @@ const median = (xs) => {
 }
 const fmt = (x) => Math.round(x).toLocaleString("en")
 const quiet = Logger.withMinimumLogLevel(LogLevel.Warning)
-process.once("SIGINT", () => {
-  killAll()
-  process.exit(130)
-})
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.once(signal, () => {
+    killAll()
+    try {
+      cluster?.stop()
+    } finally {
+      process.exit(130)
+    }
+  })
+}
 
 /** Runs `use` with the given stores on a SQLite file or a PostgreSQL URL, then closes them. */
 const withStores = (location, layer, use) =>
@@ -138,7 +153,9 @@ let cluster
 const databases = []
 const dir = mkdtempSync(join(tmpdir(), "shoplink-scaleout-bench-"))
 try {
-  cluster = await ensureServer(log)
+  // A cluster of this run's own (fsync on, as a deployment runs): nobody else's load in the figures.
+  cluster = await startOwnCluster()
+  process.env.SHOPLINK_TEST_DATABASE_URL = cluster.url
   const newDatabase = async () => {
     const database = await testDatabase()
     databases.push(database)
@@ -158,7 +175,7 @@ try {
   const figure = (runs, digits) => (runs.length === 0 ? undefined : median(runs))
   const show = (x, digits) => (x === undefined ? "—" : digits === 0 ? fmt(x) : x.toFixed(digits))
   const ratio = (x, y, of) => (x === undefined || y === undefined ? "" : ` (${(x / y).toFixed(2)}× ${of})`)
-  const line = (runs, digits) => (k) => (runs[k].length === 0 ? [] : [`${{ sqlite: "SQLite", pg1: "PostgreSQL ×1", pg2: "×2" }[k]} ${runs[k].map((x) => show(x, digits)).join(", ")}`])
+  const line = (runs, digits) => (k) => (runs[k] === undefined || runs[k].length === 0 ? [] : [`${{ sqlite: "SQLite", sqliteFloor: "SQLite floor", pg1: "PostgreSQL ×1", pgFloor: "PostgreSQL floor", pg2: "×2" }[k]} ${runs[k].map((x) => show(x, digits)).join(", ")}`])
 
   // (a) Receive. The three receivers run through every round (an idle receiver costs nothing).
   if (PARTS.includes("receive")) {
@@ -166,30 +183,42 @@ try {
     const sqliteReceiveFile = join(dir, "receive.sqlite")
     const sqliteKeys = await registerLaunches({ sqlite: sqliteReceiveFile })
     const pgKeys = await registerLaunches({ postgres: receiveDb.url })
-    const [sqliteReceiver, pgA, pgB] = await Promise.all([
+    const startFloor = async (kind, env) => {
+      const started = await startProcess(`floor:${kind}`, [here("./floor.mjs"), kind], env, /ready floor (\d+)/)
+      return { ...started, port: Number(started.match[1]) }
+    }
+    const [sqliteReceiver, pgA, pgB, sqliteFloor, pgFloor] = await Promise.all([
       startNode("receiver", sqliteEnv(sqliteReceiveFile)),
       startNode("receiver", pgEnv(receiveDb)),
-      startNode("receiver", pgEnv(receiveDb))
+      startNode("receiver", pgEnv(receiveDb)),
+      startFloor("sqlite", { FLOOR_SQLITE_FILE: join(dir, "floor.sqlite"), FLOOR_KEYS: sqliteKeys.join(",") }),
+      startFloor("pg", { FLOOR_DATABASE_URL: receiveDb.url, FLOOR_KEYS: pgKeys.join(",") })
     ])
     const setups = {
       sqlite: [{ port: sqliteReceiver.port, keys: sqliteKeys }],
+      sqliteFloor: [{ port: sqliteFloor.port, keys: sqliteKeys }],
       pg1: [{ port: pgA.port, keys: pgKeys }],
+      pgFloor: [{ port: pgFloor.port, keys: pgKeys }],
       pg2: [{ port: pgA.port, keys: pgKeys }, { port: pgB.port, keys: pgKeys }]
     }
     if (WARMUP > 0) {
       await load(setups.sqlite, WARMUP)
       await load(setups.pg2, WARMUP)
+      await load(setups.sqliteFloor, WARMUP)
+      await load(setups.pgFloor, WARMUP)
     }
-    const received = { sqlite: [], pg1: [], pg2: [] }
+    const received = { sqlite: [], sqliteFloor: [], pg1: [], pgFloor: [], pg2: [] }
     for (let round = 0; round < ROUNDS; round++) {
       for (const setup of SETUPS) {
         received[setup].push(await load(setups[setup], REQUESTS))
         log(`receive round ${round + 1} ${setup}: ${fmt(received[setup].at(-1))}/s`)
       }
     }
-    await Promise.all([sqliteReceiver.stop(), pgA.stop(), pgB.stop()])
-    const [s, p1, p2] = ["sqlite", "pg1", "pg2"].map((k) => figure(received[k]))
-    console.log(`(a) acknowledged/s, ${fmt(REQUESTS)} quote webhooks, ${CONCURRENCY} in flight: SQLite 1 process ${show(s, 0)}; PostgreSQL 1 receiver ${show(p1, 0)}${ratio(p1, s, "SQLite")}, 2 receivers ${show(p2, 0)}${ratio(p2, p1, "one")}`)
+    await Promise.all([sqliteReceiver.stop(), pgA.stop(), pgB.stop(), sqliteFloor.stop(), pgFloor.stop()])
+    const [s, p1, p2, sf, pf] = ["sqlite", "pg1", "pg2", "sqliteFloor", "pgFloor"].map((k) => figure(received[k]))
+    console.log(`(a) acknowledged/s, ${fmt(REQUESTS)} quote webhooks, ${CONCURRENCY} in flight, load generator in this process, each server a process of its own: SQLite 1 process ${show(s, 0)}; PostgreSQL 1 receiver ${show(p1, 0)}${ratio(p1, s, "SQLite")}, 2 receivers ${show(p2, 0)}${ratio(p2, p1, "one")}`)
+    if (p1 !== undefined && pf !== undefined) console.log(`    receiver on PostgreSQL ${show(p1, 0)} / node:http + pg floor (INSERT … ON CONFLICT DO NOTHING, commit before the 200) ${show(pf, 0)} = ${(p1 / pf).toFixed(2)}× (target ≥ 0.6×: ${p1 / pf >= 0.6 ? "met" : "NOT met"})`)
+    if (s !== undefined && sf !== undefined) console.log(`    receiver on SQLite ${show(s, 0)} / the durable SQLite floor ${show(sf, 0)} = ${(s / sf).toFixed(2)}× (target ≥ 0.5×: ${s / sf >= 0.5 ? "met" : "NOT met"})`)
     console.log(`    rounds: ${SETUPS.flatMap(line(received, 0)).join("; ")}`)
   }
 
@@ -233,7 +262,7 @@ try {
     }
     const applied = { sqlite: [], pg1: [], pg2: [] }
     for (let round = 0; round < ROUNDS; round++) {
-      for (const setup of SETUPS) {
+      for (const setup of SETUPS.filter((k) => k in applied)) {
         applied[setup].push(await apply(setup))
         log(`apply round ${round + 1} ${setup}: ${applied[setup].at(-1).rate.toFixed(1)}/s, ${applied[setup].at(-1).inFlight.toFixed(1)} writes in flight on average`)
       }
@@ -246,6 +275,50 @@ try {
     console.log(`    rounds: ${SETUPS.flatMap(line(rates, 1)).join("; ")}`)
     console.log(`    mean SMS writes in flight: ${SETUPS.flatMap(line(inFlight, 1)).join("; ")}; every repair order applied once, in order: ${inOrder ? "yes" : "NO"}`)
     if (!inOrder) process.exitCode = 1
+  }
+
+  // (c) Soak: the worker's memory while 30,000 deliveries go through one receiver and one worker.
+  if (PARTS.includes("soak")) {
+    const soakDb = await newDatabase()
+    const keys = await registerLaunches({ postgres: soakDb.url })
+    const sms = await startProcess("fake-sms", [here("./fake-sms.mjs")], {}, /listening (\d+)/)
+    const smsUrl = `http://127.0.0.1:${sms.match[1]}`
+    const receiver = await startNode("receiver", pgEnv(soakDb))
+    // Blind writes: the fake SMS's per-repair-order list is not read back on every apply.
+    const worker = await startNode("worker", pgEnv(soakDb), { CHAOS_SMS_URL: smsUrl, CHAOS_BLIND_WRITES: "1", CHAOS_LEASE_MS: "30000" })
+    const pid = Number(/pid=(\d+)/.exec(worker.output())[1])
+    const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024
+    const samples = []
+    const started = performance.now()
+    const sampler = setInterval(() => samples.push({ t: (performance.now() - started) / 1000, mib: rss() }), 250)
+    try {
+      const rate = await load([{ port: receiver.port, keys }], SOAK)
+      log(`soak: ${fmt(SOAK)} posted at ${fmt(rate)}/s`)
+      const deadline = Date.now() + 300_000
+      for (;;) {
+        const stats = await (await fetch(`${smsUrl}/stats`)).json()
+        if (stats.lines >= SOAK) break
+        if (Date.now() > deadline) throw new Error(`soak: ${stats.lines} of ${SOAK} applied after 5 minutes`)
+        await sleep(250)
+      }
+    } finally {
+      clearInterval(sampler)
+    }
+    const seconds = (performance.now() - started) / 1000
+    const end = rss()
+    const last = samples.filter((x) => x.t >= (seconds * 2) / 3)
+    // A least-squares line through the last third: how much it rises across it.
+    const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length
+    const mt = mean(last.map((x) => x.t))
+    const mm = mean(last.map((x) => x.mib))
+    const slope = last.reduce((a, x) => a + (x.t - mt) * (x.mib - mm), 0) / last.reduce((a, x) => a + (x.t - mt) ** 2, 0)
+    const rise = slope * (last.at(-1).t - last[0].t)
+    const flat = rise / mm < 0.1
+    const peak = Math.max(...samples.map((x) => x.mib))
+    const at = (f) => samples[Math.min(samples.length - 1, Math.floor(samples.length * f))].mib.toFixed(0)
+    console.log(`(c) worker RSS, ${fmt(SOAK)} quote webhooks through 1 receiver and 1 worker (concurrency 8, fake SMS without latency) on PostgreSQL, ${seconds.toFixed(0)} s: at the end ${end.toFixed(0)} MiB (target ≤ 200 MiB: ${end <= 200 ? "met" : "NOT met"}), peak ${peak.toFixed(0)} MiB; last third ${Math.min(...last.map((x) => x.mib)).toFixed(0)}–${Math.max(...last.map((x) => x.mib)).toFixed(0)} MiB, fitted rise ${rise >= 0 ? "+" : ""}${rise.toFixed(1)} MiB (${((rise / mm) * 100).toFixed(1)} %; flat, target < 10 %: ${flat ? "met" : "NOT met"})`)
+    console.log(`    RSS at 1/6, 2/6 … 6/6 of the run: ${[1, 2, 3, 4, 5, 6].map((k) => at(k / 6 - 0.001)).join(", ")} MiB; ${fmt(SOAK / seconds)} deliveries/s received → applied`)
+    await Promise.all([receiver.stop(), worker.stop(), sms.stop()])
   }
 } catch (error) {
   console.error(`[bench] FAILED: ${error.stack ?? error.message}`)

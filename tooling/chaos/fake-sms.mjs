@@ -3,8 +3,13 @@
 // and writes only the keys not there yet, as the real adapters do. So a line stored twice means
 // two workers applied one delivery at the same time, which leases must prevent.
 //   GET  /ro/:id/lines        → the idempotency keys already on the repair order
-//   POST /ro/:id/lines        ← { keys: [...], seq } appends them (seq: the delivery's number)
-//   GET  /report              → { [ro]: [{ key, seq }] } in the order written
+//   POST /ro/:id/lines        ← { keys: [...], seq, writer } appends them (seq: the delivery's
+//                             number; writer: the worker's pid), each stamped with Date.now();
+//                             answers 599 { defect: true } and stores nothing while the repair
+//                             order is broken (the adapter turns that into a throw)
+//   GET  /report              → { [ro]: [{ key, seq, writer, at }] } in the order written
+//   POST /defect              ← { ro, on }: break a repair order (on: true) or mend it (on: false)
+//   GET  /defects             → { defects } 599s answered so far
 // For `bench.mjs` (both off by default, as `pnpm chaos` runs it):
 //   CHAOS_SMS_LATENCY_MS=100  each write (POST) is stored and answered after that many ms; reads
 //                             answer at once, so an apply takes about that long
@@ -23,7 +28,9 @@ let lastAt
 let stored = 0
 let writeMs = 0
 
-const lines = new Map() // ro → [{ key, seq }]
+const lines = new Map() // ro → [{ key, seq, writer, at }]
+const broken = new Set()
+let defects = 0
 const server = createServer((req, res) => {
   const url = new URL(req.url ?? "/", "http://x")
   const match = /^\/ro\/([^/]+)\/lines$/.exec(url.pathname)
@@ -35,6 +42,18 @@ const server = createServer((req, res) => {
     release?.()
     return reply(200, { released: true })
   }
+  if (req.method === "GET" && url.pathname === "/defects") return reply(200, { defects })
+  if (req.method === "POST" && url.pathname === "/defect") {
+    let body = ""
+    req.on("data", (chunk) => (body += chunk))
+    req.on("end", () => {
+      const { ro, on } = JSON.parse(body)
+      if (on) broken.add(ro)
+      else broken.delete(ro)
+      reply(200, { broken: [...broken] })
+    })
+    return
+  }
   if (match === null) return reply(404, { error: "not found" })
   const ro = decodeURIComponent(match[1])
   const handle = () => {
@@ -44,9 +63,14 @@ const server = createServer((req, res) => {
     req.on("end", () => {
       const began = performance.now()
       const store = () => {
-        const { keys, seq } = JSON.parse(body)
+        const { keys, seq, writer } = JSON.parse(body)
+        if (broken.has(ro)) {
+          defects++
+          return reply(599, { defect: true })
+        }
         const list = lines.get(ro) ?? lines.set(ro, []).get(ro)
-        for (const key of keys) list.push({ key, seq })
+        const at = Date.now()
+        for (const key of keys) list.push({ key, seq, writer, at })
         stored += keys.length
         lastAt = performance.now()
         writeMs += lastAt - Math.max(began, releasedAt ?? 0)

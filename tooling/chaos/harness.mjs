@@ -1,8 +1,11 @@
 // What `pnpm chaos` (run.mjs) and its bench (bench.mjs) share: processes, ports, the PostgreSQL
 // server, and the quote webhook they post.
-import { spawn } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
+import { chownSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { createServer } from "node:net"
-import { DEFAULT_TEST_DATABASE_URL, startThrowawayCluster } from "@shoplink/vitest-config/postgres"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { DEFAULT_TEST_DATABASE_URL, postgresBinaries, startThrowawayCluster } from "@shoplink/vitest-config/postgres"
 import pg from "pg"
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -43,6 +46,95 @@ export const ensureServer = async (log) => {
   return cluster
 }
 
+/**
+ * A PostgreSQL cluster of this run's own (Debian's initdb/pg_ctl, as the `postgres` user when run
+ * as root, in a temporary folder on a free port), which `restart("fast" | "immediate")` restarts:
+ * never the machine's shared server. `options`: extra `-c name=value` settings. Returns its URL
+ * (database `postgres`), `restart`, `startedAt()` (pg_postmaster_start_time, to prove a restart),
+ * `log()` (the server log) and `stop()` (stops it and removes the folder).
+ */
+export const startOwnCluster = async (settings = {}) => {
+  const bin = postgresBinaries()
+  if (bin === undefined) throw new Error("PostgreSQL is not installed: run `apt-get install postgresql`")
+  const dir = mkdtempSync(join(tmpdir(), "shoplink-chaos-pg-"))
+  const data = join(dir, "data")
+  const logFile = join(dir, "log")
+  const asRoot = process.getuid?.() === 0
+  const run = (command, args) => {
+    const result = asRoot
+      ? spawnSync("runuser", ["-u", "postgres", "--", join(bin, command), ...args], { encoding: "utf8" })
+      : spawnSync(join(bin, command), args, { encoding: "utf8" })
+    if (result.status !== 0) throw new Error(`${command} ${args.at(-1)} failed: ${(result.stderr || result.stdout || String(result.error)).trim().split("\n").at(-1)}`)
+  }
+  if (asRoot) {
+    const uid = Number(spawnSync("id", ["-u", "postgres"], { encoding: "utf8" }).stdout.trim())
+    const gid = Number(spawnSync("id", ["-g", "postgres"], { encoding: "utf8" }).stdout.trim())
+    chownSync(dir, uid, gid)
+  }
+  const port = await freePort()
+  run("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"])
+  const options = [`-p ${port}`, `-k ${dir}`, "-c listen_addresses=127.0.0.1", "-c max_connections=300",
+    ...Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`)].join(" ")
+  const start = () => run("pg_ctl", ["-D", data, "-w", "-t", "60", "-l", logFile, "-o", options, "start"])
+  start()
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`
+  const startedAt = async () => {
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 })
+    await client.connect()
+    try {
+      return String((await client.query("SELECT pg_postmaster_start_time()::text AS t")).rows[0].t)
+    } finally {
+      await client.end().catch(() => {})
+    }
+  }
+  return {
+    url,
+    port,
+    dir,
+    startedAt,
+    log: () => readFileSync(logFile, "utf8"),
+    /** Stops the server with `mode` (fast: disconnects clients and checkpoints; immediate: as a crash) and starts it again. */
+    restart: (mode) => {
+      run("pg_ctl", ["-D", data, "-m", mode, "-w", "-t", "60", "stop"])
+      start()
+    },
+    stop: () => {
+      try {
+        run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"])
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    }
+  }
+}
+
+/** A new database on `serverUrl`'s server; `drop()` removes it with its connections. */
+export const newDatabase = async (serverUrl) => {
+  const name = `shoplink_run_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
+  const admin = new pg.Client({ connectionString: serverUrl })
+  await admin.connect()
+  try {
+    await admin.query(`CREATE DATABASE "${name}"`)
+  } finally {
+    await admin.end().catch(() => {})
+  }
+  const url = new URL(serverUrl)
+  url.pathname = `/${name}`
+  return {
+    name,
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: serverUrl })
+      await client.connect()
+      try {
+        await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
+      } finally {
+        await client.end().catch(() => {})
+      }
+    }
+  }
+}
+
 /** Every child process started, so the caller can kill them all whatever happens. */
 export const children = new Set()
 export const killAll = () => {
@@ -51,9 +143,10 @@ export const killAll = () => {
 }
 
 /** A node process that is ready once it prints `readyLine` (a regexp); `output()` is all it printed. */
-export const startProcess = (name, args, env, readyLine) =>
+export const startProcess = (name, args, env, readyLine, wrapper = []) =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+    const [command, ...rest] = [...wrapper, process.execPath, ...args]
+    const child = spawn(command, rest, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
     children.add(child)
     let output = ""
     let ready = false

@@ -1,7 +1,8 @@
 // One process of `pnpm chaos`: `node node.mjs receiver` serves the runtime's public routes (the
 // webhooks) and runs no worker; `node node.mjs worker` runs only the inbox worker. Both are
 // ConnectorRuntime on the same PostgreSQL database, as a scaled-out deployment runs them.
-// Environment: CHAOS_DATABASE_URL, CHAOS_SMS_URL, CHAOS_SECRET_KEYS, CHAOS_LEASE_MS, PORT; and
+// Environment: CHAOS_DATABASE_URL, CHAOS_SMS_URL, CHAOS_SECRET_KEYS, CHAOS_LEASE_MS, PORT,
+// CHAOS_BLIND_WRITES (see the adapter below); and
 // for bench.mjs, CHAOS_SQLITE_FILE (a SQLite file instead of PostgreSQL, for one process) and
 // CHAOS_POLL_INTERVAL_MS (the worker's poll interval, default 1000).
 import { HttpRouter } from "@effect/platform"
@@ -24,6 +25,7 @@ const smsCall = (operation, path, body) =>
         body: body === undefined ? undefined : JSON.stringify(body),
         signal
       })
+      if (response.status === 599) return { defect: true }
       if (!response.ok) throw new Error(`HTTP ${response.status}`)
       return response.json()
     },
@@ -31,13 +33,27 @@ const smsCall = (operation, path, body) =>
   })
 
 // An adapter as the real ones are: read the repair order's lines, write only the keys not there.
+// With CHAOS_BLIND_WRITES=1 (`pnpm chaos`) it writes without reading first, so an entry applied
+// twice is a line stored twice at the fake SMS (which does not deduplicate). Each write names its
+// process (x-writer), and a 599 from the fake SMS (a repair order it is told to break) becomes a
+// defect here: a throw inside the adapter call, not a typed failure.
+const blind = process.env.CHAOS_BLIND_WRITES === "1"
+const writer = String(process.pid)
 const write = (operation) => (w) =>
   Effect.gen(function*() {
-    const { keys } = yield* smsCall(operation, `/ro/${encodeURIComponent(w.repairOrderId)}/lines`)
+    const path = `/ro/${encodeURIComponent(w.repairOrderId)}/lines`
+    const keys = blind ? [] : (yield* smsCall(operation, path)).keys
     const fresh = w.lines.map((l) => l.idempotencyKey).filter((key) => !keys.includes(key))
     // The delivery's number rides in its product id (`ro#n`); the report checks the order with it.
     const seq = Number(w.lines[0]?.productID.split("#")[1] ?? -1)
-    if (fresh.length > 0) yield* smsCall(operation, `/ro/${encodeURIComponent(w.repairOrderId)}/lines`, { keys: fresh, seq })
+    if (fresh.length > 0) {
+      const answer = yield* smsCall(operation, path, { keys: fresh, seq, writer })
+      if (answer.defect === true) {
+        yield* Effect.sync(() => {
+          throw new Error(`adapter defect for ${w.repairOrderId}`)
+        })
+      }
+    }
     return { added: fresh.length, alreadyPresent: w.lines.length - fresh.length }
   })
 
@@ -63,7 +79,7 @@ const program = Effect.gen(function*() {
     secretKeys: Redacted.make(process.env.CHAOS_SECRET_KEYS),
     inboxLease: `${lease} millis`,
     worker: role === "worker"
-      ? { concurrency: 8, pollInterval: `${Number(process.env.CHAOS_POLL_INTERVAL_MS ?? 1000)} millis`, baseDelay: "200 millis", maxAttempts: 50, operationTimeout: `${Math.floor(lease / 2)} millis` }
+      ? { concurrency: 8, pollInterval: `${Number(process.env.CHAOS_POLL_INTERVAL_MS ?? 1000)} millis`, baseDelay: "200 millis", maxDelay: "2 seconds", maxAttempts: 50, operationTimeout: `${Math.floor(lease / 2)} millis` }
       : false,
     retention: false
   })
@@ -71,7 +87,8 @@ const program = Effect.gen(function*() {
     const server = yield* NodeHttpServer.make(() => createServer(), { port: Number(process.env.PORT), host: "127.0.0.1" })
     yield* runtime.serve(server, HttpRouter.concatAll(runtime.publicRouter, runtime.apiRouter, runtime.healthRouter))
   }
-  process.stdout.write(`ready ${role}\n`)
+  // The pid (what the harness signals) and this process's clock (a faketime'd worker's is off).
+  process.stdout.write(`ready ${role} pid=${process.pid} now=${Date.now()}\n`)
   return yield* Effect.never
 })
 

@@ -158,9 +158,11 @@ export interface Options {
   /** Longest lifetime a signed link may claim (default 1 hour). */
   readonly launchLinkMaxLifetime?: Duration.DurationInput
   /**
-   * On PostgreSQL, how long a worker's claim on an inbox entry lasts before another process may
-   * take it over (default 2 minutes; see `WebhookInbox.SqlOptions`). Keep it well above the
-   * worker's `operationTimeout`: a killed worker's entries wait this long.
+   * On PostgreSQL, how long a worker's claim on an inbox entry lasts without a heartbeat before
+   * another process may take it over (default 30 seconds, on the database's clock; see
+   * `WebhookInbox.SqlOptions`). The worker extends it every `heartbeatInterval` (5 seconds) while
+   * the entry is being applied, however long that takes; a killed or frozen worker's entries are
+   * taken over this long after its last heartbeat. Keep it several heartbeats long.
    */
   readonly inboxLease?: Duration.DurationInput | undefined
   /** The background worker's settings, or `false` for a process that only receives. */

@@ -4,8 +4,10 @@
  *
  * - `GET /healthz` — liveness: the process answers. It checks no dependency, so a restart is
  *   never triggered by a database or a shop system being slow. Always `200 {"ok":true}`.
- * - `GET /readyz` — readiness: whether this instance can do its job now. `200 {"ok":true}`, or
- *   `503 {"ok":false,"reason":"…"}` with a short reason and nothing else (the routes are public).
+ * - `GET /readyz` — readiness: whether this instance can do its job now. `200 {"ok":true}` (with
+ *   `"degraded":"…"` while a part works in a fallback mode, e.g. the inbox's wake-ups are down and
+ *   the worker polls), or `503 {"ok":false,"reason":"…"}` with a short reason and nothing else
+ *   (the routes are public).
  *
  * @since 0.3.0
  */
@@ -23,7 +25,13 @@ import * as Effect from "effect/Effect"
  *
  * @since 0.3.0
  */
-export type Readiness = { readonly ok: true } | { readonly ok: false; readonly reason: string }
+export type Readiness =
+  | {
+    readonly ok: true
+    /** Ready, with a part working in a fallback mode (e.g. the inbox's wake-ups down: polling). */
+    readonly degraded?: string
+  }
+  | { readonly ok: false; readonly reason: string }
 
 /**
  * What the runtime's readiness check requires. In order:
@@ -70,7 +78,7 @@ export const router = <R>(readiness: Effect.Effect<Readiness, never, R>): HttpRo
       "/readyz",
       Effect.map(readiness, (ready) =>
         ready.ok
-          ? HttpServerResponse.unsafeJson({ ok: true }, { headers: probeHeaders })
+          ? HttpServerResponse.unsafeJson(ready.degraded === undefined ? { ok: true } : { ok: true, degraded: ready.degraded }, { headers: probeHeaders })
           : HttpServerResponse.unsafeJson({ ok: false, reason: ready.reason }, { status: 503, headers: probeHeaders }))
     )
   )

@@ -5,19 +5,22 @@
  * Writes carry stable idempotency keys, so an entry applied twice (a crash between the write and
  * `markApplied`) still adds each line once.
  *
- * **Concurrency, in order per repair order.** Entries of different repair orders are applied
- * concurrently, up to `concurrency` at once (default 8). Entries of one repair order are applied
- * one at a time, in the order they were received: never two of one repair order in flight, and a
- * later entry waits while an earlier one is pending or waiting for its retry (`WebhookInbox.due`
- * hands out only the oldest pending entry of each repair order). A dead-lettered entry does not
- * hold its repair order up: it has been given up on, and its later entries go ahead.
+ * **Concurrency, in order per repair order.** One fetcher claims due entries in batches
+ * (`WebhookInbox.claim`) and hands them through a bounded queue to `concurrency` executors
+ * (default 8). Entries of one repair order are applied one at a time, in the order they were
+ * received: `claim` hands out only the oldest pending entry of each repair order, and never one
+ * that anyone holds, this process included, so an entry is never applied twice at once in one
+ * process. A later entry waits while an earlier one is pending or waiting for its retry; a
+ * dead-lettered entry does not hold its repair order up (it has been given up on).
  *
  * **Several processes.** On PostgreSQL (`WebhookInbox.layerSql`) workers in several processes can
- * share one database: `due` claims each entry for one process under a lease (longer than an
- * apply takes), a repair order's later entries stay unclaimable while its oldest is leased by
- * anyone, and an entry of a killed process is claimed again once its lease runs out. The worker
- * also runs a pass as soon as the inbox's `wakeups` say a new entry was stored (LISTEN/NOTIFY),
- * polling every `pollInterval` as the fallback.
+ * share one database: a claim is a lease on the database's clock, extended by a heartbeat every
+ * `heartbeatInterval` while the entry is held, so a slow apply keeps its entry; a repair order's
+ * later entries stay unclaimable while its oldest is held by anyone; an entry of a killed process
+ * is claimed again once its lease runs out, and a mark from a worker that lost its lease is refused
+ * (and not counted). The fetcher also claims as soon as the inbox's `wakeups` say a new entry was
+ * stored (this process's receives, and LISTEN/NOTIFY from the others), polling every
+ * `pollInterval` as the fallback.
  *
  * **Shop systems that cannot take part lines.** For an adapter without `writeQuotedParts` (or
  * `writeOrderedParts`), the lines of an applied quote (or order) are kept in the `PartsLedger`
@@ -26,16 +29,21 @@
  * record the distributor's order number on the repair order. Without a ledger such entries are
  * marked applied with nothing written.
  *
- * **Timeouts.** Every adapter call (the SMS write, the order verification) runs under
+ * **Timeouts and defects.** Every adapter call (the SMS write, the order verification) runs under
  * `operationTimeout` (default 30 seconds); a call that takes longer is interrupted and counts as a
  * retryable failure of that entry only. Backoff is per entry. An adapter's defect (a bug: a thrown
- * exception, `Effect.die`) is not a failure of the entry: it stops the worker, which `/readyz`
- * reports (`inbox worker stopped`).
+ * exception, `Effect.die`, or an interruption from inside the adapter) is that entry's failed
+ * attempt too, recorded with its cause (`adapter defect: …`), retried and dead-lettered after
+ * `maxAttempts`; it never stops the worker. The fetcher, the executors and the heartbeat are
+ * supervised loops: whatever ends one is logged and it restarts. `/readyz` reports `inbox worker
+ * stopped` only if the worker itself has ended.
  *
  * **Observability.** Each apply runs in an `InboxWorker.apply` span (`shopId`, `repairOrderId`,
  * `entryId`, `kind`, `attempt`, `outcome`); every log line about an entry carries `shopId`,
  * `repairOrderId` and `entryId`, never a body or a secret. The worker counts
- * `shoplink_deliveries_applied_total`, `…_retried_total` and `…_dead_total` (label `kind`) and,
+ * `shoplink_deliveries_applied_total`, `…_retried_total` and `…_dead_total` (label `kind`; a mark
+ * refused for a lost lease counts in `shoplink_inbox_marks_refused_total` instead, an adapter
+ * defect in `shoplink_inbox_apply_defects_total`) and,
  * while it runs, sets the `shoplink_inbox_backlog` and `shoplink_inbox_backlog_oldest_age_seconds`
  * gauges (at most every 5 seconds, when it looks at the inbox). (In `ConnectorRuntime` every shop-system call also gets its own span and
  * a `shoplink_sms_call_duration_seconds` sample.)
@@ -50,10 +58,12 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
 import * as FiberId from "effect/FiberId"
 import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
+import * as Queue from "effect/Queue"
 import * as Random from "effect/Random"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
@@ -93,6 +103,12 @@ export interface Options {
    * longer interval costs no latency.
    */
   readonly pollInterval?: Duration.DurationInput
+  /**
+   * How often the leases of the entries this worker holds are extended (default 5 seconds, or a
+   * third of the inbox's lease when that is shorter; see `WebhookInbox.SqlOptions.lease`, 30
+   * seconds by default). Keep it well under the lease.
+   */
+  readonly heartbeatInterval?: Duration.DurationInput
 }
 
 /**
@@ -139,6 +155,7 @@ interface Config {
   readonly maxAttempts: number
   readonly delays: { readonly baseDelay: Duration.DurationInput; readonly maxDelay: Duration.DurationInput }
   readonly pollInterval: Duration.Duration
+  readonly heartbeatInterval: Duration.Duration
 }
 
 const configOf = (options: Options): Config => ({
@@ -147,7 +164,8 @@ const configOf = (options: Options): Config => ({
   timeout: Duration.decode(options.operationTimeout ?? "30 seconds"),
   maxAttempts: options.maxAttempts ?? 8,
   delays: { baseDelay: options.baseDelay ?? "1 second", maxDelay: options.maxDelay ?? "5 minutes" },
-  pollInterval: Duration.decode(options.pollInterval ?? "250 millis")
+  pollInterval: Duration.decode(options.pollInterval ?? "250 millis"),
+  heartbeatInterval: Duration.decode(options.heartbeatInterval ?? "5 seconds")
 })
 
 type Outcome = "applied" | { readonly error: string; readonly retryable: boolean }
@@ -260,7 +278,7 @@ const applyEntry = (entry: InboxEntry, timeout: Duration.Duration): Effect.Effec
     return Either.isLeft(written) ? written.left : "applied" as const
   })
 
-type Settled = "applied" | "retrying" | "dead"
+type Settled = "applied" | "retrying" | "dead" | "refused"
 
 // The counters by kind, tagged once.
 const counters = {
@@ -269,27 +287,60 @@ const counters = {
   dead: { order: Metric.tagged(metrics.dead, "kind", "order"), quote: Metric.tagged(metrics.dead, "kind", "quote") }
 } as const
 
+const describeDefect = (cause: Cause.Cause<unknown>): string => {
+  if (Cause.isInterruptedOnly(cause)) return "the adapter call was interrupted"
+  const defect = Cause.dieOption(cause)
+  const value = Option.isSome(defect) ? defect.value : Cause.squash(cause)
+  const text = value instanceof Error ? `${value.name}: ${value.message}` : String(value)
+  return `adapter defect: ${text.slice(0, 200)}`
+}
+
+/**
+ * `applyEntry` in a fiber of its own: a throw, a die or an interruption inside the adapter is this
+ * entry's failed attempt (retryable, recorded with its cause), never the worker's end. The worker
+ * being stopped still interrupts it (the entry then stays pending).
+ */
+const contained = (entry: InboxEntry, timeout: Duration.Duration): Effect.Effect<Outcome, never, ShopSystem> =>
+  Effect.gen(function*() {
+    const fiber = yield* Effect.fork(applyEntry(entry, timeout))
+    const exit = yield* Fiber.await(fiber)
+    if (Exit.isSuccess(exit)) return exit.value
+    yield* Metric.increment(metrics.defects)
+    const error = describeDefect(exit.cause)
+    yield* Effect.logError("adapter defect while applying an inbox entry; counted as a failed attempt", exit.cause)
+    return { error, retryable: true }
+  })
+
 /** Applies one entry and records what happened to it. Fails only when the inbox cannot be written. */
-const settle = (inbox: WebhookInbox["Type"], entry: InboxEntry, config: Config): Effect.Effect<Settled, InboxError, ShopSystem> =>
+const settle = (
+  inbox: WebhookInbox["Type"],
+  entry: InboxEntry,
+  config: Config,
+  onApplied: Effect.Effect<void> = Effect.void
+): Effect.Effect<Settled, InboxError, ShopSystem> =>
   Effect.gen(function*() {
     const attempt = entry.attempts + 1
-    const outcome = yield* applyEntry(entry, config.timeout)
+    const outcome = yield* contained(entry, config.timeout)
+    yield* onApplied
     let settled: Settled
     if (outcome === "applied") {
-      yield* inbox.markApplied(entry.id)
-      yield* Effect.logDebug("inbox entry applied").pipe(Effect.annotateLogs({ attempt }))
-      settled = "applied"
+      settled = (yield* inbox.markApplied(entry.id)) ? "applied" : "refused"
+      if (settled === "applied") yield* Effect.logDebug("inbox entry applied").pipe(Effect.annotateLogs({ attempt }))
     } else if (outcome.retryable && attempt < config.maxAttempts) {
-      const retryAt = (yield* Clock.currentTimeMillis) + (yield* retryDelay(attempt, config.delays))
-      yield* inbox.markFailed(entry.id, { error: outcome.error, retryAt })
-      yield* Effect.logWarning("inbox entry failed; will retry").pipe(Effect.annotateLogs({ attempt, error: outcome.error }))
-      settled = "retrying"
+      const retryIn = yield* retryDelay(attempt, config.delays)
+      settled = (yield* inbox.markFailed(entry.id, { error: outcome.error, retryIn })) ? "retrying" : "refused"
+      if (settled === "retrying") {
+        yield* Effect.logWarning("inbox entry failed; will retry").pipe(Effect.annotateLogs({ attempt, error: outcome.error }))
+      }
     } else {
-      yield* inbox.markFailed(entry.id, { error: outcome.error, retryAt: undefined })
-      yield* Effect.logError("inbox entry dead-lettered").pipe(Effect.annotateLogs({ attempt, error: outcome.error }))
-      settled = "dead"
+      settled = (yield* inbox.markFailed(entry.id, { error: outcome.error, retryIn: undefined })) ? "dead" : "refused"
+      if (settled === "dead") yield* Effect.logError("inbox entry dead-lettered").pipe(Effect.annotateLogs({ attempt, error: outcome.error }))
     }
-    yield* Metric.increment(counters[settled][entry.kind])
+    // A refused mark (the lease was lost to another process, which applies the entry again) is
+    // not counted: the new holder's mark is.
+    if (settled === "refused") {
+      yield* Effect.logWarning("inbox entry's lease was lost while applying it; its result is not counted")
+    } else yield* Metric.increment(counters[settled][entry.kind])
     yield* Effect.annotateCurrentSpan("outcome", settled)
     return settled
   }).pipe(
@@ -300,10 +351,11 @@ const settle = (inbox: WebhookInbox["Type"], entry: InboxEntry, config: Config):
   )
 
 /**
- * One pass over the due entries: applies what is due, repair orders concurrently (up to
+ * One pass over the due entries: claims what is due, applies it, repair orders concurrently (up to
  * `concurrency`) and each repair order's entries in turn, until nothing more is due or
  * `batchSize` entries were taken. Waits for every apply it started. Never fails for an SMS error
- * (those are recorded on the entry); fails only when the inbox itself cannot be read or written.
+ * or an adapter defect (those are recorded on the entry); fails only when the inbox itself cannot
+ * be read or written.
  *
  * @example
  * import { Effect } from "effect"
@@ -321,16 +373,17 @@ export const processDue = (options: Options = {}): Effect.Effect<PassResult, Inb
     // them. An entry taken once (e.g. retrying with no delay) is not taken again in this pass.
     const taken = new Set<string>()
     while (taken.size < config.batchSize) {
-      const heads = (yield* inbox.due(config.batchSize)).filter((e) => !taken.has(e.id)).slice(0, config.batchSize - taken.size)
+      const claimed = yield* inbox.claim(config.batchSize - taken.size)
+      const again = claimed.filter((e) => taken.has(e.id))
+      if (again.length > 0) yield* inbox.release(again.map((e) => e.id))
+      const heads = claimed.filter((e) => !taken.has(e.id))
       if (heads.length === 0) break
       for (const entry of heads) taken.add(entry.id)
       const outcomes = yield* Effect.forEach(heads, (entry) => settle(inbox, entry, config), { concurrency: config.concurrency })
-      for (const outcome of outcomes) result[outcome]++
+      for (const outcome of outcomes) if (outcome !== "refused") result[outcome]++
     }
     return result
   })
-
-const repairOrderKey = (entry: InboxEntry) => `${entry.shopId}\u0000${entry.repairOrderId}`
 
 /** How often, at most, the running worker refreshes the backlog gauges. */
 const BACKLOG_METRICS_MILLIS = 5_000
@@ -343,13 +396,17 @@ const setBacklogGauges = (inbox: WebhookInbox["Type"], now: number) =>
   }).pipe(Effect.ignore)
 
 /**
- * Runs the worker forever: `concurrency` lanes, each taking the oldest due entry of a repair
- * order no other lane holds, applying it and marking it, then asking again. A lane with nothing
- * to take waits `pollInterval` (or until another lane sees more work than it can take, or the
- * inbox's `wakeups` say a new entry was stored). A slow
- * or hung repair order holds one lane, never the others. An inbox failure is logged and the lane
- * goes on after the interval; the entry stays pending and is applied again later (idempotency
- * keys keep that from doubling lines).
+ * Runs the worker forever: one fetcher claims due entries in batches (`WebhookInbox.claim`: the
+ * oldest pending entry of each repair order that nobody holds, this process included) and hands
+ * them through a bounded queue to `concurrency` executors, which apply and mark them. The fetcher
+ * claims again as soon as an executor settles an entry (the repair order's next entry may be due)
+ * or the inbox's `wakeups` say a new entry was stored, and every `pollInterval` otherwise. While
+ * entries are held, a heartbeat extends their leases every `heartbeatInterval`; an entry whose lease
+ * was lost meanwhile is dropped if it has not started, and its mark refused if it has. A slow or
+ * hung repair order holds one executor, never the others; an adapter's throw or defect is that
+ * entry's failed attempt; an inbox failure is logged and the worker goes on after the interval
+ * (the entry stays pending and is applied again later; idempotency keys keep that from doubling
+ * lines). The executors and the fetcher are supervised: whatever ends one restarts it.
  *
  * @example
  * import { Effect } from "effect"
@@ -361,23 +418,26 @@ const setBacklogGauges = (inbox: WebhookInbox["Type"], now: number) =>
 export const run = (options: Options = {}): Effect.Effect<never, never, WebhookInbox | ShopSystem> =>
   Effect.gen(function*() {
     const inbox = yield* WebhookInbox
-    const config = configOf(options)
-    // A lane needs one repair order no other lane holds: with at most concurrency - 1 held, one
-    // more than that is enough (a repair order released meanwhile makes the lane ask again).
-    const limit = config.concurrency + 1
+    const config = configOf(
+      options.heartbeatInterval === undefined && inbox.lease !== undefined
+        ? { ...options, heartbeatInterval: Duration.min(Duration.seconds(5), Duration.unsafeDivide(inbox.lease, 3)) }
+        : options
+    )
+    // Claimed in batches: the fetcher tops the queue up once it is down to `concurrency` held
+    // entries (the executors about to run dry), so a claim carries many entries, not one.
+    const batchMin = Math.max(config.concurrency, 16)
+    const maxHeld = config.concurrency + batchMin
+    const held = new Map<string, InboxEntry>()
+    const lost = new Set<string>()
+    // When each held entry's lease was last confirmed (claimed or heartbeat), on the monotonic
+    // clock: an entry that waited longer than a heartbeat (a frozen process, a long queue) is
+    // confirmed again before its adapter call, and dropped if another process has it now.
+    const confirmedAt = new Map<string, number>()
+    const heartbeatMillis = Duration.toMillis(config.heartbeatInterval)
+    const queue = yield* Queue.bounded<InboxEntry>(maxHeld)
 
-    // Which repair orders a lane holds. A lane's answer from `due` may predate another lane's
-    // settling of an entry (the entry still looked due when the query ran): `settledAt` records,
-    // per repair order, when it was last released (a counter, not a time), and a lane skips a
-    // repair order released after its query started. It is pruned to what open queries can see.
-    const held = new Set<string>()
-    const settledAt = new Map<string, number>()
-    const openQueries = new Map<number, number>()
-    let counter = 0
-    let queries = 0
     let wake = Deferred.unsafeMake<void>(FiberId.none)
-    // Counts signals, so a lane can tell one came while it was asking the inbox (and would miss
-    // it by going idle afterwards).
+    // Counts signals, so the fetcher can tell one came while it was asking the inbox.
     let signals = 0
     const signal = () => {
       signals++
@@ -385,15 +445,9 @@ export const run = (options: Options = {}): Effect.Effect<never, never, WebhookI
       wake = Deferred.unsafeMake<void>(FiberId.none)
       Deferred.unsafeDone(woken, Exit.void)
     }
-    const prune = () => {
-      if (settledAt.size <= 4 * limit) return
-      let oldest = Infinity
-      for (const startedAt of openQueries.values()) oldest = Math.min(oldest, startedAt)
-      for (const [key, at] of settledAt) if (at <= oldest) settledAt.delete(key)
-    }
     const idle = Effect.suspend(() => Effect.raceFirst(Deferred.await(wake), Effect.sleep(config.pollInterval)))
-    // The backlog gauges ride on the lanes' own wake-ups (no timer of their own): refreshed when a
-    // lane goes to the inbox and the last refresh is 5 seconds old or more.
+    const waitForRoom = Effect.suspend(() => Deferred.await(wake))
+    // The backlog gauges ride on the fetcher's looks at the inbox (no timer of their own).
     let gaugesAt = -Infinity
     const gauges = Effect.flatMap(Clock.currentTimeMillis, (now) => {
       if (now - gaugesAt < BACKLOG_METRICS_MILLIS) return Effect.void
@@ -401,57 +455,110 @@ export const run = (options: Options = {}): Effect.Effect<never, never, WebhookI
       return setBacklogGauges(inbox, now)
     })
 
-    const lane: Effect.Effect<never, never, ShopSystem> = Effect.gen(function*() {
+    const fetcher: Effect.Effect<void> = Effect.gen(function*() {
       while (true) {
+        const room = maxHeld - held.size
+        if (room < batchMin) {
+          yield* waitForRoom
+          continue
+        }
         yield* gauges
-        const query = ++queries
-        const startedAt = counter
         const signalsBefore = signals
-        openQueries.set(query, startedAt)
-        const due = yield* Effect.either(inbox.due(limit)).pipe(Effect.ensuring(Effect.sync(() => openQueries.delete(query))))
-        if (Either.isLeft(due)) {
-          yield* Effect.logError("inbox read failed", due.left)
+        const claimed = yield* Effect.either(inbox.claim(room))
+        if (Either.isLeft(claimed)) {
+          yield* Effect.logError("inbox read failed", claimed.left)
           yield* Effect.sleep(config.pollInterval)
           continue
         }
-        prune()
-        let stale = false
-        const free = due.right.filter((entry) => {
-          const key = repairOrderKey(entry)
-          if (held.has(key)) return false
-          if ((settledAt.get(key) ?? -1) > startedAt) {
-            stale = true
-            return false
-          }
-          return true
-        })
-        const next = free[0]
-        if (next === undefined) {
-          // A repair order released, or a wake-up, while we asked: something may be due, ask again now.
-          yield* stale || signals !== signalsBefore ? Effect.yieldNow() : idle
-          continue
+        for (const entry of claimed.right) {
+          // Never twice in this process: a claim of an entry it still holds (possible only after
+          // its lease lapsed unnoticed) is left to the run in progress.
+          if (held.has(entry.id)) continue
+          held.set(entry.id, entry)
+          confirmedAt.set(entry.id, performance.now())
+          yield* Queue.offer(queue, entry)
         }
-        if (free.length > 1) signal()
-        const key = repairOrderKey(next)
-        held.add(key)
-        yield* settle(inbox, next, config).pipe(
-          Effect.catchAll((error) => Effect.logError("inbox write failed; the entry stays pending", error)),
-          Effect.annotateLogs({ shopId: next.shopId, repairOrderId: next.repairOrderId, entryId: next.id }),
-          Effect.ensuring(Effect.sync(() => {
-            held.delete(key)
-            settledAt.set(key, ++counter)
-          }))
-        )
+        if (claimed.right.length < room && signals === signalsBefore) yield* idle
       }
     })
 
+    const executor: Effect.Effect<void, never, ShopSystem> = Effect.gen(function*() {
+      const entry = yield* Queue.take(queue)
+      if (!lost.has(entry.id) && performance.now() - (confirmedAt.get(entry.id) ?? 0) > heartbeatMillis) {
+        const still = yield* Effect.either(inbox.heartbeat([entry.id]))
+        if (Either.isRight(still) && !still.right.includes(entry.id)) lost.add(entry.id)
+        else confirmedAt.set(entry.id, performance.now())
+      }
+      if (lost.has(entry.id)) {
+        // Another process took it over before it started here: not applied in this process.
+        lost.delete(entry.id)
+        held.delete(entry.id)
+        confirmedAt.delete(entry.id)
+        yield* Effect.logWarning("inbox entry's lease was lost before it was applied here; left to its new holder").pipe(
+          Effect.annotateLogs({ entryId: entry.id })
+        )
+        yield* Effect.ignore(inbox.release([entry.id]))
+        signal()
+        return
+      }
+      // The executor goes on to its next entry once the adapter call is done; the mark (batched
+      // with the other executors' into one statement) completes in a fiber of its own. The entry
+      // stays held until it has.
+      const applied = yield* Deferred.make<void>()
+      yield* settle(inbox, entry, config, Deferred.succeed(applied, undefined)).pipe(
+        Effect.catchAll((error) => Effect.logError("inbox write failed; the entry stays pending", error)),
+        Effect.annotateLogs({ shopId: entry.shopId, repairOrderId: entry.repairOrderId, entryId: entry.id }),
+        Effect.ensuring(Effect.sync(() => {
+          held.delete(entry.id)
+          lost.delete(entry.id)
+          confirmedAt.delete(entry.id)
+          signal()
+        })),
+        Effect.ensuring(Deferred.succeed(applied, undefined)),
+        Effect.fork
+      )
+      yield* Deferred.await(applied)
+    })
+
+    const heartbeat = Effect.gen(function*() {
+      yield* Effect.sleep(config.heartbeatInterval)
+      if (held.size === 0) return
+      const ids = [...held.keys()]
+      const beganAt = performance.now()
+      const still = yield* inbox.heartbeat(ids)
+      for (const id of still) if (held.has(id)) confirmedAt.set(id, beganAt)
+      if (still.length === ids.length) return
+      const kept = new Set(still)
+      for (const id of ids) {
+        if (kept.has(id) || !held.has(id) || lost.has(id)) continue
+        lost.add(id)
+        yield* Effect.logWarning("inbox entry's lease was lost (taken over or settled elsewhere)").pipe(Effect.annotateLogs({ entryId: id }))
+      }
+    }).pipe(Effect.catchAll((error) => Effect.logWarning("inbox lease heartbeat failed", error)))
+
+    // Whatever ends a loop (a defect of ours, an interruption from inside) is logged and the loop
+    // restarted after a pause: the worker keeps running.
+    const supervised = <R>(name: string, loop: Effect.Effect<void, never, R>) =>
+      loop.pipe(
+        Effect.forever,
+        Effect.catchAllCause((cause) =>
+          // An interruption is the worker being stopped (the adapter's own are contained per entry).
+          Cause.isInterruptedOnly(cause)
+            ? Effect.failCause(cause)
+            : Effect.logError(`inbox worker ${name} failed; restarting it`, cause).pipe(Effect.zipRight(Effect.sleep(config.pollInterval)))
+        ),
+        Effect.forever
+      )
+
     // The inbox's wake-ups (e.g. PostgreSQL NOTIFY on a commit, from any process) rouse the idle
-    // lanes at once; the poll stays the fallback. The fiber ends with `run`.
+    // fetcher at once; the poll stays the fallback. The fiber ends with `run`.
     if (inbox.wakeups !== undefined) yield* Effect.fork(Stream.runForEach(inbox.wakeups, () => Effect.sync(signal)))
 
-    return yield* Effect.all(Array.from({ length: config.concurrency }, () => lane), { concurrency: "unbounded", discard: true }).pipe(
-      Effect.andThen(Effect.never)
-    )
+    return yield* Effect.all([
+      supervised("fetcher", fetcher),
+      supervised("heartbeat", heartbeat),
+      ...Array.from({ length: config.concurrency }, () => supervised("executor", executor))
+    ], { concurrency: "unbounded", discard: true }).pipe(Effect.andThen(Effect.never))
   })
 
 /**

@@ -252,10 +252,69 @@ const launchCallbackKeys = statements((sql) => [
   sql`CREATE UNIQUE INDEX shoplink_launches_callback ON shoplink_launches (callback_digest)`
 ])
 
+// The inbox engine (#24). PostgreSQL: each repair order's line has one head (`is_head`: its
+// oldest pending entry), kept by triggers under a per-repair-order advisory lock, so the claim
+// reads due heads straight from one small partial index instead of searching the backlog for
+// them. A claim moves `next_attempt_at` to the lease's end (the database's clock), so a held
+// entry is not due until its lease runs out. SQLite (one process, one writer) needs no change
+// of schema: its worker holds its claims in memory.
+const inboxEngine = statements((sql) =>
+  sql.onDialectOrElse({
+    pg: (): Statements => [
+      sql`ALTER TABLE shoplink_inbox ADD COLUMN is_head BOOLEAN NOT NULL DEFAULT false`,
+      sql`UPDATE shoplink_inbox SET is_head = true WHERE id IN (
+            SELECT DISTINCT ON (shop_id, repair_order_id) id FROM shoplink_inbox
+            WHERE status = 'pending' ORDER BY shop_id, repair_order_id, seq)`,
+      // Leases of the release before were written from each process's clock: handed back.
+      sql`UPDATE shoplink_inbox SET lease_owner = NULL, lease_until = NULL WHERE lease_owner IS NOT NULL`,
+      sql`CREATE INDEX shoplink_inbox_claim ON shoplink_inbox (next_attempt_at, seq) WHERE status = 'pending' AND is_head`,
+      // Whether a pending entry heads its line is decided under the repair order's advisory lock,
+      // each statement with a fresh snapshot (PL/pgSQL, READ COMMITTED): two receives of one
+      // repair order, or a receive and the settling of the head, take turns and see each other.
+      sql.unsafe(`CREATE OR REPLACE FUNCTION shoplink_inbox_before() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF NEW.status <> 'pending' THEN
+            NEW.is_head := false;
+          ELSIF TG_OP = 'INSERT' OR OLD.status <> 'pending' THEN
+            PERFORM pg_advisory_xact_lock(1936223339, hashtext(NEW.shop_id || chr(1) || NEW.repair_order_id));
+            NEW.is_head := NOT EXISTS (
+              SELECT 1 FROM shoplink_inbox
+              WHERE status = 'pending' AND shop_id = NEW.shop_id AND repair_order_id = NEW.repair_order_id AND id <> NEW.id);
+            -- A replayed entry goes back to its place: ahead of a later head nobody holds.
+            IF TG_OP = 'UPDATE' AND NOT NEW.is_head THEN
+              UPDATE shoplink_inbox SET is_head = false
+              WHERE status = 'pending' AND is_head AND shop_id = NEW.shop_id AND repair_order_id = NEW.repair_order_id
+                AND seq > NEW.seq AND lease_owner IS NULL;
+              NEW.is_head := FOUND;
+            END IF;
+          END IF;
+          RETURN NEW;
+        END $$`),
+      sql.unsafe(`CREATE OR REPLACE FUNCTION shoplink_inbox_after() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF OLD.status = 'pending' AND OLD.is_head AND (TG_OP = 'DELETE' OR NEW.status <> 'pending') THEN
+            PERFORM pg_advisory_xact_lock(1936223339, hashtext(OLD.shop_id || chr(1) || OLD.repair_order_id));
+            UPDATE shoplink_inbox SET is_head = true WHERE id = (
+              SELECT id FROM shoplink_inbox
+              WHERE status = 'pending' AND shop_id = OLD.shop_id AND repair_order_id = OLD.repair_order_id
+              ORDER BY seq LIMIT 1);
+          END IF;
+          RETURN NULL;
+        END $$`),
+      sql`CREATE TRIGGER shoplink_inbox_before BEFORE INSERT OR UPDATE OF status ON shoplink_inbox
+          FOR EACH ROW EXECUTE FUNCTION shoplink_inbox_before()`,
+      sql`CREATE TRIGGER shoplink_inbox_after AFTER UPDATE OF status OR DELETE ON shoplink_inbox
+          FOR EACH ROW EXECUTE FUNCTION shoplink_inbox_after()`
+    ],
+    orElse: (): Statements => []
+  })
+)
+
 const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_initial_schema": initialSchema,
   "0002_parts_ledger": partsLedger,
-  "0003_launch_callback_keys": launchCallbackKeys
+  "0003_launch_callback_keys": launchCallbackKeys,
+  "0004_inbox_engine": inboxEngine
 }
 
 // --- Running them ---

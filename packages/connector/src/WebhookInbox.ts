@@ -3,13 +3,14 @@
  * written here before the receiver answers 2xx, deduplicated by its content key, and then applied
  * by the worker, which records each failure and dead-letters an entry that keeps failing.
  * Replay puts a dead entry back in line; discard deletes it. SQLite (one process) or PostgreSQL
- * (several processes sharing the database; `due` claims entries under a lease) keeps it across
- * restarts; memory is for tests.
+ * (several processes sharing the database; `claim` leases entries on the database's clock) keeps it
+ * across restarts; memory is for tests.
  *
- * Entries of one repair order are handed out in the order they were received: `due` gives only
- * the oldest pending entry of each repair order, so a later delivery waits while an earlier one
- * is pending or waiting for its retry. A dead letter does not hold its repair order up (it has
- * been given up on); replaying it puts it back in line at its original place.
+ * Entries of one repair order are handed out in the order they were received: `claim` gives only
+ * the oldest pending entry of each repair order, and none that anyone holds, so a later delivery
+ * waits while an earlier one is pending, held or waiting for its retry. A dead letter does not
+ * hold its repair order up (it has been given up on); replaying it puts it back in line at its
+ * original place.
  *
  * Retention (`purge`, run by `Retention`): applied entries lose their bodies after a while and are
  * deleted later; pending and dead entries are never purged.
@@ -25,14 +26,16 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
+import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
 import * as Runtime from "effect/Runtime"
-import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { retryBusy, shortenBusyTimeout } from "./internal/sqliteBusy.js"
+import * as metrics from "./internal/metrics.js"
+import { localWakeups, makeListener, type PgConnectionConfig } from "./internal/pgListener.js"
 import { run as runMigrations } from "./Migrations.js"
 
 /**
@@ -79,7 +82,8 @@ export interface Delivery {
 }
 
 /**
- * An inbox entry. Times are epoch milliseconds of the Effect Clock.
+ * An inbox entry. Times are epoch milliseconds: of the database's clock on PostgreSQL, of the
+ * Effect Clock elsewhere. On PostgreSQL a held entry's `nextAttemptAt` is the end of its lease.
  *
  * @example
  * import type { WebhookInbox } from "@shoplink/connector"
@@ -191,20 +195,38 @@ export interface Operations {
   /** Stores a delivery unless one with the same content key exists; says which happened. */
   readonly receive: (delivery: Delivery) => Effect.Effect<{ readonly entry: InboxEntry; readonly duplicate: boolean }, InboxError>
   /**
-   * Entries to apply now, oldest first: for each repair order, its oldest pending entry, if its
-   * next attempt is due. A repair order whose oldest pending entry waits for a retry has none:
-   * its later entries wait behind it. At most `limit` entries. On a database several processes
-   * share (PostgreSQL), it claims them for this process under a lease (see `layerSqlWith`): an
-   * entry another process holds is not handed out, nor are the later entries of its repair order.
+   * Claims entries to apply now for this inbox instance (the worker's one fetcher calls it), oldest
+   * first: for each repair order, its oldest pending entry, if its next attempt is due and nobody
+   * holds it — this instance included: an entry it already holds is never handed out again until
+   * it is marked or released. A repair order whose oldest pending entry is held or waits for a
+   * retry has none: its later entries wait behind it. At most `limit` entries. On PostgreSQL the
+   * claim is a lease on the database's clock (see `layerSqlWith`); elsewhere (one process) the
+   * instance remembers what it holds.
    */
-  readonly due: (limit: number) => Effect.Effect<ReadonlyArray<InboxEntry>, InboxError>
+  readonly claim: (limit: number) => Effect.Effect<ReadonlyArray<InboxEntry>, InboxError>
   /**
-   * Records the entry as applied. With leases (PostgreSQL), only while no other process holds the
-   * entry; otherwise it does nothing and logs a warning (the other process applies it again).
+   * Extends the leases of claimed entries still being applied (PostgreSQL; elsewhere a no-op) and
+   * answers those this instance still holds: an entry missing from the answer was taken over by
+   * another process (its lease ran out) or settled.
    */
-  readonly markApplied: (id: string) => Effect.Effect<void, InboxError>
-  /** Records a failed attempt: retry at `retryAt`, or dead-letter when it is undefined. With leases, as `markApplied`. */
-  readonly markFailed: (id: string, failure: { readonly error: string; readonly retryAt: number | undefined }) => Effect.Effect<void, InboxError>
+  readonly heartbeat: (ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>, InboxError>
+  /** Hands claimed entries back without an attempt (a worker stopping): due again at once. */
+  readonly release: (ids: ReadonlyArray<string>) => Effect.Effect<void, InboxError>
+  /**
+   * Records the entry as applied and releases it; answers whether that counted. With leases
+   * (PostgreSQL) it counts only while the entry is pending and no other process holds it: a mark
+   * from a worker that lost its lease is refused (`false`, with a warning) and the new holder
+   * applies the entry again.
+   */
+  readonly markApplied: (id: string) => Effect.Effect<boolean, InboxError>
+  /**
+   * Records a failed attempt and releases the entry: retry after `retryIn` (on the database's clock
+   * on PostgreSQL), or dead-letter when it is undefined. Answers whether it counted, as `markApplied`.
+   */
+  readonly markFailed: (
+    id: string,
+    failure: { readonly error: string; readonly retryIn: Duration.DurationInput | undefined }
+  ) => Effect.Effect<boolean, InboxError>
   /** Puts a dead (or any) entry back in line now, with its attempt count reset. */
   readonly replay: (id: string) => Effect.Effect<InboxEntry, InboxError | EntryNotFound>
   /** Deletes a dead letter for good: it will not be applied. */
@@ -220,11 +242,22 @@ export interface Operations {
    * Emits when an entry may have become due sooner than the next poll (a new entry was stored,
    * or one replayed, possibly by another process), so a worker can look at once. Optional: absent, a worker polls
    * only. A hint, never a guarantee — a worker still polls, and the stream never fails (an
-   * implementation logs its own trouble and retries). `layerSql` on PostgreSQL feeds it from
-   * LISTEN on channel `shoplink_inbox` (over one connection of the client's, held while any
-   * consumer runs).
+   * implementation logs its own trouble and retries). `layerSql` feeds it from this instance's own
+   * receives and, on PostgreSQL, from LISTEN on channel `shoplink_inbox` over a connection of its
+   * own that reconnects with backoff after any error (see `wakeupsListening`).
    */
   readonly wakeups?: Stream.Stream<void>
+  /**
+   * Whether the wake-ups from other processes are flowing: `false` while the PostgreSQL LISTEN
+   * connection is down (the worker polls meanwhile; readiness reports it as degraded). Absent
+   * where there is no such connection.
+   */
+  readonly wakeupsListening?: Effect.Effect<boolean>
+  /**
+   * How long a claim lasts without a heartbeat, where claims are leases (PostgreSQL). A worker
+   * beats at least three times per lease.
+   */
+  readonly lease?: Duration.Duration
 }
 
 /**
@@ -303,6 +336,15 @@ export const layerMemory: Layer.Layer<WebhookInbox> = Layer.effect(
         const entry = map.get(id)
         return entry === undefined ? map : new Map(map).set(id, f(entry))
       })
+    // What this instance's worker holds (claimed, not yet marked or released).
+    const held = new Set<string>()
+    // A mark counts while the entry is pending (one process: nobody else can hold it).
+    const settle = (id: string, f: (entry: InboxEntry) => InboxEntry) =>
+      Ref.modify(entries, (map): readonly [boolean, Map<string, InboxEntry>] => {
+        held.delete(id)
+        const entry = map.get(id)
+        return entry === undefined || entry.status !== "pending" ? [false, map] : [true, new Map(map).set(id, f(entry))]
+      })
     return WebhookInbox.of({
       receive: (delivery) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
@@ -313,7 +355,7 @@ export const layerMemory: Layer.Layer<WebhookInbox> = Layer.effect(
             const entry = newEntry(delivery, now)
             return [{ entry, duplicate: false }, new Map(map).set(entry.id, entry)]
           })),
-      due: (limit) =>
+      claim: (limit) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
           Ref.get(entries).pipe(Effect.map((map) => {
             // The sort is stable: entries received in the same millisecond keep their order.
@@ -325,21 +367,25 @@ export const layerMemory: Layer.Layer<WebhookInbox> = Layer.effect(
               const ro = repairOrderKey(entry)
               if (seen.has(ro)) continue
               seen.add(ro)
-              if (entry.nextAttemptAt <= now) heads.push(entry)
+              if (entry.nextAttemptAt <= now && !held.has(entry.id)) heads.push(entry)
             }
+            for (const entry of heads) held.add(entry.id)
             return heads
           }))),
+      heartbeat: (ids) => Effect.sync(() => ids.filter((id) => held.has(id))),
+      release: (ids) => Effect.sync(() => ids.forEach((id) => held.delete(id))),
       markApplied: (id) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          update(id, (e) => ({ ...e, status: "applied", attempts: e.attempts + 1, appliedAt: now, lastError: undefined }))),
-      markFailed: (id, { error, retryAt }) =>
-        update(id, (e) => ({
-          ...e,
-          attempts: e.attempts + 1,
-          lastError: error,
-          status: retryAt === undefined ? "dead" : "pending",
-          nextAttemptAt: retryAt ?? e.nextAttemptAt
-        })),
+          settle(id, (e) => ({ ...e, status: "applied", attempts: e.attempts + 1, appliedAt: now, lastError: undefined }))),
+      markFailed: (id, { error, retryIn }) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          settle(id, (e) => ({
+            ...e,
+            attempts: e.attempts + 1,
+            lastError: error,
+            status: retryIn === undefined ? "dead" : "pending",
+            nextAttemptAt: retryIn === undefined ? e.nextAttemptAt : now + Duration.toMillis(Duration.decode(retryIn))
+          }))),
       replay: (id) =>
         Effect.gen(function*() {
           const now = yield* Clock.currentTimeMillis
@@ -460,15 +506,19 @@ const WAKEUP_CHANNEL = "shoplink_inbox"
  */
 export interface SqlOptions {
   /**
-   * PostgreSQL: how long an entry handed out by `due` stays this process's (default 2 minutes).
-   * It must outlast one apply: the order verification and the write each run under the worker's
-   * `operationTimeout` (30 seconds by default), so an apply holds its entry for about a minute
-   * at most. Shorter, a slow apply could see its entry claimed (and applied again) by another
-   * process; longer, a killed process's entries wait longer before another takes them. Each
-   * `due` of the holding process renews it. Leases are times of each process's Effect Clock: the
-   * hosts' clocks must agree to well within the lease. SQLite (one process) ignores it.
+   * PostgreSQL: how long a claim lasts without a heartbeat (default 30 seconds), on the
+   * database's clock. The worker extends the leases of entries still being applied every
+   * `InboxWorker.Options.heartbeatInterval` (5 seconds by default), so a slow apply keeps its
+   * entry; a process that stops (killed, frozen, cut off) loses its entries this long after its
+   * last heartbeat, and another process takes them over. SQLite (one process) ignores it.
    */
   readonly lease?: Duration.DurationInput
+  /**
+   * PostgreSQL: the longest a `receive` waits for the database (default 5 seconds, as SQLite's
+   * busy retries): a lock held on the table or an exhausted pool then fails the receive with an
+   * `InboxError` (the receiver answers 503) and its statement is cancelled.
+   */
+  readonly receiveTimeout?: Duration.DurationInput
 }
 
 type SqlFailure = { readonly message: string; readonly cause?: unknown }
@@ -484,9 +534,11 @@ interface Dialect {
   readonly rowKey: Statement.Fragment
   /** Tells the workers an entry is due now (after a replay). */
   readonly wakeWorkers: Effect.Effect<void, InboxError>
+  /** The next attempt time of a replayed entry. */
+  readonly replayNextAttempt: Effect.Effect<Statement.Fragment>
 }
 
-const sharedOperations = (sql: SqlClient.SqlClient, { order, rowKey, run, select, wakeWorkers }: Dialect) => {
+const sharedOperations = (sql: SqlClient.SqlClient, { order, replayNextAttempt, rowKey, run, select, wakeWorkers }: Dialect) => {
   const get = (id: string) =>
     select(sql`SELECT * FROM shoplink_inbox WHERE id = ${id}`).pipe(
       Effect.flatMap((rows) => rows[0] === undefined ? Effect.fail(new EntryNotFound({ id })) : Effect.succeed(rows[0]))
@@ -506,8 +558,8 @@ const sharedOperations = (sql: SqlClient.SqlClient, { order, rowKey, run, select
     replay: (id: string) =>
       Effect.gen(function*() {
         yield* get(id)
-        const now = yield* Clock.currentTimeMillis
-        yield* run(sql`UPDATE shoplink_inbox SET status = 'pending', attempts = 0, next_attempt_at = ${now} WHERE id = ${id}`)
+        const next = yield* replayNextAttempt
+        yield* run(sql`UPDATE shoplink_inbox SET status = 'pending', attempts = 0, next_attempt_at = ${next} WHERE id = ${id}`)
         yield* wakeWorkers
         return yield* get(id)
       }),
@@ -557,17 +609,19 @@ const sharedOperations = (sql: SqlClient.SqlClient, { order, rowKey, run, select
 }
 
 // ---------------------------------------------------------------------------------------------
-// SQLite: one process. Group-committed receives; `due` hands out without claiming.
+// SQLite: one process. Group-committed receives; `claim` remembers what it handed out in memory.
 // ---------------------------------------------------------------------------------------------
 
 /** Group-commit batches up to this many rows are one INSERT (SQLite commits it atomically). */
 const SINGLE_STATEMENT_ROWS = 16
 
-const makeSqlite = (sql: SqlClient.SqlClient): Effect.Effect<Operations, InboxError, Scope.Scope> =>
+const makeSqlite = (sql: SqlClient.SqlClient, wakeupsEnabled: boolean): Effect.Effect<Operations, InboxError, Scope.Scope> =>
   Effect.gen(function*() {
     // The schema is the migrations' (see Migrations); the busy timeout is this connection's.
     yield* shortenBusyTimeout(sql)
 
+    // Receives (and replays) of this process wake its worker at once.
+    const local = wakeupsEnabled ? localWakeups() : undefined
     // Every statement retries while another connection holds the lock (see internal/sqliteBusy).
     const run = <A>(statement: Effect.Effect<A, SqlFailure>) => statement.pipe(retryBusy, Effect.mapError(inboxError))
     const select = (rows: Effect.Effect<ReadonlyArray<unknown>, SqlFailure>) =>
@@ -577,9 +631,15 @@ const makeSqlite = (sql: SqlClient.SqlClient): Effect.Effect<Operations, InboxEr
       select,
       order: sql.literal("received_at, rowid"),
       rowKey: sql.literal("rowid"),
-      wakeWorkers: Effect.void
+      wakeWorkers: Effect.sync(() => local?.signal()),
+      replayNextAttempt: Effect.map(Clock.currentTimeMillis, (now) => sql`${now}`)
     })
 
+    // What this instance's worker holds (claimed, not yet marked or released): one process, so
+    // memory is enough.
+    const held = new Set<string>()
+    const mark = (id: string, statement: Effect.Effect<ReadonlyArray<unknown>, SqlFailure>) =>
+      Effect.map(run(statement.pipe(Effect.ensuring(Effect.sync(() => held.delete(id))))), (rows) => rows.length > 0)
     const columns = "(id, kind, content_key, shop_id, repair_order_id, body, status, attempts, last_error, received_at, next_attempt_at, applied_at)"
     const insertText = (rows: number) =>
       `INSERT INTO shoplink_inbox ${columns} VALUES ${Array(rows).fill("(?, ?, ?, ?, ?, ?, 'pending', 0, NULL, ?, ?, NULL)").join(", ")}
@@ -650,7 +710,10 @@ const makeSqlite = (sql: SqlClient.SqlClient): Effect.Effect<Operations, InboxEr
       Runtime.runCallback(runtime)(retryBusy(write), {
         onExit: (exit) => {
           flushing = false
-          if (Exit.isSuccess(exit)) batch.forEach((w, i) => w.resume(Effect.succeed(exit.value[i]!)))
+          if (Exit.isSuccess(exit)) {
+            batch.forEach((w, i) => w.resume(Effect.succeed(exit.value[i]!)))
+            local?.signal()
+          }
           else {
             const failure = Cause.failureOption(exit.cause)
             const error = Option.isSome(failure) ? inboxError(failure.value) : new InboxError({ reason: Cause.pretty(exit.cause) })
@@ -684,34 +747,47 @@ const makeSqlite = (sql: SqlClient.SqlClient): Effect.Effect<Operations, InboxEr
               waiting = waiting.filter((w) => w !== waiter)
             })
           })),
+      ...(local === undefined ? {} : { wakeups: local.stream }),
       // The head of each repair order's line (no earlier pending entry of the same repair order),
-      // if due, oldest first: the pending indexes walk the backlog in order and find each
-      // entry's predecessor.
-      due: (limit) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          select(sql`SELECT * FROM shoplink_inbox AS i
+      // if due and not held by this instance, oldest first: the pending indexes walk the backlog in
+      // order and find each entry's predecessor. One process: due times are this process's clock.
+      claim: (limit) =>
+        Effect.gen(function*() {
+          if (limit <= 0) return []
+          const now = yield* Clock.currentTimeMillis
+          const rows = yield* select(sql`SELECT * FROM shoplink_inbox AS i
                      WHERE i.status = 'pending' AND i.next_attempt_at <= ${now}
                        AND NOT EXISTS (
                          SELECT 1 FROM shoplink_inbox AS p
                          WHERE p.status = 'pending' AND p.shop_id = i.shop_id AND p.repair_order_id = i.repair_order_id
                            AND p.received_at <= i.received_at AND (p.received_at < i.received_at OR p.rowid < i.rowid))
-                     ORDER BY i.received_at, i.rowid LIMIT ${limit}`)),
+                     ORDER BY i.received_at, i.rowid LIMIT ${limit + held.size}`)
+          const claimed = rows.filter((e) => !held.has(e.id)).slice(0, limit)
+          for (const entry of claimed) held.add(entry.id)
+          return claimed
+        }),
+      heartbeat: (ids) => Effect.sync(() => ids.filter((id) => held.has(id))),
+      release: (ids) => Effect.sync(() => ids.forEach((id) => held.delete(id))),
       markApplied: (id) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          run(sql`UPDATE shoplink_inbox SET status = 'applied', attempts = attempts + 1, applied_at = ${now}, last_error = NULL
-              WHERE id = ${id}`).pipe(Effect.asVoid)),
-      markFailed: (id, { error, retryAt }) =>
-        run(
-          retryAt === undefined
-            ? sql`UPDATE shoplink_inbox SET status = 'dead', attempts = attempts + 1, last_error = ${error} WHERE id = ${id}`
-            : sql`UPDATE shoplink_inbox SET attempts = attempts + 1, last_error = ${error}, next_attempt_at = ${retryAt}
-                WHERE id = ${id}`
-        ).pipe(Effect.asVoid)
+          mark(id, sql`UPDATE shoplink_inbox SET status = 'applied', attempts = attempts + 1, applied_at = ${now}, last_error = NULL
+              WHERE id = ${id} AND status = 'pending' RETURNING id`)),
+      markFailed: (id, { error, retryIn }) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          mark(
+            id,
+            retryIn === undefined
+              ? sql`UPDATE shoplink_inbox SET status = 'dead', attempts = attempts + 1, last_error = ${error}
+                  WHERE id = ${id} AND status = 'pending' RETURNING id`
+              : sql`UPDATE shoplink_inbox SET attempts = attempts + 1, last_error = ${error},
+                  next_attempt_at = ${now + Duration.toMillis(Duration.decode(retryIn))}
+                  WHERE id = ${id} AND status = 'pending' RETURNING id`
+          ))
     })
   })
 
 // ---------------------------------------------------------------------------------------------
-// PostgreSQL: several processes on one database. `due` claims entries under a lease.
+// PostgreSQL: several processes on one database. `claim` leases entries on the database clock.
 // ---------------------------------------------------------------------------------------------
 
 // pg hands BIGINT columns over as strings (they may not fit a double); inbox times are epoch
@@ -728,126 +804,250 @@ const normalizePgRow = (row: unknown): unknown => {
 }
 
 /** What PgClient adds to SqlClient that the inbox uses (no import: @effect/sql-pg is an optional peer). */
-interface Listening {
-  readonly listen: (channel: string) => Stream.Stream<string, SqlFailure>
+interface PgConfigured {
+  readonly config: PgConnectionConfig
 }
-const canListen = (sql: SqlClient.SqlClient): sql is SqlClient.SqlClient & Listening =>
-  typeof (sql as Partial<Listening>).listen === "function"
+const hasPgConfig = (sql: SqlClient.SqlClient): sql is SqlClient.SqlClient & PgConfigured =>
+  typeof (sql as Partial<PgConfigured>).config === "object" && (sql as Partial<PgConfigured>).config !== null
 
-const makePg = (sql: SqlClient.SqlClient, leaseMillis: number): Effect.Effect<Operations, InboxError, Scope.Scope> =>
+/** Settles coalesced into one statement, at most. */
+const SETTLE_BATCH = 256
+
+/**
+ * Calls of `one` made in the same turn of the event loop run as one call of `many` (one statement),
+ * one batch in flight at a time; each caller resumes with its own answer.
+ */
+const batched = <I, O>(
+  runtime: Runtime.Runtime<never>,
+  many: (items: ReadonlyArray<I>) => Effect.Effect<ReadonlyArray<O>, InboxError>
+) => {
+  type Waiting = { readonly item: I; readonly resume: (result: Effect.Effect<O, InboxError>) => void }
+  let waiting: Array<Waiting> = []
+  let flushing = false
+  let scheduled = false
+  const schedule = () => {
+    if (scheduled || flushing || waiting.length === 0) return
+    scheduled = true
+    setImmediate(flush)
+  }
+  const flush = () => {
+    scheduled = false
+    const batch = waiting.slice(0, SETTLE_BATCH)
+    waiting = waiting.slice(batch.length)
+    flushing = true
+    Runtime.runCallback(runtime)(many(batch.map((w) => w.item)), {
+      onExit: (exit) => {
+        flushing = false
+        if (Exit.isSuccess(exit)) batch.forEach((w, i) => w.resume(Effect.succeed(exit.value[i]!)))
+        else {
+          const failure = Cause.failureOption(exit.cause)
+          const error = Option.isSome(failure) ? failure.value : new InboxError({ reason: Cause.pretty(exit.cause) })
+          batch.forEach((w) => w.resume(Effect.fail(error)))
+        }
+        schedule()
+      }
+    })
+  }
+  // Once in a batch, a settle is written even if its caller was interrupted meanwhile.
+  return (item: I): Effect.Effect<O, InboxError> =>
+    Effect.async<O, InboxError>((resume) => {
+      waiting.push({ item, resume })
+      schedule()
+    })
+}
+
+type Settlement =
+  | { readonly id: string; readonly status: "applied" }
+  | { readonly id: string; readonly status: "pending" | "dead"; readonly error: string; readonly delayMillis: number | null }
+
+const makePg = (sql: SqlClient.SqlClient, options: PgOptions): Effect.Effect<Operations, InboxError, Scope.Scope> =>
   Effect.gen(function*() {
+    const { leaseMillis, receiveTimeout } = options
     // Whose leases these are: one id per layer instance (one per process, in practice).
     const owner = crypto.randomUUID()
     const run = <A>(statement: Effect.Effect<A, SqlFailure>) => Effect.mapError(statement, inboxError)
     const decode = (rows: ReadonlyArray<unknown>) =>
       decodeRows(rows.map(normalizePgRow)).pipe(Effect.map((rs) => rs.map(fromRow)), Effect.mapError(inboxError))
     const select = (rows: Effect.Effect<ReadonlyArray<unknown>, SqlFailure>) => Effect.flatMap(run(rows), decode)
+    // Every time is the database's: epoch milliseconds of now() (the transaction's start; each of
+    // these statements is its own transaction). No process's clock is read or compared.
+    const now = sql.literal("(EXTRACT(EPOCH FROM now()) * 1000)::bigint")
+    const runtime = yield* Effect.runtime<never>()
+
+    // Wake-ups: LISTEN over a connection of our own (when the client says how to connect), and this
+    // process's own receives directly. Other processes are told by one NOTIFY at a time: receives
+    // that commit while one is on its way share the next (never one NOTIFY per delivery).
+    const listener = hasPgConfig(sql) ? yield* makeListener(sql.config, WAKEUP_CHANNEL) : undefined
+    const local = listener === undefined ? localWakeups() : undefined
+    const signalLocal = listener?.signal ?? local!.signal
+    let notifying = false
+    let notifyAgain = false
+    const notify = (): void => {
+      if (notifying) {
+        notifyAgain = true
+        return
+      }
+      notifying = true
+      Runtime.runCallback(runtime)(Effect.ignore(sql`SELECT pg_notify(${WAKEUP_CHANNEL}, '1')`), {
+        onExit: () => {
+          notifying = false
+          if (notifyAgain) {
+            notifyAgain = false
+            notify()
+          }
+        }
+      })
+    }
+    const wakeWorkers = Effect.sync(() => {
+      signalLocal()
+      notify()
+    })
     const shared = sharedOperations(sql, {
       run,
       select,
       order: sql.literal("seq"),
       rowKey: sql.literal("id"),
-      wakeWorkers: Effect.asVoid(run(sql`SELECT pg_notify(${WAKEUP_CHANNEL}, '1')`))
+      wakeWorkers,
+      // A replayed entry someone holds keeps its lease (it is being applied); otherwise due now.
+      replayNextAttempt: Effect.succeed(
+        sql`CASE WHEN status = 'pending' AND lease_owner IS NOT NULL THEN next_attempt_at ELSE ${now} END`
+      )
     })
 
-    // A mark counts only while the entry is pending and nobody else holds its lease: a worker
-    // whose lease ran out and whose entry was claimed again must not overwrite the new owner's
-    // result (the new owner applies it again; idempotency keys keep that from doubling lines).
-    const mark = (id: string, statement: Effect.Effect<ReadonlyArray<unknown>, SqlFailure>) =>
-      Effect.flatMap(run(statement), (rows) =>
-        rows.length > 0 ? Effect.void : Effect.logWarning("inbox entry not marked: another worker holds its lease, or it is no longer pending").pipe(
-          Effect.annotateLogs({ entryId: id })
-        ))
+    // Said in the marking fiber (its logger, its annotations), not in the batch's.
+    const refusedUnlessCounted = (id: string) => (counted: boolean) =>
+      counted ? Effect.void : Effect.logWarning("inbox entry not marked: another worker holds its lease, or it is no longer pending").pipe(
+        Effect.annotateLogs({ entryId: id }),
+        Effect.zipRight(Metric.increment(metrics.markRefused))
+      )
+
+    // One statement settles a batch: only entries still pending and held by this instance (or by
+    // nobody) change; the others' ids are missing from the answer, and their marks refused.
+    const settleMany = (items: ReadonlyArray<Settlement>): Effect.Effect<ReadonlyArray<boolean>, InboxError> =>
+      Effect.gen(function*() {
+        // Driven by the primary key (`id = ANY`): each row finds its settlement by position.
+        const at = sql`array_position(${items.map((s) => s.id)}::text[], i.id)`
+        const rows = yield* run(sql<{ readonly id: string }>`UPDATE shoplink_inbox AS i SET
+              status = (${items.map((s) => s.status)}::text[])[${at}],
+              attempts = i.attempts + 1,
+              last_error = (${items.map((s) => (s.status === "applied" ? null : s.error))}::text[])[${at}],
+              applied_at = CASE WHEN (${items.map((s) => s.status)}::text[])[${at}] = 'applied' THEN ${now} ELSE i.applied_at END,
+              next_attempt_at = COALESCE(${now} + (${items.map((s) => (s.status === "applied" ? null : s.delayMillis))}::bigint[])[${at}],
+                                         i.next_attempt_at),
+              lease_owner = NULL, lease_until = NULL
+            WHERE i.id = ANY(${items.map((s) => s.id)}::text[]) AND i.status = 'pending'
+              AND (i.lease_owner IS NULL OR i.lease_owner = ${owner})
+            RETURNING i.id`)
+        const counted = new Set(rows.map((r) => r.id))
+        return items.map((s) => counted.has(s.id))
+      })
+    const settle = batched(runtime, settleMany)
 
     // Hands claims back when the layer closes (after the worker stopped), so another process
     // need not wait for the leases to run out.
-    yield* Effect.addFinalizer(() =>
-      sql`UPDATE shoplink_inbox SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = ${owner} AND status = 'pending'`.pipe(
-        Effect.timeoutOption("2 seconds"),
-        Effect.ignore
-      )
-    )
+    const releaseAll = sql`UPDATE shoplink_inbox SET lease_owner = NULL, lease_until = NULL, next_attempt_at = ${now}
+      WHERE lease_owner = ${owner} AND status = 'pending'`
+    yield* Effect.addFinalizer(() => releaseAll.pipe(Effect.timeoutOption("2 seconds"), Effect.ignore))
 
-    // PgClient LISTENs over one connection of its own while someone consumes the stream. A
-    // failure (the connection refused, or a pooler that cannot LISTEN) is logged and LISTEN
-    // retried; the worker polls meanwhile.
-    const wakeups: Stream.Stream<void> | undefined = canListen(sql)
-      ? sql.listen(WAKEUP_CHANNEL).pipe(
-        Stream.as(undefined),
-        Stream.tapError((error) =>
-          Effect.logWarning("inbox wake-ups (LISTEN) failed; polling until they are back").pipe(
-            Effect.annotateLogs({ reason: inboxError(error).reason })
-          )
-        ),
-        Stream.retry(Schedule.exponential("1 second").pipe(Schedule.union(Schedule.spaced("1 minute")))),
-        Stream.catchAll(() => Stream.empty)
-      )
-      : undefined
-
+    const timeoutMessage = `the database did not answer within ${Duration.format(receiveTimeout)}`
+    const timeoutMillis = Duration.toMillis(receiveTimeout)
+    // `Effect.timeoutFail` (a race with a sleeping fiber) cost about 140 µs of CPU per receive; this
+    // is one fiber (the caller's context, so its span and logs) and one timer. At the deadline the
+    // fiber is interrupted, which cancels the statement, and the caller fails with InboxError.
+    const bounded = <A>(effect: Effect.Effect<A, InboxError>): Effect.Effect<A, InboxError> =>
+      Effect.flatMap(Effect.runtime<never>(), (caller) =>
+        Effect.async<A, InboxError>((resume) => {
+          let done = false
+          const finish = (result: Effect.Effect<A, InboxError>) => {
+            if (done) return
+            done = true
+            clearTimeout(timer)
+            resume(result)
+          }
+          const cancel = Runtime.runCallback(caller)(effect, { onExit: finish })
+          const timer = setTimeout(() => {
+            if (done) return
+            cancel()
+            finish(Effect.fail(new InboxError({ reason: timeoutMessage })))
+          }, timeoutMillis)
+          return Effect.sync(() => {
+            if (done) return
+            done = true
+            clearTimeout(timer)
+            cancel()
+          })
+        }))
     return WebhookInbox.of({
       ...shared,
-      ...(wakeups === undefined ? {} : { wakeups }),
-      // One statement, so committed before it returns; pg_notify in it is delivered on that commit
-      // (only when a row was inserted). pg drops empty payloads, hence "1".
+      wakeups: listener?.stream ?? local!.stream,
+      lease: Duration.millis(leaseMillis),
+      ...(listener === undefined ? {} : { wakeupsListening: listener.listening }),
+      // One statement, so committed before it returns. A receive waits for the database at most
+      // `receiveTimeout` (a lock held on the table, a full pool): then it is interrupted (the
+      // statement cancelled) and fails, and the receiver answers 503 so the sender retries.
       receive: (delivery) =>
         Effect.gen(function*() {
-          const entry = newEntry(delivery, yield* Clock.currentTimeMillis)
-          const inserted = yield* run(sql`WITH inserted AS (
-              INSERT INTO shoplink_inbox (id, kind, content_key, shop_id, repair_order_id, body, status, attempts, received_at, next_attempt_at)
+          const entry = newEntry(delivery, 0)
+          const inserted = yield* run(sql<{ readonly received_at: string | number }>`INSERT INTO shoplink_inbox
+              (id, kind, content_key, shop_id, repair_order_id, body, status, attempts, received_at, next_attempt_at)
               VALUES (${entry.id}, ${entry.kind}, ${entry.contentKey}, ${entry.shopId}, ${entry.repairOrderId}, ${entry.body},
-                      'pending', 0, ${entry.receivedAt}, ${entry.nextAttemptAt})
-              ON CONFLICT (content_key) DO NOTHING RETURNING id)
-            SELECT id, pg_notify(${WAKEUP_CHANNEL}, '1') FROM inserted`)
-          if (inserted.length > 0) return { entry, duplicate: false }
+                      'pending', 0, ${now}, ${now})
+              ON CONFLICT (content_key) DO NOTHING RETURNING received_at`)
+          if (inserted.length > 0) {
+            const at = Number(inserted[0]!.received_at)
+            yield* wakeWorkers
+            return { entry: { ...entry, receivedAt: at, nextAttemptAt: at }, duplicate: false }
+          }
           const stored = yield* select(sql`SELECT * FROM shoplink_inbox WHERE content_key = ${entry.contentKey}`)
           return stored[0] === undefined
             ? yield* new InboxError({ reason: `insert of ${entry.contentKey} conflicted but no entry was found` })
             : { entry: stored[0], duplicate: true }
-        }),
-      // Claims the head of each repair order's line (no earlier pending entry, leased or not), if
-      // due and not leased by another process, oldest first. This process's own claims come back
-      // (their lease renewed): its worker lanes share them, as on SQLite. SKIP LOCKED passes over
-      // rows another process is claiming right now; a row another process claimed and committed
-      // meanwhile is re-checked against its new lease and left out.
-      due: (limit) =>
-        Effect.gen(function*() {
-          const now = yield* Clock.currentTimeMillis
-          const rows = yield* run(sql`UPDATE shoplink_inbox SET lease_owner = ${owner}, lease_until = ${now + leaseMillis}
-            WHERE id IN (
-              SELECT i.id FROM shoplink_inbox AS i
-              WHERE i.status = 'pending' AND i.next_attempt_at <= ${now}
-                AND (i.lease_owner IS NULL OR i.lease_owner = ${owner} OR i.lease_until <= ${now})
-                AND NOT EXISTS (
-                  SELECT 1 FROM shoplink_inbox AS p
-                  WHERE p.status = 'pending' AND p.shop_id = i.shop_id AND p.repair_order_id = i.repair_order_id AND p.seq < i.seq)
-              ORDER BY i.seq LIMIT ${Math.max(0, limit)}
+        }).pipe(bounded),
+      // Claims due heads (the oldest pending entry of a repair order: `is_head`, kept by triggers)
+      // straight from the partial index `shoplink_inbox_claim` (next_attempt_at, seq), oldest due
+      // first; SKIP LOCKED passes over rows another process is claiming right now. The lease is on
+      // the database's clock and moves `next_attempt_at` to its end: a held entry is not due again
+      // (for anyone, this instance included) until its lease runs out without a heartbeat.
+      claim: (limit) =>
+        limit <= 0 ? Effect.succeed([]) : Effect.gen(function*() {
+          const rows = yield* run(sql`WITH picked AS (
+              SELECT id FROM shoplink_inbox
+              WHERE status = 'pending' AND is_head AND next_attempt_at <= ${now}
+              ORDER BY next_attempt_at, seq LIMIT ${limit}
               FOR UPDATE SKIP LOCKED)
-            RETURNING *`)
+            UPDATE shoplink_inbox AS i SET lease_owner = ${owner}, lease_until = ${now} + ${leaseMillis},
+              next_attempt_at = ${now} + ${leaseMillis}
+            FROM picked WHERE i.id = picked.id
+            RETURNING i.*`)
           // RETURNING follows no ORDER BY.
           const sorted = rows.map(normalizePgRow).sort((a, b) => (a as { seq: number }).seq - (b as { seq: number }).seq)
           return yield* decode(sorted)
         }),
-      markApplied: (id) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          mark(
-            id,
-            sql`UPDATE shoplink_inbox SET status = 'applied', attempts = attempts + 1, applied_at = ${now}, last_error = NULL,
-                  lease_owner = NULL, lease_until = NULL
-                WHERE id = ${id} AND status = 'pending' AND (lease_owner IS NULL OR lease_owner = ${owner}) RETURNING id`
-          )),
-      markFailed: (id, { error, retryAt }) =>
-        mark(
-          id,
-          retryAt === undefined
-            ? sql`UPDATE shoplink_inbox SET status = 'dead', attempts = attempts + 1, last_error = ${error},
-                    lease_owner = NULL, lease_until = NULL
-                  WHERE id = ${id} AND status = 'pending' AND (lease_owner IS NULL OR lease_owner = ${owner}) RETURNING id`
-            : sql`UPDATE shoplink_inbox SET attempts = attempts + 1, last_error = ${error}, next_attempt_at = ${retryAt},
-                    lease_owner = NULL, lease_until = NULL
-                  WHERE id = ${id} AND status = 'pending' AND (lease_owner IS NULL OR lease_owner = ${owner}) RETURNING id`
-        )
+      heartbeat: (ids) =>
+        ids.length === 0 ? Effect.succeed([]) : run(sql<{ readonly id: string }>`UPDATE shoplink_inbox
+            SET lease_until = ${now} + ${leaseMillis}, next_attempt_at = ${now} + ${leaseMillis}
+            WHERE id = ANY(${ids}::text[]) AND status = 'pending' AND lease_owner = ${owner}
+            RETURNING id`).pipe(Effect.map((rows) => rows.map((r) => r.id))),
+      release: (ids) =>
+        ids.length === 0 ? Effect.void : run(sql`UPDATE shoplink_inbox
+            SET lease_owner = NULL, lease_until = NULL, next_attempt_at = ${now}
+            WHERE id = ANY(${ids}::text[]) AND status = 'pending' AND lease_owner = ${owner}`).pipe(
+            Effect.zipRight(wakeWorkers)
+          ),
+      markApplied: (id) => Effect.tap(settle({ id, status: "applied" }), refusedUnlessCounted(id)),
+      markFailed: (id, { error, retryIn }) =>
+        settle(
+          retryIn === undefined
+            ? { id, status: "dead", error, delayMillis: null }
+            : { id, status: "pending", error, delayMillis: Math.max(0, Math.round(Duration.toMillis(Duration.decode(retryIn)))) }
+        ).pipe(Effect.tap(refusedUnlessCounted(id)))
     })
   })
+
+interface PgOptions {
+  readonly leaseMillis: number
+  readonly receiveTimeout: Duration.Duration
+}
 
 /**
  * An inbox in the `shoplink_inbox` table of the `SqlClient` in context (see `Migrations`), on
@@ -857,20 +1057,24 @@ const makePg = (sql: SqlClient.SqlClient, leaseMillis: number): Effect.Effect<Op
  * **SQLite** (one process). Receives are group-committed: deliveries arriving together are
  * inserted in one transaction (one disk sync), and each `receive` completes only after that
  * transaction has committed — so the receiver still answers 2xx only for what is durably stored.
- * It sets the connection's `busy_timeout` to 50 ms (for every store on that connection) and
+ * Due times are this process's Effect Clock (one process), and what its worker holds is kept in
+ * memory. It sets the connection's `busy_timeout` to 50 ms (for every store on that connection) and
  * retries a statement that finds the database locked by another connection on an Effect
  * schedule, for up to 5 seconds: a lock held elsewhere never holds the event loop for long.
  *
- * **PostgreSQL** (several processes on one database). Each receive is one committed statement
- * that, when it stored a new entry, notifies channel `shoplink_inbox` (as does a replay);
- * `wakeups` listens on it.
- * `due` claims what it hands out: the oldest pending entry of each repair order, if due and not
- * leased by another process (`FOR UPDATE SKIP LOCKED`), leased to this layer instance for
- * `lease`. While a repair order's oldest pending entry is leased, none of its later entries can
- * be claimed, so each repair order is still applied in order across processes. `markApplied` and
- * `markFailed` count only while this instance holds the lease (else they log a warning and do
- * nothing), and release it. An expired lease (a killed process) makes the entry claimable again.
- * Closing the layer releases its leases.
+ * **PostgreSQL** (several processes on one database). Each receive is one committed statement,
+ * waiting for the database at most `receiveTimeout` (5 seconds; then `InboxError`, a 503). It wakes
+ * this process's worker directly and the other processes through `NOTIFY shoplink_inbox`, at most
+ * one in flight (receives committing meanwhile share the next); `wakeups` listens on a connection
+ * of its own that reconnects with backoff (`wakeupsListening` says whether it is up). Every time
+ * is the database's `now()`. `claim` takes due heads (the oldest pending entry of each repair
+ * order, `is_head`, kept by triggers) from a partial index, `FOR UPDATE SKIP LOCKED`, leased to
+ * this layer instance for `lease`; `heartbeat` extends the leases. While a repair order's oldest
+ * pending entry is held, none of its later entries can be claimed, so each repair order is still
+ * applied in order across processes. `markApplied` and `markFailed` (batched into one statement per
+ * turn of the event loop) count only while no other instance holds the entry (else they log a
+ * warning and answer `false`), and release it. An expired lease (a killed process) makes the entry
+ * claimable again. Closing the layer releases its leases.
  *
  * @example
  * import type { SqlClient } from "@effect/sql"
@@ -888,15 +1092,19 @@ export const layerSqlWith = (options: SqlOptions = {}): Layer.Layer<WebhookInbox
       const sql = yield* SqlClient.SqlClient
       yield* Effect.mapError(runMigrations, inboxError)
       return yield* sql.onDialectOrElse({
-        pg: () => makePg(sql, Math.max(1, Duration.toMillis(Duration.decode(options.lease ?? "2 minutes")))),
-        orElse: () => makeSqlite(sql)
+        pg: () =>
+          makePg(sql, {
+            leaseMillis: Math.max(1, Math.round(Duration.toMillis(Duration.decode(options.lease ?? "30 seconds")))),
+            receiveTimeout: Duration.decode(options.receiveTimeout ?? "5 seconds")
+          }),
+        orElse: () => makeSqlite(sql, true)
       })
     })
   )
 
 /**
  * `layerSqlWith()`: an inbox in the `shoplink_inbox` table of the `SqlClient` in context, on
- * SQLite or PostgreSQL, with the default lease of 2 minutes (see `layerSqlWith`).
+ * SQLite or PostgreSQL, with the default lease of 30 seconds (see `layerSqlWith`).
  *
  * @example
  * import { SqliteClient } from "@effect/sql-sqlite-node"

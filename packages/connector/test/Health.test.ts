@@ -127,14 +127,15 @@ describe("Health", () => {
       expect((yield* receiveOnly.get("/readyz")).status).toBe(200)
     }))
 
-  it.scopedLive("/readyz is 503 when the worker has stopped (an adapter defect killed it)", () =>
+  it.scopedLive("an adapter defect does not stop the worker: it is the entry's failed attempt, and /readyz stays 200", () =>
     Effect.gen(function*() {
-      const { get } = yield* start(smsApplying(() => Effect.dieMessage("adapter bug")), { worker: { pollInterval: "10 millis" } })
-      const { runtime } = yield* start(smsApplying(() => Effect.dieMessage("adapter bug")), { worker: { pollInterval: "10 millis" } })
-      yield* runtime.inbox.receive(delivery)
-      for (let i = 0; i < 100 && (yield* runtime.readiness).ok; i++) yield* Effect.sleep("10 millis")
-      expect(yield* runtime.readiness).toEqual({ ok: false, reason: "inbox worker stopped" })
-      // The other runtime, with nothing to apply, is still ready.
+      const { get, runtime } = yield* start(smsApplying(() => Effect.dieMessage("adapter bug")), {
+        worker: { pollInterval: "10 millis", baseDelay: "1 hour", maxDelay: "1 hour" }
+      })
+      const { entry } = yield* runtime.inbox.receive(delivery)
+      for (let i = 0; i < 200 && (yield* runtime.inbox.get(entry.id)).attempts === 0; i++) yield* Effect.sleep("10 millis")
+      expect(yield* runtime.inbox.get(entry.id)).toMatchObject({ status: "pending", attempts: 1, lastError: "adapter defect: RuntimeException: adapter bug" })
+      expect(yield* runtime.readiness).toEqual({ ok: true })
       expect((yield* get("/readyz")).status).toBe(200)
     }))
 })

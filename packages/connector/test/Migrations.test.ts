@@ -140,7 +140,7 @@ const TABLES = [
   "shoplink_shops"
 ]
 // Every version this release knows, as `run` answers and `shoplink_migrations` records them.
-const ALL = [[1, "initial_schema"], [2, "parts_ledger"], [3, "launch_callback_keys"]]
+const ALL = [[1, "initial_schema"], [2, "parts_ledger"], [3, "launch_callback_keys"], [4, "inbox_engine"]]
 
 const createPrevious = (statements: ReadonlyArray<string>) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.forEach(statements, (s) => sql.unsafe(s), { discard: true }))
@@ -186,11 +186,21 @@ const recorded = Effect.flatMap(SqlClient.SqlClient, (sql) =>
 
 // What migrations after the first add, dropped to compare version 1 with the schema before migrations.
 const withoutLaterTables = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  Effect.all([
-    sql`DROP TABLE shoplink_parts`,
-    sql`DROP INDEX shoplink_launches_callback`,
-    sql`ALTER TABLE shoplink_launches DROP COLUMN callback_digest`
-  ], { discard: true }))
+  Effect.gen(function*() {
+    yield* sql`DROP TABLE shoplink_parts`
+    // Migration 3: the callback key.
+    yield* sql`DROP INDEX shoplink_launches_callback`
+    yield* sql`ALTER TABLE shoplink_launches DROP COLUMN callback_digest`
+    // Migration 4 (the inbox engine) on PostgreSQL: the claim index, the head triggers, `is_head`.
+    if (sql.onDialectOrElse({ pg: () => true, orElse: () => false })) {
+      yield* sql`DROP TRIGGER shoplink_inbox_before ON shoplink_inbox`
+      yield* sql`DROP TRIGGER shoplink_inbox_after ON shoplink_inbox`
+      yield* sql`DROP FUNCTION shoplink_inbox_before()`
+      yield* sql`DROP FUNCTION shoplink_inbox_after()`
+      yield* sql`DROP INDEX shoplink_inbox_claim`
+      yield* sql`ALTER TABLE shoplink_inbox DROP COLUMN is_head`
+    }
+  }))
 
 // --- Both dialects ---
 
@@ -205,7 +215,7 @@ const dialects: ReadonlyArray<{
 
 describe("Migrations", () => {
   it("knows versions 1 to 3 and records them in shoplink_migrations", () => {
-    expect(Migrations.latest).toBe(3)
+    expect(Migrations.latest).toBe(4)
     expect(Migrations.table).toBe("shoplink_migrations")
   })
 
@@ -298,10 +308,10 @@ describe("Migrations: upgrading a SQLite file of the release before migrations",
         expect(entries.map((e) => [e.id, e.status]).sort()).toEqual([["applied", "applied"], ["dead", "dead"], ["pending", "pending"]])
         expect(yield* inbox.get("dead")).toMatchObject({ attempts: 5, lastError: "distributor said no" })
         expect(yield* inbox.get("applied")).toMatchObject({ appliedAt: 2000 })
-        // A stored content key is still a duplicate; `due` hands out the pending entry only.
+        // A stored content key is still a duplicate; `claim` hands out the pending entry only.
         const again = yield* inbox.receive({ kind: "order", contentKey: "order:pending:1", shopId: "shop_1", repairOrderId: "ro_pending", body: "{}" })
         expect(again).toMatchObject({ duplicate: true, entry: { id: "pending" } })
-        expect((yield* inbox.due(10)).map((e) => e.id)).toEqual(["pending"])
+        expect((yield* inbox.claim(10)).map((e) => e.id)).toEqual(["pending"])
 
         const launch = yield* Effect.flatMap(LaunchRegistry.LaunchRegistry, (r) => r.resolve(LAUNCH_KEY))
         expect(launch).toMatchObject({ shopId: "shop_1", repairOrderNumber: "1042", createdAt: 500 })
@@ -372,7 +382,7 @@ describe("Migrations: several processes starting at once", () => {
       expect(results.flat()).toEqual(ALL)
       expect(yield* recorded).toEqual(ALL)
       const inbox = yield* Effect.provide(WebhookInbox.WebhookInbox, yield* Layer.build(WebhookInbox.layerSql.pipe(Layer.provide(pgOn(url)))))
-      expect((yield* inbox.due(10)).map((e) => e.id)).toEqual(["e1"])
+      expect((yield* inbox.claim(10)).map((e) => e.id)).toEqual(["e1"])
     }).pipe(Effect.scoped, Effect.provide(postgres()), Effect.orDie))
 
   it.live("sqlite: two connections on one file migrating at once both succeed; the schema is applied once", () =>

@@ -36,8 +36,8 @@ describe("Retention.run", () => {
       const dead = (yield* inbox.receive(delivery("dead"))).entry
       const pending = (yield* inbox.receive(delivery("pending"))).entry
       yield* inbox.markApplied(applied.id)
-      yield* inbox.markFailed(dead.id, { error: "repair order closed", retryAt: undefined })
-      yield* inbox.markFailed(pending.id, { error: "SMS answered 503", retryAt: 365 * DAY })
+      yield* inbox.markFailed(dead.id, { error: "repair order closed", retryIn: undefined })
+      yield* inbox.markFailed(pending.id, { error: "SMS answered 503", retryIn: 365 * DAY })
       const shortLaunch = yield* registry.register(launch(HOUR))
       const longLaunch = yield* registry.register(launch(30 * DAY))
 

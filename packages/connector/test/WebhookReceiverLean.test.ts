@@ -11,7 +11,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { UndiciHttpClient } from "@shoplink/http-node"
 import { ConnectorRuntime, LaunchRegistry, WebhookInbox, WebhookReceiver } from "@shoplink/connector"
 import { SANDBOX_FIXTURES, startSandbox } from "@shoplink/sandbox"
-import { Context, Effect, Layer, Logger, LogLevel, Metric, Redacted, Tracer } from "effect"
+import { Context, Deferred, Effect, Layer, Logger, LogLevel, Metric, Redacted, Tracer } from "effect"
 import { createServer } from "node:http"
 import { postgres, scratchDatabase, sqlite } from "./fixtures.js"
 import { makeMemorySms } from "./support/memorySms.js"
@@ -120,6 +120,35 @@ describe("WebhookReceiver.nodeHandler: stores", () => {
       const entries = yield* inbox.list()
       expect(entries.map((e) => e.body).sort()).toEqual([...bodies].sort())
     }), 30_000)
+})
+
+describe("WebhookReceiver.nodeHandler: a PostgreSQL inbox another connection has locked", () => {
+  it.scopedLive("answers 503 once receiveTimeout has passed, not when the lock is let go; the retry after it is stored", () =>
+    Effect.gen(function*() {
+      const database = yield* Layer.build(postgres())
+      const sql = Context.get(database, SqlClient.SqlClient)
+      const stores = Layer.merge(WebhookInbox.layerSqlWith({ receiveTimeout: "1 second" }), LaunchRegistry.layerSql)
+      const { inbox, orderUrl } = yield* serveLean(stores.pipe(Layer.provide(Layer.succeedContext(database))))
+      // Another connection holds an exclusive lock on the inbox table for 10 seconds.
+      const locked = yield* Deferred.make<void>()
+      const letGo = yield* Deferred.make<void>()
+      yield* Effect.forkScoped(sql.withTransaction(Effect.gen(function*() {
+        yield* sql`LOCK TABLE shoplink_inbox IN ACCESS EXCLUSIVE MODE`
+        yield* Deferred.succeed(locked, undefined)
+        yield* Effect.race(Deferred.await(letGo), Effect.sleep("10 seconds"))
+      })))
+      yield* Deferred.await(locked)
+      const started = Date.now()
+      const refused = yield* post(orderUrl, orderBody("40000001"))
+      const waited = Date.now() - started
+      yield* Deferred.succeed(letGo, undefined)
+      expect([refused.status, JSON.parse(refused.text)]).toEqual([503, { error: "try again" }])
+      expect(waited).toBeGreaterThanOrEqual(900)
+      expect(waited).toBeLessThan(5_000)
+      yield* Effect.sleep("200 millis")
+      expect((yield* post(orderUrl, orderBody("40000001"))).status).toBe(200)
+      expect(yield* inbox.list()).toHaveLength(1)
+    }).pipe(Logger.withMinimumLogLevel(LogLevel.None)), 30_000)
 })
 
 describe("WebhookReceiver.nodeHandler: failures, spans and logs", () => {

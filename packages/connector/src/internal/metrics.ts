@@ -47,3 +47,30 @@ export const smsCallDuration = Metric.histogram(
   MetricBoundaries.fromIterable([0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]),
   "Duration of shop-system calls"
 )
+
+/** Times the inbox's LISTEN connection (PostgreSQL wake-ups) was lost or could not be opened. */
+export const listenLost = Metric.counter("shoplink_inbox_listen_lost_total", {
+  description: "Times the inbox's LISTEN connection was lost (the worker polls until it is back)",
+  incremental: true
+})
+
+/** Times the inbox's LISTEN connection came back after a loss. */
+export const listenRecovered = Metric.counter("shoplink_inbox_listen_recovered_total", {
+  description: "Times the inbox's LISTEN connection recovered after a loss",
+  incremental: true
+})
+
+/** 1 while the inbox's LISTEN connection is up, 0 while it is down. */
+export const listenUp = Metric.gauge("shoplink_inbox_listen_up", { description: "Whether the inbox's LISTEN connection is up" })
+
+/** Marks refused because the worker had lost the entry's lease (another process holds it). */
+export const markRefused = Metric.counter("shoplink_inbox_marks_refused_total", {
+  description: "Inbox marks refused because the worker no longer held the entry's lease",
+  incremental: true
+})
+
+/** Adapter defects (a throw, a die) contained as an entry's failed attempt. */
+export const defects = Metric.counter("shoplink_inbox_apply_defects_total", {
+  description: "Adapter defects (throws, dies, interruptions) recorded as failed attempts",
+  incremental: true
+})

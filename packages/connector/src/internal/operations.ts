@@ -25,11 +25,12 @@ export interface WorkerHandle {
 
 /**
  * Forks `run` (the worker loop) in the current Scope with a graceful stop. The worker gets work
- * only through `WebhookInbox.due`; a fiber that took entries is busy until it asks again, which it
- * does once it has applied and marked them. When the Scope closes, `due` stops handing out
- * entries (it suspends instead), the finalizer waits until no fiber is busy or `deadline` passes,
- * and only then interrupts the worker. An apply cut off by the deadline stays pending and is
- * applied again on the next start; its lines' idempotency keys keep that from doubling them.
+ * only through `WebhookInbox.claim`, and every entry it claimed is held until it marks or releases
+ * it. When the Scope closes, `claim` stops handing out entries (it suspends instead), the finalizer
+ * waits until nothing claimed is still held (the executors finish what they took, queued entries
+ * included) or `deadline` passes, and only then interrupts the worker. An apply cut off by the
+ * deadline stays pending and is applied again on the next start (the inbox layer hands its leases
+ * back when it closes); its lines' idempotency keys keep that from doubling them.
  */
 export const startWorker = <R>(
   run: Effect.Effect<never, never, R | WebhookInbox>,
@@ -39,30 +40,26 @@ export const startWorker = <R>(
   Effect.gen(function*() {
     const inbox = Context.get(context, WebhookInbox)
     let stopping = false
-    const busy = new Set<number>()
+    const busy = new Set<string>()
     const idle = yield* Deferred.make<void>()
-    // A fiber is busy from the moment it asks for entries until it asks again (having applied
-    // and marked what it got), or until its request returns nothing.
-    const release = (id: number) => {
-      busy.delete(id)
-      if (stopping && busy.size === 0) Deferred.unsafeDone(idle, Exit.void)
-    }
+    const done = (ids: ReadonlyArray<string>) =>
+      Effect.sync(() => {
+        for (const id of ids) busy.delete(id)
+        if (stopping && busy.size === 0) Deferred.unsafeDone(idle, Exit.void)
+      })
     const gated: WebhookInbox["Type"] = {
       ...inbox,
-      due: (limit) =>
-        Effect.withFiberRuntime((fiber) => {
-          const id = fiber.id().id
-          release(id)
+      claim: (limit) =>
+        Effect.suspend(() => {
           if (stopping) return Effect.never
-          busy.add(id)
-          return inbox.due(limit).pipe(
-            Effect.onExit((exit) =>
-              Effect.sync(() => {
-                if (!Exit.isSuccess(exit) || exit.value.length === 0) release(id)
-              })
-            )
-          )
-        })
+          return Effect.tap(inbox.claim(limit), (entries) =>
+            Effect.sync(() => {
+              for (const entry of entries) busy.add(entry.id)
+            }))
+        }),
+      markApplied: (id) => Effect.ensuring(inbox.markApplied(id), done([id])),
+      markFailed: (id, failure) => Effect.ensuring(inbox.markFailed(id, failure), done([id])),
+      release: (ids) => Effect.ensuring(inbox.release(ids), done(ids))
     }
     const fiber = yield* run.pipe(
       Effect.tapErrorCause((cause) =>
@@ -137,6 +134,7 @@ export const makeReadiness = (options: {
   readonly databaseTimeout: Duration.Duration
 }): Effect.Effect<Readiness> => {
   let lastReason: string | undefined
+  let lastDegraded: string | undefined
   const check = Effect.gen(function*() {
     if (options.worker?.stopping() === true) return { reason: "shutting down" }
     if (options.sql !== undefined) {
@@ -160,12 +158,22 @@ export const makeReadiness = (options: {
   return Effect.gen(function*() {
     const failure: { readonly reason: string; readonly detail?: string } | undefined = yield* check
     const reason = failure?.reason
+    const degraded = reason === undefined && options.worker !== undefined && options.inbox.wakeupsListening !== undefined &&
+        !(yield* options.inbox.wakeupsListening)
+      ? "inbox wake-ups (LISTEN) down; polling"
+      : undefined
+    if (degraded !== lastDegraded) {
+      if (degraded === undefined) yield* Effect.logInfo("no longer degraded")
+      else yield* Effect.logWarning("degraded").pipe(Effect.annotateLogs({ degraded }))
+      lastDegraded = degraded
+    }
     if (reason !== lastReason) {
       if (reason === undefined) yield* Effect.logInfo("ready again")
       else yield* Effect.logWarning("not ready").pipe(Effect.annotateLogs({ reason, ...(failure?.detail === undefined ? {} : { detail: failure.detail }) }))
       lastReason = reason
     }
-    return reason === undefined ? { ok: true } as const : { ok: false, reason } as const
+    if (reason !== undefined) return { ok: false, reason } as const
+    return degraded === undefined ? { ok: true } as const : { ok: true, degraded } as const
   })
 }
 
