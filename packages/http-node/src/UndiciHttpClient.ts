@@ -85,9 +85,9 @@ interface TransportDeadline {
   readonly end: () => void
 }
 const DeadlineTransportId: unique symbol = Symbol.for("@shoplink/http/Deadline/Transport") as never
-const pendingDeadlines: WeakMap<object, TransportDeadline> = globalValue(
+const pendingDeadlines: Map<object, TransportDeadline> = globalValue(
   Symbol.for("@shoplink/http/Deadline/pending"),
-  () => new WeakMap<object, TransportDeadline>()
+  () => new Map<object, TransportDeadline>()
 )
 const claimDeadline = (fiber: Fiber.RuntimeFiber<unknown, unknown>): TransportDeadline | undefined => {
   const deadline = pendingDeadlines.get(fiber)

@@ -190,11 +190,13 @@ export interface TransportDeadline {
   readonly end: () => void
 }
 
-// Pending deadlines by the fiber that will send the request. A `globalValue` under a `Symbol.for`
-// key, so transports reach the same map without importing this package.
-const pending: WeakMap<object, TransportDeadline> = globalValue(
+// Pending deadlines by the fiber that will send the request (a Map, not a WeakMap: one set and one
+// delete per request, and ephemerons cost the garbage collector more). Entries leave when claimed,
+// when the exchange ends, or at the latest when the deadline passes. A `globalValue` under a
+// `Symbol.for` key, so transports reach the same map without importing this package.
+const pending: Map<object, TransportDeadline> = globalValue(
   Symbol.for("@shoplink/http/Deadline/pending"),
-  () => new WeakMap<object, TransportDeadline>()
+  () => new Map<object, TransportDeadline>()
 )
 
 /**
@@ -226,7 +228,7 @@ class Pending implements TransportDeadline {
   private timer: ReturnType<typeof setTimeout> | undefined = undefined
   private sleeper: Fiber.RuntimeFiber<void> | undefined = undefined
 
-  constructor(fiber: Fiber.RuntimeFiber<unknown, unknown>, clock: Clock.Clock, millis: number) {
+  constructor(private readonly fiber: Fiber.RuntimeFiber<unknown, unknown>, clock: Clock.Clock, millis: number) {
     if (clock === liveClock) {
       this.timer = setTimeout(this.expire, millis)
     } else {
@@ -246,6 +248,8 @@ class Pending implements TransportDeadline {
   readonly expire = (): void => {
     if (this.ended) return
     this.expired = true
+    // Never claimed (the caller was interrupted before sending): no request may claim it now.
+    if (pending.get(this.fiber) === this) pending.delete(this.fiber)
     const abort = this.abort
     this.abort = undefined
     if (abort !== undefined) abort()
