@@ -210,6 +210,31 @@ describe("WebhookInbox.layerSql on PostgreSQL, two processes", () => {
         expect(ids(yield* b.claim(10))).toEqual([entry.id])
       })))
 
+  it.live("purge clears the bodies of old applied entries and deletes older ones; pending and dead entries stay whole", () =>
+    Effect.gen(function*() {
+      const { close, inbox, sql } = yield* openProcess()
+      yield* Effect.gen(function*() {
+        const day = 86_400_000
+        const received = yield* Effect.forEach(["old", "middle", "recent", "dead", "pending"], (name) => inbox.receive(delivery(`ro_${name}`, 1)))
+        const [old, middle, recent, dead, pending] = received.map((r) => r.entry)
+        for (const entry of [old!, middle!, recent!]) expect(yield* inbox.markApplied(entry.id)).toBe(true)
+        yield* inbox.markFailed(dead!.id, { error: "gone", retryIn: undefined })
+        // Applied 80 and 40 days ago, as the database's clock counts: aged in SQL.
+        yield* sql`UPDATE shoplink_inbox SET applied_at = applied_at - ${80 * day} WHERE id = ${old!.id}`
+        yield* sql`UPDATE shoplink_inbox SET applied_at = applied_at - ${40 * day} WHERE id = ${middle!.id}`
+        const now = Date.now()
+        const cutoffs = { clearBodiesAppliedBefore: now - 30 * day, deleteAppliedBefore: now - 60 * day }
+        expect(yield* inbox.purge(cutoffs)).toEqual({ bodiesCleared: 1, deleted: 1 })
+        expect(yield* inbox.purge(cutoffs)).toEqual({ bodiesCleared: 0, deleted: 0 })
+        const left = new Map((yield* inbox.list()).map((e) => [e.id, e]))
+        expect(left.has(old!.id)).toBe(false)
+        expect(left.get(middle!.id)).toMatchObject({ status: "applied", body: "" })
+        expect(left.get(recent!.id)).toMatchObject({ status: "applied", body: recent!.body })
+        expect(left.get(dead!.id)).toMatchObject({ status: "dead", body: dead!.body })
+        expect(left.get(pending!.id)).toMatchObject({ status: "pending", body: pending!.body })
+      }).pipe(Effect.ensuring(close))
+    }).pipe(Effect.provide(postgres())))
+
   it.live("release hands claims back without an attempt", () =>
     withTwo((a, b) =>
       Effect.gen(function*() {
