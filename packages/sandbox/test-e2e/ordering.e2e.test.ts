@@ -2,7 +2,9 @@
 // person sees of paging, stock and times.
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { chromium } from "playwright-core"
+import { chromium, type Page } from "playwright-core"
+import { mkdirSync } from "node:fs"
+import { join } from "node:path"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { SANDBOX_FIXTURES, startSandbox } from "../src/index.js"
@@ -44,6 +46,16 @@ const browser = Effect.acquireRelease(
   Effect.promise(() => chromium.launch({ executablePath: process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium", args: CHROMIUM_ARGS })),
   (b) => Effect.promise(() => b.close())
 )
+
+const results = join(import.meta.dirname, "..", "test-results")
+
+/** Nothing wider than the window: the page never scrolls sideways (a table may, inside its own box). */
+const overflow = (page: Page) =>
+  Effect.promise(() =>
+    page.evaluate<{ readonly scrollWidth: number; readonly innerWidth: number }>(
+      "({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth })"
+    )
+  )
 
 describe("ordering pages in Chromium", () => {
   it.live("search → add to cart → Export and Submit → order webhook → callback", () =>
@@ -141,5 +153,57 @@ describe("ordering pages in Chromium", () => {
       const instant = yield* Effect.promise(() => dispatch.locator("time").getAttribute("datetime"))
       expect(text).toContain(`${instant!.slice(0, 10)} ${instant!.slice(11, 16)} UTC`)
       expect(yield* Effect.promise(() => filterPage.getByTestId("time-zone").textContent())).toContain("America/Chicago")
+    })))
+  it.live("at phone width (390 and 360 px) the catalog, the empty-cart Export question and an error page fit the window", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const sandbox = yield* startSandbox()
+      const c = sandbox.credentials.customers.us
+      const created = yield* Effect.promise(() =>
+        fetch(sandbox.punchoutCreateUrl, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            apiKey: sandbox.credentials.vendorApiKey, apiToken: c.apiToken, accountNo: c.accountNo, username: c.username,
+            country: "US", smsVendorName: "E2E SMS", referenceID: "RO-PHONE",
+            webhooks: { order: "http://127.0.0.1:9/order", quote: "http://127.0.0.1:9/quote" }
+          })
+        }).then((r) => r.json() as Promise<any>)
+      )
+      const vehicle = SANDBOX_FIXTURES.vehicles[0]!
+      const b = yield* browser
+      mkdirSync(results, { recursive: true })
+      for (const width of [390, 360]) {
+        const context = yield* Effect.acquireRelease(
+          Effect.promise(() => b.newContext({ viewport: { width, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true })),
+          (context) => Effect.promise(() => context.close())
+        )
+        const page = yield* Effect.promise(() => context.newPage())
+        yield* Effect.promise(() => page.goto(created.punchout.url.replace("{command}", "ShowCatalog") + `&vin=${vehicle.vin}&searchTerm=alternator`))
+        // The cart is on screen without scrolling past the results.
+        const cartTop = yield* Effect.promise(() => page.getByTestId("cart").evaluate((e) => e.getBoundingClientRect().top))
+        const resultsTop = yield* Effect.promise(() => page.getByTestId("results").evaluate((e) => e.getBoundingClientRect().top))
+        expect(cartTop).toBeLessThan(resultsTop)
+        const catalog = yield* overflow(page)
+        expect(catalog.innerWidth).toBe(width)
+        expect(catalog.scrollWidth, `catalog at ${width} px`).toBeLessThanOrEqual(catalog.innerWidth)
+        yield* Effect.promise(() => page.screenshot({ path: join(results, `sandbox-catalog-${width}.png`), fullPage: true }))
+        // Export with the cart empty: the question, then back.
+        yield* Effect.promise(() => Promise.all([page.waitForLoadState("load"), page.getByTestId("export").click()]))
+        yield* Effect.promise(() => page.getByTestId("export-confirm").waitFor())
+        const question = yield* overflow(page)
+        expect(question.scrollWidth, `export question at ${width} px`).toBeLessThanOrEqual(question.innerWidth)
+        yield* Effect.promise(() => page.screenshot({ path: join(results, `sandbox-export-question-${width}.png`), fullPage: true }))
+        yield* Effect.promise(() => Promise.all([page.waitForURL(/searchTerm=alternator/), page.getByTestId("back").click()]))
+        // A refused quantity: the error page, and the link back to the same results.
+        const row = page.locator(`[data-testid=result][data-product-id="51515"]`)
+        yield* Effect.promise(() => page.goto(created.punchout.url.replace("{command}", "ShowCatalog") + `&vin=${vehicle.vin}&searchTerm=oil+filter`))
+        yield* Effect.promise(() => row.locator("input[name=quantity]").fill("-3"))
+        yield* Effect.promise(() => Promise.all([page.waitForLoadState("load"), row.getByTestId("add-to-cart").click()]))
+        expect(yield* Effect.promise(() => page.getByTestId("error").textContent())).toContain("API0231")
+        const error = yield* overflow(page)
+        expect(error.scrollWidth, `error page at ${width} px`).toBeLessThanOrEqual(error.innerWidth)
+        yield* Effect.promise(() => Promise.all([page.waitForURL(/searchTerm=oil/), page.getByTestId("back").click()]))
+        expect(yield* Effect.promise(() => page.getByTestId("search-term").textContent())).toBe("oil filter")
+      }
     })))
 })

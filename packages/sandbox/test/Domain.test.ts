@@ -43,7 +43,7 @@ describe("domain", () => {
       token: "t", accountNo, apiToken: SANDBOX_CREDENTIALS.customers.us.apiToken, createdAt: now, expiresAt: now + 60_000,
       smsVendorName: "Test", referenceID: undefined, webhooks: { order: "http://o.invalid", quote: "http://q.invalid", callback: undefined },
       exportButtons: { export: true, exportAndSave: false }, pageReferenceID: undefined, vehicleMakeId: 0, lastVehicle: undefined,
-      cartOrderId: undefined, lastSearch: []
+      cartOrderId: undefined, cartExported: false, lastSearch: []
     }
     const failure = (result: Either.Either<unknown, { readonly message: string; readonly status: number }>) =>
       Either.isLeft(result) ? `${result.left.status} ${result.left.message}` : "ok"

@@ -124,6 +124,7 @@ export const addToCart = (
   Either.gen(function*() {
     if (!(item.quantity > 0) || !Number.isInteger(item.quantity)) return yield* orRefused(reject("API0231"))
     const cart = cartOf(ctx, session)
+    session.cartExported = false
     if (cart === undefined) {
       const allocations = yield* orRefused(ctx.state.inventory.allocate([item], countryOf(ctx, session)))
       const order = ctx.state.orders.createCartOrder(now, session.accountNo, allocations, "")
@@ -139,14 +140,33 @@ export const removeFromCart = (ctx: Ctx, session: Session, item: { readonly prod
     const cart = cartOf(ctx, session)
     if (cart === undefined) return yield* refuse("The cart is empty")
     yield* orRefused(ctx.state.orders.removeFromCart(cart, item.productID, item.brandID))
+    session.cartExported = false
   })
+
+/**
+ * A launch: the vendor opened a Show* page of this session again. A cart that was exported and not
+ * changed since is not brought back: the session starts with an empty cart (the exported order
+ * stays an order in the cart, reachable with ShowOrder, until it expires).
+ */
+export const startLaunch = (session: Session): void => {
+  if (!session.cartExported) return
+  session.cartOrderId = undefined
+  session.cartExported = false
+}
+
+/** The quote lines Export sends when the cart is empty: the priced parts of the last search, as shown. */
+export const emptyCartQuotes = (session: Session): ReadonlyArray<{ readonly product: Product; readonly quantity: number }> =>
+  session.lastSearch
 
 /** ShowOrder: opens an order of the account; an order in the cart becomes the session's cart. */
 export const openOrder = (ctx: Ctx, session: Session, orderId: string, referenceID: string | undefined): PageResult<StoredOrder> => {
   const order = ctx.state.orders.get(orderId.trim())
   if (order === undefined || order.accountNo !== session.accountNo) return refuse(`Order ${orderId} not found`, 404)
   if (referenceID !== undefined) session.pageReferenceID = referenceID
-  if (order.state === "cart") session.cartOrderId = order.orderID
+  if (order.state === "cart" && session.cartOrderId !== order.orderID) {
+    session.cartOrderId = order.orderID
+    session.cartExported = false
+  }
   return Either.right(order)
 }
 
@@ -175,6 +195,8 @@ export const press = (ctx: Ctx, session: Session, now: number, button: ExportBut
         : session.lastSearch
       if (items.length === 0) return yield* refuse("Nothing to export: search for products or add them to the cart first")
       const quotes = items.map((i) => quoteLine(ctx.state, now, i.product, i.quantity, country, session.vehicleMakeId))
+      // Handed over: a later launch of this session starts with an empty cart (`startLaunch`).
+      if (cart !== undefined && cart.lines.length > 0) session.cartExported = true
       return {
         result: { button, orderID: cart?.orderID, redirect, webhook: "quote", response: undefined },
         send: [{ event: "quote", url: session.webhooks.quote, body: quoteWebhook(referenceID, quotes) }]

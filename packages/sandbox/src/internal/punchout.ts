@@ -61,6 +61,7 @@ export const handleCreate = (ctx: Ctx): Effect.Effect<HttpServerResponse.HttpSer
         vehicleMakeId: 0,
         lastVehicle: undefined,
         cartOrderId: undefined,
+        cartExported: false,
         lastSearch: []
       }
       ctx.state.accounts.sessions.set(session.token, session)

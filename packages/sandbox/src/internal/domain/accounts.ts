@@ -70,6 +70,11 @@ export interface Session {
   lastVehicle: { readonly year: number; readonly make: string; readonly model: string; readonly identifier: string | undefined } | undefined
   /** The order the ordering pages use as the cart. */
   cartOrderId: string | undefined
+  /**
+   * The cart was exported (Export) and not changed since: the next launch (a Show* page opened
+   * from another site) starts with an empty cart instead of bringing it back.
+   */
+  cartExported: boolean
   /** The last search results the user saw (for the quote export). */
   lastSearch: ReadonlyArray<{ readonly product: Product; readonly quantity: number }>
 }
