@@ -341,6 +341,7 @@ const queryOf = (wire: Readonly<Record<string, unknown>>): Record<string, string
 }
 
 const ProductSearchQuery = OrderManagement.ProductSearch
+const NO_QUERY: Readonly<Record<string, string>> = {}
 
 /**
  * Builds the client from options, checking the configuration first (`ConfigurationError`): the
@@ -429,6 +430,8 @@ export const make = (
       const run = <A>(call: Omit<Call<A>, "apiToken" | "accountNo" | "template">) =>
         execute(runtime, { ...call, apiToken: customer.apiToken, accountNo: customer.accountNo, template: templateOf(call) })
       const priceRoute = { ...endpoint("priceAndAvailablity_v2"), path: priceAndAvailabilityPath }
+      let priceRequest: HttpClientRequest.HttpClientRequest | undefined
+      const priceTemplate = () => priceRequest ??= templateOf(priceRoute)
 
       const createOrder = (input: CreateOrderInput) =>
         Effect.gen(function*() {
@@ -467,21 +470,26 @@ export const make = (
             onNone: () => Effect.fail(error),
             onSome: createOrder
           }),
-        priceAndAvailability: (input) =>
-          Effect.flatMap(
-            toWire("priceAndAvailability", OrderManagement.PriceAndAvailabilityRequest, {
-              customerAccountNo: customer.accountNo,
-              items: input.items
-            }),
-            ({ wire }) =>
-              run({
-                operation: "priceAndAvailability",
-                ...priceRoute,
-                query: {},
-                body: wire,
-                response: OrderManagement.PriceAndAvailabilityResponse
-              })
-          ),
+        priceAndAvailability: (input) => {
+          // Checking the input is pure: done when the call is made, its failure is the effect's.
+          const checked = toWire("priceAndAvailability", OrderManagement.PriceAndAvailabilityRequest, {
+            customerAccountNo: customer.accountNo,
+            items: input.items
+          })
+          if (Either.isLeft(checked)) return Effect.fail(checked.left)
+          return execute(runtime, {
+            operation: "priceAndAvailability",
+            method: priceRoute.method,
+            path: priceRoute.path,
+            idempotency: priceRoute.idempotency,
+            query: NO_QUERY,
+            body: checked.right.wire,
+            response: OrderManagement.PriceAndAvailabilityResponse,
+            apiToken: customer.apiToken,
+            accountNo: customer.accountNo,
+            template: priceTemplate()
+          })
+        },
         orderDetails: (input) =>
           Effect.gen(function*() {
             const { wire } = yield* toWire("orderDetails", OrderManagement.OrderDetailsRequest, {

@@ -323,25 +323,26 @@ export const make = (options: PunchoutClientOptions): Effect.Effect<Service, Con
       })
 
     // The hot path: no generator, one flatMap from the checked input to the exchange.
-    const getProductQuotes: Service["getProductQuotes"] = (session, input) =>
-      Effect.suspend(() => {
-        const wire: Record<string, unknown> = "searchTerm" in input
-          ? { productID: input.searchTerm, quantity: input.quantity }
-          : input.brandID === undefined
-          ? { productID: input.productID, quantity: input.quantity }
-          : { productID: input.productID, brandID: input.brandID, quantity: input.quantity }
-        if (input.referenceID !== undefined) wire.referenceID = input.referenceID
-        return Effect.flatMap(encodeInput("GetProductQuotes", Punchout.GetProductQuotesRequest, wire), (body) =>
-          run({
-            command: "GetProductQuotes",
-            request: commandRequest(session, "GetProductQuotes"),
-            body,
-            response: Punchout.GetProductQuotesResponse,
-            idempotency: COMMANDS.GetProductQuotes.idempotency,
-            referenceID: input.referenceID,
-            secrets: [session.token]
-          }))
+    const getProductQuotes: Service["getProductQuotes"] = (session, input) => {
+      const wire: Record<string, unknown> = "searchTerm" in input
+        ? { productID: input.searchTerm, quantity: input.quantity }
+        : input.brandID === undefined
+        ? { productID: input.productID, quantity: input.quantity }
+        : { productID: input.productID, brandID: input.brandID, quantity: input.quantity }
+      if (input.referenceID !== undefined) wire.referenceID = input.referenceID
+      // Encoding is pure: done when the call is made, its failure is the effect's.
+      const body = encodeInput("GetProductQuotes", Punchout.GetProductQuotesRequest, wire)
+      if (Either.isLeft(body)) return Effect.fail(body.left)
+      return run({
+        command: "GetProductQuotes",
+        request: commandRequest(session, "GetProductQuotes"),
+        body: body.right,
+        response: Punchout.GetProductQuotesResponse,
+        idempotency: COMMANDS.GetProductQuotes.idempotency,
+        referenceID: input.referenceID,
+        secrets: [session.token]
       })
+    }
 
     const createOrder: Service["createOrder"] = (session, input) =>
       Effect.gen(function*() {

@@ -74,10 +74,10 @@ const nativeTracer = Context.get(DefaultServices.liveServices, Tracer.Tracer)
 export const tracerProvided = (fiber: Fiber.RuntimeFiber<unknown, unknown>): boolean =>
   Context.get(fiber.currentDefaultServices, Tracer.Tracer) !== nativeTracer && fiber.getFiberRef(FiberRef.currentTracerEnabled)
 
+// The headers are read only on the way to an error: building them costs an object per response.
 interface RawResponse {
   readonly status: number
-  readonly contentType: string
-  readonly retryAfter: string | undefined
+  readonly response: HttpClientResponse.HttpClientResponse
   readonly text: string
 }
 
@@ -106,7 +106,7 @@ const decodeResponse = <A, I>(
     const cut = excerpt(raw.text, spec.secrets)
     const safeDetail = redactText(detail, spec.secrets)
     if (transientStatus(raw.status)) {
-      const retryAfterMillis = Transport.retryAfterMillis(raw.retryAfter, now)
+      const retryAfterMillis = Transport.retryAfterMillis(raw.response.headers["retry-after"], now)
       const retryAfter = retryAfterMillis === undefined ? {} : { retryAfter: Duration.millis(retryAfterMillis) }
       if (raw.status === 429) {
         return new TransportError.RateLimited({ operation: spec.command, httpStatus: raw.status, attempt, excerpt: cut, ...retryAfter })
@@ -128,7 +128,8 @@ const decodeResponse = <A, I>(
   try {
     json = JSON.parse(raw.text)
   } catch (error) {
-    const type = raw.contentType === "" ? "no content type" : `content type ${raw.contentType}`
+    const contentType = raw.response.headers["content-type"] ?? ""
+    const type = contentType === "" ? "no content type" : `content type ${contentType}`
     return Either.left(unreadable("InvalidJson", `${type}; ${error instanceof Error ? error.message : String(error)}`))
   }
   // Happy path: one decode of the whole response, then the envelope rule on its status.
@@ -170,12 +171,7 @@ const decodeResponse = <A, I>(
 }
 
 const readRaw = (response: HttpClientResponse.HttpClientResponse): Effect.Effect<RawResponse, HttpClientError.ResponseError> =>
-  Effect.map(response.text, (text): RawResponse => ({
-    status: response.status,
-    contentType: response.headers["content-type"] ?? "",
-    retryAfter: response.headers["retry-after"],
-    text
-  }))
+  Effect.map(response.text, (text): RawResponse => ({ status: response.status, response, text }))
 
 const toRequestFailed = <A, I>(spec: CommandSpec<A, I>, attempt: number, error: HttpClientError.HttpClientError): ExchangeError => {
   const failed = (reason: TransportError.RequestFailed["reason"], requestSent: boolean, detail: string) =>
