@@ -15,6 +15,9 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Cause from "effect/Cause"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Logger from "effect/Logger"
+import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { parseArgs } from "node:util"
@@ -76,6 +79,39 @@ if (parsed["admin-token"] !== undefined && parsed["admin-token"].trim() === "") 
 const adminTokenText = parsed["admin-token"] ?? (process.env["SHOPLINK_SANDBOX_ADMIN_TOKEN"]?.trim() || undefined)
 const adminToken = adminTokenText === undefined ? undefined : Redacted.make(adminTokenText.trim())
 
+// Log lines as the other Shoplink processes write them: SHOPLINK_LOG_FORMAT (json, logfmt, pretty;
+// auto or unset: pretty on a terminal, else logfmt) and SHOPLINK_LOG_LEVEL (default info), one line
+// per event on stdout. With JSON the banner goes to stderr, so stdout holds JSON lines only.
+const logFormat = (() => {
+  const value = (process.env["SHOPLINK_LOG_FORMAT"] ?? "").trim().toLowerCase()
+  if (value === "json" || value === "logfmt" || value === "pretty") return value
+  if (value !== "" && value !== "auto") refuse("SHOPLINK_LOG_FORMAT must be json, logfmt, pretty or auto")
+  return process.stdout.isTTY === true ? "pretty" : "logfmt"
+})()
+const logLevel = (() => {
+  const value = (process.env["SHOPLINK_LOG_LEVEL"] ?? "").trim().toLowerCase()
+  const levels: Record<string, LogLevel.LogLevel> = {
+    "": LogLevel.Info,
+    trace: LogLevel.Trace,
+    debug: LogLevel.Debug,
+    info: LogLevel.Info,
+    warn: LogLevel.Warning,
+    warning: LogLevel.Warning,
+    error: LogLevel.Error,
+    none: LogLevel.None
+  }
+  return levels[value] ?? refuse("SHOPLINK_LOG_LEVEL must be one of trace, debug, info, warning, error, none")
+})()
+const logger = Logger.replace(
+  Logger.defaultLogger,
+  logFormat === "json"
+    ? Logger.withConsoleLog(Logger.jsonLogger)
+    : logFormat === "logfmt"
+    ? Logger.withConsoleLog(Logger.logfmtLogger)
+    : Logger.prettyLogger()
+)
+const banner = (text: string) => (logFormat === "json" ? Console.error(text) : Console.log(text))
+
 const isLoopback = (h: string) => h === "localhost" || h === "::1" || h === "[::1]" || /^127(\.\d{1,3}){3}$/.test(h)
 
 /** Why the server could not listen, in one line, for the errors a user can fix from the command line. */
@@ -100,6 +136,9 @@ class ListenFailed {
 }
 
 const program = Effect.gen(function*() {
+  // Runs last, after the sandbox's server has closed: one line when a signal stops it (a failure to
+  // start is said on stderr instead).
+  yield* Effect.addFinalizer((exit) => Exit.isInterrupted(exit) ? Effect.logInfo("sandbox stopped") : Effect.void)
   if (!isLoopback(host) && adminToken === undefined) {
     yield* Console.error(
       `warning: --host ${host} exposes the admin API (/__sandbox/) to the network with no authentication: anyone who can reach this port can add customers, move the clock and inject faults. Pass --admin-token <secret> (or set SHOPLINK_SANDBOX_ADMIN_TOKEN) to require it.`
@@ -116,7 +155,8 @@ const program = Effect.gen(function*() {
   )
   const c = sandbox.credentials
   const [first, ...others] = OrderManagement.Environment.literals
-  yield* Console.log([
+  yield* Effect.logInfo("sandbox listening").pipe(Effect.annotateLogs({ url: sandbox.url, seed: sandbox.seed }))
+  yield* banner([
     `Shoplink sandbox listening on ${sandbox.url} (seed ${sandbox.seed})`,
     ``,
     `  Punchout create      POST ${sandbox.punchoutCreateUrl}`,
@@ -145,7 +185,10 @@ NodeRuntime.runMain(
       Cause.isInterruptedOnly(cause)
         ? Effect.void
         : Console.error(Option.match(Cause.failureOption(cause), { onNone: () => Cause.pretty(cause), onSome: (e) => e.message }))
-    )
+    ),
+    Effect.provide(logger),
+    Logger.withMinimumLogLevel(logLevel)
   ),
-  { disableErrorReporting: true }
+  // The logger above is the only one: runMain's own pretty logger would write every event again.
+  { disableErrorReporting: true, disablePrettyLogger: true }
 )

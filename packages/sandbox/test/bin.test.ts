@@ -116,3 +116,34 @@ describe("shoplink-sandbox bin", () => {
       }
     })))
 })
+
+describe("shoplink-sandbox bin logs", () => {
+  it.live("SHOPLINK_LOG_FORMAT=json: stdout is JSON lines only, a start-up and a shutdown line, each once; the banner is on stderr", () =>
+    Effect.promise(async () => {
+      const child = spawn(process.execPath, [bin, "--port", "0"], {
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, SHOPLINK_LOG_FORMAT: "json", SHOPLINK_LOG_LEVEL: "info" }
+      })
+      let stdout = ""
+      let stderr = ""
+      child.stdout.on("data", (chunk) => (stdout += chunk))
+      await new Promise<void>((resolve, reject) => {
+        child.stderr.on("data", (chunk) => {
+          stderr += chunk
+          if (stderr.includes("Ctrl-C")) resolve()
+        })
+        child.on("exit", (code) => reject(new Error(`exited ${code}: ${stdout}${stderr}`)))
+      })
+      const url = urlOf(stderr)
+      expect((await fetch(`${url}/docs`)).status).toBe(200)
+      const code = await new Promise<number | null>((resolve) => {
+        child.on("exit", (c) => resolve(c))
+        child.kill("SIGTERM")
+      })
+      expect(code).toBe(0)
+      const lines = stdout.split("\n").filter((line) => line !== "")
+      const events = lines.map((line) => JSON.parse(line) as { readonly message: unknown; readonly annotations?: Record<string, unknown> })
+      expect(events.map((e) => e.message)).toEqual(["sandbox listening", "sandbox stopped"])
+      expect(events[0]!.annotations).toMatchObject({ url })
+    }))
+})
