@@ -8,6 +8,11 @@
  * token in the query) and sends no trace-context headers; wrap calls in your own span if you want
  * one per request.
  *
+ * It enforces `@shoplink/http`'s `Deadline.timeoutAbort` deadlines: a request sent from a fiber
+ * with a pending deadline aborts on the wire when that deadline passes (no fiber per request), and
+ * fails with a `RequestError` (or a `ResponseError` mid-body) that the deadline turns into its
+ * timeout error.
+ *
  * @since 0.1.0
  */
 import * as HttpClient from "@effect/platform/HttpClient"
@@ -242,7 +247,8 @@ const unsupported = (request: HttpClientRequest.HttpClientRequest, description: 
  * An `HttpClient` on an undici dispatcher (see `MakeOptions`). Responses are buffered up to
  * `maxBodyBytes`; a larger body fails with a `ResponseError` (reason `Decode`) and the request is
  * aborted. Transport failures are `RequestError`s (reason `Transport`) whose `cause` is undici's
- * error, with its `code` (`ECONNREFUSED`, `UND_ERR_SOCKET`, …). Interrupting the calling fiber
+ * error, with its `code` (`ECONNREFUSED`, `UND_ERR_SOCKET`, …). A `Deadline.timeoutAbort` deadline of
+ * `@shoplink/http` aborts the request when it passes. Interrupting the calling fiber
  * aborts the request. No span is created and no trace headers are sent.
  *
  * @example
