@@ -7,6 +7,7 @@ import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
 import { LocalFailure, UsageError } from "./errors.js"
+import * as Logging from "./logging.js"
 import { json, out, table } from "./output.js"
 import { iso, type Service, service } from "./service.js"
 import type * as Spec from "./spec.js"
@@ -77,7 +78,7 @@ const withLedger = <A, E>(db: Service, f: (ledger: PartsLedger.Operations) => Ef
         })
       )
     ),
-    Effect.provide(Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger))),
+    Effect.provide(Logging.layer),
     Logger.withMinimumLogLevel(LogLevel.Warning)
   )
 

@@ -13,6 +13,7 @@ import * as Redacted from "effect/Redacted"
 import { existsSync, statSync } from "node:fs"
 import { dirname, resolve } from "node:path"
 import * as ShoplinkConfig from "../ShoplinkConfig.js"
+import * as Logging from "./logging.js"
 import { LocalFailure } from "./errors.js"
 import type { GlobalArgs } from "./spec.js"
 
@@ -135,7 +136,7 @@ export function service(
 // warnings and worse are shown, on stderr.
 const quiet = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   effect.pipe(
-    Effect.provide(Logger.replace(Logger.defaultLogger, Logger.withConsoleError(Logger.logfmtLogger))),
+    Effect.provide(Logging.layer),
     Logger.withMinimumLogLevel(LogLevel.Warning)
   )
 
