@@ -8,6 +8,7 @@ import { Observability, Settings as Standard, Storage } from "@shoplink/connecto
 import { UndiciHttpClient } from "@shoplink/http-node"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -40,11 +41,24 @@ const failStart = (message: string) =>
     process.exitCode = 1
   })
 
+// Where the human banner goes: beside the log lines, except when they are JSON (stdout is then one
+// JSON object a line, nothing else, for a log shipper).
+const bannerTo = (format: Observability.LogFormat | "auto") => (text: string) =>
+  format === "json" ? Console.error(text) : Console.log(text)
+
 const program = Effect.gen(function*() {
+  // Runs last, after the app and its database have closed: one line when the service stops.
+  yield* Effect.addFinalizer((exit) =>
+    Effect.logInfo("Shopmonkey sample stopped").pipe(
+      Effect.annotateLogs({ reason: Exit.isInterrupted(exit) ? "signal (SIGTERM or SIGINT)" : Exit.isSuccess(exit) ? "done" : "failure" })
+    )
+  )
+  const say = bannerTo(yield* Standard.observability.logFormat)
   const service = yield* loadServiceSettings
   let settings: Settings
   let banner: ReadonlyArray<string>
-  if (yield* externalRequested) {
+  const mode = (yield* externalRequested) ? "external" : "embedded"
+  if (mode === "external") {
     settings = { ...service, ...(yield* loadExternalSettings), database: service.database ?? { sqlite: "shoplink-sample.sqlite" } }
     banner = [
       `Distributor: ${settings.punchoutBaseUrl}`,
@@ -64,7 +78,8 @@ const program = Effect.gen(function*() {
         `  shop ${shop.id.padEnd(13)}${shop.name}: Shopmonkey company ${i + 1}, distributor account ${shop.distributor.accountNo} (${shop.distributor.country})`
       ),
       "Sign in as (passwords are new each run):",
-      ...embedded.users.map((user) => `  ${user.email.padEnd(26)}password ${user.password}   (${user.shopName})`)
+      ...embedded.users.map((user) => `  ${user.email.padEnd(26)}password ${user.password}   (${user.shopName})`),
+      `  ${embedded.operator.email.padEnd(26)}password ${embedded.operator.password}   (operator: the delivery console at /console)`
     ]
   }
   const app = yield* startApp(settings).pipe(
@@ -78,7 +93,18 @@ const program = Effect.gen(function*() {
       ))
   )
   const shops = yield* app.runtime.shops.list().pipe(Effect.orElseSucceed(() => []))
-  yield* Console.log([
+  // Start-up in one log line: what listens where, and what it talks to.
+  yield* Effect.logInfo("Shopmonkey sample listening").pipe(Effect.annotateLogs({
+    url: app.url,
+    ...(app.publicUrl === app.url ? {} : { publicUrl: app.publicUrl }),
+    appBaseUrl: app.appBaseUrl,
+    mode,
+    distributor: settings.punchoutBaseUrl,
+    shopmonkey: settings.shopmonkeyBaseUrl,
+    database: databaseName(settings),
+    shops: shops.length
+  }))
+  yield* say([
     ...banner,
     ...(shops.length === 0 ? ["No shops in the database yet: onboard one with `shoplink shops add` (see the README)."] : []),
     ...(app.publicUrl === app.url ? [] : [`Public routes (webhooks, callback): ${app.publicUrl}`]),
@@ -93,10 +119,14 @@ const program = Effect.gen(function*() {
 // set, OTEL_EXPORTER_OTLP_ENDPOINT (traces and metrics over OTLP/HTTP).
 const observability = Observability.layerConfig(Standard.observability).pipe(Layer.provide(UndiciHttpClient.layer))
 
-NodeRuntime.runMain(Effect.scoped(program).pipe(
-  Effect.provide(observability),
-  Effect.catchTags({
-    ConfigError: (error) => failStart(String(error)),
-    TelemetryUnavailable: (error) => failStart(error.message)
-  })
-))
+// The logger above is the only one: runMain's own pretty logger would write every event again.
+NodeRuntime.runMain(
+  Effect.scoped(program).pipe(
+    Effect.provide(observability),
+    Effect.catchTags({
+      ConfigError: (error) => failStart(String(error)),
+      TelemetryUnavailable: (error) => failStart(error.message)
+    })
+  ),
+  { disablePrettyLogger: true }
+)

@@ -96,10 +96,13 @@ describe("shopmonkey-sample", () => {
     child.stderr.on("data", (chunk) => (out += chunk))
     try {
       const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.on("data", () => {
+        // With JSON logs the banner (the URL, the demo passwords) is on stderr.
+        const found = () => {
           const match = /Open (http:\/\/127\.0\.0\.1:\d+)/.exec(out)
           if (match) resolve(match[1]!)
-        })
+        }
+        child.stdout.on("data", found)
+        child.stderr.on("data", found)
         child.on("exit", (code) => reject(new Error(`exited ${code}: ${out}`)))
       })
       const password = /ava@mainstreet\.example\s+password (\S+)/.exec(out)![1]!

@@ -9,6 +9,7 @@ import { Observability, Settings as Standard } from "@shoplink/connector"
 import { UndiciHttpClient } from "@shoplink/http-node"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -28,11 +29,24 @@ const failStart = (message: string) =>
     process.exitCode = 1
   })
 
+// Where the human banner goes: beside the log lines, except when they are JSON (stdout is then one
+// JSON object a line, nothing else, for a log shipper).
+const bannerTo = (format: Observability.LogFormat | "auto") => (text: string) =>
+  format === "json" ? Console.error(text) : Console.log(text)
+
 const program = Effect.gen(function*() {
+  // Runs last, after the app and its database have closed: one line when the service stops.
+  yield* Effect.addFinalizer((exit) =>
+    Effect.logInfo("Tekmetric sample stopped").pipe(
+      Effect.annotateLogs({ reason: Exit.isInterrupted(exit) ? "signal (SIGTERM or SIGINT)" : Exit.isSuccess(exit) ? "done" : "failure" })
+    )
+  )
+  const say = bannerTo(yield* Standard.observability.logFormat)
   const service = yield* readOrExplain(serviceConfig)
   let settings: Settings
   let banner: ReadonlyArray<string>
-  if (yield* readOrExplain(externalRequested)) {
+  const mode = (yield* readOrExplain(externalRequested)) ? "external" : "embedded"
+  if (mode === "external") {
     settings = { ...service, ...(yield* readOrExplain(externalConfig)), database: service.database ?? { sqlite: "shoplink-tekmetric-sample.sqlite" } }
     banner = [`Distributor: ${settings.punchoutBaseUrl}`, `Tekmetric:   ${settings.tekmetricBaseUrl}`]
   } else {
@@ -44,13 +58,22 @@ const program = Effect.gen(function*() {
       `  fake Tekmetric       ${embedded.tekmetric.url}`,
       ...embedded.shops.map((shop) => `  shop ${shop.id.padEnd(13)}${shop.name}: distributor account ${shop.distributor.accountNo} (${shop.distributor.country})`),
       "Sign in as (passwords are new each run):",
-      ...embedded.users.map((user) => `  ${user.email.padEnd(26)}password ${user.password}   (${user.shopName})`)
+      ...embedded.users.map((user) => `  ${user.email.padEnd(26)}password ${user.password}   (${user.shopName})`),
+      `  ${embedded.operator.email.padEnd(26)}password ${embedded.operator.password}   (operator: the delivery console at /console)`
     ]
   }
   const app = yield* startApp(settings).pipe(
     Effect.catchTag("StartFailed", (error) => Effect.zipRight(failStart(error.message), Effect.interrupt))
   )
-  yield* Console.log([...banner, "", `Tekmetric sample is running. Open ${app.url}`, "Press Ctrl+C to stop."].join("\n"))
+  // Start-up in one log line: what listens where, and what it talks to.
+  yield* Effect.logInfo("Tekmetric sample listening").pipe(Effect.annotateLogs({
+    url: app.url,
+    publicBaseUrl: app.publicBaseUrl,
+    mode,
+    distributor: settings.punchoutBaseUrl,
+    tekmetric: settings.tekmetricBaseUrl
+  }))
+  yield* say([...banner, "", `Tekmetric sample is running. Open ${app.url}`, "Press Ctrl+C to stop."].join("\n"))
   return yield* Effect.never
 })
 
@@ -58,10 +81,14 @@ const program = Effect.gen(function*() {
 // endpoint is set).
 const observability = Observability.layerConfig(Standard.observability).pipe(Layer.provide(UndiciHttpClient.layer))
 
-NodeRuntime.runMain(Effect.scoped(program).pipe(
-  Effect.provide(observability),
-  Effect.catchTags({
-    ConfigError: (error) => failStart(`configuration error: ${String(error).replace(/\s+/g, " ")}`),
-    TelemetryUnavailable: (error) => failStart(error.message)
-  })
-))
+// The logger above is the only one: runMain's own pretty logger would write every event again.
+NodeRuntime.runMain(
+  Effect.scoped(program).pipe(
+    Effect.provide(observability),
+    Effect.catchTags({
+      ConfigError: (error) => failStart(`configuration error: ${String(error).replace(/\s+/g, " ")}`),
+      TelemetryUnavailable: (error) => failStart(error.message)
+    })
+  ),
+  { disablePrettyLogger: true }
+)

@@ -15,6 +15,7 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from "node:http"
 
 /**
  * The answer of a readiness check.
@@ -82,3 +83,46 @@ export const router = <R>(readiness: Effect.Effect<Readiness, never, R>): HttpRo
           : HttpServerResponse.unsafeJson({ ok: false, reason: ready.reason }, { status: 503, headers: probeHeaders }))
     )
   )
+
+/**
+ * A `node:http` server (for `NodeHttpServer.make`) that never accepts a connection it will not
+ * answer: until an app serves on it (the platform adds its request listener), and again once that
+ * app stops serving, every request gets `503` with `Retry-After: 1` and `{"ok":false,"reason":"starting"}`
+ * (or `"stopping"`). Listening early is then safe: a load balancer's first probe, or a webhook
+ * retried during a deploy, meets an answer rather than a socket that never replies.
+ *
+ * @example
+ * import { NodeHttpServer } from "@effect/platform-node"
+ * import { Effect } from "effect"
+ * import { Health, Settings } from "@shoplink/connector"
+ * const server = Effect.flatMap(Settings.serverTimeouts, (timeouts) =>
+ *   NodeHttpServer.make(() => Health.nodeServer(timeouts), { port: 3000 }))
+ *
+ * @since 0.9.0
+ */
+export const nodeServer = (options: ServerOptions = {}): Server => {
+  const server = createServer(options)
+  let served = false
+  const placeholder = (_request: IncomingMessage, response: ServerResponse) => {
+    const body = JSON.stringify({ ok: false, reason: served ? "stopping" : "starting" })
+    response.writeHead(503, {
+      "content-type": "application/json",
+      "cache-control": "no-store",
+      "retry-after": "1",
+      "content-length": Buffer.byteLength(body),
+      connection: "close"
+    }).end(body)
+  }
+  server.on("request", placeholder)
+  // The placeholder steps aside when a real listener comes, and comes back when the last one goes.
+  server.on("newListener", (event: string | symbol, listener: unknown) => {
+    if (event === "request" && listener !== placeholder) {
+      served = true
+      server.removeListener("request", placeholder)
+    }
+  })
+  server.on("removeListener", (event: string | symbol, listener: unknown) => {
+    if (event === "request" && listener !== placeholder && server.listenerCount("request") === 0) server.on("request", placeholder)
+  })
+  return server
+}

@@ -196,8 +196,10 @@ const redactOptions = <A>(options: Logger.Logger.Options<A>): Logger.Logger.Opti
 const isTerminal = () => (globalThis as { process?: { stdout?: { isTTY?: boolean } } }).process?.stdout?.isTTY === true
 
 /**
- * Replaces Effect's default logger with one writing `format` to standard output and sets the
- * minimum level (default `info`). Provide it around the whole program.
+ * Replaces Effect's default logger (and the pretty logger `NodeRuntime.runMain` installs in its
+ * place) with one writing `format` to standard output, so that each event is one line (or, for
+ * `pretty`, one block), and sets the minimum level (default `info`). Provide it around the whole
+ * program.
  *
  * @example
  * import { Effect } from "effect"
@@ -218,7 +220,12 @@ export const layerLogger = (options: LoggerOptions = {}): Layer.Layer<never> => 
   // One layer, in one fiber: two layers merged would be built in parallel fibers, whose settings
   // are joined into the caller but not restored when the layer is released.
   return Layer.scopedDiscard(Effect.gen(function*() {
-    yield* Effect.locallyScopedWith(FiberRef.currentLoggers, (loggers) => HashSet.add(HashSet.remove(loggers, Logger.defaultLogger), logger))
+    // Effect's default logger goes, and so does the pretty logger `NodeRuntime.runMain` puts in its
+    // place (unless `disablePrettyLogger`): each event is written once, by this logger only.
+    yield* Effect.locallyScopedWith(
+      FiberRef.currentLoggers,
+      (loggers) => HashSet.add(HashSet.remove(HashSet.remove(loggers, Logger.defaultLogger), Logger.prettyLoggerDefault), logger)
+    )
     yield* Effect.locallyScoped(FiberRef.currentMinimumLogLevel, levels[options.level ?? "info"])
   }))
 }

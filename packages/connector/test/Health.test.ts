@@ -1,12 +1,12 @@
 // The runtime's health routes and graceful shutdown: /healthz always answers; /readyz answers 503
 // with a reason while the database is locked by another connection, the backlog is stale or the
 // worker has stopped; closing the runtime lets the apply in flight finish, up to a deadline.
-import { HttpRouter } from "@effect/platform"
+import { HttpRouter, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { UndiciHttpClient } from "@shoplink/http-node"
-import { ConnectorRuntime, ShopSystem } from "@shoplink/connector"
+import { ConnectorRuntime, Health as HealthModule, ShopSystem } from "@shoplink/connector"
 import { Context, Deferred, Duration, Effect, Exit, Fiber, Layer, Option, Redacted, Scope, TestClock } from "effect"
 import { createServer } from "node:http"
 import { scratchDatabase, sqlite } from "./fixtures.js"
@@ -182,5 +182,30 @@ describe("Graceful shutdown", () => {
       yield* Effect.sleep("50 millis")
       const [took] = yield* Effect.timed(Scope.close(scope, Exit.void))
       expect(Duration.toMillis(took)).toBeLessThan(500)
+    }))
+})
+
+describe("Health.nodeServer", () => {
+  const get = (url: string) =>
+    Effect.promise(async () => {
+      const response = await fetch(url, { signal: AbortSignal.timeout(10_000) })
+      return { status: response.status, retryAfter: response.headers.get("retry-after"), text: await response.text() }
+    })
+
+  it.scopedLive("answers 503 (Retry-After) while nothing serves, steps aside for the app, and answers 503 again once it stops", () =>
+    Effect.gen(function*() {
+      let node: import("node:http").Server | undefined
+      const server = yield* NodeHttpServer.make(() => (node = HealthModule.nodeServer()), { port: 0, host: "127.0.0.1" })
+      const url = `http://127.0.0.1:${server.address._tag === "TcpAddress" ? server.address.port : 0}/healthz`
+      // Listening, not serving yet (the runtime is still starting): answered at once, not left hanging.
+      expect(yield* get(url)).toEqual({ status: 503, retryAfter: "1", text: "{\"ok\":false,\"reason\":\"starting\"}" })
+      const serving = yield* Scope.make()
+      const app = HttpRouter.empty.pipe(HttpRouter.get("/healthz", Effect.succeed(HttpServerResponse.text("served"))))
+      yield* server.serve(app).pipe(Scope.extend(serving))
+      expect(yield* get(url)).toMatchObject({ status: 200, text: "served" })
+      // One request listener while serving (the runtime puts its webhook handler in front of exactly one).
+      expect(node?.listenerCount("request")).toBe(1)
+      yield* Scope.close(serving, Exit.void)
+      expect(yield* get(url)).toMatchObject({ status: 503, text: "{\"ok\":false,\"reason\":\"stopping\"}" })
     }))
 })

@@ -8,6 +8,8 @@ import type { Launch } from "../LaunchRegistry.js"
 import type { LedgerLine } from "../PartsLedger.js"
 import type { InboxEntry } from "../WebhookInbox.js"
 import { Html } from "@shoplink/http"
+import { Punchout } from "@shoplink/protocol"
+import { deadDeliveryText, retryingDeliveryText } from "./failureWords.js"
 
 const { html, safeHref, toHtmlString } = Html
 
@@ -29,6 +31,7 @@ const lineCount = (entry: InboxEntry): number => {
 }
 
 const parts = (n: number) => `${n} part${n === 1 ? "" : "s"}`
+const them = (n: number) => (n === 1 ? "it" : "them")
 
 export type CallbackState = "waiting" | "pending" | "applied" | "dead" | "quiet"
 
@@ -74,10 +77,19 @@ export const callbackView = (
         ? { text: `${parts(n)} ${what} and kept with ${ro}.`, refresh: false, state: "applied", shown: latest }
         : { text: `${parts(n)} ${what} and added to ${ro}.`, refresh: false, state: "applied", shown: latest }
     case "pending":
-      return { text: `${parts(n)} ${what}; adding them to ${ro}…`, refresh: true, state: "pending", shown: latest }
+      // A failed attempt that will be tried again says so: nothing for the user to do.
+      return latest.attempts > 0 && latest.lastError !== undefined
+        ? {
+          text: `${parts(n)} ${what}; adding ${them(n)} to ${ro} did not work yet. ${retryingDeliveryText(latest.lastError)}`,
+          refresh: true,
+          state: "pending",
+          shown: latest
+        }
+        : { text: `${parts(n)} ${what}; adding ${them(n)} to ${ro}…`, refresh: true, state: "pending", shown: latest }
     case "dead":
+      // What happened, whether it is retried, what to do: never a command (that is the operator's).
       return {
-        text: `${parts(n)} ${what}, but they could not be added to ${ro}. Your administrator can retry with: shoplink inbox replay ${latest.id}`,
+        text: `${parts(n)} ${what}, but ${n === 1 ? "it" : "they"} could not be added to ${ro}. ${deadDeliveryText(latest.lastError, latest.id)}`,
         refresh: false,
         state: "dead",
         shown: latest
@@ -92,18 +104,23 @@ export const partsTable = (lines: ReadonlyArray<LedgerLine>) =>
   lines.length === 0 ? "" : html`<table data-testid="parts-table"><thead><tr><th>Kind</th><th>Order</th><th>Status</th><th>Brand</th>
 <th>Part</th><th>Description</th><th>Qty</th><th>Unit cost</th><th>List</th><th>Core</th></tr></thead><tbody>
 ${lines.map((line) => html`<tr data-testid="parts-row" data-kind="${line.kind}"><td>${line.kind}</td><td>${line.orderID ?? ""}</td>
-<td>${line.statusDescription ?? line.status ?? ""}</td><td>${line.brandID}</td><td>${line.productID}</td><td>${line.description}</td>
+<td>${line.status === undefined ? line.statusDescription ?? "" : Punchout.orderStatusText(line.status, line.statusDescription)}</td><td>${line.brandID}</td><td>${line.productID}</td><td>${line.description}</td>
 <td>${line.quantity}</td><td>${money(line.costCents)}</td><td>${money(line.listCents)}</td><td>${money(line.coreCents)}</td></tr>`)}
 </tbody></table>`
 
-const TABLE_STYLE = "table{border-collapse:collapse;width:100%;font-size:.9rem}th,td{border-bottom:1px solid #d9e2ec;padding:.3rem;text-align:left}"
+// Phone first (360 px and up): below 48rem a table scrolls inside its own box, never the page.
+const TABLE_STYLE = "table{border-collapse:collapse;width:100%;font-size:.9rem}th,td{border-bottom:1px solid #d9e2ec;padding:.3rem;text-align:left}" +
+  "@media (max-width:48rem){table{display:block;overflow-x:auto}}"
+
+/** Every page's viewport: laid out at the device's width, not a 980 px desktop. */
+const VIEWPORT = html`<meta name="viewport" content="width=device-width, initial-scale=1">`
 
 export const renderCallbackPage = (launch: Launch, view: CallbackView, kept: ReadonlyArray<LedgerLine> = []): string => {
   const href = safeHref(launch.repairOrderUrl)
   return toHtmlString(html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Parts for RO ${launch.repairOrderNumber}</title>
+<html lang="en"><head><meta charset="utf-8">${VIEWPORT}<title>Parts for RO ${launch.repairOrderNumber}</title>
 ${view.refresh ? html`<meta http-equiv="refresh" content="2">` : ""}
-<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#1f2933}
+<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem;color:#1f2933;line-height:1.4;overflow-wrap:break-word}
 p.summary{font-size:1.25rem}a{color:#0b6bcb}${TABLE_STYLE}</style></head>
 <body><h1>RO ${launch.repairOrderNumber}</h1>
 <p class="summary" data-testid="callback-summary" data-state="${view.state}">${view.text}</p>
@@ -118,8 +135,8 @@ export const renderPartsPage = (
   csvHref: string
 ): string =>
   toHtmlString(html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Parts for repair order ${ref.repairOrderId}</title>
-<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1f2933}a{color:#0b6bcb}${TABLE_STYLE}</style></head>
+<html lang="en"><head><meta charset="utf-8">${VIEWPORT}<title>Parts for repair order ${ref.repairOrderId}</title>
+<style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:1rem auto;padding:0 1rem;color:#1f2933;line-height:1.4;overflow-wrap:break-word}a{color:#0b6bcb}${TABLE_STYLE}</style></head>
 <body><h1>Parts for repair order ${ref.repairOrderId}</h1>
 <p data-testid="parts-summary">${
     lines.length === 0
@@ -130,4 +147,4 @@ ${partsTable(lines)}
 <p><a data-testid="parts-csv" href="${csvHref}" download>Download CSV</a></p></body></html>`)
 
 export const renderStatusPage = (status: number, text: string): string =>
-  toHtmlString(html`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${status}</title></head><body><p>${text}</p></body></html>`)
+  toHtmlString(html`<!doctype html><html lang="en"><head><meta charset="utf-8">${VIEWPORT}<title>${status}</title></head><body><p>${text}</p></body></html>`)

@@ -5,6 +5,7 @@
  */
 import * as Schema from "effect/Schema"
 import { EpochMillis } from "../Epoch.js"
+import { messages } from "../MessageCatalog.js"
 import { BoundedId } from "../internal/fields.js"
 import { LenientNumber, OptionalText, OrderId } from "../Values.js"
 
@@ -106,6 +107,36 @@ export const ORDER_STATUS = {
   inCart: { code: "0", description: "In shopping cart" },
   submitted: { code: "3", description: "Order submitted" }
 } as const
+
+// The order states the Order Management catalogue names (API0282–API0286): their text is the
+// catalogue's.
+const REPORTED_STATUS: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(messages).filter(([, entry]) => entry.kind === "status").map(([id, entry]) => [id, entry.text])
+)
+
+/**
+ * An order status in words, for people: the punchout codes (`ORDER_STATUS`: `"0"` in shopping
+ * cart, `"3"` submitted), `expired`, and the Order Management status reports (API0282–API0286).
+ * An unknown code reads as the distributor's own `description` when it sent one, else
+ * `"Status <code>"`. The one table every page and message uses.
+ *
+ * @example
+ * import { Punchout } from "@shoplink/protocol"
+ * Punchout.orderStatusText("3") // "Order submitted"
+ * Punchout.orderStatusText("API0285") // "Shipped, partial"
+ * Punchout.orderStatusText("7", "Back-ordered") // "Back-ordered"
+ *
+ * @since 0.9.0
+ */
+export const orderStatusText = (status: string | number, description?: string | null): string => {
+  const code = String(status).trim()
+  const known = Object.values(ORDER_STATUS).find((s) => s.code === code)?.description ??
+    REPORTED_STATUS[code.toUpperCase()] ??
+    (code.toLowerCase() === "expired" ? "Expired" : undefined)
+  if (known !== undefined) return known
+  const text = description?.trim()
+  return text !== undefined && text !== "" ? text : `Status ${code === "" ? "unknown" : code}`
+}
 
 /**
  * An order line (`order.orderLines[]`).
