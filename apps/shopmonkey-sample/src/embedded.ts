@@ -21,6 +21,8 @@ export interface Embedded {
   readonly shops: DemoShops.DemoShops["shops"]
   /** ava@mainstreet.example (shop A) and ben@maplegarage.example (shop B), in that order. */
   readonly users: DemoShops.DemoShops["users"]
+  /** olga@operations.example: an operator, who also opens the delivery console (/console). */
+  readonly operator: DemoShops.DemoShops["operator"]
 }
 
 export const { SHOP_A, SHOP_B } = DemoShops
@@ -44,6 +46,7 @@ export const startEmbedded = (options: { readonly passwords?: readonly [string, 
       shopmonkey,
       shops: demo.shops,
       users: demo.users,
+      operator: demo.operator,
       settings: {
         punchoutBaseUrl: demo.punchoutBaseUrl,
         vendorApiKey: demo.vendorApiKey,

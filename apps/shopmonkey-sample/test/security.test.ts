@@ -32,13 +32,13 @@ describe("shopmonkey-sample security", () => {
       const forged = WebClient.make(app.url)
       forged.cookies.set("shoplink_session", "A".repeat(43))
       for (const client of [anonymous, forged]) {
-        for (const path of ["/", `/ro/${A.vin.id}`, `/ro/${B.vin.id}`, "/ro/ord_404"]) {
+        for (const path of ["/", `/ro/${A.vin.id}`, `/ro/${B.vin.id}`, "/ro/ord_404", "/console", "/console/shops", "/console/deliveries/any"]) {
           const answer = yield* call(() => client.get(path))
           expect([path, answer.status]).toEqual([path, 303])
           expect(answer.location).toBe(`/sign-in?next=${encodeURIComponent(path)}`)
           expectNothingIn(answer, embedded.sandbox.url)
         }
-        for (const path of [`/ro/${A.vin.id}/order-parts`, `/ro/${B.vin.id}/order-parts`, "/sign-out"]) {
+        for (const path of [`/ro/${A.vin.id}/order-parts`, `/ro/${B.vin.id}/order-parts`, "/sign-out", "/console/deliveries/any/replay", "/console/deliveries/any/discard"]) {
           // With the app's own Origin and a made-up token: still refused.
           const answer = yield* call(() => client.post(path, {}, { csrf: "A".repeat(43) }))
           expect([path, answer.status]).toEqual([path, 403])

@@ -22,6 +22,8 @@ export interface Embedded {
   readonly settings: Pick<Settings, "punchoutBaseUrl" | "vendorApiKey" | "orderManagement" | "tekmetricBaseUrl" | "secretKeys" | "linkSecret" | "users" | "shops">
   readonly shops: DemoShops.DemoShops["shops"]
   readonly users: DemoShops.DemoShops["users"]
+  /** olga@operations.example: an operator, who also opens the delivery console (/console). */
+  readonly operator: DemoShops.DemoShops["operator"]
 }
 
 const { demo, maple } = FAKE_TEKMETRIC_FIXTURES.clients
@@ -30,7 +32,7 @@ export const startEmbedded = (options: { readonly passwords?: readonly [string, 
   Effect.gen(function*() {
     const sandbox = yield* startSandbox()
     const tekmetric = yield* startFakeTekmetric()
-    const { punchoutBaseUrl, secretKeys, shops, signInUsers, users, vendorApiKey } = yield* DemoShops.make(sandbox, {
+    const { operator, punchoutBaseUrl, secretKeys, shops, signInUsers, users, vendorApiKey } = yield* DemoShops.make(sandbox, {
       passwords: options.passwords,
       sms: [{
         [TekmetricConnector.CLIENT_ID_SECRET]: Redacted.make(demo.clientId),
@@ -46,6 +48,7 @@ export const startEmbedded = (options: { readonly passwords?: readonly [string, 
       tekmetric,
       shops,
       users,
+      operator,
       settings: {
         punchoutBaseUrl,
         vendorApiKey,

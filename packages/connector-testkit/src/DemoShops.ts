@@ -66,7 +66,12 @@ export interface DemoShops {
   readonly shops: readonly [ShopStore.ShopInput, ShopStore.ShopInput]
   /** ava@mainstreet.example (shop A) and ben@maplegarage.example (shop B), with their passwords. */
   readonly users: readonly [DemoUser, DemoUser]
-  /** The same users as `ServicePages` takes them: the passwords' hashes. */
+  /**
+   * olga@operations.example, an operator (`role: "operator"`: the delivery console, every shop),
+   * whose own pages are shop A's.
+   */
+  readonly operator: DemoUser
+  /** The same users as `ServicePages` takes them (the two shops' users and the operator): the passwords' hashes. */
   readonly signInUsers: ReadonlyArray<SignIn.User>
   /** The sandbox's Punchout base URL and vendor API key. */
   readonly punchoutBaseUrl: string
@@ -95,6 +100,8 @@ export const make = (
   options: {
     readonly sms: readonly [Record<string, Redacted.Redacted<string>>, Record<string, Redacted.Redacted<string>>]
     readonly passwords?: readonly [string, string] | undefined
+    /** The operator's password (random per run unless given). */
+    readonly operatorPassword?: string | undefined
   }
 ): Effect.Effect<DemoShops> =>
   Effect.gen(function*() {
@@ -116,12 +123,29 @@ export const make = (
       { email: "ava@mainstreet.example", name: "Ava Martinez", password: passwordA, shopId: SHOP_A.id, shopName: SHOP_A.name },
       { email: "ben@maplegarage.example", name: "Ben Tremblay", password: passwordB, shopId: SHOP_B.id, shopName: SHOP_B.name }
     ] as const
-    const signInUsers = yield* Effect.promise(() =>
-      Promise.all(users.map(async (u) => ({ email: u.email, name: u.name, shopId: u.shopId, passwordHash: await SignIn.hashPassword(u.password) })))
+    const operator = {
+      email: "olga@operations.example",
+      name: "Olga Operator",
+      password: options.operatorPassword ?? SignIn.randomPassword(),
+      shopId: SHOP_A.id,
+      shopName: SHOP_A.name
+    }
+    const signInUsers: ReadonlyArray<SignIn.User> = yield* Effect.promise(() =>
+      Promise.all([
+        ...users.map(async (u) => ({ email: u.email, name: u.name, shopId: u.shopId, passwordHash: await SignIn.hashPassword(u.password) })),
+        SignIn.hashPassword(operator.password).then((passwordHash) => ({
+          email: operator.email,
+          name: operator.name,
+          shopId: operator.shopId,
+          passwordHash,
+          role: "operator" as const
+        }))
+      ])
     )
     return {
       shops,
       users,
+      operator,
       signInUsers,
       punchoutBaseUrl: sandbox.url,
       vendorApiKey: Redacted.make(sandbox.credentials.vendorApiKey),

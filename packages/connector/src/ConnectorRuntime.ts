@@ -77,6 +77,8 @@ import { PartsLedger } from "./PartsLedger.js"
 import { normalizeBasePath, PunchoutLauncher, layer as launcherLayer } from "./PunchoutLauncher.js"
 import type * as PunchoutLauncherModule from "./PunchoutLauncher.js"
 import * as SecretBox from "./SecretBox.js"
+import * as SessionStore from "./SessionStore.js"
+import type * as SignIn from "./SignIn.js"
 import { ShopStore } from "./ShopStore.js"
 import * as ShopStoreModule from "./ShopStore.js"
 import * as SmsCredentials from "./SmsCredentials.js"
@@ -269,6 +271,12 @@ export interface Runtime {
   readonly shops: ShopStoreModule.Operations
   readonly apiKeys: ApiKeysModule.Operations
   readonly inbox: WebhookInbox["Type"]
+  /**
+   * A store of sign-in sessions for `ServicePages` (its `sessionStore`): in the runtime's database
+   * (`shoplink_sessions`) when it has one, so every instance on that database serves every
+   * signed-in user and a restart signs nobody out; in memory with `storage: "memory"`.
+   */
+  readonly signInSessions: (options?: SignIn.SessionOptions) => SessionStore.SessionStore
   /**
    * The part lines the runtime keeps for shop systems without `writeQuotedParts` or
    * `writeOrderedParts` (see `PartsLedger`), per shop and repair order.
@@ -680,6 +688,8 @@ export const make = <E, R>(
       shops,
       apiKeys,
       inbox: Context.get(context, WebhookInbox),
+      // The stores' layers ran the migrations: `shoplink_sessions` exists.
+      signInSessions: (sessionOptions) => sql === undefined ? SessionStore.memory(sessionOptions) : SessionStore.makeSql(sql, sessionOptions),
       shopSystem: Context.get(context, ShopSystem),
       drain: InboxWorker.processDue(options.worker === false ? {} : options.worker ?? {}).pipe(Effect.provide(context)),
       isKeyedPath,

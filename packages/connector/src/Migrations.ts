@@ -310,11 +310,40 @@ const inboxEngine = statements((sql) =>
   })
 )
 
+// Sign-in sessions (#26): any instance serves any signed-in user, and a restart signs nobody out.
+// The row is keyed by the SHA-256 of the session id (the cookie is the only copy of the id); the
+// CSRF token is derived from the id, so nothing here can be replayed. Revoked by deleting the row.
+// Plus the delivery console's keyset pages over the inbox, newest first: all entries, by status,
+// by shop, by repair order, each ordered by (received_at, id).
+const sessionsAndConsole = statements((sql) => {
+  const time = sql.onDialectOrElse({ pg: () => sql.literal("BIGINT"), orElse: () => sql.literal("INTEGER") })
+  return [
+    sql`CREATE TABLE shoplink_sessions (
+      id_digest TEXT PRIMARY KEY,
+      email TEXT NOT NULL,
+      name TEXT NOT NULL,
+      shop_id TEXT NOT NULL,
+      shop_name TEXT NOT NULL,
+      role TEXT,
+      created_at ${time} NOT NULL,
+      expires_at ${time} NOT NULL,
+      last_seen_at ${time} NOT NULL
+    )`,
+    sql`CREATE INDEX shoplink_sessions_expiry ON shoplink_sessions (expires_at)`,
+    sql`CREATE INDEX shoplink_sessions_email ON shoplink_sessions (email)`,
+    sql`CREATE INDEX shoplink_inbox_console ON shoplink_inbox (received_at, id)`,
+    sql`CREATE INDEX shoplink_inbox_console_status ON shoplink_inbox (status, received_at, id)`,
+    sql`CREATE INDEX shoplink_inbox_console_shop ON shoplink_inbox (shop_id, received_at, id)`,
+    sql`CREATE INDEX shoplink_inbox_console_ro ON shoplink_inbox (shop_id, repair_order_id, received_at, id)`
+  ]
+})
+
 const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_initial_schema": initialSchema,
   "0002_parts_ledger": partsLedger,
   "0003_launch_callback_keys": launchCallbackKeys,
-  "0004_inbox_engine": inboxEngine
+  "0004_inbox_engine": inboxEngine,
+  "0005_sessions_and_console": sessionsAndConsole
 }
 
 // --- Running them ---

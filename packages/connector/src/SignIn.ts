@@ -190,6 +190,8 @@ export interface Session {
   readonly name: string
   readonly shopId: string
   readonly shopName: string
+  /** `"operator"`: the user may open the delivery console (`DeliveryConsole`), for every shop. */
+  readonly role?: Role | undefined
   /** The synchronizer token every POST of this session must carry. */
   readonly csrfToken: string
   readonly expiresAt: number
@@ -452,12 +454,27 @@ export interface User {
   readonly shopId: string
   /** `scrypt:N:r:p:salt:hash`, from `hashPassword` (any cost it accepts; see `needsRehash`). */
   readonly passwordHash: string
+  /** `"operator"`: may also open the delivery console, for every shop. Absent: the shop's pages only. */
+  readonly role?: Role | undefined
 }
+
+/**
+ * A user's role beyond their own shop's pages: `"operator"` runs the delivery console (deliveries
+ * of every shop: replay, discard; the shops' credential status).
+ *
+ * @example
+ * import type { SignIn } from "@shoplink/connector"
+ * const role: SignIn.Role = "operator"
+ *
+ * @since 0.8.0
+ */
+export type Role = "operator"
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/
 
 /**
- * Reads a users file: a JSON array of `{ email, name?, shopId, passwordHash }`. Emails are trimmed
+ * Reads a users file: a JSON array of `{ email, name?, shopId, passwordHash, role? }` (`role`:
+ * `"operator"` for the delivery console, or absent). Emails are trimmed
  * and lower-cased (a name defaults to the email), a `passwordHash` must be one `hashPassword` made,
  * and an email may appear once. The problem is one line; `hashHint` says where a hash comes from.
  *
@@ -483,15 +500,22 @@ export const parseUsers = (
   for (const [index, entry] of json.entries()) {
     const at = `user ${index + 1}`
     if (typeof entry !== "object" || entry === null) return Either.left(`${at} is not an object`)
-    const { email, name, passwordHash, shopId } = entry as Record<string, unknown>
+    const { email, name, passwordHash, role, shopId } = entry as Record<string, unknown>
     if (typeof email !== "string" || !EMAIL.test(email.trim())) return Either.left(`${at}: email must be an email address`)
     if (typeof shopId !== "string" || !/^[A-Za-z0-9._-]{1,64}$/.test(shopId)) return Either.left(`${at}: shopId must be a shop's id`)
     if (typeof passwordHash !== "string" || !isPasswordHash(passwordHash)) {
       return Either.left(`${at}: passwordHash must come from ${options.hashHint ?? "SignIn.hashPassword"} (scrypt:…)`)
     }
+    if (role !== undefined && role !== null && role !== "operator") return Either.left(`${at}: role must be "operator" or absent`)
     const normalized = email.trim().toLowerCase()
     if (users.some((u) => u.email === normalized)) return Either.left(`${at}: ${normalized} appears twice`)
-    users.push({ email: normalized, name: typeof name === "string" && name.trim() !== "" ? name.trim() : normalized, shopId, passwordHash })
+    users.push({
+      email: normalized,
+      name: typeof name === "string" && name.trim() !== "" ? name.trim() : normalized,
+      shopId,
+      passwordHash,
+      ...(role === "operator" ? { role } : {})
+    })
   }
   return Either.right(users)
 }

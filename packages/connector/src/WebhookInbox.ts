@@ -234,6 +234,12 @@ export interface Operations {
   readonly get: (id: string) => Effect.Effect<InboxEntry, InboxError | EntryNotFound>
   /** Entries oldest first, optionally only those of a status, a repair order, or received since a time. */
   readonly list: (filter?: ListFilter) => Effect.Effect<ReadonlyArray<InboxEntry>, InboxError>
+  /**
+   * One page of entries, newest first, by keyset on (`receivedAt`, `id`): each page costs the same
+   * however many entries there are (the console's indexes of migration 5 on SQL). Pass the page's
+   * `next` as `after` for the following one.
+   */
+  readonly page: (query: PageQuery) => Effect.Effect<Page, InboxError>
   /** Clears the bodies of old applied entries (the body becomes `""`) and deletes older ones. */
   readonly purge: (cutoffs: PurgeCutoffs) => Effect.Effect<PurgeResult, InboxError>
   /** How many entries are pending, and the oldest one's receipt time. */
@@ -275,6 +281,71 @@ export interface ListFilter {
   readonly repairOrderId?: string
   /** Epoch milliseconds; entries received at or after it. */
   readonly receivedSince?: number
+}
+
+/**
+ * Which page `page` answers: the filter (all conditions given must hold), how many entries at most
+ * (1 to 500), and where the previous page ended.
+ *
+ * @example
+ * import type { WebhookInbox } from "@shoplink/connector"
+ * const retrying: WebhookInbox.PageQuery = { status: "pending", retrying: true, shopId: "shop_1", limit: 50 }
+ *
+ * @since 0.8.0
+ */
+export interface PageQuery {
+  readonly status?: EntryStatus
+  /** With `status: "pending"`: `true` only entries that failed at least once, `false` only those never tried. */
+  readonly retrying?: boolean
+  readonly shopId?: string
+  /** Needs `shopId` (a repair order id is the shop's own). */
+  readonly repairOrderId?: string
+  readonly limit: number
+  /** The `next` of the previous page: entries received before it (or at its time with a smaller id). */
+  readonly after?: PageCursor
+}
+
+/**
+ * Where a page ended: its last entry's receipt time and id.
+ *
+ * @example
+ * import type { WebhookInbox } from "@shoplink/connector"
+ * const cursor: WebhookInbox.PageCursor = { receivedAt: 1767225600000, id: "9a1c6f0e-3d0b-4c61-9d0e-2f6b1f8e4a11" }
+ *
+ * @since 0.8.0
+ */
+export interface PageCursor {
+  readonly receivedAt: number
+  readonly id: string
+}
+
+/**
+ * A page of entries, newest first, and the cursor of the next one (absent on the last page).
+ *
+ * @example
+ * import type { WebhookInbox } from "@shoplink/connector"
+ * const ids = (page: WebhookInbox.Page) => page.entries.map((entry) => entry.id)
+ *
+ * @since 0.8.0
+ */
+export interface Page {
+  readonly entries: ReadonlyArray<InboxEntry>
+  readonly next: PageCursor | undefined
+}
+
+const pageLimit = (limit: number) => Math.max(1, Math.min(500, Math.floor(Number.isFinite(limit) ? limit : 50)))
+
+const matchesPage = (query: PageQuery) => (e: InboxEntry) =>
+  (query.status === undefined || e.status === query.status) &&
+  (query.retrying === undefined || (query.retrying ? e.attempts > 0 : e.attempts === 0)) &&
+  (query.shopId === undefined || e.shopId === query.shopId) &&
+  (query.repairOrderId === undefined || e.repairOrderId === query.repairOrderId) &&
+  (query.after === undefined || e.receivedAt < query.after.receivedAt || (e.receivedAt === query.after.receivedAt && e.id < query.after.id))
+
+const toPage = (rows: ReadonlyArray<InboxEntry>, limit: number): Page => {
+  const entries = rows.slice(0, limit)
+  const last = entries.at(-1)
+  return { entries, next: rows.length > limit && last !== undefined ? { receivedAt: last.receivedAt, id: last.id } : undefined }
 }
 
 const matches = (filter: ListFilter | undefined) => (e: InboxEntry) =>
@@ -410,6 +481,14 @@ export const layerMemory: Layer.Layer<WebhookInbox> = Layer.effect(
             .filter(matches(filter))
             .sort((a, b) => a.receivedAt - b.receivedAt)
         )),
+      page: (query) =>
+        Ref.get(entries).pipe(Effect.map((map) => {
+          const limit = pageLimit(query.limit)
+          const rows = [...map.values()]
+            .filter(matchesPage(query))
+            .sort((a, b) => b.receivedAt - a.receivedAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+          return toPage(rows.slice(0, limit + 1), limit)
+        })),
       purge: ({ clearBodiesAppliedBefore, deleteAppliedBefore }) =>
         Ref.modify(entries, (map): readonly [PurgeResult, Map<string, InboxEntry>] => {
           let bodiesCleared = 0
@@ -579,6 +658,23 @@ const sharedOperations = (sql: SqlClient.SqlClient, { order, replayNextAttempt, 
           filter?.receivedSince === undefined ? undefined : sql`received_at >= ${filter.receivedSince}`
         ].filter((c) => c !== undefined)
         return yield* select(sql`SELECT * FROM shoplink_inbox WHERE ${sql.and(conditions)} ORDER BY ${order}`)
+      }),
+    // Newest first on (received_at, id): each filter has an index of migration 5 in that order
+    // (all, by status, by shop, by repair order), so a page reads `limit + 1` index entries past
+    // the cursor, never the backlog.
+    page: (query: PageQuery) =>
+      Effect.gen(function*() {
+        const limit = pageLimit(query.limit)
+        const conditions = [
+          query.status === undefined ? undefined : sql`status = ${query.status}`,
+          query.retrying === undefined ? undefined : query.retrying ? sql`attempts > 0` : sql`attempts = 0`,
+          query.shopId === undefined ? undefined : sql`shop_id = ${query.shopId}`,
+          query.repairOrderId === undefined ? undefined : sql`repair_order_id = ${query.repairOrderId}`,
+          query.after === undefined ? undefined : sql`(received_at, id) < (${query.after.receivedAt}, ${query.after.id})`
+        ].filter((c) => c !== undefined)
+        const rows = yield* select(sql`SELECT * FROM shoplink_inbox WHERE ${sql.and(conditions)}
+          ORDER BY received_at DESC, id DESC LIMIT ${limit + 1}`)
+        return toPage(rows, limit)
       }),
     // In chunks, each its own short statement: a purge of a large backlog never holds the
     // write lock (or, SQLite being synchronous, the event loop) for long.

@@ -136,11 +136,12 @@ const TABLES = [
   "shoplink_launches",
   "shoplink_migrations",
   "shoplink_parts",
+  "shoplink_sessions",
   "shoplink_shop_secrets",
   "shoplink_shops"
 ]
 // Every version this release knows, as `run` answers and `shoplink_migrations` records them.
-const ALL = [[1, "initial_schema"], [2, "parts_ledger"], [3, "launch_callback_keys"], [4, "inbox_engine"]]
+const ALL = [[1, "initial_schema"], [2, "parts_ledger"], [3, "launch_callback_keys"], [4, "inbox_engine"], [5, "sessions_and_console"]]
 
 const createPrevious = (statements: ReadonlyArray<string>) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.forEach(statements, (s) => sql.unsafe(s), { discard: true }))
@@ -188,6 +189,11 @@ const recorded = Effect.flatMap(SqlClient.SqlClient, (sql) =>
 const withoutLaterTables = Effect.flatMap(SqlClient.SqlClient, (sql) =>
   Effect.gen(function*() {
     yield* sql`DROP TABLE shoplink_parts`
+    // Migration 5: sign-in sessions and the console's inbox indexes.
+    yield* sql`DROP TABLE shoplink_sessions`
+    for (const index of ["console", "console_status", "console_shop", "console_ro"]) {
+      yield* sql.unsafe(`DROP INDEX shoplink_inbox_${index}`)
+    }
     // Migration 3: the callback key.
     yield* sql`DROP INDEX shoplink_launches_callback`
     yield* sql`ALTER TABLE shoplink_launches DROP COLUMN callback_digest`
@@ -214,8 +220,8 @@ const dialects: ReadonlyArray<{
 ]
 
 describe("Migrations", () => {
-  it("knows versions 1 to 3 and records them in shoplink_migrations", () => {
-    expect(Migrations.latest).toBe(4)
+  it("knows versions 1 to 5 and records them in shoplink_migrations", () => {
+    expect(Migrations.latest).toBe(5)
     expect(Migrations.table).toBe("shoplink_migrations")
   })
 
@@ -347,7 +353,16 @@ describe("Migrations: upgrading a SQLite file of the release before migrations",
       }).pipe(Effect.provide(sqlite(file)))
       expect(before).toEqual(["shoplink_inbox_due"])
       const after = yield* Effect.zipRight(Migrations.run, indexes).pipe(Effect.provide(sqlite(file)))
-      expect(after).toEqual(["shoplink_inbox_applied", "shoplink_inbox_applied_bodies", "shoplink_inbox_pending", "shoplink_inbox_pending_ro"])
+      expect(after).toEqual([
+        "shoplink_inbox_applied",
+        "shoplink_inbox_applied_bodies",
+        "shoplink_inbox_console",
+        "shoplink_inbox_console_ro",
+        "shoplink_inbox_console_shop",
+        "shoplink_inbox_console_status",
+        "shoplink_inbox_pending",
+        "shoplink_inbox_pending_ro"
+      ])
     }).pipe(Effect.orDie))
 })
 
