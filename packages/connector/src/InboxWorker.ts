@@ -65,6 +65,8 @@ import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Random from "effect/Random"
+import * as RuntimeFlags from "effect/RuntimeFlags"
+import * as RuntimeFlagsPatch from "effect/RuntimeFlagsPatch"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { Punchout } from "@shoplink/protocol"
@@ -445,7 +447,11 @@ export const run = (options: Options = {}): Effect.Effect<never, never, WebhookI
       wake = Deferred.unsafeMake<void>(FiberId.none)
       Deferred.unsafeDone(woken, Exit.void)
     }
-    const idle = Effect.suspend(() => Effect.raceFirst(Deferred.await(wake), Effect.sleep(config.pollInterval)))
+    // The race's loser is interrupted at every poll: its fibers are left out of Effect's fiber
+    // metrics, so an idle worker does not make `effect_fiber_failures` climb (a false alarm).
+    const idle = Effect.suspend(() => Effect.raceFirst(Deferred.await(wake), Effect.sleep(config.pollInterval))).pipe(
+      Effect.withRuntimeFlagsPatch(RuntimeFlagsPatch.disable(RuntimeFlags.RuntimeMetrics))
+    )
     const waitForRoom = Effect.suspend(() => Deferred.await(wake))
     // The backlog gauges ride on the fetcher's looks at the inbox (no timer of their own).
     let gaugesAt = -Infinity
