@@ -18,9 +18,8 @@
 import { HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpClient, NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { __Name__Connector } from "@shoplink/adapter-__name__"
-import { ConnectorRuntime, Settings, type Storage } from "@shoplink/connector"
+import { ConnectorRuntime, Health, Observability, Settings, type Storage } from "@shoplink/connector"
 import { Cause, Config, Effect, Exit, Layer, Option } from "effect"
-import { createServer } from "node:http"
 
 // The adapter for every shop: __title__'s base URL here; each shop's API key comes from the
 // runtime's shop store (SmsCredentials).
@@ -54,14 +53,21 @@ const server = Layer.scopedDiscard(Effect.gen(function*() {
 const main = server.pipe(
   Layer.provide(runtime),
   // The listener, with header, request and keep-alive timeouts (SHOPLINK_HEADERS_TIMEOUT,
-  // SHOPLINK_REQUEST_TIMEOUT, SHOPLINK_KEEP_ALIVE_TIMEOUT; default 10 s, 30 s, 5 s).
+  // SHOPLINK_REQUEST_TIMEOUT, SHOPLINK_KEEP_ALIVE_TIMEOUT; default 10 s, 30 s, 5 s). Until the
+  // runtime serves, every request on it gets a 503 (Health.nodeServer), never a silent socket.
   Layer.provide(Layer.unwrapEffect(Effect.map(Settings.serverTimeouts, (timeouts) =>
-    NodeHttpServer.layerConfig(() => createServer(timeouts), { port: Config.integer("PORT").pipe(Config.withDefault(8080)) })))),
+    NodeHttpServer.layerConfig(() => Health.nodeServer(timeouts), { port: Config.integer("PORT").pipe(Config.withDefault(8080)) })))),
   // The distributor's API (and your __title__ client, if it uses HttpClient).
   Layer.provide(NodeHttpClient.layerUndici)
 )
 
-// Ctrl-C / SIGTERM interrupt the layers (servers close, SQLite flushes) and exit 0.
-NodeRuntime.runMain(Layer.launch(main), {
+// One log line per event (SHOPLINK_LOG_FORMAT json or logfmt, SHOPLINK_LOG_LEVEL) and, when
+// OTEL_EXPORTER_OTLP_ENDPOINT is set, traces and metrics over OTLP.
+const observability = Observability.layerConfig(Settings.observability).pipe(Layer.provide(NodeHttpClient.layerUndici))
+
+// Ctrl-C / SIGTERM interrupt the layers (servers close, SQLite flushes) and exit 0. The logger
+// above is the only one: runMain's own pretty logger would write every event again.
+NodeRuntime.runMain(Layer.launch(main).pipe(Effect.provide(observability)), {
+  disablePrettyLogger: true,
   teardown: (exit, onExit) => onExit(Exit.isFailure(exit) && !Cause.isInterruptedOnly(exit.cause) ? 1 : 0)
 })
