@@ -320,14 +320,15 @@ export const router = (dependencies: Dependencies, pages: ServicePages.ServicePa
   const notFound = (access: Access) =>
     pages.page(ServicePages.errorPage(404, "No such delivery (it may have been discarded).", access._tag === "session" ? access.viewer : undefined), 404)
 
-  // An API key when the request carries an Authorization header; else an operator's session.
+  // An API key when the request carries `Authorization: Bearer …`; else an operator's session.
   const guard = (
     method: "page" | "action",
     handler: (access: Access) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>
   ): Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest> =>
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
-      if (request.headers["authorization"] !== undefined) {
+      // A Bearer credential is a vendor API key; anything else (none, or a proxy's Basic) is the session's business.
+      if (/^bearer\s/i.test(request.headers["authorization"] ?? "")) {
         const verified = yield* Effect.either(apiKeys.verify(request.headers["authorization"]))
         if (Either.isLeft(verified)) {
           if (verified.left._tag === "ApiKeyStoreError") return yield* unavailable("the API key store")(verified.left)

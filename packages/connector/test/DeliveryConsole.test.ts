@@ -40,12 +40,14 @@ describe("DeliveryConsole", () => {
 
       const anonymous = yield* http.send("/console")
       expect([anonymous.status, anonymous.location]).toEqual([303, "/sign-in?next=%2Fconsole"])
-      for (const wrong of ["Bearer slk_0000000000_" + "A".repeat(43), "Bearer nope", "Basic eDp5"]) {
+      for (const wrong of ["Bearer slk_0000000000_" + "A".repeat(43), "Bearer nope", "bearer  " + key.slice(1)]) {
         const refused = yield* http.send("/console", { headers: { authorization: wrong } })
         expect(refused.status).toBe(401)
         expect(refused.headers["www-authenticate"]).toBe("Bearer realm=\"shoplink\"")
         expect(refused.text).not.toContain(id)
       }
+      // Another scheme is no API key: the browser is sent to sign in.
+      expect((yield* http.send("/console", { headers: { authorization: "Basic eDp5" } })).location).toBe("/sign-in?next=%2Fconsole")
       // A POST without credentials is refused before anything happens.
       expect((yield* http.post(`/console/deliveries/${id}/replay`)).status).toBe(403)
 
