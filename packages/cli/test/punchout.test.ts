@@ -96,9 +96,18 @@ layer(SandboxServer.layer(), { excludeTestServices: true })("shoplink punchout",
       const sandbox = yield* SandboxServer
       const auth = yield* runCliInProcess(["punchout", "session", "create"], { ...sandboxEnv(sandbox), SHOPLINK_CUSTOMER_API_TOKEN: "revoked-token-0000" })
       expect(auth.code).toBe(3)
-      expect(auth.stderr).toContain("error UNAUTHORIZED (Unauthorized)")
-      expect(auth.stderr).toContain("fix: ")
+      expect(auth.stderr).toContain("error UNAUTHORIZED (Unauthorized): Unauthorized (HTTP 401)\n")
+      // The fix names the credentials this call used, masked, and nothing it did not use (no OMS key).
+      expect(auth.stderr).toContain(
+        `  fix: the distributor refused the vendor API key <redacted>…${sandbox.credentials.vendorApiKey.slice(-4)} or the customer's credentials (account 100200`
+      )
+      expect(auth.stderr).toContain("API token <redacted>…0000)")
+      expect(auth.stderr).not.toContain("OMS")
       expect(auth.stderr).not.toContain("revoked-token-0000")
+      const oms = yield* runCliInProcess(["oms", "account"], { ...sandboxEnv(sandbox), SHOPLINK_OMS_API_KEY: "wrong-oms-key-9f8e" })
+      expect(oms.code).toBe(3)
+      expect(oms.stderr).toContain("  fix: the distributor refused the Order Management API key <redacted>…9f8e (APIKey header) for US_QUA")
+      expect(oms.stderr).not.toContain("vendor API key")
       const transport = yield* runCliInProcess(["punchout", "quotes", "oil filter"], { ...sandboxEnv(sandbox), SHOPLINK_PUNCHOUT_BASE_URL: "http://127.0.0.1:9" })
       expect(transport.code).toBe(5)
       expect(transport.stderr).toContain("error (RequestFailed)")

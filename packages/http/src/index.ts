@@ -8,6 +8,7 @@
 export * as Deadline from "./Deadline.js"
 export * as Html from "./Html.js"
 export * as InvalidInput from "./InvalidInput.js"
+export * as Mask from "./Mask.js"
 export * as Retry from "./Retry.js"
 export * as ServerTimeouts from "./ServerTimeouts.js"
 export * as Transport from "./Transport.js"

@@ -189,6 +189,17 @@ describe("auth failures", () => {
       const account = (customer: OrderManagementClient.CustomerClient) => customer.accountDetails({ submitDate: new Date() })
 
       expect(yield* tagOf(account(forUs(yield* client({ apiKey: Redacted.make("a1b2c3d4") }))))).toBe("InvalidApiKey")
+      // The message says which credential was refused and what to check, masked.
+      const wrongKey = yield* Effect.flip(account(forUs(yield* client({ apiKey: Redacted.make("wrong-oms-key-9f8e") }))))
+      expect(wrongKey.message).toBe(
+        "API0206: Invalid API key (HTTP 401) — the distributor refused the Order Management API key <redacted>…9f8e (APIKey header) " +
+          "for US_QUA: check it is this environment's key (test and production keys differ) and not expired"
+      )
+      const stranger = yield* Effect.flip(
+        (yield* client()).forCustomer(Customer.make("999999", usToken)).accountDetails({ submitDate: new Date() })
+      )
+      expect(stranger.message).toContain(`the distributor does not know customer account 999999 with API token <redacted>…${usToken.slice(-4)} (APIToken)`)
+      expect(stranger.message).not.toContain(usToken)
 
       yield* sandbox.admin.addOmsKey("partner-key-5e6f", "production")
       const otherTier = forUs(yield* client({ apiKey: Redacted.make("partner-key-5e6f") }))

@@ -167,3 +167,20 @@ export const isMessageError = (u: unknown): u is MessageError =>
  */
 export const hasRetryClass = (retryClass: RetryClass) => (u: unknown): u is MessageError =>
   isMessageError(u) && u.retryClass === retryClass
+
+/**
+ * The same error with `hint` set: what a person should check (which credential was refused, masked).
+ * The clients add one to the `auth` messages they can explain; `message` ends with it.
+ *
+ * @example
+ * import { MessageError, Unauthorized } from "@shoplink/protocol"
+ * const error = MessageError.withHint(new Unauthorized({ httpStatus: 401 }), "check the vendor API key <redacted>…abcd")
+ * error.message // "UNAUTHORIZED: Unauthorized (HTTP 401) — check the vendor API key <redacted>…abcd"
+ *
+ * @since 0.7.0
+ * @category errors
+ */
+export const withHint = <E extends MessageError>(error: E, hint: string): E => {
+  const { _tag: _, ...fields } = error as E & { readonly _tag: string }
+  return new (error.constructor as new(props: object) => E)({ ...fields, hint })
+}

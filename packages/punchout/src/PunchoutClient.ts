@@ -18,8 +18,8 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import type { ConfigError } from "effect/ConfigError"
 import type { NonEmptyReadonlyArray } from "effect/Array"
-import { Deadline, InvalidInput as Invalid, type Retry, TransportError } from "@shoplink/http"
-import { Decoder, OrderAlreadySubmitted, Punchout, PunchoutApi, Violation } from "@shoplink/protocol"
+import { Deadline, InvalidInput as Invalid, Mask, type Retry, TransportError } from "@shoplink/http"
+import { Decoder, MessageError, OrderAlreadySubmitted, Punchout, PunchoutApi, Violation } from "@shoplink/protocol"
 import { type CommandSpec, type ExchangeConfig, prepareClient, requestFor, runCommand } from "./internal/exchange.js"
 import { checkSettings } from "./internal/settings.js"
 import { commandUrl } from "./internal/urls.js"
@@ -301,7 +301,16 @@ export const make = (options: PunchoutClientOptions): Effect.Effect<Service, Con
           idempotency: CREATE.idempotency,
           referenceID: sessionOptions.referenceID,
           secrets: [options.vendorApiKey, customer.apiToken]
-        })
+        }).pipe(
+          // The spec's one 401 does not say which credential it refused: name each, masked.
+          Effect.catchTag("Unauthorized", (error) =>
+            Effect.fail(MessageError.withHint(
+              error,
+              `the distributor refused the vendor API key ${Mask.secret(options.vendorApiKey)} or the customer's credentials ` +
+                `(account ${customer.accountNo}, username ${customer.username}, country ${customer.country}, API token ${Mask.secret(customer.apiToken)}): ` +
+                "check the vendor key first (it is the same for every customer), then that the customer has not deleted or replaced its API token"
+            )))
+        )
         const punchout = response.punchout
         if (typeof punchout.expiration === "number" || punchout.token === undefined || punchout.token === null) {
           return yield* new TransportError.UnexpectedResponse({

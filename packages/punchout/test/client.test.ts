@@ -66,6 +66,13 @@ describe("createSession", () => {
       expect(error._tag).toBe("Unauthorized")
       expect(server.count()).toBe(1)
       expect(error.message).not.toContain(VENDOR_KEY)
+      // Which credentials were refused and what to check, each secret masked to its last 4 characters.
+      expect(error.message).toBe(
+        `UNAUTHORIZED: Unauthorized (HTTP 401) — the distributor refused the vendor API key <redacted>…${VENDOR_KEY.slice(-4)} or the customer's ` +
+          "credentials (account 100200, username parts@mainstreet-auto.example, country US, API token <redacted>…0200): check the vendor key " +
+          "first (it is the same for every customer), then that the customer has not deleted or replaced its API token"
+      )
+      expect(error.message).not.toContain("sbx-token-us-100200")
     }))
 
   it.scoped("refuses a blank token and a bad webhook URL before any request", () =>

@@ -73,6 +73,9 @@ const fixByTag: Readonly<Record<string, string>> = {
 const fixFor = (error: unknown, code: number): string | undefined => {
   const fix = hasString(error, "fix")
   if (fix !== undefined) return fix
+  // A client's hint names the credentials that call used (masked) and what to check.
+  const hint = hasString(error, "hint")
+  if (hint !== undefined) return hint
   if (hasString(error, "_tag") === "DropShipAddressRejected") {
     return typeof error === "object" && error !== null && "recommendedAddress" in error && error.recommendedAddress !== undefined
       ? "rerun with --accept-recommendation to ship to the recommended address, or correct --ship-to"
@@ -143,9 +146,12 @@ export const describeError = (error: unknown): Described => {
     ? { problems: error.problems as ReadonlyArray<string> }
     : {}
   const id = code === ExitCode.Auth || code === ExitCode.Distributor ? hasString(error, "code") : undefined
-  const message = error instanceof Error || hasString(error, "message") !== undefined
+  const full = error instanceof Error || hasString(error, "message") !== undefined
     ? String((error as { message: unknown }).message)
     : String(error)
+  // The hint is the fix line; the message keeps what happened.
+  const hint = hasString(error, "hint")
+  const message = hint !== undefined && full.endsWith(` — ${hint}`) ? full.slice(0, -(hint.length + 3)) : full
   // Message errors repeat their ID in front of the text; the ID has its own field.
   if (id !== undefined && message.startsWith(`${id}: `)) {
     return { exitCode: code, tag, id, message: message.slice(id.length + 2), ...withFix }

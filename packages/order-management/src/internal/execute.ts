@@ -12,8 +12,8 @@ import type * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import { Deadline, Retry, Transport, TransportError } from "@shoplink/http"
-import { Decoder as SchemaDecoder, Envelope, type MessageError, UnknownMessage } from "@shoplink/protocol"
+import { Deadline, Mask, Retry, Transport, TransportError } from "@shoplink/http"
+import { Decoder as SchemaDecoder, Envelope, MessageError, UnknownMessage } from "@shoplink/protocol"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as DefaultServices from "effect/DefaultServices"
@@ -120,7 +120,24 @@ const messageFieldsOf = (error: MessageError.MessageError) => ({
 
 // API0500 gets its support report; the Punchout-only UNAUTHORIZED, which this API does not
 // document, is kept as an UnknownMessage so the error union stays this API's.
+// The auth messages whose credential is known, and what a person should check (masked).
+const authHint = <A>(error: MessageError.MessageError, runtime: Runtime, call: Call<A>): string | undefined => {
+  switch (error.code) {
+    case "API0204":
+    case "API0206":
+    case "API0207":
+      return `the distributor refused the Order Management API key ${Mask.secret(runtime.apiKey)} (APIKey header) for ${runtime.environment}: check it is this environment's key (test and production keys differ) and not expired`
+    case "API0202":
+    case "API0244":
+      return `the distributor does not know customer account ${call.accountNo ?? "(not given)"} with API token ${Mask.secret(call.apiToken)} (APIToken): check the account number, and that the customer has not deleted or replaced the token`
+    default:
+      return undefined
+  }
+}
+
 const toApiError = <A>(error: MessageError.MessageError, runtime: Runtime, call: Call<A>): ApiError => {
+  const hint = authHint(error, runtime, call)
+  if (hint !== undefined) return MessageError.withHint(error, hint) as ApiError
   switch (error._tag) {
     case "SomethingWentWrong":
       return new SomethingWentWrongWithReport(

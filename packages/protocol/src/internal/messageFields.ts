@@ -11,16 +11,22 @@ export const messageFields = {
   /** The caller's reference echoed by the server (`referenceID` / `referenceId`). */
   referenceID: Schema.optional(Schema.String),
   /** `serverVersion` of the envelope. */
-  serverVersion: Schema.optional(Schema.String)
+  serverVersion: Schema.optional(Schema.String),
+  /**
+   * What to check, for a person: which credential was refused (masked) and where it comes from.
+   * Set by the clients on the `auth` messages they can explain; never holds a whole secret.
+   */
+  hint: Schema.optional(Schema.String)
 }
 
-/** Human-readable message: code, text, HTTP status and reference. Never contains credentials. */
+/** Human-readable message: code, text, HTTP status, reference and hint. Never contains credentials. */
 export const describeMessage = (error: {
   readonly code: string
   readonly text: string
   readonly httpStatus: number
   readonly referenceID?: string | undefined
+  readonly hint?: string | undefined
 }): string =>
   `${error.code}: ${error.text} (HTTP ${error.httpStatus}${
     error.referenceID === undefined ? "" : `, referenceID ${error.referenceID}`
-  })`
+  })${error.hint === undefined ? "" : ` — ${error.hint}`}`
