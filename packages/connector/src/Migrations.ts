@@ -313,8 +313,10 @@ const inboxEngine = statements((sql) =>
 // Sign-in sessions (#26): any instance serves any signed-in user, and a restart signs nobody out.
 // The row is keyed by the SHA-256 of the session id (the cookie is the only copy of the id); the
 // CSRF token is derived from the id, so nothing here can be replayed. Revoked by deleting the row.
-// Plus the delivery console's keyset pages over the inbox, newest first: all entries, by status,
-// by shop, by repair order, each ordered by (received_at, id).
+// Plus the delivery console's keyset pages over the inbox, newest first, each ordered by
+// (received_at, id): all entries, each status (partial indexes: an index led by `status` would be
+// picked by the worker's claim, the backlog gauge and the purge over their own partial indexes),
+// a shop, a repair order.
 const sessionsAndConsole = statements((sql) => {
   const time = sql.onDialectOrElse({ pg: () => sql.literal("BIGINT"), orElse: () => sql.literal("INTEGER") })
   return [
@@ -332,7 +334,9 @@ const sessionsAndConsole = statements((sql) => {
     sql`CREATE INDEX shoplink_sessions_expiry ON shoplink_sessions (expires_at)`,
     sql`CREATE INDEX shoplink_sessions_email ON shoplink_sessions (email)`,
     sql`CREATE INDEX shoplink_inbox_console ON shoplink_inbox (received_at, id)`,
-    sql`CREATE INDEX shoplink_inbox_console_status ON shoplink_inbox (status, received_at, id)`,
+    sql`CREATE INDEX shoplink_inbox_console_pending ON shoplink_inbox (received_at, id) WHERE status = 'pending'`,
+    sql`CREATE INDEX shoplink_inbox_console_dead ON shoplink_inbox (received_at, id) WHERE status = 'dead'`,
+    sql`CREATE INDEX shoplink_inbox_console_applied ON shoplink_inbox (received_at, id) WHERE status = 'applied'`,
     sql`CREATE INDEX shoplink_inbox_console_shop ON shoplink_inbox (shop_id, received_at, id)`,
     sql`CREATE INDEX shoplink_inbox_console_ro ON shoplink_inbox (shop_id, repair_order_id, received_at, id)`
   ]

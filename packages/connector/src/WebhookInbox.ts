@@ -333,6 +333,8 @@ export interface Page {
   readonly next: PageCursor | undefined
 }
 
+const statusLiteral = (status: EntryStatus): EntryStatus => status === "applied" ? "applied" : status === "dead" ? "dead" : "pending"
+
 const pageLimit = (limit: number) => Math.max(1, Math.min(500, Math.floor(Number.isFinite(limit) ? limit : 50)))
 
 const matchesPage = (query: PageQuery) => (e: InboxEntry) =>
@@ -660,13 +662,14 @@ const sharedOperations = (sql: SqlClient.SqlClient, { order, replayNextAttempt, 
         return yield* select(sql`SELECT * FROM shoplink_inbox WHERE ${sql.and(conditions)} ORDER BY ${order}`)
       }),
     // Newest first on (received_at, id): each filter has an index of migration 5 in that order
-    // (all, by status, by shop, by repair order), so a page reads `limit + 1` index entries past
-    // the cursor, never the backlog.
+    // (all, each status, a shop, a repair order), so a page reads from the cursor on, never the
+    // whole backlog. The status is written as a literal (one of three): a partial index is used
+    // only for a condition the planner can see.
     page: (query: PageQuery) =>
       Effect.gen(function*() {
         const limit = pageLimit(query.limit)
         const conditions = [
-          query.status === undefined ? undefined : sql`status = ${query.status}`,
+          query.status === undefined ? undefined : sql`status = ${sql.literal(`'${statusLiteral(query.status)}'`)}`,
           query.retrying === undefined ? undefined : query.retrying ? sql`attempts > 0` : sql`attempts = 0`,
           query.shopId === undefined ? undefined : sql`shop_id = ${query.shopId}`,
           query.repairOrderId === undefined ? undefined : sql`repair_order_id = ${query.repairOrderId}`,

@@ -157,14 +157,18 @@ describe("DeliveryConsole", () => {
         all: plan("1 = 1"),
         status: plan("status = 'dead'"),
         retrying: plan("status = 'pending' AND attempts > 0"),
+        applied: plan("status = 'applied'"),
         shop: plan("shop_id = 'shop_3'"),
+        shopDead: plan("shop_id = 'shop_3' AND status = 'dead'"),
         repairOrder: plan("shop_id = 'shop_3' AND repair_order_id = 'ro_3'")
       }
       const expected = {
         all: "shoplink_inbox_console ",
-        status: "shoplink_inbox_console_status",
-        retrying: "shoplink_inbox_console_status",
+        status: "shoplink_inbox_console_dead",
+        retrying: "shoplink_inbox_console_pending",
+        applied: "shoplink_inbox_console_applied",
         shop: "shoplink_inbox_console_shop",
+        shopDead: "shoplink_inbox_console_shop",
         repairOrder: "shoplink_inbox_console_ro"
       }
       for (const [name, plan] of Object.entries(plans)) {
@@ -172,6 +176,20 @@ describe("DeliveryConsole", () => {
         expect(`${name}: ${detail} `).toContain(`USING INDEX ${expected[name as keyof typeof expected]}`)
         expect(detail).not.toContain("TEMP B-TREE")
         expect(detail).not.toMatch(/^SCAN shoplink_inbox$/)
+      }
+
+      // The worker's claim, the backlog gauge and the purge keep their own partial indexes.
+      const kept = {
+        claim: [`SELECT * FROM shoplink_inbox AS i WHERE i.status = 'pending' AND i.next_attempt_at <= ? AND NOT EXISTS (
+          SELECT 1 FROM shoplink_inbox AS p WHERE p.status = 'pending' AND p.shop_id = i.shop_id AND p.repair_order_id = i.repair_order_id
+            AND p.received_at <= i.received_at AND (p.received_at < i.received_at OR p.rowid < i.rowid))
+          ORDER BY i.received_at, i.rowid LIMIT 64`, "shoplink_inbox_pending"],
+        backlog: ["SELECT COUNT(*) AS size, MIN(received_at) AS oldest FROM shoplink_inbox WHERE status = 'pending' AND ? > 0", "shoplink_inbox_pending"],
+        purge: ["SELECT rowid FROM shoplink_inbox WHERE status = 'applied' AND applied_at < ? LIMIT 500", "shoplink_inbox_applied"]
+      } as const
+      for (const [name, [text, index]] of Object.entries(kept)) {
+        const detail = (yield* db.unsafe<{ readonly detail: string }>(`EXPLAIN QUERY PLAN ${text}`, [1767225600000])).map((r) => r.detail).join(" | ")
+        expect(`${name}: ${detail}`).toMatch(new RegExp(`^${name}: [A-Z]+ (i|shoplink_inbox) USING (COVERING )?INDEX ${index}\\b`))
       }
 
       // The same through the console: page 1, then "Older" continues right after its last row.

@@ -191,7 +191,7 @@ const withoutLaterTables = Effect.flatMap(SqlClient.SqlClient, (sql) =>
     yield* sql`DROP TABLE shoplink_parts`
     // Migration 5: sign-in sessions and the console's inbox indexes.
     yield* sql`DROP TABLE shoplink_sessions`
-    for (const index of ["console", "console_status", "console_shop", "console_ro"]) {
+    for (const index of ["console", "console_pending", "console_dead", "console_applied", "console_shop", "console_ro"]) {
       yield* sql.unsafe(`DROP INDEX shoplink_inbox_${index}`)
     }
     // Migration 3: the callback key.
@@ -357,9 +357,11 @@ describe("Migrations: upgrading a SQLite file of the release before migrations",
         "shoplink_inbox_applied",
         "shoplink_inbox_applied_bodies",
         "shoplink_inbox_console",
+        "shoplink_inbox_console_applied",
+        "shoplink_inbox_console_dead",
+        "shoplink_inbox_console_pending",
         "shoplink_inbox_console_ro",
         "shoplink_inbox_console_shop",
-        "shoplink_inbox_console_status",
         "shoplink_inbox_pending",
         "shoplink_inbox_pending_ro"
       ])
