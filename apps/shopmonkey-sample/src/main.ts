@@ -47,11 +47,15 @@ const bannerTo = (format: Observability.LogFormat | "auto") => (text: string) =>
   format === "json" ? Console.error(text) : Console.log(text)
 
 const program = Effect.gen(function*() {
-  // Runs last, after the app and its database have closed: one line when the service stops.
+  // Runs last, after the app and its database have closed: one line when a started service stops
+  // (a failure to start is one line on stderr instead).
+  let started = false
   yield* Effect.addFinalizer((exit) =>
-    Effect.logInfo("Shopmonkey sample stopped").pipe(
-      Effect.annotateLogs({ reason: Exit.isInterrupted(exit) ? "signal (SIGTERM or SIGINT)" : Exit.isSuccess(exit) ? "done" : "failure" })
-    )
+    started
+      ? Effect.logInfo("Shopmonkey sample stopped").pipe(
+        Effect.annotateLogs({ reason: Exit.isInterrupted(exit) ? "signal (SIGTERM or SIGINT)" : Exit.isSuccess(exit) ? "done" : "failure" })
+      )
+      : Effect.void
   )
   const say = bannerTo(yield* Standard.observability.logFormat)
   const service = yield* loadServiceSettings
@@ -94,6 +98,7 @@ const program = Effect.gen(function*() {
   )
   const shops = yield* app.runtime.shops.list().pipe(Effect.orElseSucceed(() => []))
   // Start-up in one log line: what listens where, and what it talks to.
+  started = true
   yield* Effect.logInfo("Shopmonkey sample listening").pipe(Effect.annotateLogs({
     url: app.url,
     ...(app.publicUrl === app.url ? {} : { publicUrl: app.publicUrl }),

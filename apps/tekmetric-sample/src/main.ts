@@ -35,11 +35,15 @@ const bannerTo = (format: Observability.LogFormat | "auto") => (text: string) =>
   format === "json" ? Console.error(text) : Console.log(text)
 
 const program = Effect.gen(function*() {
-  // Runs last, after the app and its database have closed: one line when the service stops.
+  // Runs last, after the app and its database have closed: one line when a started service stops
+  // (a failure to start is one line on stderr instead).
+  let started = false
   yield* Effect.addFinalizer((exit) =>
-    Effect.logInfo("Tekmetric sample stopped").pipe(
-      Effect.annotateLogs({ reason: Exit.isInterrupted(exit) ? "signal (SIGTERM or SIGINT)" : Exit.isSuccess(exit) ? "done" : "failure" })
-    )
+    started
+      ? Effect.logInfo("Tekmetric sample stopped").pipe(
+        Effect.annotateLogs({ reason: Exit.isInterrupted(exit) ? "signal (SIGTERM or SIGINT)" : Exit.isSuccess(exit) ? "done" : "failure" })
+      )
+      : Effect.void
   )
   const say = bannerTo(yield* Standard.observability.logFormat)
   const service = yield* readOrExplain(serviceConfig)
@@ -66,6 +70,7 @@ const program = Effect.gen(function*() {
     Effect.catchTag("StartFailed", (error) => Effect.zipRight(failStart(error.message), Effect.interrupt))
   )
   // Start-up in one log line: what listens where, and what it talks to.
+  started = true
   yield* Effect.logInfo("Tekmetric sample listening").pipe(Effect.annotateLogs({
     url: app.url,
     publicBaseUrl: app.publicBaseUrl,
