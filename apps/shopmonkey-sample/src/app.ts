@@ -9,7 +9,7 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import type * as HttpServer from "@effect/platform/HttpServer"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { ShopmonkeyClient, ShopmonkeyShopSystem } from "@shoplink/adapter-shopmonkey"
-import { ConnectorRuntime, ServicePages, Settings as Standard, ShopSystem, type SignIn } from "@shoplink/connector"
+import { ConnectorRuntime, DeliveryConsole, Health, ServicePages, Settings as Standard, ShopSystem, type SignIn } from "@shoplink/connector"
 import { UndiciHttpClient } from "@shoplink/http-node"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
@@ -18,7 +18,6 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import { createHash } from "node:crypto"
-import { createServer } from "node:http"
 import type { Settings } from "./settings.js"
 import { type PartRow, repairOrderPage, type RepairOrderView } from "./views.js"
 
@@ -62,8 +61,10 @@ export const startApp = (settings: Settings): Effect.Effect<RunningApp, StartFai
     // Header, request and keep-alive timeouts (SHOPLINK_HEADERS_TIMEOUT, SHOPLINK_REQUEST_TIMEOUT,
     // SHOPLINK_KEEP_ALIVE_TIMEOUT; default 10 s, 30 s, 5 s): a slow client gets a 408, not a socket.
     const timeouts = yield* Effect.mapError(Standard.serverTimeouts, (error) => new StartFailed({ message: `server timeouts: ${error}` }))
+    // Listening before the runtime serves: until it does, every request is answered 503
+    // (Health.nodeServer), never left hanging.
     const listen = (port: number) =>
-      NodeHttpServer.make(() => createServer(timeouts), { port, host: settings.host }).pipe(
+      NodeHttpServer.make(() => Health.nodeServer(timeouts), { port, host: settings.host }).pipe(
         Effect.mapError((error) => new StartFailed({ message: `cannot listen on ${settings.host}:${port}: ${error.message}` }))
       )
     const addressOf = (server: HttpServer.HttpServer, port: number) =>
@@ -121,6 +122,8 @@ export const startApp = (settings: Settings): Effect.Effect<RunningApp, StartFai
       otherOrigins: [url],
       // The Order parts form posts here and is redirected to the distributor's catalog.
       formActions: [settings.punchoutBaseUrl],
+      // Sessions in the runtime's database: any instance serves any signed-in user, a restart signs nobody out.
+      sessionStore: runtime.signInSessions(),
       smsName: "Shopmonkey"
     })
     // Per shop, the Shopmonkey client the pages list orders and services with (the shop's own key:
@@ -180,7 +183,8 @@ export const startApp = (settings: Settings): Effect.Effect<RunningApp, StartFai
         const statusOf = (orderID: string) => {
           const latest = entries.filter((e) => e.kind === "order" && e.status === "applied" && e.contentKey.includes(`:${orderID}:`)).at(-1)
           try {
-            return latest === undefined ? "Ordered" : String(JSON.parse(latest.body).order.statusDescription)
+            const order = latest === undefined ? undefined : JSON.parse(latest.body).order
+            return order === undefined ? "Ordered" : ServicePages.orderStatusText(order.status, order.statusDescription)
           } catch {
             return "Ordered"
           }
@@ -200,7 +204,8 @@ export const startApp = (settings: Settings): Effect.Effect<RunningApp, StartFai
     const routes = pages.routes({ list, repairOrder, launch: runtime.launch })
     // The runtime's probes (/healthz, /readyz) answer on every listener; /metrics (vendor API key)
     // only beside the pages, never on the public listener.
-    const internal = HttpRouter.concatAll(routes, runtime.healthRouter, runtime.adminRouter)
+    // The delivery console (/console): operators (users with role "operator") or a vendor API key.
+    const internal = HttpRouter.concatAll(routes, DeliveryConsole.router(runtime, pages), runtime.healthRouter, runtime.adminRouter)
     if (publicServer === undefined) {
       yield* runtime.serve(server, HttpRouter.concat(internal, runtime.publicRouter))
     } else {

@@ -11,7 +11,7 @@
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { TekmetricClient, TekmetricConnector } from "@shoplink/adapter-tekmetric"
-import { ConnectorRuntime, ServicePages, Settings as Standard, ShopSystem, type SignIn } from "@shoplink/connector"
+import { ConnectorRuntime, DeliveryConsole, Health, ServicePages, Settings as Standard, ShopSystem, type SignIn } from "@shoplink/connector"
 import { UndiciHttpClient } from "@shoplink/http-node"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
@@ -20,7 +20,6 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import { createHash } from "node:crypto"
-import { createServer } from "node:http"
 import type { Settings } from "./settings.js"
 import { repairOrderPage } from "./views.js"
 
@@ -41,7 +40,7 @@ export const startApp = (settings: Settings): Effect.Effect<RunningApp, StartFai
     // Header, request and keep-alive timeouts (SHOPLINK_HEADERS_TIMEOUT, SHOPLINK_REQUEST_TIMEOUT,
     // SHOPLINK_KEEP_ALIVE_TIMEOUT; default 10 s, 30 s, 5 s): a slow client gets a 408, not a socket.
     const timeouts = yield* Effect.mapError(Standard.serverTimeouts, (error) => new StartFailed({ message: `server timeouts: ${error}` }))
-    const server = yield* NodeHttpServer.make(() => createServer(timeouts), { port: settings.port, host: settings.host }).pipe(
+    const server = yield* NodeHttpServer.make(() => Health.nodeServer(timeouts), { port: settings.port, host: settings.host }).pipe(
       Effect.mapError((error) => new StartFailed({ message: `cannot listen on ${settings.host}:${settings.port}: ${error.message}` }))
     )
     const url = `http://${settings.host}:${server.address._tag === "TcpAddress" ? server.address.port : settings.port}`
@@ -76,6 +75,8 @@ export const startApp = (settings: Settings): Effect.Effect<RunningApp, StartFai
       otherOrigins: [url],
       // The Order parts form posts here and is redirected to the distributor's catalog.
       formActions: [settings.punchoutBaseUrl],
+      // Sessions in the runtime's database: any instance serves any signed-in user, a restart signs nobody out.
+      sessionStore: runtime.signInSessions(),
       smsName: "Tekmetric",
       // A Tekmetric refusal (a shop outside the token's scope, an RO without a vehicle) is for the user to fix.
       showPermanentSmsErrors: true
@@ -158,6 +159,8 @@ export const startApp = (settings: Settings): Effect.Effect<RunningApp, StartFai
       })
 
     const routes = pages.routes({ list, repairOrder, launch: runtime.launch })
-    yield* runtime.serve(server, HttpRouter.concatAll(routes, runtime.healthRouter, runtime.adminRouter, runtime.apiRouter, runtime.publicRouter))
+    // The delivery console (/console): operators (users with role "operator") or a vendor API key.
+    const deliveryConsole = DeliveryConsole.router(runtime, pages)
+    yield* runtime.serve(server, HttpRouter.concatAll(routes, deliveryConsole, runtime.healthRouter, runtime.adminRouter, runtime.apiRouter, runtime.publicRouter))
     return { url, publicBaseUrl, sessionCookie: pages.sessionCookie, runtime } satisfies RunningApp
   })

@@ -18,30 +18,38 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as UrlParams from "@effect/platform/UrlParams"
 import { Html as HtmlTag } from "@shoplink/http"
+import { Punchout } from "@shoplink/protocol"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { createHash } from "node:crypto"
+import { deadDeliveryText, describeFailure } from "./internal/failureWords.js"
 import * as Money from "./Money.js"
 import * as PunchoutLauncher from "./PunchoutLauncher.js"
 import type { Launched } from "./PunchoutLauncher.js"
+import * as SessionStore from "./SessionStore.js"
 import type { Vehicle } from "./ShopSystem.js"
 import * as SignIn from "./SignIn.js"
 
 const { html, toHtmlString } = HtmlTag
 type Html = HtmlTag.Html
 
+// Phone first (360 px and up): no fixed widths; below 48rem a table scrolls inside its own box.
 const STYLE = `
-body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1f2933}
+*,*::before,*::after{box-sizing:border-box}
+body{font-family:system-ui,sans-serif;max-width:60rem;margin:1rem auto;padding:0 1rem;color:#1f2933;line-height:1.4;overflow-wrap:break-word}
 h1{font-size:1.5rem}table{border-collapse:collapse;width:100%;margin:1rem 0}
 th,td{text-align:left;padding:.4rem .6rem;border-bottom:1px solid #d9e2ec}th{background:#f0f4f8}
 td.num{text-align:right;font-variant-numeric:tabular-nums}button{background:#0b6bcb;color:#fff;border:0;border-radius:4px;padding:.4rem .9rem;cursor:pointer}
 .muted{color:#627d98}.badge{background:#e3f8ff;border-radius:4px;padding:.1rem .4rem}a{color:#0b6bcb}
 .hint{color:#8d2b0b;font-size:.875rem;margin:.25rem 0 0}.error{color:#8d2b0b}
-header{display:flex;justify-content:space-between;align-items:center;border-bottom:1px solid #d9e2ec;padding-bottom:.5rem}
+header{display:flex;flex-wrap:wrap;gap:.5rem;justify-content:space-between;align-items:center;border-bottom:1px solid #d9e2ec;padding-bottom:.5rem}
 header form{display:inline}header button{background:#627d98}
-label{display:block;margin:.75rem 0 .25rem}input{padding:.4rem;width:20rem;max-width:100%}
+label{display:block;margin:.75rem 0 .25rem}input{padding:.4rem;width:20rem;max-width:100%;font:inherit}button{font:inherit}
+@media (max-width:48rem){table{display:block;overflow-x:auto}body{margin-top:.5rem}
+table.reflow{overflow:visible}table.reflow thead{display:none}table.reflow tbody,table.reflow tr,table.reflow td{display:block}
+table.reflow tr{border-bottom:1px solid #d9e2ec;padding:.5rem 0}table.reflow td{border:0;padding:.15rem 0}}
 `
 
 /**
@@ -113,7 +121,7 @@ export const csrfField = (token: string): Html => html`<input type="hidden" name
  */
 export const layout = (title: string, body: Html, options: { readonly viewer?: Viewer; readonly refreshSeconds?: number } = {}): string => {
   const head = html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${title}</title>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title>
 ${options.refreshSeconds === undefined ? "" : html`<meta http-equiv="refresh" content="${options.refreshSeconds}">`}`
   const page = html`<body>
 ${
@@ -219,7 +227,7 @@ export const orderPartsButton = (
  */
 export const repairOrdersPage = (viewer: Viewer, rows: ReadonlyArray<RepairOrderRow>, withoutVehicle: WithoutVehicle = "button-and-hint"): string =>
   layout("Repair orders", html`<h1>Repair orders</h1>
-<table><thead><tr><th>RO</th><th>Vehicle</th><th>Customer</th><th></th></tr></thead><tbody>
+<table class="reflow"><thead><tr><th>RO</th><th>Vehicle</th><th>Customer</th><th></th></tr></thead><tbody>
 ${rows.map((ro) => html`<tr data-testid="repair-order" data-ro="${ro.number}">
 <td><a href="/ro/${encodeURIComponent(ro.id)}">RO ${ro.number}</a></td><td>${ro.vehicle}</td><td>${ro.customer}</td>
 <td>${orderPartsButton(ro, viewer, withoutVehicle)}</td></tr>
@@ -257,21 +265,36 @@ export const amountCells = (line: { readonly quantity: number; readonly costCent
 <td class="num">${line.coreCents > 0 ? `$${Money.formatCents(line.coreCents)}` : "—"}</td>`
 
 /**
- * The `pending` count and the `failed` errors of a repair order's inbox entries
- * (`runtime.inbox.list`), for its page.
+ * A distributor order's status in words ("Order submitted", "Shipped, partial"), never a raw code:
+ * the protocol's one table (`Punchout.orderStatusText` of `@shoplink/protocol`). An unknown code
+ * reads as the distributor's `description` when there is one.
  *
  * @example
  * import { ServicePages } from "@shoplink/connector"
- * ServicePages.deliveries([{ status: "pending" }, { status: "dead", lastError: "SMS refused the line" }])
- * // { pending: 1, failed: ["SMS refused the line"] }
+ * ServicePages.orderStatusText("3") // "Order submitted"
+ *
+ * @since 0.9.0
+ */
+export const orderStatusText: (status: string | number, description?: string | null) => string = Punchout.orderStatusText
+
+/**
+ * The `pending` count and the `failed` deliveries of a repair order's inbox entries
+ * (`runtime.inbox.list`), for its page: each failure in plain words (what happened, that it is not
+ * retried automatically, what to do, and a short reference from the entry's `id` that
+ * `shoplink inbox show` finds), never the raw error or a command.
+ *
+ * @example
+ * import { ServicePages } from "@shoplink/connector"
+ * ServicePages.deliveries([{ status: "pending" }, { id: "ec89f3a0-0000-4000-8000-000000000000", status: "dead", lastError: "applyQuote: Acme createPart (POST /parts) failed: HttpStatus 401: Unauthorized" }])
+ * // { pending: 1, failed: ["Acme refused this shop's credentials. Retrying cannot help, so it is not retried automatically. The shop must be connected to Acme again; your administrator has been notified (reference EC89F3A0)."] }
  *
  * @since 0.6.0
  */
 export const deliveries = (
-  entries: ReadonlyArray<{ readonly status: string; readonly lastError?: string | null | undefined }>
+  entries: ReadonlyArray<{ readonly id?: string; readonly status: string; readonly lastError?: string | null | undefined }>
 ): Pick<RepairOrderHeading, "pending" | "failed"> => ({
   pending: entries.filter((e) => e.status === "pending").length,
-  failed: entries.filter((e) => e.status === "dead").map((e) => e.lastError ?? "unknown error")
+  failed: entries.filter((e) => e.status === "dead").map((e) => deadDeliveryText(e.lastError ?? undefined, e.id))
 })
 
 /**
@@ -343,6 +366,21 @@ export const errorPage = (status: number, message: string, viewer?: Viewer): str
   )
 
 /**
+ * The page of a path nothing serves (404): a link home.
+ *
+ * @example
+ * import { ServicePages } from "@shoplink/connector"
+ * const body = ServicePages.notFoundPage()
+ *
+ * @since 0.9.0
+ */
+export const notFoundPage = (): string =>
+  layout(
+    "Not found",
+    html`<h1>Page not found</h1><p data-testid="error">There is no page at this address.</p><p><a data-testid="home" href="/">← Repair orders</a></p>`
+  )
+
+/**
  * The page of a refused request (403): it says nothing about why.
  *
  * @example
@@ -386,8 +424,14 @@ export interface Options {
   readonly formActions?: ReadonlyArray<string>
   /** The local paths sign-in may return to (default: `/` and `/ro/:id`); anything else goes to `/`. */
   readonly returnPaths?: RegExp
-  /** Session lifetimes (`SignIn.makeSessions`). */
+  /** Session lifetimes of the in-memory store (`SignIn.makeSessions`), when `sessionStore` is not given. */
   readonly sessions?: SignIn.SessionOptions
+  /**
+   * Where sessions are kept (default: this process's memory). Give the runtime's
+   * (`runtime.signInSessions()`: its database when it has one) so any instance serves any
+   * signed-in user and a restart signs nobody out.
+   */
+  readonly sessionStore?: SessionStore.SessionStore
   /** The cost of upgraded password hashes (default `SignIn.OWASP_SCRYPT`); tests may pass a lower one. */
   readonly passwordCost?: SignIn.ScryptCost
   /** A user whose older hash a sign-in replaced (`SignIn.makeUsers`): write it back where users are kept. */
@@ -413,7 +457,9 @@ export interface Options {
 export interface ServicePages {
   /** The session cookie's name (`__Host-` prefixed on https). */
   readonly sessionCookie: string
-  readonly sessions: SignIn.Sessions
+  readonly sessions: SessionStore.SessionStore
+  /** Whether the session's user is (still) an operator in the users list: the delivery console's guard. */
+  readonly isOperator: (session: SignIn.Session) => boolean
   /** An HTML page with the security headers (CSP with the stylesheet's hash, no framing, no-store). */
   readonly page: (body: string, status?: number) => HttpServerResponse.HttpServerResponse
   /** A 303 to `location`, never cached. */
@@ -431,7 +477,9 @@ export interface ServicePages {
   /**
    * The error page for a failed page or action, logged: 404 for a repair order, shop or
    * credentials not found (another shop's RO reads as not found), 422 / 409 with the message for a
-   * missing vehicle or revoked credentials, else 502 ("could not be reached").
+   * missing vehicle, 409 for distributor credentials revoked and 502 for the SMS refusing the
+   * shop's key (both: "the shop must be connected again"), else 502 ("could not be reached; try
+   * again in a minute").
    */
   readonly failed: (viewer: Viewer) => (error: Failure) => Effect.Effect<HttpServerResponse.HttpServerResponse>
   /** GET and POST `/sign-in`, POST `/sign-out`. */
@@ -440,7 +488,8 @@ export interface ServicePages {
    * `router` and the repair order routes, each for the signed-in user's own shop: GET `/` (the
    * list: `handlers.list`), GET `/ro/:id` (`handlers.repairOrder`), and POST `/ro/:id/order-parts`,
    * which launches (`handlers.launch`, the runtime's `launch`) and redirects to the distributor's
-   * catalog with no Referer. A handler's failure is the `failed` page.
+   * catalog with no Referer. A handler's failure is the `failed` page. Any other path is a
+   * 404 page with a link home (`notFoundPage`).
    */
   readonly routes: <E1 extends Failure, E2 extends Failure, E3 extends Failure, R>(handlers: {
     readonly list: (session: SignIn.Session) => Effect.Effect<string, E1, R>
@@ -463,14 +512,23 @@ export interface Failure {
   readonly _tag: string
   readonly message: string
   readonly retryable?: boolean
+  /** The HTTP status the failing system answered, when it answered (an SMS client's error): 401/403 read as refused credentials. */
+  readonly status?: number | undefined
 }
 
 const SIGN_IN_FAILED = "The email or password is incorrect."
+
+// The shop-management system refused the shop's key (401/403): its client's error carries the
+// status, an adapter's ShopSystemError says it in its message.
+const refusedCredentials = (error: Failure): boolean =>
+  (error.status === 401 || error.status === 403) ||
+  ((error._tag === "ShopSystemError" || error.retryable === false) && describeFailure(error.message).kind === "authentication")
 const MAX_FORM_BYTES = 16 * 1024
-const RETURN_PATHS = /^\/(ro\/[A-Za-z0-9._~%-]{1,200})?$/
+const RETURN_PATHS = /^\/(ro\/[A-Za-z0-9._~%-]{1,200}|console(\/[A-Za-z0-9._~%/-]{1,200})?)?$/
 
 /**
- * The pages' responses, guards and sign-in routes over in-memory sessions. One scrypt per sign-in
+ * The pages' responses, guards and sign-in routes over `options.sessionStore` (in memory by
+ * default; the runtime's database with `runtime.signInSessions()`). One scrypt per sign-in
  * attempt whether or not the email is known (a decoy hash), failures throttled per email, a new
  * session id at every sign-in, and the same message for every failure.
  *
@@ -503,7 +561,8 @@ export const make = (options: Options): Effect.Effect<ServicePages> =>
         ...(options.onPasswordUpgrade === undefined ? {} : { onUpgrade: options.onPasswordUpgrade })
       })
     )
-    const sessions = SignIn.makeSessions(options.sessions)
+    const sessions = options.sessionStore ?? SessionStore.memory(options.sessions)
+    const isOperator = (session: SignIn.Session) => users.get(session.email)?.role === "operator"
     const signInTokens = SignIn.makeSignInTokens()
     const throttle = SignIn.makeThrottle()
     const secure = options.appBaseUrl.startsWith("https:")
@@ -528,16 +587,29 @@ export const make = (options: Options): Effect.Effect<ServicePages> =>
     const failed: ServicePages["failed"] = (viewer) => (error) => {
       const [status, message] = error._tag === "RepairOrderNotFound" || error._tag === "CredentialsNotFound" || error._tag === "ShopNotFound"
         ? [404, "No such repair order in your shop."]
-        : error._tag === "VehicleRequired" || error._tag === "CredentialsRevoked"
-        ? [error._tag === "VehicleRequired" ? 422 : 409, error.message]
+        : error._tag === "VehicleRequired"
+        ? [422, error.message]
+        : error._tag === "CredentialsRevoked"
+        ? [409, "The distributor refused this shop's credentials, so parts cannot be ordered. Trying again will not help: the shop must be connected to the distributor again. Ask your administrator."]
+        : refusedCredentials(error)
+        // A refused key is not an outage: trying again cannot help, reconnecting the shop can.
+        ? [502, `${options.smsName} refused this shop's credentials, so this page cannot be shown. Trying again will not help: the shop must be connected to ${options.smsName} again. Ask your administrator.`]
         : options.showPermanentSmsErrors === true && error._tag === "ShopSystemError" && error.retryable === false
         ? [422, error.message]
-        : [502, `The distributor or ${options.smsName} could not be reached; try again.`]
-      return Effect.logWarning("request failed", error.message).pipe(Effect.as(page(errorPage(status, message, viewer), status)))
+        : [502, `The distributor or ${options.smsName} could not be reached. This is usually brief: try again in a minute.`]
+      // One constant message to search logs by; the error as a field (and the shop, from the guard).
+      return Effect.logWarning("request failed").pipe(
+        Effect.annotateLogs({ status, error: error.message }),
+        Effect.as(page(errorPage(status, message, viewer), status))
+      )
     }
 
     const request = HttpServerRequest.HttpServerRequest
-    const sessionOf = (req: HttpServerRequest.HttpServerRequest) => sessions.get(req.cookies[sessionCookie])
+    // A session store that cannot answer (its database down) reads as no session: sign in again.
+    const sessionOf = (req: HttpServerRequest.HttpServerRequest) =>
+      sessions.get(req.cookies[sessionCookie]).pipe(
+        Effect.catchAll((error) => Effect.as(Effect.logError("session store failed", error.message), undefined))
+      )
     const fromOwnOrigin = (req: HttpServerRequest.HttpServerRequest) => {
       const site = req.headers["sec-fetch-site"]
       if (site === "cross-site") return false
@@ -564,9 +636,10 @@ export const make = (options: Options): Effect.Effect<ServicePages> =>
     const signedInPage: ServicePages["signedInPage"] = (handler) =>
       Effect.gen(function*() {
         const req = yield* request
-        const session = sessionOf(req)
+        const session = yield* sessionOf(req)
         if (session === undefined) return seeOther(`/sign-in?next=${encodeURIComponent(safeNext(req.url.split("?")[0]))}`)
-        return yield* handler(session)
+        // Every line logged for a signed-in request names the shop.
+        return yield* Effect.annotateLogs(handler(session), { shopId: session.shopId })
       })
 
     const signedInAction: ServicePages["signedInAction"] = (handler) =>
@@ -574,11 +647,11 @@ export const make = (options: Options): Effect.Effect<ServicePages> =>
         const req = yield* request
         if (!fromOwnOrigin(req)) return yield* refuse("cross-site or no Origin")
         const sessionId = req.cookies[sessionCookie]
-        const session = sessions.get(sessionId)
+        const session = yield* sessionOf(req)
         if (session === undefined || sessionId === undefined) return yield* refuse("not signed in")
         const form = yield* readForm
         if (Either.isLeft(form) || !SignIn.safeEqual(form.right("csrf") ?? "", session.csrfToken)) return yield* refuse("missing or wrong CSRF token")
-        return yield* handler(session, sessionId)
+        return yield* Effect.annotateLogs(handler(session, sessionId), { shopId: session.shopId })
       })
 
     const signInForm = (form: { readonly next: string; readonly email?: string; readonly error?: string }, status = 200) =>
@@ -593,7 +666,7 @@ export const make = (options: Options): Effect.Effect<ServicePages> =>
     const showSignIn = Effect.gen(function*() {
       const req = yield* request
       const next = safeNext(new URL(req.url, "http://x").searchParams.get("next") ?? undefined)
-      if (sessionOf(req) !== undefined) return seeOther(next)
+      if ((yield* sessionOf(req)) !== undefined) return seeOther(next)
       return yield* signInForm({ next })
     })
 
@@ -621,18 +694,25 @@ export const make = (options: Options): Effect.Effect<ServicePages> =>
       }
       throttle.succeeded(email)
       // A fresh session id at every sign-in; the one the browser had (if any) is dropped.
-      sessions.remove(req.cookies[sessionCookie])
-      const created = sessions.create({ email: user.email, name: user.name, shopId: user.shopId, shopName })
+      const created = yield* Effect.either(Effect.zipRight(
+        sessions.remove(req.cookies[sessionCookie]),
+        sessions.create({ email: user.email, name: user.name, shopId: user.shopId, shopName, ...(user.role === undefined ? {} : { role: user.role }) })
+      ))
+      if (Either.isLeft(created)) {
+        yield* Effect.logError("sign-in: the session store failed", created.left.message)
+        return page(errorPage(503, "Signing in is not possible right now; try again in a minute."), 503)
+      }
       yield* Effect.logInfo("signed in").pipe(Effect.annotateLogs({ user: user.email, shopId: user.shopId }))
       return seeOther(next).pipe(
-        HttpServerResponse.unsafeSetCookie(sessionCookie, created.id, { ...cookieOptions, maxAge: `${sessions.lifetimeSeconds} seconds` }),
+        HttpServerResponse.unsafeSetCookie(sessionCookie, created.right.id, { ...cookieOptions, maxAge: `${sessions.lifetimeSeconds} seconds` }),
         HttpServerResponse.unsafeSetCookie(signInCookie, "", { ...cookieOptions, maxAge: 0 })
       )
     })
 
     const signOut = signedInAction((session, sessionId) =>
       Effect.gen(function*() {
-        sessions.remove(sessionId)
+        // Revoked in the store: the cookie is worthless from here on, on every instance.
+        yield* sessions.remove(sessionId).pipe(Effect.catchAll((error) => Effect.logError("sign-out: the session store failed", error.message)))
         yield* Effect.logInfo("signed out").pipe(Effect.annotateLogs({ user: session.email }))
         return seeOther("/sign-in").pipe(HttpServerResponse.unsafeSetCookie(sessionCookie, "", { ...cookieOptions, maxAge: 0 }))
       })
@@ -667,8 +747,10 @@ export const make = (options: Options): Effect.Effect<ServicePages> =>
       return router.pipe(
         HttpRouter.get("/", list),
         HttpRouter.get("/ro/:id", Effect.flatMap(idParam, view)),
-        HttpRouter.post("/ro/:id/order-parts", Effect.flatMap(idParam, launch))
+        HttpRouter.post("/ro/:id/order-parts", Effect.flatMap(idParam, launch)),
+        // A path no route serves: a small page with a link home, not an empty 404.
+        HttpRouter.all("/*", Effect.succeed(page(notFoundPage(), 404)))
       )
     }
-    return { sessionCookie, sessions, page, seeOther, refuse, signedInPage, signedInAction, failed, router, routes }
+    return { sessionCookie, sessions, isOperator, page, seeOther, refuse, signedInPage, signedInAction, failed, router, routes }
   })
