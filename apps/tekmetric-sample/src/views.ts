@@ -18,7 +18,7 @@ export interface RepairOrderView extends ServicePages.RepairOrderHeading {
 const partsTable = (rows: ReadonlyArray<PartsLedger.LedgerLine>) =>
   html`<table><thead><tr><th>Kind</th><th>Order</th><th>Status</th><th>Part number</th><th>Brand</th><th>Description</th><th>Qty</th><th>Cost</th><th>List</th><th>Core</th></tr></thead><tbody>
 ${rows.map((p) => html`<tr data-testid="kept-line" data-kind="${p.kind}"><td>${p.kind === "order" ? "ordered" : "quoted"}</td><td>${p.orderID ?? ""}</td>
-<td>${p.statusDescription ?? ""}</td><td>${p.productID}</td><td>${p.brandID}</td><td>${p.description}</td>
+<td>${p.status === undefined ? p.statusDescription ?? "" : ServicePages.orderStatusText(p.status, p.statusDescription)}</td><td>${p.productID}</td><td>${p.brandID}</td><td>${p.description}</td>
 ${ServicePages.amountCells(p)}</tr>
 `)}</tbody></table>`
 
@@ -34,7 +34,7 @@ ${ro.partsPageUrl === undefined ? "" : html`<p><a data-testid="parts-page-link" 
 ${
       ro.recorded.length === 0
         ? html`<p class="muted">No distributor order yet.</p>`
-        : html`<ul>${ro.recorded.map((o) => html`<li data-testid="recorded-order" data-order-id="${o.orderID}">Distributor order ${o.orderID} <span class="badge">status ${o.status}</span>, on the repair order's job note</li>`)}</ul>`
+        : html`<ul>${ro.recorded.map((o) => html`<li data-testid="recorded-order" data-order-id="${o.orderID}">Distributor order ${o.orderID} <span class="badge" data-testid="order-status">${ServicePages.orderStatusText(o.status)}</span>, on the repair order's job note</li>`)}</ul>`
     }`,
     { withoutVehicle: "hint", applied: { being: "recorded", couldNot: "record" } }
   )

@@ -72,6 +72,9 @@ describe("tekmetric-sample", () => {
       const page = (yield* call(() => ava.get(`/ro/${ros.vin.id}`))).text
       expect([...page.matchAll(/data-testid="kept-line" data-kind="(\w+)"/g)].map((m) => m[1])).toEqual(["quote", "order"])
       expect(tekmetric.jobs(ros.vin.id)[0]!.note).toBe(`Parts order ${submitted.orderID}: Order submitted (status 3), via Shoplink [shoplink-order:${submitted.orderID}]`)
+      // The page says the order's status in words, never the raw code.
+      expect(page).toMatch(new RegExp(`data-order-id="${submitted.orderID}">Distributor order ${submitted.orderID} <span class="badge" data-testid="order-status">Order submitted</span>`))
+      expect(page).not.toMatch(/status \d/)
       // The parts page: the signed link from the RO page works; without it, 403.
       const link = /data-testid="parts-page-link" href="([^"]+)"/.exec(page)![1]!.replace(/&amp;/g, "&")
       const parts = yield* call(() => fetch(link).then(async (r) => ({ status: r.status, text: await r.text() })))

@@ -28,7 +28,7 @@ const start = Effect.gen(function*() {
       Effect.succeed(ServicePages.repairOrdersPage(ServicePages.viewerOf(session), [
         { id: "ro_1", number: "1042", vehicle: "2019 Ford F-150", customer: "Dana", vehicleHint: undefined }
       ])),
-    repairOrder: (session, repairOrderId) =>
+    repairOrder: (session, repairOrderId): Effect.Effect<string, ShopSystem.RepairOrderNotFound | ShopSystem.ShopSystemError> =>
       repairOrderId === "ro_1"
         ? Effect.succeed(ServicePages.repairOrderPage(ServicePages.viewerOf(session), {
           id: "ro_1",
@@ -36,8 +36,16 @@ const start = Effect.gen(function*() {
           vehicle: "2019 Ford F-150",
           customer: "Dana",
           vehicleHint: undefined,
-          ...ServicePages.deliveries([{ status: "pending" }, { status: "dead", lastError: "refused" }])
+          ...ServicePages.deliveries([{ status: "pending" }, {
+            id: "ec89f3a0-0000-4000-8000-000000000001",
+            status: "dead",
+            lastError: "applyQuote: Acme createPart (POST /parts) failed: HttpStatus 422: refused"
+          }])
         }, Html.html`<h2>Parts</h2>`))
+        : repairOrderId === "ro_401"
+        ? Effect.fail(new ShopSystem.ShopSystemError({ operation: "loadRepairOrder", reason: "Acme getOrder (GET /orders/ro_401) failed: HttpStatus 401: Unauthorized", retryable: false }))
+        : repairOrderId === "ro_503"
+        ? Effect.fail(new ShopSystem.ShopSystemError({ operation: "loadRepairOrder", reason: "Acme getOrder (GET /orders/ro_503) failed: HttpStatus 503: busy", retryable: true }))
         : Effect.fail(new ShopSystem.RepairOrderNotFound({ shopId: session.shopId, repairOrderId })),
     launch: ({ repairOrderId }) =>
       Effect.succeed({
@@ -101,11 +109,23 @@ describe("ServicePages", () => {
       expect(list.text).toContain('data-ro="1042"')
       const ro = yield* call(() => send("/ro/ro_1"))
       expect(ro.text).toContain("1 delivery(ies) from the distributor being added…")
-      expect(ro.text).toContain("Could not add a delivery: refused")
+      // A dead delivery in words, with a reference an administrator finds; no raw error, no command.
+      expect(ro.text).toContain(
+        "Could not add a delivery: Acme did not accept the part lines. Retrying cannot help, so it is not retried automatically. Your administrator has been notified (reference EC89F3A0)"
+      )
+      expect(ro.text).not.toContain("HttpStatus")
       expect(ro.text).toContain('<meta http-equiv="refresh" content="2">')
       const missing = yield* call(() => send("/ro/ro_9"))
       expect(missing.status).toBe(404)
       expect(missing.text).toContain("No such repair order in your shop.")
+      // A refused key is not an outage: it says who refused and that the shop must be connected again.
+      const refused = yield* call(() => send("/ro/ro_401"))
+      expect(refused.status).toBe(502)
+      expect(refused.text).toContain("Acme SMS refused this shop&#39;s credentials")
+      expect(refused.text).toContain("the shop must be connected to Acme SMS again")
+      expect(refused.text).not.toContain("could not be reached")
+      const outage = yield* call(() => send("/ro/ro_503"))
+      expect(outage.text).toContain("The distributor or Acme SMS could not be reached. This is usually brief: try again in a minute.")
       expect((yield* call(() => post("/ro/ro_1/order-parts", { csrf: "wrong" }))).status).toBe(403)
       expect((yield* call(() => post("/ro/ro_1/order-parts", {}, "https://evil.example"))).status).toBe(403)
       // Under `Referrer-Policy: no-referrer` a browser's form POST says `Origin: null`: accepted only
