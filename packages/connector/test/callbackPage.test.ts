@@ -78,9 +78,11 @@ describe("failure words", () => {
       ["stored body does not decode: Expected string", "unreadable", false],
       ["order verification failed: order 10423 is unknown to the distributor (API0215)", "verification", false],
       ["order verification unavailable: Transport: ECONNREFUSED", "unavailable", true],
-      ["adapter defect: TypeError: x is undefined", "internal", true]
+      ["adapter defect: TypeError: x is undefined", "internal", true],
+      ["order verification unavailable: Order Management getOrderDetails failed: API0206 Invalid API key (401)", "authentication", false]
     ]
     for (const [error, kind, transient] of cases) expect(describeFailure(error), error).toMatchObject({ kind, transient })
     expect(referenceOf("ec89f3a0-1111-4000-8000-000000000000")).toBe("EC89F3A0")
+    expect(describeFailure("order verification unavailable: API0207 API key expired")).toMatchObject({ system: "the distributor" })
   })
 })

@@ -14,6 +14,8 @@ export interface FailureWords {
   readonly what: string
   /** Whether waiting (or Shoplink's automatic retries) may cure it. */
   readonly transient: boolean
+  /** For a refusal of credentials: what must be connected again. */
+  readonly reconnect?: string
 }
 
 const SMS_FALLBACK = "the shop-management system"
@@ -23,7 +25,7 @@ const smsIn = (error: string): string | undefined =>
   /(?:^|: )([A-Z][A-Za-z0-9]+) [A-Za-z]+ \((?:GET|POST|PUT|PATCH|DELETE) /.exec(error)?.[1] ??
     /\b([A-Z][A-Za-z0-9]+) refused the client credentials\b/.exec(error)?.[1]
 
-const AUTH = /\b(?:HttpStatus|HTTP) (?:401|403)\b|refused the client credentials|\bUNAUTHORI[SZ]ED\b|\bUnauthori[sz]ed\b|\b(?:invalid|wrong|expired) (?:api )?(?:key|token|credentials)\b/i
+const AUTH = /\bAPI0(?:202|204|206|207|244)\b|\bAPI key expired\b|\b(?:HttpStatus|HTTP) (?:401|403)\b|refused the client credentials|\bUNAUTHORI[SZ]ED\b|\bUnauthori[sz]ed\b|\b(?:invalid|wrong|expired) (?:api )?(?:key|token|credentials)\b/i
 const UNAVAILABLE = /timed out|\bTimeout\b|\bTransport\b|\bHttpStatus (?:408|429|5\d\d)\b|\bHTTP (?:408|429|5\d\d)\b|\banswered (?:408|429|5\d\d)\b|\(retryable\)|ECONNREFUSED|ECONNRESET|ENOTFOUND|socket hang up|unavailable|could not be reached/i
 
 /**
@@ -35,6 +37,15 @@ export const describeFailure = (error: string | undefined, smsName?: string): Fa
   const sms = smsIn(text) ?? smsName ?? SMS_FALLBACK
   if (/^stored body does not decode|the decoder failed/.test(text)) {
     return { kind: "unreadable", system: "the distributor", what: "the distributor's message could not be read", transient: false }
+  }
+  if (/^order verification/.test(text) && AUTH.test(text)) {
+    return {
+      kind: "authentication",
+      system: "the distributor",
+      what: "the distributor refused the integration's credentials when asked to confirm the order",
+      transient: false,
+      reconnect: "The integration's connection to the distributor must be renewed"
+    }
   }
   if (/^order verification unavailable/.test(text)) {
     return { kind: "unavailable", system: "the distributor", what: "the distributor could not be reached to confirm the order", transient: true }
@@ -49,7 +60,13 @@ export const describeFailure = (error: string | undefined, smsName?: string): Fa
     return { kind: "unavailable", system: "Shoplink", what: "Shoplink's database could not keep the parts", transient: true }
   }
   if (AUTH.test(text)) {
-    return { kind: "authentication", system: sms, what: `${sms} refused this shop's credentials`, transient: false }
+    return {
+      kind: "authentication",
+      system: sms,
+      what: `${sms} refused this shop's credentials`,
+      transient: false,
+      reconnect: `The shop must be connected to ${sms} again`
+    }
   }
   if (UNAVAILABLE.test(text)) {
     return { kind: "unavailable", system: sms, what: `${sms} could not be reached`, transient: true }
@@ -72,7 +89,7 @@ export const whatToDo = (words: FailureWords, reference: string | undefined): st
   const notified = `your administrator has been notified${reference === undefined ? "" : ` (reference ${reference})`}`
   switch (words.kind) {
     case "authentication":
-      return `The shop must be connected to ${words.system} again; ${notified}.`
+      return `${words.reconnect ?? `The shop must be connected to ${words.system} again`}; ${notified}.`
     case "notFound":
       return `Check the repair order in ${words.system}; ${notified}.`
     default:
