@@ -91,6 +91,19 @@ const signIn = (browser: Browser, appUrl: string, user: DemoUser) =>
     return { context, page, consoleErrors }
   })
 
+/** Nothing wider than the window: the page never scrolls sideways (a table may, inside its own box). */
+const expectFits = (page: Page, what: string) =>
+  Effect.gen(function*() {
+    const size = yield* step(() =>
+      page.evaluate<{ readonly scrollWidth: number; readonly innerWidth: number }>(
+        "({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth })"
+      )
+    )
+    expect(size.scrollWidth, `${what}: ${size.scrollWidth} px wide in a ${size.innerWidth} px window`).toBeLessThanOrEqual(size.innerWidth)
+    mkdirSync(results, { recursive: true })
+    yield* step(() => page.screenshot({ path: join(results, `shopmonkey-sample-${what}.png`), fullPage: true }))
+  })
+
 const listedRos = (page: Page) =>
   step(() => page.locator('[data-testid="repair-order"]').evaluateAll((rows) => rows.map((r) => r.getAttribute("data-ro"))))
 
@@ -186,5 +199,42 @@ describe("shopmonkey-sample in Chromium", () => {
       const partsOf = (company: typeof companyA) => company!.store.parts().map((p) => [p["orderId"], p["partNumber"], p["quantity"]])
       expect(partsOf(companyA)).toEqual([["ord_1042", "51515", 2]])
       expect(partsOf(companyB)).toEqual([["ord_5201", "51515", 3]])
+    })))
+  it.live("at phone width (390 and 360 px): the repair order list, a repair order, the catalog, the callback page and an unknown path fit the window; each Order parts starts with an empty cart", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const { appUrl, browser, embedded } = yield* setup
+      const sessions = new Set<string | null>()
+      for (const width of [390, 360]) {
+        const context = yield* Effect.acquireRelease(
+          step(() => browser.newContext({ viewport: { width, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true })),
+          (context) => Effect.promise(() => context.close())
+        )
+        const page = yield* step(() => context.newPage())
+        yield* step(() => page.goto(`${appUrl}/sign-in`))
+        yield* expectFits(page, `sign-in-${width}`)
+        yield* step(() => BrowserSteps.signIn(page, appUrl, embedded.users[0]))
+        expect(yield* step(() => page.evaluate<number>("window.innerWidth"))).toBe(width)
+        yield* expectFits(page, `list-${width}`)
+        yield* step(() => page.goto(`${appUrl}/ro/ord_1042`))
+        yield* expectFits(page, `ro-${width}`)
+        // Order parts → the catalog → Export a part → the callback page.
+        yield* step(() => page.goto(appUrl))
+        const catalog = yield* step(() => BrowserSteps.openCatalog<Page>(context, page, "1042"))
+        // Each Order parts is a new launch (the same distributor session): the cart exported at
+        // 390 px does not come back at 360 px.
+        expect(yield* step(() => catalog.getByTestId("cart-empty").count()), `cart at launch, ${width} px`).toBe(1)
+        sessions.add(new URL(catalog.url()).searchParams.get("token"))
+        yield* expectFits(catalog, `catalog-${width}`)
+        yield* step(() => BrowserSteps.addToCart(catalog, { search: "oil filter", productID: "51515", brandID: "WIX", quantity: 1 }))
+        yield* step(() => Promise.all([catalog.waitForURL(/\/shoplink\/callback\//), catalog.getByTestId("export").click()]))
+        yield* step(() => catalog.waitForSelector('[data-testid="callback-summary"][data-state="applied"]', { timeout: 20_000 }))
+        yield* expectFits(catalog, `callback-${width}`)
+        // A path nothing serves: a page with a link home, not an empty 404.
+        const missing = yield* step(() => page.goto(`${appUrl}/no-such-page`))
+        expect(missing?.status()).toBe(404)
+        yield* expectFits(page, `not-found-${width}`)
+        yield* step(() => Promise.all([page.waitForURL(`${appUrl}/`), page.getByTestId("home").click()]))
+      }
+      expect(sessions.size).toBe(1)
     })))
 })

@@ -45,6 +45,19 @@ const signIn = (browser: Browser, appUrl: string, user: DemoUser) =>
     return { context, page, cspErrors }
   })
 
+/** Nothing wider than the window: the page never scrolls sideways (a table may, inside its own box). */
+const expectFits = (page: Page, what: string) =>
+  Effect.gen(function*() {
+    const size = yield* step(() =>
+      page.evaluate<{ readonly scrollWidth: number; readonly innerWidth: number }>(
+        "({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth })"
+      )
+    )
+    expect(size.scrollWidth, `${what}: ${size.scrollWidth} px wide in a ${size.innerWidth} px window`).toBeLessThanOrEqual(size.innerWidth)
+    mkdirSync(results, { recursive: true })
+    yield* step(() => page.screenshot({ path: join(results, `tekmetric-sample-${what}.png`), fullPage: true }))
+  })
+
 const listedRos = (page: Page) =>
   step(() => page.locator('[data-testid="repair-order"]').evaluateAll((rows) => rows.map((r) => r.getAttribute("data-ro"))))
 
@@ -113,5 +126,27 @@ describe("tekmetric-sample in Chromium", () => {
       const foreign = yield* step(() => b.page.goto(`${appUrl}/ro/${ro1042.id}`))
       expect(foreign?.status()).toBe(404)
       expect(yield* step(() => b.page.content())).not.toContain("Dana Reyes")
+    })))
+  it.live("at phone width (360 px): the list, the callback page with the kept parts, the repair order and its parts page fit the window", () =>
+    Effect.scoped(Effect.gen(function*() {
+      const { appUrl, browser, embedded } = yield* setup
+      const context = yield* Effect.acquireRelease(
+        step(() => browser.newContext({ viewport: { width: 360, height: 780 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true })),
+        (context) => Effect.promise(() => context.close())
+      )
+      const page = yield* step(() => context.newPage())
+      yield* step(() => BrowserSteps.signIn(page, appUrl, embedded.users[0]))
+      yield* expectFits(page, "list-360")
+      const catalog = yield* step(() => BrowserSteps.openCatalog<Page>(context, page, "1042"))
+      yield* step(() => BrowserSteps.addToCart(catalog, { search: "oil filter", productID: "51515", brandID: "WIX", quantity: 2 }))
+      yield* step(() => Promise.all([catalog.waitForURL(/\/shoplink\/callback\//), catalog.getByTestId("export").click()]))
+      yield* step(() => catalog.waitForSelector('[data-testid="callback-summary"][data-state="applied"]', { timeout: 20_000 }))
+      yield* step(() => catalog.getByTestId("parts-row").first().waitFor())
+      yield* expectFits(catalog, "callback-360")
+      yield* step(() => page.goto(`${appUrl}/ro/${ro1042.id}`))
+      yield* step(() => page.getByTestId("kept-line").first().waitFor())
+      yield* expectFits(page, "ro-360")
+      yield* step(() => Promise.all([page.waitForURL(/\/shoplink\/parts\?/), page.getByTestId("parts-page-link").click()]))
+      yield* expectFits(page, "parts-360")
     })))
 })
