@@ -191,6 +191,20 @@ export class ShopSystemError extends Schema.TaggedError<ShopSystemError>()("Shop
 }
 
 /**
+ * The answer of an operation a new adapter has not written yet: a `ShopSystemError` (not
+ * retryable) whose reason starts "not implemented:" and says what is left to do, which the
+ * conformance suite lists as the adapter's to-do. `pnpm new:connector` generates one per operation.
+ *
+ * @example
+ * import { ShopSystem } from "@shoplink/connector"
+ * const loadRepairOrder = () => ShopSystem.notImplemented("loadRepairOrder", "fetch the repair order from the SMS")
+ *
+ * @since 0.7.0
+ */
+export const notImplemented = (operation: string, todo: string): Effect.Effect<never, ShopSystemError> =>
+  new ShopSystemError({ operation, reason: `not implemented: ${todo}`, retryable: false })
+
+/**
  * A repair order the SMS does not know.
  *
  * @example

@@ -48,9 +48,6 @@ export const API_KEY_SECRET = "apiKey"
 // applyOrder is still called to record the distributor order when you declare recordPurchaseOrder.
 const CAPABILITIES: ReadonlyArray<ShopSystem.Capability> = ShopSystem.ALL_CAPABILITIES
 
-const notImplemented = (operation: string, todo: string) =>
-  Effect.fail(new ShopSystem.ShopSystemError({ operation, reason: `not implemented: ${todo}`, retryable: false }))
-
 const make = Effect.gen(function*() {
   const { baseUrl } = yield* __Name__Config
   const credentials = yield* SmsCredentials.SmsCredentials
@@ -70,19 +67,19 @@ const make = Effect.gen(function*() {
     capabilities: new Set(CAPABILITIES),
     loadRepairOrder: ({ shopId }) =>
       Effect.flatMap(connect(shopId, "loadRepairOrder"), () =>
-        notImplemented(
+        ShopSystem.notImplemented(
           "loadRepairOrder",
           "fetch the repair order from __title__ and map its number, vehicle (VIN, plate + state, base vehicle ID), customer and URL; fail with RepairOrderNotFound when it does not exist"
         )),
     applyQuote: ({ shopId }) =>
       Effect.flatMap(connect(shopId, "applyQuote"), () =>
-        notImplemented(
+        ShopSystem.notImplemented(
           "applyQuote",
           "write the quoted part lines on the repair order, skipping lines whose idempotencyKey is already there"
         )),
     applyOrder: ({ shopId }) =>
       Effect.flatMap(connect(shopId, "applyOrder"), () =>
-        notImplemented(
+        ShopSystem.notImplemented(
           "applyOrder",
           "write the ordered part lines (idempotent by idempotencyKey) and record the distributor orderID and status on the repair order"
         ))

@@ -6,7 +6,7 @@
 //   SHOPLINK_SECRET_KEYS=$(shoplink secrets generate-key) SHOPLINK_DATABASE_URL=shoplink.db \
 //   SHOPLINK_PUBLIC_BASE_URL=https://parts.example SHOPLINK_PUNCHOUT_BASE_URL=… SHOPLINK_VENDOR_API_KEY=… \
 //   SHOPLINK_OMS_ENVIRONMENT=US_PRD SHOPLINK_OMS_API_KEY=… SHOPLINK_OMS_PROD_BASE_URL=… \
-//   __NAME___BASE_URL=… PORT=8080 node dist/main.js
+//   __NAME___BASE_URL=… PORT=8080 HOST=127.0.0.1 node dist/main.js
 //
 // With the Order Management settings (SHOPLINK_OMS_*), every order webhook is checked with the
 // distributor before it is applied (a forged order is dead-lettered); without them the runtime
@@ -43,10 +43,12 @@ const runtime = ConnectorRuntime.layerConfig(shopSystem, {
   orderManagement: Config.option(Config.all(Settings.orderManagementClient)).pipe(Config.map(Option.getOrUndefined))
 })
 
-// The runtime's routes on one listener; `serve` keeps launch keys and tokens out of spans and logs.
+// The runtime's routes on one listener, with its probes (/healthz, /readyz) and /metrics (vendor
+// API key); `serve` keeps launch keys and tokens out of spans and logs.
 const server = Layer.scopedDiscard(Effect.gen(function*() {
-  const { apiRouter, publicRouter, serve } = yield* ConnectorRuntime.ConnectorRuntime
-  yield* serve(yield* HttpServer.HttpServer, HttpRouter.concat(publicRouter, apiRouter).pipe(HttpRouter.toHttpApp, Effect.flatten))
+  const { adminRouter, apiRouter, healthRouter, publicRouter, serve } = yield* ConnectorRuntime.ConnectorRuntime
+  const routes = HttpRouter.concatAll(publicRouter, apiRouter, healthRouter, adminRouter)
+  yield* serve(yield* HttpServer.HttpServer, routes.pipe(HttpRouter.toHttpApp, Effect.flatten))
   yield* HttpServer.logAddress
 }))
 
@@ -56,7 +58,11 @@ const main = server.pipe(
   // SHOPLINK_REQUEST_TIMEOUT, SHOPLINK_KEEP_ALIVE_TIMEOUT; default 10 s, 30 s, 5 s). Until the
   // runtime serves, every request on it gets a 503 (Health.nodeServer), never a silent socket.
   Layer.provide(Layer.unwrapEffect(Effect.map(Settings.serverTimeouts, (timeouts) =>
-    NodeHttpServer.layerConfig(() => Health.nodeServer(timeouts), { port: Config.integer("PORT").pipe(Config.withDefault(8080)) })))),
+    NodeHttpServer.layerConfig(() => Health.nodeServer(timeouts), {
+      port: Config.integer("PORT").pipe(Config.withDefault(8080)),
+      // Loopback unless told otherwise, as the samples: put a reverse proxy in front (docs/deploying.md).
+      host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1"))
+    })))),
   // The distributor's API (and your __title__ client, if it uses HttpClient).
   Layer.provide(NodeHttpClient.layerUndici)
 )
