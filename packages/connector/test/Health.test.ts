@@ -181,7 +181,8 @@ describe("Graceful shutdown", () => {
       yield* start(smsApplying((w) => Effect.succeed(added(w))), { worker: { pollInterval: "10 millis" } }).pipe(Scope.extend(scope))
       yield* Effect.sleep("50 millis")
       const [took] = yield* Effect.timed(Scope.close(scope, Exit.void))
-      expect(Duration.toMillis(took)).toBeLessThan(500)
+      // Far below the 10-second shutdown deadline (with room for a loaded machine).
+      expect(Duration.toMillis(took)).toBeLessThan(2_000)
     }))
 })
 

@@ -77,7 +77,9 @@ describe("InboxWorker.run on PostgreSQL, two processes", () => {
       expect(counts[1].n).toBeGreaterThan(0)
     }).pipe(Effect.provide(postgres())))
 
-  it.live("a worker polling every 10 seconds applies a delivery another process received within 100 ms of its commit (LISTEN/NOTIFY)", () =>
+  // Woken, not polled: well under the 10-second poll (the bound leaves room for a loaded machine;
+  // a quiet one takes a few milliseconds).
+  it.live("a worker polling every 10 seconds applies a delivery another process received within 2 s of its commit (LISTEN/NOTIFY)", () =>
     Effect.gen(function*() {
       const worker = yield* openProcess
       const receiver = yield* openProcess
@@ -113,6 +115,6 @@ describe("InboxWorker.run on PostgreSQL, two processes", () => {
       yield* worker.close
       yield* receiver.close
       expect(sms.stats.writes).toBe(3)
-      expect(Math.max(...latencies)).toBeLessThan(100)
+      expect(Math.max(...latencies)).toBeLessThan(2_000)
     }).pipe(Effect.provide(postgres())))
 })
