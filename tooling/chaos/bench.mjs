@@ -250,9 +250,13 @@ try {
         }
         const report = await (await fetch(`${smsUrl}/report`)).json()
         let inOrder = stats.lines === total
+        if (!inOrder) log(`apply ${setup}: ${stats.lines} lines stored for ${total} deliveries`)
         for (let r = 0; r < APPLY_ROS; r++) {
           const seqs = (report[`${prefix}r${r}`] ?? []).map((l) => l.seq)
-          if (JSON.stringify(seqs) !== JSON.stringify(Array.from({ length: APPLY_PER_RO }, (_, n) => n))) inOrder = false
+          if (JSON.stringify(seqs) !== JSON.stringify(Array.from({ length: APPLY_PER_RO }, (_, n) => n))) {
+            inOrder = false
+            log(`apply ${setup}: ${prefix}r${r} applied as ${seqs.join(",")}`)
+          }
         }
         const ms = stats.lastAt - stats.releasedAt
         return { rate: total / (ms / 1000), inFlight: stats.writeMs / ms, inOrder }
