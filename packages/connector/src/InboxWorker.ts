@@ -67,6 +67,7 @@ import * as Queue from "effect/Queue"
 import * as Random from "effect/Random"
 import * as RuntimeFlags from "effect/RuntimeFlags"
 import * as RuntimeFlagsPatch from "effect/RuntimeFlagsPatch"
+import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { Punchout } from "@shoplink/protocol"
@@ -313,6 +314,23 @@ const contained = (entry: InboxEntry, timeout: Duration.Duration): Effect.Effect
     return { error, retryable: true }
   })
 
+/**
+ * A mark that failed to reach the database (a dropped connection, a restart) is tried again, with
+ * backoff, for as long as the entry's lease can still be held: the heartbeat keeps the lease while
+ * the mark waits, so an applied entry is not applied again by another process for a lost write of
+ * its result. A mark the database refuses (the lease was lost) is an answer, not retried.
+ */
+const persistently = <A>(inbox: WebhookInbox["Type"], mark: Effect.Effect<A, InboxError>): Effect.Effect<A, InboxError> =>
+  mark.pipe(
+    Effect.tapError((error) => Effect.logWarning("inbox mark failed; trying again while the lease holds", error)),
+    Effect.retry(
+      Schedule.exponential("100 millis").pipe(
+        Schedule.union(Schedule.spaced("2 seconds")),
+        Schedule.upTo(Duration.times(inbox.lease ?? Duration.minutes(1), 2))
+      )
+    )
+  )
+
 /** Applies one entry and records what happened to it. Fails only when the inbox cannot be written. */
 const settle = (
   inbox: WebhookInbox["Type"],
@@ -326,16 +344,16 @@ const settle = (
     yield* onApplied
     let settled: Settled
     if (outcome === "applied") {
-      settled = (yield* inbox.markApplied(entry.id)) ? "applied" : "refused"
+      settled = (yield* persistently(inbox, inbox.markApplied(entry.id))) ? "applied" : "refused"
       if (settled === "applied") yield* Effect.logDebug("inbox entry applied").pipe(Effect.annotateLogs({ attempt }))
     } else if (outcome.retryable && attempt < config.maxAttempts) {
       const retryIn = yield* retryDelay(attempt, config.delays)
-      settled = (yield* inbox.markFailed(entry.id, { error: outcome.error, retryIn })) ? "retrying" : "refused"
+      settled = (yield* persistently(inbox, inbox.markFailed(entry.id, { error: outcome.error, retryIn }))) ? "retrying" : "refused"
       if (settled === "retrying") {
         yield* Effect.logWarning("inbox entry failed; will retry").pipe(Effect.annotateLogs({ attempt, error: outcome.error }))
       }
     } else {
-      settled = (yield* inbox.markFailed(entry.id, { error: outcome.error, retryIn: undefined })) ? "dead" : "refused"
+      settled = (yield* persistently(inbox, inbox.markFailed(entry.id, { error: outcome.error, retryIn: undefined }))) ? "dead" : "refused"
       if (settled === "dead") yield* Effect.logError("inbox entry dead-lettered").pipe(Effect.annotateLogs({ attempt, error: outcome.error }))
     }
     // A refused mark (the lease was lost to another process, which applies the entry again) is

@@ -219,6 +219,45 @@ describe("InboxWorker.run on PostgreSQL: faults", () => {
       yield* receiver.close
     }).pipe(Effect.provide(postgres())), 60_000)
 
+  it.live("a mark that cannot reach the database (a killed connection, a restart) is tried again: the entry is applied once", () =>
+    Effect.gen(function*() {
+      const worker = yield* openPg({ lease: "5 seconds" })
+      const other = yield* openPg({ lease: "5 seconds" })
+      // The first two marks fail as a dropped connection does; the database never saw them.
+      let failures = 0
+      const flaky: WebhookInbox.Operations = {
+        ...worker.inbox,
+        markApplied: (id) =>
+          Effect.suspend(() => {
+            if (failures >= 2) return worker.inbox.markApplied(id)
+            failures++
+            return Effect.fail(new WebhookInbox.InboxError({ reason: "Connection terminated unexpectedly" }))
+          })
+      }
+      const sms = countingSms()
+      const fiber = yield* Effect.fork(InboxWorker.run({ concurrency: 2, pollInterval: "50 millis" }).pipe(
+        Effect.provide(Layer.merge(Layer.succeedContext(Context.add(worker.context, WebhookInbox.WebhookInbox, flaky)), sms.layer)),
+        quiet
+      ))
+      const entry = (yield* other.inbox.receive(quoteDelivery("shop_1", "ro_1", 0))).entry
+      yield* eventually(Effect.map(other.inbox.get(entry.id), (e) => e.status === "applied"), 20)
+      // Another worker, running past the lease, finds nothing to apply again.
+      const second = countingSms()
+      const rival = yield* Effect.fork(InboxWorker.run({ concurrency: 2, pollInterval: "50 millis" }).pipe(
+        Effect.provide(Layer.merge(Layer.succeedContext(other.context), second.layer)),
+        quiet
+      ))
+      yield* Effect.sleep("6 seconds")
+      expect(failures).toBe(2)
+      expect([...sms.calls.values()]).toEqual([1])
+      expect(second.calls.size).toBe(0)
+      expect(yield* other.inbox.get(entry.id)).toMatchObject({ status: "applied", attempts: 1 })
+      yield* Fiber.interrupt(rival)
+      yield* Fiber.interrupt(fiber)
+      yield* worker.close
+      yield* other.close
+    }).pipe(Effect.provide(postgres())), 60_000)
+
   it.live("a worker whose Effect Clock is 30 s ahead takes over no live lease and applies no retry early; it applies what is due", () =>
     Effect.gen(function*() {
       const holder = yield* openPg({ lease: "5 seconds" })
