@@ -3,9 +3,9 @@
 // and a request sent while it starts is answered (503 until the runtime serves), never left hanging.
 import { describe, expect, it } from "vitest"
 import { type ChildProcess, spawn } from "node:child_process"
-import { createServer } from "node:net"
 import { join } from "node:path"
 import { WebClient } from "@shoplink/connector-testkit"
+import { closedPort } from "@shoplink/vitest-config/net"
 
 const main = join(import.meta.dirname, "..", "dist", "main.js")
 
@@ -24,16 +24,8 @@ const exited = (child: ChildProcess) =>
     else child.once("exit", (code, signal) => resolve(code ?? signal))
   })
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      const port = typeof address === "object" && address !== null ? address.port : 0
-      server.close(() => resolve(port))
-    })
-  })
+// A port nothing listens on yet, for the sample to take.
+const freePort = closedPort
 
 describe("shopmonkey-sample logs and start-up", () => {
   it("SHOPLINK_LOG_FORMAT=json: stdout is one JSON object a line, each event once, with a start-up and a shutdown line; per-shop lines name the shop", async () => {
