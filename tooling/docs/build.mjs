@@ -68,6 +68,8 @@ const app = await Application.bootstrapWithPlugins({
   searchInComments: true,
   sort: ["kind", "instance-first", "alphabetical-ignoring-documents"],
   logLevel: LogLevel.Warn,
+  // typedoc's default languages, and Mermaid for the diagrams in the README (GitHub draws them).
+  highlightLanguages: ["bash", "console", "css", "html", "javascript", "json", "jsonc", "json5", "yaml", "tsx", "typescript", "mermaid"],
   // The JSDoc uses `@since` and `@category` (effect's convention); both are known to typedoc.
   blockTags: ["@example", "@since", "@category", "@see", "@deprecated", "@returns", "@param", "@throws", "@remarks", "@default", "@typeParam", "@module", "@packageDocumentation"],
   validation: { notExported: false, invalidLink: true, notDocumented: false }
