@@ -220,7 +220,7 @@ try {
     if (p1 !== undefined && pf !== undefined) {
       console.log(`    receiver on PostgreSQL ${show(p1, 0)} / node:http + pg floor (INSERT … ON CONFLICT DO NOTHING, commit before the 200) ${show(pf, 0)} = ${(p1 / pf).toFixed(2)}× (target ≥ 0.6×: ${p1 / pf >= 0.6 ? "met" : "NOT met"})`)
       // The gap's cause, as profiled (packages/connector/README.md, Benchmark).
-      if (p1 / pf < 0.6) console.log("    why: per delivery the receiver spends about 250 µs of CPU (Effect's fiber runtime, decoding, the pg client through @effect/sql, GC) against the floor's ~100 µs, and writes the console's and the claim's indexes the floor's table does not have")
+      if (p1 / pf < 0.6) console.log("    why: per delivery the receiver spends about 250 µs of CPU (Effect's fiber runtime, decoding, the pg client through @effect/sql, GC) against the floor's ~120 µs, and writes the console's and the claim's indexes the floor's table does not have")
     }
     if (s !== undefined && sf !== undefined) console.log(`    receiver on SQLite ${show(s, 0)} / the durable SQLite floor ${show(sf, 0)} = ${(s / sf).toFixed(2)}× (target ≥ 0.5×: ${s / sf >= 0.5 ? "met" : "NOT met"})`)
     console.log(`    rounds: ${SETUPS.flatMap(line(received, 0)).join("; ")}`)
