@@ -325,7 +325,7 @@ try {
     const peak = Math.max(...samples.map((x) => x.mib))
     const at = (f) => samples[Math.min(samples.length - 1, Math.floor(samples.length * f))].mib.toFixed(0)
     console.log(`(c) worker RSS, ${fmt(SOAK)} quote webhooks through 1 receiver and 1 worker (concurrency 8, fake SMS without latency) on PostgreSQL, ${seconds.toFixed(0)} s: at the end ${end.toFixed(0)} MiB (target ≤ 200 MiB: ${end <= 200 ? "met" : "NOT met"}), peak ${peak.toFixed(0)} MiB; last third ${Math.min(...last.map((x) => x.mib)).toFixed(0)}–${Math.max(...last.map((x) => x.mib)).toFixed(0)} MiB, fitted rise ${rise >= 0 ? "+" : ""}${rise.toFixed(1)} MiB (${((rise / mm) * 100).toFixed(1)} %; flat, target < 10 %: ${flat ? "met" : "NOT met"})`)
-    if (end > 200) console.log("    why: not yet profiled; the process is a whole ConnectorRuntime (sandbox clients, both pools, the LISTEN connection, the worker), and a flat last third says working set, not a leak")
+    if (end > 200) console.log("    why: not yet profiled; the process is a whole ConnectorRuntime (the punchout client and session pool, the database pool, the LISTEN connection, the worker), and a flat last third says working set, not a leak")
     console.log(`    RSS at 1/6, 2/6 … 6/6 of the run: ${[1, 2, 3, 4, 5, 6].map((k) => at(k / 6 - 0.001)).join(", ")} MiB; ${fmt(SOAK / seconds)} deliveries/s received → applied`)
     await Promise.all([receiver.stop(), worker.stop(), sms.stop()])
   }
