@@ -18,7 +18,9 @@
  * `heartbeatInterval` while the entry is held, so a slow apply keeps its entry; a repair order's
  * later entries stay unclaimable while its oldest is held by anyone; an entry of a killed process
  * is claimed again once its lease runs out, and a mark from a worker that lost its lease is refused
- * (and not counted). The fetcher also claims as soon as the inbox's `wakeups` say a new entry was
+ * (and not counted). Right before its write a worker confirms it still holds the lease (locally
+ * when it was confirmed less than half a lease ago, else with the database), so a process frozen
+ * past its lease writes nothing when it wakes. The fetcher also claims as soon as the inbox's `wakeups` say a new entry was
  * stored (this process's receives, and LISTEN/NOTIFY from the others), polling every
  * `pollInterval` as the fallback.
  *
@@ -171,7 +173,11 @@ const configOf = (options: Options): Config => ({
   heartbeatInterval: Duration.decode(options.heartbeatInterval ?? "5 seconds")
 })
 
-type Outcome = "applied" | { readonly error: string; readonly retryable: boolean }
+// "unconfirmed": the lease could not be confirmed right before the write, so nothing was written.
+type Outcome = "applied" | "unconfirmed" | { readonly error: string; readonly retryable: boolean }
+
+/** Answers, right before a write, whether this worker still surely holds the entry's lease. */
+type Fence = Effect.Effect<boolean>
 
 // Total: a stored body the decoder chokes on (a defect, not a ParseError) dead-letters its entry
 // instead of killing the worker's loop.
@@ -219,7 +225,7 @@ const guarded = <A, E extends { readonly message: string }>(
     })
   )
 
-const applyEntry = (entry: InboxEntry, timeout: Duration.Duration): Effect.Effect<Outcome, never, ShopSystem> =>
+const applyEntry = (entry: InboxEntry, timeout: Duration.Duration, fence: Fence): Effect.Effect<Outcome, never, ShopSystem> =>
   Effect.gen(function*() {
     const sms = yield* ShopSystem
     const ledger = yield* Effect.serviceOption(PartsLedger)
@@ -268,6 +274,9 @@ const applyEntry = (entry: InboxEntry, timeout: Duration.Duration): Effect.Effec
         yield* Effect.logWarning("order verification failed; applying anyway (warn mode)").pipe(Effect.annotateLogs({ reason: verdict.reason }))
       }
     }
+    // The last look at the lease before anything is written: a process frozen past its lease (a
+    // stop, a long pause, a busy host) or one whose lease was taken over writes nothing.
+    if (!(yield* fence)) return "unconfirmed" as const
     if (keep !== undefined && Option.isSome(keep)) {
       // The ledger is the runtime's own database: a failure of it may pass, so it is retried.
       const kept = yield* guarded("parts ledger", timeout, keep.value, (error) => ({ error: error.message, retryable: true }))
@@ -303,9 +312,9 @@ const describeDefect = (cause: Cause.Cause<unknown>): string => {
  * entry's failed attempt (retryable, recorded with its cause), never the worker's end. The worker
  * being stopped still interrupts it (the entry then stays pending).
  */
-const contained = (entry: InboxEntry, timeout: Duration.Duration): Effect.Effect<Outcome, never, ShopSystem> =>
+const contained = (entry: InboxEntry, timeout: Duration.Duration, fence: Fence): Effect.Effect<Outcome, never, ShopSystem> =>
   Effect.gen(function*() {
-    const fiber = yield* Effect.fork(applyEntry(entry, timeout))
+    const fiber = yield* Effect.fork(applyEntry(entry, timeout, fence))
     const exit = yield* Fiber.await(fiber)
     if (Exit.isSuccess(exit)) return exit.value
     yield* Metric.increment(metrics.defects)
@@ -336,14 +345,21 @@ const settle = (
   inbox: WebhookInbox["Type"],
   entry: InboxEntry,
   config: Config,
+  fence: Fence,
   onApplied: Effect.Effect<void> = Effect.void
 ): Effect.Effect<Settled, InboxError, ShopSystem> =>
   Effect.gen(function*() {
     const attempt = entry.attempts + 1
-    const outcome = yield* contained(entry, config.timeout)
+    const outcome = yield* contained(entry, config.timeout, fence)
     yield* onApplied
     let settled: Settled
-    if (outcome === "applied") {
+    if (outcome === "unconfirmed") {
+      // Not written and not an attempt: handed back (a no-op when another process holds it now).
+      yield* Effect.ignore(inbox.release([entry.id]))
+      yield* Effect.logWarning("inbox entry's lease could not be confirmed before its write; nothing written here, left to its holder")
+      yield* Effect.annotateCurrentSpan("outcome", "unconfirmed")
+      return "refused" as const
+    } else if (outcome === "applied") {
       settled = (yield* persistently(inbox, inbox.markApplied(entry.id))) ? "applied" : "refused"
       if (settled === "applied") yield* Effect.logDebug("inbox entry applied").pipe(Effect.annotateLogs({ attempt }))
     } else if (outcome.retryable && attempt < config.maxAttempts) {
@@ -371,6 +387,39 @@ const settle = (
   )
 
 /**
+ * The fence before an entry's write. Where claims are leases (`inbox.lease`), a write goes ahead
+ * only if the lease was confirmed (claimed or extended) less than half a lease ago on the monotonic
+ * clock, which a frozen process's clock is not; otherwise the lease is confirmed with the database
+ * first, and a lease lost or not confirmable means no write. Half a lease leaves the other half
+ * for the write to leave this process before anyone else may claim the entry. What stays
+ * at-least-once: a process frozen after the fence, while its request is on its way, which the
+ * writes' idempotency keys cover.
+ */
+const leaseFence = (
+  inbox: WebhookInbox["Type"],
+  confirmedAt: Map<string, number>,
+  lost: ReadonlySet<string>
+) => {
+  const leaseMillis = inbox.lease === undefined ? undefined : Duration.toMillis(inbox.lease)
+  return (id: string): Fence =>
+    Effect.suspend(() => {
+      if (lost.has(id)) return Effect.succeed(false)
+      if (leaseMillis === undefined || performance.now() - (confirmedAt.get(id) ?? -Infinity) < leaseMillis / 2) {
+        return Effect.succeed(true)
+      }
+      const beganAt = performance.now()
+      return inbox.heartbeat([id]).pipe(
+        Effect.map((still) => {
+          if (!still.includes(id)) return false
+          confirmedAt.set(id, beganAt)
+          return true
+        }),
+        Effect.orElseSucceed(() => false)
+      )
+    })
+}
+
+/**
  * One pass over the due entries: claims what is due, applies it, repair orders concurrently (up to
  * `concurrency`) and each repair order's entries in turn, until nothing more is due or
  * `batchSize` entries were taken. Waits for every apply it started. Never fails for an SMS error
@@ -392,14 +441,20 @@ export const processDue = (options: Options = {}): Effect.Effect<PassResult, Inb
     // Each round takes the head of every repair order's line; the next round the entries behind
     // them. An entry taken once (e.g. retrying with no delay) is not taken again in this pass.
     const taken = new Set<string>()
+    const confirmedAt = new Map<string, number>()
+    const fence = leaseFence(inbox, confirmedAt, new Set())
     while (taken.size < config.batchSize) {
+      const claimedAt = performance.now()
       const claimed = yield* inbox.claim(config.batchSize - taken.size)
       const again = claimed.filter((e) => taken.has(e.id))
       if (again.length > 0) yield* inbox.release(again.map((e) => e.id))
       const heads = claimed.filter((e) => !taken.has(e.id))
       if (heads.length === 0) break
-      for (const entry of heads) taken.add(entry.id)
-      const outcomes = yield* Effect.forEach(heads, (entry) => settle(inbox, entry, config), { concurrency: config.concurrency })
+      for (const entry of heads) {
+        taken.add(entry.id)
+        confirmedAt.set(entry.id, claimedAt)
+      }
+      const outcomes = yield* Effect.forEach(heads, (entry) => settle(inbox, entry, config, fence(entry.id)), { concurrency: config.concurrency })
       for (const outcome of outcomes) if (outcome !== "refused") result[outcome]++
     }
     return result
@@ -454,6 +509,7 @@ export const run = (options: Options = {}): Effect.Effect<never, never, WebhookI
     // confirmed again before its adapter call, and dropped if another process has it now.
     const confirmedAt = new Map<string, number>()
     const heartbeatMillis = Duration.toMillis(config.heartbeatInterval)
+    const fence = leaseFence(inbox, confirmedAt, lost)
     const queue = yield* Queue.bounded<InboxEntry>(maxHeld)
 
     let wake = Deferred.unsafeMake<void>(FiberId.none)
@@ -488,6 +544,8 @@ export const run = (options: Options = {}): Effect.Effect<never, never, WebhookI
         }
         yield* gauges
         const signalsBefore = signals
+        // Before the claim: its lease began no earlier than this.
+        const claimedAt = performance.now()
         const claimed = yield* Effect.either(inbox.claim(room))
         if (Either.isLeft(claimed)) {
           yield* Effect.logError("inbox read failed", claimed.left)
@@ -499,7 +557,7 @@ export const run = (options: Options = {}): Effect.Effect<never, never, WebhookI
           // its lease lapsed unnoticed) is left to the run in progress.
           if (held.has(entry.id)) continue
           held.set(entry.id, entry)
-          confirmedAt.set(entry.id, performance.now())
+          confirmedAt.set(entry.id, claimedAt)
           yield* Queue.offer(queue, entry)
         }
         if (claimed.right.length < room && signals === signalsBefore) yield* idle
@@ -509,9 +567,13 @@ export const run = (options: Options = {}): Effect.Effect<never, never, WebhookI
     const executor: Effect.Effect<void, never, ShopSystem> = Effect.gen(function*() {
       const entry = yield* Queue.take(queue)
       if (!lost.has(entry.id) && performance.now() - (confirmedAt.get(entry.id) ?? 0) > heartbeatMillis) {
+        const beganAt = performance.now()
         const still = yield* Effect.either(inbox.heartbeat([entry.id]))
-        if (Either.isRight(still) && !still.right.includes(entry.id)) lost.add(entry.id)
-        else confirmedAt.set(entry.id, performance.now())
+        // Unanswered (the database away): it may still be ours; the fence before the write decides.
+        if (Either.isRight(still)) {
+          if (still.right.includes(entry.id)) confirmedAt.set(entry.id, beganAt)
+          else lost.add(entry.id)
+        }
       }
       if (lost.has(entry.id)) {
         // Another process took it over before it started here: not applied in this process.
@@ -529,7 +591,7 @@ export const run = (options: Options = {}): Effect.Effect<never, never, WebhookI
       // with the other executors' into one statement) completes in a fiber of its own. The entry
       // stays held until it has.
       const applied = yield* Deferred.make<void>()
-      yield* settle(inbox, entry, config, Deferred.succeed(applied, undefined)).pipe(
+      yield* settle(inbox, entry, config, fence(entry.id), Deferred.succeed(applied, undefined)).pipe(
         Effect.catchAll((error) => Effect.logError("inbox write failed; the entry stays pending", error)),
         Effect.annotateLogs({ shopId: entry.shopId, repairOrderId: entry.repairOrderId, entryId: entry.id }),
         Effect.ensuring(Effect.sync(() => {

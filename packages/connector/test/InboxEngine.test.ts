@@ -5,8 +5,8 @@
 // early. Real PostgreSQL and SQLite, real time.
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { InboxWorker, ShopSystem, WebhookInbox } from "@shoplink/connector"
-import { Clock, Context, Duration, Effect, Exit, Fiber, Layer, Logger, LogLevel, Metric, Scope } from "effect"
+import { InboxWorker, OrderVerifier, ShopSystem, WebhookInbox } from "@shoplink/connector"
+import { Clock, Context, Deferred, Duration, Effect, Exit, Fiber, Layer, Logger, LogLevel, Metric, Scope } from "effect"
 import { performance } from "node:perf_hooks"
 import { pgOn, postgres, scratchDatabase, sqlite, TestDatabaseUrl } from "./fixtures.js"
 import { eventually } from "./support/eventually.js"
@@ -284,6 +284,79 @@ describe("InboxWorker.run on PostgreSQL: faults", () => {
       yield* Fiber.interrupt(fiber)
       yield* holder.close
       yield* skewedProcess.close
+    }).pipe(Effect.provide(postgres())), 60_000)
+
+  it.live("a worker frozen past its lease writes nothing when it wakes: the entry is applied once, by the worker that took it over", () =>
+    Effect.gen(function*() {
+      const frozen = yield* openPg({ lease: "1 second" })
+      const other = yield* openPg({ lease: "1 second" })
+      // The frozen process: its heartbeats go unanswered (as a stopped process's do) while its
+      // order verification, the step before the write, takes two and a half leases.
+      const unanswered: WebhookInbox.Operations = {
+        ...frozen.inbox,
+        heartbeat: () => Effect.fail(new WebhookInbox.InboxError({ reason: "Connection terminated unexpectedly" }))
+      }
+      const verifying = yield* Deferred.make<void>()
+      const woke = yield* Deferred.make<void>()
+      const verifier = Layer.succeed(OrderVerifier.OrderVerifier, {
+        mode: "enforce",
+        verify: () =>
+          Deferred.succeed(verifying, undefined).pipe(
+            Effect.zipRight(Effect.sleep("2500 millis")),
+            Effect.zipRight(Deferred.succeed(woke, undefined)),
+            Effect.as({ _tag: "Verified" as const })
+          )
+      })
+      const orderSms = () => {
+        const writes: Array<string> = []
+        const layer = Layer.succeed(ShopSystem.ShopSystem, {
+          capabilities: new Set(ShopSystem.ALL_CAPABILITIES),
+          loadRepairOrder: ({ repairOrderId }) => Effect.succeed({ id: repairOrderId, number: repairOrderId, vehicle: {} }),
+          applyQuote: () => Effect.succeed({ added: 0, alreadyPresent: 0 }),
+          applyOrder: (w) => Effect.sync(() => writes.push(w.repairOrderId)).pipe(Effect.as({ added: w.lines.length, alreadyPresent: 0 }))
+        })
+        return { writes, layer }
+      }
+      const a = orderSms()
+      const b = orderSms()
+      const entry = (yield* other.inbox.receive({
+        kind: "order",
+        contentKey: "order:shop_1:ro_frozen:10423",
+        shopId: "shop_1",
+        repairOrderId: "ro_frozen",
+        body: JSON.stringify({
+          referenceID: "ro_frozen",
+          order: {
+            orderID: "10423", orderCreateTime: 1763769600000, comment: "", status: 3, statusDescription: "Order submitted",
+            orderLines: [{
+              acaPartTerminologyID: 5340, productID: "51515", brandID: "WIX", categoryID: "FLT", productDesc: "Oil Filter",
+              dispatchTime: 1763773200000, quantity: 2, price: 6.49, listPrice: 9.99, corePrice: 0, weight: 0.8, quality: "",
+              requestedProductId: "", status: "3", statusDescription: "Order submitted"
+            }]
+          }
+        })
+      })).entry
+      const first = yield* Effect.fork(InboxWorker.run({ concurrency: 1, pollInterval: "50 millis", heartbeatInterval: "200 millis" }).pipe(
+        Effect.provide(Layer.mergeAll(Layer.succeedContext(Context.add(frozen.context, WebhookInbox.WebhookInbox, unanswered)), a.layer, verifier)),
+        quiet
+      ))
+      yield* Deferred.await(verifying)
+      // The other worker claims it once the lease has run out, and applies it.
+      const second = yield* Effect.fork(InboxWorker.run({ concurrency: 1, pollInterval: "50 millis", heartbeatInterval: "200 millis" }).pipe(
+        Effect.provide(Layer.merge(Layer.succeedContext(other.context), b.layer)),
+        quiet
+      ))
+      yield* eventually(Effect.map(other.inbox.get(entry.id), (e) => e.status === "applied"), 10)
+      // The frozen worker wakes with the order verified, after its lease ran out: it writes nothing.
+      yield* Deferred.await(woke)
+      yield* Effect.sleep("500 millis")
+      expect(b.writes).toEqual(["ro_frozen"])
+      expect(a.writes).toEqual([])
+      expect(yield* other.inbox.get(entry.id)).toMatchObject({ status: "applied", attempts: 1 })
+      yield* Fiber.interrupt(first)
+      yield* Fiber.interrupt(second)
+      yield* frozen.close
+      yield* other.close
     }).pipe(Effect.provide(postgres())), 60_000)
 
   it.live("a heartbeat keeps a slow apply (three leases long) from being taken over by another worker", () =>
