@@ -44,7 +44,8 @@
  * `entryId`, `kind`, `attempt`, `outcome`); every log line about an entry carries `shopId`,
  * `repairOrderId` and `entryId`, never a body or a secret. The worker counts
  * `shoplink_deliveries_applied_total`, `…_retried_total` and `…_dead_total` (label `kind`; a mark
- * refused for a lost lease counts in `shoplink_inbox_marks_refused_total` instead, an adapter
+ * refused for a lost lease counts in `shoplink_inbox_marks_refused_total` instead, a write the
+ * lease fence stopped in `shoplink_inbox_writes_fenced_total`, an adapter
  * defect in `shoplink_inbox_apply_defects_total`) and,
  * while it runs, sets the `shoplink_inbox_backlog` and `shoplink_inbox_backlog_oldest_age_seconds`
  * gauges (at most every 5 seconds, when it looks at the inbox). (In `ConnectorRuntime` every shop-system call also gets its own span and
@@ -356,6 +357,7 @@ const settle = (
     if (outcome === "unconfirmed") {
       // Not written and not an attempt: handed back (a no-op when another process holds it now).
       yield* Effect.ignore(inbox.release([entry.id]))
+      yield* Metric.increment(metrics.writesFenced)
       yield* Effect.logWarning("inbox entry's lease could not be confirmed before its write; nothing written here, left to its holder")
       yield* Effect.annotateCurrentSpan("outcome", "unconfirmed")
       return "refused" as const

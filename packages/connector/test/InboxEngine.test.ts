@@ -319,6 +319,7 @@ describe("InboxWorker.run on PostgreSQL: faults", () => {
       }
       const a = orderSms()
       const b = orderSms()
+      const fencedBefore = yield* counter("shoplink_inbox_writes_fenced_total")
       const entry = (yield* other.inbox.receive({
         kind: "order",
         contentKey: "order:shop_1:ro_frozen:10423",
@@ -352,6 +353,7 @@ describe("InboxWorker.run on PostgreSQL: faults", () => {
       yield* Effect.sleep("500 millis")
       expect(b.writes).toEqual(["ro_frozen"])
       expect(a.writes).toEqual([])
+      expect(yield* counter("shoplink_inbox_writes_fenced_total")).toBe(fencedBefore + 1)
       expect(yield* other.inbox.get(entry.id)).toMatchObject({ status: "applied", attempts: 1 })
       yield* Fiber.interrupt(first)
       yield* Fiber.interrupt(second)

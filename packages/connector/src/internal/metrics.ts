@@ -69,6 +69,12 @@ export const markRefused = Metric.counter("shoplink_inbox_marks_refused_total", 
   incremental: true
 })
 
+/** Writes not made because the lease could not be confirmed right before them (a frozen worker woke). */
+export const writesFenced = Metric.counter("shoplink_inbox_writes_fenced_total", {
+  description: "Inbox entries not written because the worker could not confirm its lease right before the write",
+  incremental: true
+})
+
 /** Adapter defects (a throw, a die) contained as an entry's failed attempt. */
 export const defects = Metric.counter("shoplink_inbox_apply_defects_total", {
   description: "Adapter defects (throws, dies, interruptions) recorded as failed attempts",
