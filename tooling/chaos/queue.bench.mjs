@@ -447,7 +447,7 @@ const explainRow = async () => {
     log(`explain ${backlog}: inbox ${JSON.stringify(inbox)}; graphile ${JSON.stringify(anchor)}`)
     console.log(`(4) rows read per claimed job, ${fmt(backlog)} backlog over ${fmt(REPAIR_ORDERS)} repair orders (EXPLAIN ANALYZE, BUFFERS of every claim statement while ${fmt(Math.min(EXPLAIN_JOBS, backlog))} are claimed): inbox ${fmt(inbox.perJob, 1)} (${fmt(inbox.hitsPerJob, 1)} buffers per job, ${inbox.statements} claims of ${fmt(inbox.claimed / inbox.statements, 1)} jobs, ${fmt(inbox.msPerStatement, 2)} ms each; target ≤ 10: ${verdict(inbox.perJob <= 10)}); graphile-worker with queues ${fmt(anchor.perJob, 1)} (${fmt(anchor.hitsPerJob, 1)} buffers per job)`)
     // The gap's cause, as measured: the plan PostgreSQL chooses at this size.
-    if (inbox.perJob > 10) console.log("    why: at this table size PostgreSQL plans the claim as a scan of every due repair-order head in the partial index and a sort (not an ordered index walk that stops at the batch); the 100,000 row shows the walk")
+    if (inbox.perJob > 10) console.log("    why: the claim's plan did not stop after the batch (it read every due head); BENCH_EXPLAIN_DUMP=<dir> writes the plans")
     console.log(`    the inbox's claim: ${inbox.statement}${inbox.statement.length >= 160 ? "…" : ""}`)
   }
 }
