@@ -19,23 +19,93 @@ import * as Schema from "effect/Schema"
 import { describeMessage, messageFields } from "./internal/messageFields.js"
 import { type ErrorId, type MessageEntry, messages, type RetryClass } from "./MessageCatalog.js"
 
-type ErrorTags = {
+/**
+ * The `_tag` of the error class of every message ID (its catalogue row's `errorName`), keyed by ID.
+ *
+ * @example
+ * import type { MessageErrors } from "@shoplink/protocol"
+ * const tag: MessageErrors.ErrorTags["API0208"] = "MonthlyLimitExceeded"
+ *
+ * @since 0.9.0
+ * @category models
+ */
+export type ErrorTags = {
   readonly [Id in ErrorId]: (typeof messages)[Id] extends { readonly errorName: infer Name extends string } ? Name : never
 }
-type ErrorTag<Id extends ErrorId> = ErrorTags[Id]
+/**
+ * The `_tag` of the error class of a message ID: its catalogue row's `errorName`.
+ *
+ * @example
+ * import type { MessageErrors } from "@shoplink/protocol"
+ * const tag: MessageErrors.ErrorTag<"API0258"> = "OrderLocked"
+ *
+ * @since 0.9.0
+ * @category models
+ */
+export type ErrorTag<Id extends ErrorId> = ErrorTags[Id]
 
-type MessageErrorFields<Id extends ErrorId> = {
+/**
+ * The schema fields the constructor of the error class of a message ID takes: `code` and `text`
+ * (both filled in when absent) and the fields every message error has (`httpStatus`,
+ * `statusCode`, `referenceID`, `serverVersion`, `hint`).
+ *
+ * @example
+ * import { Schema } from "effect"
+ * import type { MessageErrors } from "@shoplink/protocol"
+ * type Args = Schema.Struct.Constructor<MessageErrors.MessageErrorFields<"API0258">>
+ * const args: Args = { httpStatus: 409, referenceID: "RO-1" }
+ *
+ * @since 0.9.0
+ * @category models
+ */
+export type MessageErrorFields<Id extends ErrorId> = {
   /** The message ID; the constructor fills it in. */
   readonly code: Schema.PropertySignature<":", Id, never, ":", Id, true, never>
   /** The message text as the server sent it; defaults to the catalogue's. */
   readonly text: Schema.PropertySignature<":", string, never, ":", string, true, never>
 } & typeof messageFields
 
-type TaggedFields<Id extends ErrorId> = { readonly _tag: Schema.tag<ErrorTag<Id>> } & MessageErrorFields<Id>
+/**
+ * The schema fields of the error class of a message ID: its `_tag`, `code` and `text`, and the
+ * fields every message error has (`httpStatus`, `statusCode`, `referenceID`, `serverVersion`, `hint`).
+ *
+ * @example
+ * import { MessageErrors, OrderLocked } from "@shoplink/protocol"
+ * const fields: MessageErrors.TaggedFields<"API0258"> = OrderLocked.fields
+ *
+ * @since 0.9.0
+ * @category models
+ */
+export type TaggedFields<Id extends ErrorId> = { readonly _tag: Schema.tag<ErrorTag<Id>> } & MessageErrorFields<Id>
 
-type MessageErrorInstance<Id extends ErrorId> = Schema.Struct.Type<TaggedFields<Id>> & MessageErrorMembers
+/**
+ * An instance of the error class of a message ID: its decoded fields and the members every
+ * message error has (`retryClass`, `message`, and those of a yieldable `Error`).
+ *
+ * @example
+ * import { Effect } from "effect"
+ * import { type MessageErrors, OrderLocked } from "@shoplink/protocol"
+ * const error: MessageErrors.MessageErrorInstance<"API0258"> = new OrderLocked({ httpStatus: 409 })
+ * const failed = Effect.fail(error).pipe(Effect.catchTag("OrderLocked", (e) => Effect.succeed(e.retryClass)))
+ *
+ * @since 0.9.0
+ * @category models
+ */
+export type MessageErrorInstance<Id extends ErrorId> = Schema.Struct.Type<TaggedFields<Id>> & MessageErrorMembers
 
-interface MessageErrorMembers extends Cause.YieldableError {
+/**
+ * What every message error has besides its fields: the members of a yieldable `Error` (`message`,
+ * `yield*` to fail with it) and the catalogue row's retry class.
+ *
+ * @example
+ * import { type MessageErrors, QuantityNotAvailable } from "@shoplink/protocol"
+ * const members: MessageErrors.MessageErrorMembers = new QuantityNotAvailable({ httpStatus: 409 })
+ * members.retryClass // "state"
+ *
+ * @since 0.9.0
+ * @category models
+ */
+export interface MessageErrorMembers extends Cause.YieldableError {
   /** How a caller should react to this message (the catalogue row's retry class). */
   readonly retryClass: RetryClass
 }
