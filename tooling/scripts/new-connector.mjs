@@ -2,7 +2,10 @@
 // `pnpm new:connector <name>`: generates packages/adapter-<name> and apps/<name>-sample from
 // tooling/templates/connector, plus .changeset/adapter-<name>-initial.md. The generated adapter
 // typechecks and its test runs the conformance suite, whose failures list what is left to do; it
-// reads each shop's API key through SmsCredentials, and the sample app runs it on ConnectorRuntime.
+// reads each shop's API key through SmsCredentials, and has a fake of the SMS under `./testing`
+// (src/testing.ts) for its harness. The sample app runs it on ConnectorRuntime; with no
+// configuration, on an embedded default (the sandbox and the fake in-process), which its `demo`
+// script drives end to end.
 //
 // Usage: node tooling/scripts/new-connector.mjs <name> [--title "Human Name"] [--root <dir>]
 //   <name>   lower-case kebab-case, e.g. "acme-shop" (the connector id and npm suffix)
@@ -98,11 +101,14 @@ Next:
   pnpm install
   pnpm --filter @shoplink/adapter-${name} typecheck
   pnpm --filter @shoplink/adapter-${name} test   # the conformance suite: its failures are your to-do list
-Then follow docs/adding-a-connector.md. The adapter reads each shop's ${values.__title__} API key through
+Then follow docs/adding-a-connector.md: write the fake ${values.__title__}'s routes (src/testing.ts) and the
+adapter (src/${values.__Name__}Connector.ts). The adapter reads each shop's ${values.__title__} API key through
 SmsCredentials (secret "apiKey"; an SMS with OAuth client credentials reads two, e.g. "clientId" and
 "clientSecret": rename API_KEY_SECRET and onboard with one --sms-secret per name);
 ${rel(result.sample)} runs it on ConnectorRuntime, for the shops onboarded with
-\`shoplink shops add … --sms-secret apiKey\` (\`pnpm --filter ${values.__name__}-sample start\`).`)
+\`shoplink shops add … --sms-secret apiKey\` (\`pnpm --filter ${values.__name__}-sample start\`); with no
+configuration it starts on the sandbox and the fake in-process, and
+\`pnpm --filter ${values.__name__}-sample demo\` runs a launch and a quote through them.`)
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

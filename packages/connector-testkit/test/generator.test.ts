@@ -1,9 +1,23 @@
 // `pnpm new:connector` (tooling/scripts/new-connector.mjs): generates into a scratch repository,
-// then checks the files and names, that the adapter and the sample app compile against the real
-// workspace packages, and that the generated connector fails the suite saying what is left.
+// then checks the files and names, and that the adapter and the sample app compile against the real
+// workspace packages. Then a connector generated and filled in from a fixture (Gearbox, a made-up
+// SMS: test/fixtures/generated) is certified by its conformance suite, its sample starts with no
+// configuration on the embedded default and answers /readyz, and its demo runs to the end.
 import { describe, expect, it } from "@effect/vitest"
-import { execFileSync } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync
+} from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { afterAll, beforeAll } from "vitest"
@@ -21,11 +35,13 @@ const generate = (...args: Array<string>) =>
 const linkDependencies = (packageDir: string) => {
   const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8"))
   for (const dep of Object.keys({ ...manifest.dependencies, ...manifest.devDependencies })) {
-    const source = dep === "@shoplink/connector-testkit"
-      ? testkit
-      : dep.startsWith("@shoplink/adapter-")
+    const source = dep.startsWith("@shoplink/adapter-")
       ? join(root, "packages", dep.slice("@shoplink/".length))
-      : [join(testkit, "node_modules", dep), join(repo, "node_modules", dep)].find((p) => existsSync(p))
+      : [
+        ...(dep.startsWith("@shoplink/") ? [join(repo, "packages", dep.slice("@shoplink/".length))] : []),
+        join(testkit, "node_modules", dep),
+        join(repo, "node_modules", dep)
+      ].find((p) => existsSync(p))
     if (source === undefined) throw new Error(`cannot link ${dep} for ${packageDir}`)
     const target = join(packageDir, "node_modules", dep)
     mkdirSync(dirname(target), { recursive: true })
@@ -73,10 +89,14 @@ describe("new:connector", () => {
     const sample = JSON.parse(readFileSync(join(root, "apps/acme-shop-sample/package.json"), "utf8"))
     expect(sample).toMatchObject({ name: "acme-shop-sample", private: true, version: "0.0.0" })
     // The sample app is ConnectorRuntime, not hand wiring; the adapter reads each shop's key through SmsCredentials.
-    const main = readFileSync(join(root, "apps/acme-shop-sample/src/main.ts"), "utf8")
-    expect(main).toContain("ConnectorRuntime.layerConfig(")
-    expect(main).toContain("ACME_SHOP_BASE_URL")
-    expect(main).not.toMatch(/WebhookReceiver|InboxWorker|LaunchRegistry/)
+    const service = readFileSync(join(root, "apps/acme-shop-sample/src/service.ts"), "utf8")
+    expect(service).toContain("ConnectorRuntime.layerConfig(")
+    expect(service).toContain("ACME_SHOP_BASE_URL")
+    expect(service).not.toMatch(/WebhookReceiver|InboxWorker|LaunchRegistry/)
+    expect(sample.scripts).toMatchObject({ start: "node dist/main.js", demo: "node dist/demo.js" })
+    // The fake is the adapter's `./testing` entry point, which the sample's embedded default imports.
+    expect(manifest.exports["./testing"]).toEqual({ types: "./dist/testing.d.ts", default: "./dist/testing.js" })
+    expect(readFileSync(join(root, "apps/acme-shop-sample/src/embedded.ts"), "utf8")).toContain("startFakeAcmeShop()")
     expect(source).toContain("credentials.secret(shopId, API_KEY_SECRET)")
     expect(readFileSync(join(adapter, "test/harness.ts"), "utf8")).toContain("smsSecrets:")
 
@@ -122,5 +142,121 @@ describe("new:connector", () => {
     } finally {
       writeFileSync(source, todo)
     }
+  }, 240_000)
+})
+
+// A node process of the generated code, with Shoplink's and Gearbox's settings taken out of the
+// environment (the sample must start without them) and its temporary files under `tmp`.
+const children = new Set<ChildProcess>()
+afterAll(() => {
+  for (const child of children) child.kill("SIGKILL")
+})
+const run = (args: ReadonlyArray<string>, options: { readonly cwd: string; readonly tmp: string; readonly timeoutMs: number }) => {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(SHOPLINK_|GEARBOX_|OTEL_|PORT$|HOST$)/.test(name)))
+  const child = spawn(process.execPath, args, {
+    cwd: options.cwd,
+    env: { ...env, PORT: "0", TMPDIR: options.tmp, NO_COLOR: "1", FORCE_COLOR: "0" },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  children.add(child)
+  let output = ""
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")))
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")))
+  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs)
+  const exited = new Promise<number | null>((resolve) =>
+    child.on("exit", (code) => {
+      clearTimeout(timer)
+      children.delete(child)
+      resolve(code)
+    })
+  )
+  return { child, exited, output: () => output }
+}
+
+const waitFor = async <A>(what: string, timeoutMs: number, probe: () => Promise<A | undefined>): Promise<A> => {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await probe()
+    if (value !== undefined) return value
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+}
+
+describe("a generated connector filled in from the fixture (Gearbox, a made-up SMS)", () => {
+  const fixture = join(testkit, "test/fixtures/generated")
+  let adapter = ""
+  let sample = ""
+  const scratchTmp = () => mkdtempSync(join(root, "tmp-"))
+
+  it("builds with the fixture's adapter, fake and harness written where the TODOs were", () => {
+    generate("gearbox")
+    adapter = join(root, "packages/adapter-gearbox")
+    sample = join(root, "apps/gearbox-sample")
+    // The fixture's files end in .txt so that the testkit's own typecheck leaves them alone.
+    const files = readdirSync(fixture, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts.txt")).sort()
+    expect(files).toEqual([join("src", "GearboxConnector.ts.txt"), join("src", "testing.ts.txt"), join("test", "harness.ts.txt")])
+    for (const file of files) copyFileSync(join(fixture, file), join(adapter, file.slice(0, -".txt".length)))
+    linkDependencies(adapter)
+    linkDependencies(sample)
+    // dist/ of the adapter (the sample imports it) and of the sample: one tsc run each, to keep
+    // the cost down (the suite's run below would fail on a harness that does not fit).
+    expect(compile(join(adapter, "tsconfig.build.json"))).toBe("")
+    expect(compile(join(sample, "tsconfig.json"))).toBe("")
+  }, 240_000)
+
+  it("is certified by its conformance suite", async () => {
+    const suite = run([join(adapter, "node_modules/vitest/vitest.mjs"), "run"], { cwd: adapter, tmp: scratchTmp(), timeoutMs: 200_000 })
+    const code = await suite.exited
+    const output = suite.output()
+    expect(output).toContain("Gearbox (gearbox), contract v1: certified")
+    expect(output).toMatch(/ {2}(\d+) of \1 checks passed, 0 failed, 0 skipped/)
+    expect(code, output).toBe(0)
+  }, 240_000)
+
+  it("starts its sample with no configuration on the embedded default: /readyz 200, then stops cleanly", async () => {
+    const tmp = scratchTmp()
+    const service = run([join(sample, "dist/main.js")], { cwd: sample, tmp, timeoutMs: 200_000 })
+    const url = await waitFor("the sample's address", 120_000, async () => {
+      if (service.child.exitCode !== null) throw new Error(`the sample exited with ${service.child.exitCode}:\n${service.output()}`)
+      return /Gearbox sample listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(service.output())?.[1]
+    })
+    const output = service.output()
+    expect(output).toContain("Embedded default (no SHOPLINK_PUNCHOUT_BASE_URL or GEARBOX_BASE_URL set)")
+    expect(output).toMatch(/distributor sandbox\s+http:\/\/127\.0\.0\.1:\d+/)
+    expect(output).toMatch(/fake Gearbox\s+http:\/\/127\.0\.0\.1:\d+/)
+    expect(output).not.toMatch(/ConfigError|Missing data/)
+    const ready = await fetch(`${url}/readyz`)
+    expect(ready.status).toBe(200)
+
+    // The launch API with the key the banner printed: the catalog URL for the fake's repair order.
+    const key = /Authorization: Bearer (\S+?)"/.exec(output)?.[1]
+    const launch = await fetch(`${url}/shoplink/launch`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ shopId: "demo-shop", repairOrderId: "1" })
+    })
+    const launched = await launch.text()
+    expect(launch.status, launched).toBe(200)
+    expect(launched).toContain("vin=")
+
+    service.child.kill("SIGTERM")
+    expect(await service.exited, service.output()).toBe(0)
+    // Its scratch database is gone with it.
+    expect(readdirSync(tmp)).toEqual([])
+  }, 240_000)
+
+  it("runs its demo to the end: a launch, a quote from the sandbox, the lines on the fake's repair order", async () => {
+    const tmp = scratchTmp()
+    const demo = run([join(sample, "dist/demo.js")], { cwd: sample, tmp, timeoutMs: 200_000 })
+    const code = await demo.exited
+    const transcript = demo.output()
+    expect(code, transcript).toBe(0)
+    expect(transcript).toContain("[2/3] Launch: Demo Auto orders parts for repair order 1042")
+    expect(transcript).toMatch(/the catalog opens at http:\/\/127\.0\.0\.1:\d+\/\S*token=<redacted>/)
+    expect(transcript).toContain("on repair order 1042 in Gearbox:")
+    expect(transcript).toMatch(/ {2}quoted: 2 × \S+ \S+ .+ {2}cost \$\d+\.\d\d {2}list \$\d+\.\d\d/)
+    expect(transcript).toMatch(/\nDone in \d+\.\d s\./)
+    expect(readdirSync(tmp)).toEqual([])
   }, 240_000)
 })

@@ -44,18 +44,42 @@ describe("new-connector.mjs", () => {
   it("generates a sample app on ConnectorRuntime and an adapter reading each shop's key through SmsCredentials", () => {
     const root = newRoot()
     generate({ name: "acme", root })
-    const main = readFileSync(join(root, "apps/acme-sample/src/main.ts"), "utf8")
-    expect(main).toContain("AcmeConnector.layer.pipe(")
-    expect(main).toContain("ConnectorRuntime.layerConfig(shopSystem")
+    const service = readFileSync(join(root, "apps/acme-sample/src/service.ts"), "utf8")
+    expect(service).toContain("AcmeConnector.layer.pipe(")
+    expect(service).toContain("ConnectorRuntime.layerConfig(shopSystem")
     // No hand wiring of the runtime's pieces.
-    expect(main).not.toMatch(/WebhookReceiver|InboxWorker|LaunchRegistry|WebhookInbox|PunchoutLauncher/)
+    expect(service).not.toMatch(/WebhookReceiver|InboxWorker|LaunchRegistry|WebhookInbox|PunchoutLauncher/)
     // Shoplink's standard settings through the connector's Settings Configs: no variable name in code.
-    expect(main).toContain("punchout: Settings.punchoutClient")
-    expect(main).toContain("secretKeys: Settings.secretBox.keys")
-    expect(main).not.toMatch(/Config\.(string|redacted)\("SHOPLINK_|Storage\.config\("/)
+    expect(service).toContain("punchout: Settings.punchoutClient")
+    expect(service).toContain("secretKeys: Settings.secretBox.keys")
+    for (const file of ["service.ts", "main.ts", "embedded.ts"]) {
+      expect(readFileSync(join(root, "apps/acme-sample/src", file), "utf8")).not.toMatch(/Config\.(string|redacted)\("SHOPLINK_|Storage\.config\("/)
+    }
     const adapter = readFileSync(join(root, "packages/adapter-acme/src/AcmeConnector.ts"), "utf8")
     expect(adapter).toContain("credentials.secret(shopId, API_KEY_SECRET)")
     expect(readFileSync(join(root, "packages/adapter-acme/test/harness.ts"), "utf8")).toContain("smsSecrets:")
+  })
+
+  it("generates a fake of the SMS under ./testing, used by the harness and by the sample's embedded default and demo", () => {
+    const root = newRoot()
+    generate({ name: "acme", root })
+    const manifest = JSON.parse(readFileSync(join(root, "packages/adapter-acme/package.json"), "utf8"))
+    expect(manifest.exports["./testing"]).toEqual({ types: "./dist/testing.d.ts", default: "./dist/testing.js" })
+    const testing = readFileSync(join(root, "packages/adapter-acme/src/testing.ts"), "utf8")
+    expect(testing).toContain("export const startFakeAcme = ")
+    expect(testing).toContain("TODO: Acme's routes")
+    expect(readFileSync(join(root, "packages/adapter-acme/test/harness.ts"), "utf8")).toContain("yield* startFakeAcme()")
+    const embedded = readFileSync(join(root, "apps/acme-sample/src/embedded.ts"), "utf8")
+    expect(embedded).toContain("from \"@shoplink/adapter-acme/testing\"")
+    expect(embedded).toContain("startSandbox()")
+    // Without the distributor's or Acme's base URL, main starts the embedded default.
+    const main = readFileSync(join(root, "apps/acme-sample/src/main.ts"), "utf8")
+    expect(main).toContain("[SettingsTable.SETTINGS.punchoutBaseUrl.env, Service.BASE_URL]")
+    expect(main).toContain("startEmbedded()")
+    expect(readFileSync(join(root, "apps/acme-sample/src/service.ts"), "utf8")).toContain("BASE_URL = \"ACME_BASE_URL\"")
+    const sample = JSON.parse(readFileSync(join(root, "apps/acme-sample/package.json"), "utf8"))
+    expect(sample.scripts.demo).toBe("node dist/demo.js")
+    expect(sample.dependencies).toMatchObject({ "@shoplink/sandbox": "workspace:*", "@shoplink/connector-testkit": "workspace:*" })
   })
 
   it("refuses a bad name or an existing target before writing anything", () => {

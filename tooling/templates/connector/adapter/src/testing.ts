@@ -1,0 +1,209 @@
+/**
+ * @shoplink/adapter-__name__/testing — a fake __title__ API: a real HTTP server on 127.0.0.1 (port 0)
+ * for the adapter's tests, the conformance harness (test/harness.ts) and the sample's embedded
+ * default. The plumbing is done (listening, the API key, JSON, failing writes on demand, a store
+ * the tests read directly); what is left is `route`: __title__'s own paths and payloads, written
+ * from its public API documentation, turned into reads and writes of the store.
+ *
+ * @since 0.1.0
+ */
+import { ServerTimeouts } from "@shoplink/http"
+import * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
+import * as Http from "node:http"
+import type { AddressInfo } from "node:net"
+
+/**
+ * A repair order in the fake. Keep the facts the adapter maps (number, vehicle, customer) here, in
+ * whatever shape `route` answers them in __title__'s own words.
+ *
+ * @example
+ * import type { FakeRepairOrder } from "@shoplink/adapter-__name__/testing"
+ * const ro: FakeRepairOrder = { id: "1", number: "1042", customerName: "Dana Reyes", vehicle: { vin: "1FTEW1E56KFA12345" } }
+ *
+ * @since 0.1.0
+ */
+export interface FakeRepairOrder {
+  readonly id: string
+  readonly number: string
+  readonly customerName?: string | undefined
+  readonly vehicle: {
+    readonly vin?: string | undefined
+    readonly licensePlate?: string | undefined
+    readonly licensePlateState?: string | undefined
+    readonly baseVehicleId?: string | undefined
+    readonly year?: number | undefined
+    readonly make?: string | undefined
+    readonly model?: string | undefined
+  }
+}
+
+/**
+ * A part line the adapter wrote on a repair order, as the fake keeps it (money in integer cents per
+ * unit). `key` is the line's `idempotencyKey`, kept in whatever field __title__ lets the adapter
+ * search (an external id, a note).
+ *
+ * @example
+ * import type { FakeLine } from "@shoplink/adapter-__name__/testing"
+ * const line: FakeLine = {
+ *   key: "q:1:0", kind: "quoted", productID: "51515", brandID: "WIX", description: "Oil Filter",
+ *   quantity: 2, costCents: 649, listCents: 999, coreCents: 0
+ * }
+ *
+ * @since 0.1.0
+ */
+export interface FakeLine {
+  readonly key: string
+  readonly kind: "quoted" | "ordered"
+  readonly productID: string
+  readonly brandID: string
+  readonly description: string
+  readonly quantity: number
+  readonly costCents: number
+  readonly listCents: number
+  readonly coreCents: number
+}
+
+/**
+ * The fake's store: what `route` reads and writes, and what tests read directly.
+ *
+ * @example
+ * import type { FakeStore } from "@shoplink/adapter-__name__/testing"
+ * const lineCount = (store: FakeStore, id: string) => store.lines.get(id)?.length ?? 0
+ *
+ * @since 0.1.0
+ */
+export interface FakeStore {
+  readonly repairOrders: Map<string, FakeRepairOrder>
+  readonly lines: Map<string, Array<FakeLine>>
+  /** The distributor order recorded on a repair order. */
+  readonly orders: Map<string, { readonly orderID: string; readonly status: string }>
+}
+
+/**
+ * A request as `route` sees it: the API key is already checked, the body parsed as JSON.
+ *
+ * @example
+ * import type { FakeRequest } from "@shoplink/adapter-__name__/testing"
+ * const isRead = (request: FakeRequest) => request.method === "GET"
+ *
+ * @since 0.1.0
+ */
+export interface FakeRequest {
+  readonly method: string
+  readonly path: string
+  readonly query: URLSearchParams
+  readonly body: unknown
+}
+
+/**
+ * The running fake.
+ *
+ * @example
+ * import type { Fake__Name__ } from "@shoplink/adapter-__name__/testing"
+ * const quoted = (fake: Fake__Name__, id: string) => fake.lines(id).filter((l) => l.kind === "quoted")
+ *
+ * @since 0.1.0
+ */
+export interface Fake__Name__ {
+  readonly url: string
+  /** The API key it accepts: a shop's `apiKey` secret. */
+  readonly apiKey: string
+  /** Adds a repair order; answers its id. */
+  readonly addRepairOrder: (ro: Omit<FakeRepairOrder, "id">) => string
+  readonly lines: (repairOrderId: string) => ReadonlyArray<FakeLine>
+  readonly order: (repairOrderId: string) => { readonly orderID: string; readonly status: string } | undefined
+  /** The next `count` writes (any method but GET) answer 503 when `retryable`, else 422, writing nothing. */
+  readonly failNextWrites: (count: number, retryable: boolean) => void
+}
+
+/**
+ * The API key the fake accepts unless told otherwise.
+ *
+ * @example
+ * import { Redacted } from "effect"
+ * import { FAKE___NAME___API_KEY } from "@shoplink/adapter-__name__/testing"
+ * const sms = { apiKey: Redacted.make(FAKE___NAME___API_KEY) }
+ *
+ * @since 0.1.0
+ */
+export const FAKE___NAME___API_KEY = "fake-__name__-api-key"
+
+// TODO: __title__'s routes, as its API documentation describes them: the repair order the adapter
+// loads (with its vehicle and customer), the part lines it lists and adds, the purchase order it
+// records. Answer in __title__'s JSON and with its status codes (404 for an unknown repair order).
+const route = (_store: FakeStore, request: FakeRequest): { readonly status: number; readonly body: unknown } => ({
+  status: 404,
+  body: { error: `the fake __title__ has no route for ${request.method} ${request.path} yet (src/testing.ts)` }
+})
+
+// TODO: how __title__ authenticates a request; a bearer API key here.
+const authorized = (request: Http.IncomingMessage, apiKey: string) => request.headers.authorization === `Bearer ${apiKey}`
+
+const listen = async (apiKey: string) => {
+  const store: FakeStore = { repairOrders: new Map(), lines: new Map(), orders: new Map() }
+  let failing = { count: 0, retryable: true }
+  let nextId = 1
+  const answer = (response: Http.ServerResponse, status: number, body: unknown) => {
+    response.writeHead(status, { "content-type": "application/json" })
+    response.end(JSON.stringify(body))
+  }
+  // The same header, request and keep-alive timeouts as every Shoplink server.
+  const server = Http.createServer(ServerTimeouts.nodeServerOptions(), (request, response) => {
+    const chunks: Array<Buffer> = []
+    request.on("data", (chunk: Buffer) => chunks.push(chunk))
+    request.on("end", () => {
+      if (!authorized(request, apiKey)) return answer(response, 401, { error: "unauthorized" })
+      if (request.method !== "GET" && failing.count > 0) {
+        failing.count--
+        return answer(response, failing.retryable ? 503 : 422, { error: failing.retryable ? "unavailable" : "refused" })
+      }
+      const url = new URL(request.url ?? "/", "http://fake")
+      const text = Buffer.concat(chunks).toString("utf8")
+      let body: unknown
+      try {
+        body = text === "" ? undefined : JSON.parse(text)
+      } catch {
+        return answer(response, 400, { error: "malformed JSON" })
+      }
+      const result = route(store, { method: request.method ?? "GET", path: url.pathname, query: url.searchParams, body })
+      answer(response, result.status, result.body)
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  const fake: Fake__Name__ = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    apiKey,
+    addRepairOrder: (ro) => {
+      const id = String(nextId++)
+      store.repairOrders.set(id, { ...ro, id })
+      return id
+    },
+    lines: (id) => [...(store.lines.get(id) ?? [])],
+    order: (id) => store.orders.get(id),
+    failNextWrites: (count, retryable) => {
+      failing = { count, retryable }
+    }
+  }
+  return { fake, close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) }
+}
+
+/**
+ * Starts a fake __title__ in the current Scope (closed with it), with no repair orders yet.
+ *
+ * @example
+ * import { Effect } from "effect"
+ * import { startFake__Name__ } from "@shoplink/adapter-__name__/testing"
+ * const program = Effect.scoped(Effect.gen(function*() {
+ *   const fake = yield* startFake__Name__()
+ *   const id = fake.addRepairOrder({ number: "1042", vehicle: { vin: "1FTEW1E56KFA12345" } })
+ *   return fake.lines(id)
+ * }))
+ *
+ * @since 0.1.0
+ */
+export const startFake__Name__ = (options: { readonly apiKey?: string } = {}): Effect.Effect<Fake__Name__, never, Scope.Scope> =>
+  Effect.map(
+    Effect.acquireRelease(Effect.promise(() => listen(options.apiKey ?? FAKE___NAME___API_KEY)), (running) => Effect.promise(running.close)),
+    (running) => running.fake
+  )
