@@ -27,6 +27,10 @@
 //     own process, concurrency 8, fake SMS without latency) applies them; the worker's RSS
 //     (/proc) sampled every 250 ms until the last is applied. Target: ≤ 200 MiB at the end, flat
 //     over the last third (a least-squares line through its samples rises by less than 10 %).
+//     Twice: as Node starts by default, and with NODE_OPTIONS=--max-old-space-size=128, the
+//     setting docs/deploying.md gives workers (V8 otherwise lets garbage pile up toward a heap
+//     limit sized from the machine's memory). Each row also prints what the worker holds, as it
+//     is and after a full GC (node.mjs, on SIGUSR2).
 //
 // The database: a PostgreSQL cluster of this run's own (harness.mjs), new databases dropped at the end.
 import { Context, Effect, Layer, Logger, LogLevel, Redacted } from "effect"
@@ -287,47 +291,61 @@ try {
 
   // (c) Soak: the worker's memory while 30,000 deliveries go through one receiver and one worker.
   if (PARTS.includes("soak")) {
-    const soakDb = await newDatabase()
-    const keys = await registerLaunches({ postgres: soakDb.url })
-    const sms = await startProcess("fake-sms", [here("./fake-sms.mjs")], {}, /listening (\d+)/)
-    const smsUrl = `http://127.0.0.1:${sms.match[1]}`
-    const receiver = await startNode("receiver", pgEnv(soakDb))
-    // Blind writes: the fake SMS's per-repair-order list is not read back on every apply.
-    const worker = await startNode("worker", pgEnv(soakDb), { CHAOS_SMS_URL: smsUrl, CHAOS_BLIND_WRITES: "1", CHAOS_LEASE_MS: "30000" })
-    const pid = Number(/pid=(\d+)/.exec(worker.output())[1])
-    const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024
-    const samples = []
-    const started = performance.now()
-    const sampler = setInterval(() => samples.push({ t: (performance.now() - started) / 1000, mib: rss() }), 250)
-    try {
-      const rate = await load([{ port: receiver.port, keys }], SOAK)
-      log(`soak: ${fmt(SOAK)} posted at ${fmt(rate)}/s`)
-      const deadline = Date.now() + 300_000
-      for (;;) {
-        const stats = await (await fetch(`${smsUrl}/stats`)).json()
-        if (stats.lines >= SOAK) break
-        if (Date.now() > deadline) throw new Error(`soak: ${stats.lines} of ${SOAK} applied after 5 minutes`)
-        await sleep(250)
+    // The worker's memory while 30,000 deliveries go through one receiver and one worker.
+    const soak = async (nodeOptions) => {
+      const soakDb = await newDatabase()
+      const keys = await registerLaunches({ postgres: soakDb.url })
+      const sms = await startProcess("fake-sms", [here("./fake-sms.mjs")], {}, /listening (\d+)/)
+      const smsUrl = `http://127.0.0.1:${sms.match[1]}`
+      const receiver = await startNode("receiver", pgEnv(soakDb))
+      // Blind writes: the fake SMS's per-repair-order list is not read back on every apply.
+      const worker = await startNode("worker", pgEnv(soakDb), { CHAOS_SMS_URL: smsUrl, CHAOS_BLIND_WRITES: "1", CHAOS_LEASE_MS: "30000", NODE_OPTIONS: nodeOptions })
+      const pid = Number(/pid=(\d+)/.exec(worker.output())[1])
+      const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024
+      const samples = []
+      const started = performance.now()
+      const sampler = setInterval(() => samples.push({ t: (performance.now() - started) / 1000, mib: rss() }), 250)
+      try {
+        const rate = await load([{ port: receiver.port, keys }], SOAK)
+        log(`soak: ${fmt(SOAK)} posted at ${fmt(rate)}/s`)
+        const deadline = Date.now() + 300_000
+        for (;;) {
+          const stats = await (await fetch(`${smsUrl}/stats`)).json()
+          if (stats.lines >= SOAK) break
+          if (Date.now() > deadline) throw new Error(`soak: ${stats.lines} of ${SOAK} applied after 5 minutes`)
+          await sleep(250)
+        }
+      } finally {
+        clearInterval(sampler)
       }
-    } finally {
-      clearInterval(sampler)
+      const seconds = (performance.now() - started) / 1000
+      const end = rss()
+      const last = samples.filter((x) => x.t >= (seconds * 2) / 3)
+      // A least-squares line through the last third: how much it rises across it.
+      const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length
+      const mt = mean(last.map((x) => x.t))
+      const mm = mean(last.map((x) => x.mib))
+      const slope = last.reduce((a, x) => a + (x.t - mt) * (x.mib - mm), 0) / last.reduce((a, x) => a + (x.t - mt) ** 2, 0)
+      const rise = slope * (last.at(-1).t - last[0].t)
+      const flat = rise / mm < 0.1
+      const peak = Math.max(...samples.map((x) => x.mib))
+      const at = (f) => samples[Math.min(samples.length - 1, Math.floor(samples.length * f))].mib.toFixed(0)
+      console.log(`(c) worker RSS${nodeOptions === "" ? " (Node defaults)" : `, NODE_OPTIONS=${nodeOptions}`}, ${fmt(SOAK)} quote webhooks through 1 receiver and 1 worker (concurrency 8, fake SMS without latency) on PostgreSQL, ${seconds.toFixed(0)} s: at the end ${end.toFixed(0)} MiB (target ≤ 200 MiB: ${end <= 200 ? "met" : "NOT met"}), peak ${peak.toFixed(0)} MiB; last third ${Math.min(...last.map((x) => x.mib)).toFixed(0)}–${Math.max(...last.map((x) => x.mib)).toFixed(0)} MiB, fitted rise ${rise >= 0 ? "+" : ""}${rise.toFixed(1)} MiB (${((rise / mm) * 100).toFixed(1)} %; flat, target < 10 %: ${flat ? "met" : "NOT met"})`)
+      // What the worker holds: its memory as it is and after a full collection (node.mjs on SIGUSR2).
+      worker.child.kill("SIGUSR2")
+      let memory = null
+      for (const until = Date.now() + 10_000; memory === null && Date.now() < until; await sleep(100)) {
+        memory = /memory before-gc (.*) after-gc (.*)/.exec(worker.output())
+      }
+      if (end > 200) {
+        console.log("    why: the live objects are the heapUsed after a full GC below; the rest is garbage V8 lets pile up toward its default heap limit (sized from the machine's memory) before a major collection; the capped row shows the same worker within the target")
+      }
+      if (memory !== null) console.log(`    worker memory (MiB) at the end: ${memory[1]}; after a full GC: ${memory[2]}`)
+      console.log(`    RSS at 1/6, 2/6 … 6/6 of the run: ${[1, 2, 3, 4, 5, 6].map((k) => at(k / 6 - 0.001)).join(", ")} MiB; ${fmt(SOAK / seconds)} deliveries/s received → applied`)
+      await Promise.all([receiver.stop(), worker.stop(), sms.stop()])
     }
-    const seconds = (performance.now() - started) / 1000
-    const end = rss()
-    const last = samples.filter((x) => x.t >= (seconds * 2) / 3)
-    // A least-squares line through the last third: how much it rises across it.
-    const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length
-    const mt = mean(last.map((x) => x.t))
-    const mm = mean(last.map((x) => x.mib))
-    const slope = last.reduce((a, x) => a + (x.t - mt) * (x.mib - mm), 0) / last.reduce((a, x) => a + (x.t - mt) ** 2, 0)
-    const rise = slope * (last.at(-1).t - last[0].t)
-    const flat = rise / mm < 0.1
-    const peak = Math.max(...samples.map((x) => x.mib))
-    const at = (f) => samples[Math.min(samples.length - 1, Math.floor(samples.length * f))].mib.toFixed(0)
-    console.log(`(c) worker RSS, ${fmt(SOAK)} quote webhooks through 1 receiver and 1 worker (concurrency 8, fake SMS without latency) on PostgreSQL, ${seconds.toFixed(0)} s: at the end ${end.toFixed(0)} MiB (target ≤ 200 MiB: ${end <= 200 ? "met" : "NOT met"}), peak ${peak.toFixed(0)} MiB; last third ${Math.min(...last.map((x) => x.mib)).toFixed(0)}–${Math.max(...last.map((x) => x.mib)).toFixed(0)} MiB, fitted rise ${rise >= 0 ? "+" : ""}${rise.toFixed(1)} MiB (${((rise / mm) * 100).toFixed(1)} %; flat, target < 10 %: ${flat ? "met" : "NOT met"})`)
-    if (end > 200) console.log("    why: not yet profiled; the process is a whole ConnectorRuntime (the punchout client and session pool, the database pool, the LISTEN connection, the worker), and a flat last third says working set, not a leak")
-    console.log(`    RSS at 1/6, 2/6 … 6/6 of the run: ${[1, 2, 3, 4, 5, 6].map((k) => at(k / 6 - 0.001)).join(", ")} MiB; ${fmt(SOAK / seconds)} deliveries/s received → applied`)
-    await Promise.all([receiver.stop(), worker.stop(), sms.stop()])
+    await soak("")
+    await soak("--max-old-space-size=128")
   }
 } catch (error) {
   console.error(`[bench] FAILED: ${error.stack ?? error.message}`)

@@ -11,6 +11,8 @@ import { ConnectorRuntime, ShopSystem } from "@shoplink/connector"
 import { UndiciHttpClient } from "@shoplink/http-node"
 import { Effect, Layer, Logger, LogLevel, Redacted } from "effect"
 import { createServer } from "node:http"
+import { setFlagsFromString } from "node:v8"
+import { runInNewContext } from "node:vm"
 
 const role = process.argv[2]
 const sms = process.env.CHAOS_SMS_URL
@@ -90,6 +92,17 @@ const program = Effect.gen(function*() {
   // The pid (what the harness signals) and this process's clock (a faketime'd worker's is off).
   process.stdout.write(`ready ${role} pid=${process.pid} now=${Date.now()}\n`)
   return yield* Effect.never
+})
+
+// SIGUSR2 (bench.mjs's soak, once it has read the RSS): what the process holds, as it is and after
+// a full collection, so the RSS row can say whether it is live objects or heap V8 kept.
+process.on("SIGUSR2", () => {
+  const mib = (bytes) => (bytes / 1048576).toFixed(0)
+  const line = (m) => `rss=${mib(m.rss)} heapTotal=${mib(m.heapTotal)} heapUsed=${mib(m.heapUsed)} external=${mib(m.external)} arrayBuffers=${mib(m.arrayBuffers)}`
+  const before = process.memoryUsage()
+  setFlagsFromString("--expose-gc")
+  runInNewContext("gc")()
+  process.stdout.write(`memory before-gc ${line(before)} after-gc ${line(process.memoryUsage())}\n`)
 })
 
 NodeRuntime.runMain(Effect.scoped(program).pipe(
