@@ -342,12 +342,41 @@ const sessionsAndConsole = statements((sql) => {
   ]
 })
 
+// The inbox's claim as one function (#24), so it is one round trip with a plan of its own: sorts
+// and bitmap scans are off inside it, which leaves the ordered walk of `shoplink_inbox_claim` that
+// stops after `p_limit` heads. Without that, on a table of a few thousand rows PostgreSQL reads every
+// due head and sorts them, a cost that grows with the repair orders waiting. Times are the
+// database's clock, in epoch milliseconds.
+const inboxClaim = statements((sql) =>
+  sql.onDialectOrElse({
+    pg: (): Statements => [
+      sql.unsafe(`CREATE FUNCTION shoplink_inbox_claim(p_limit integer, p_owner text, p_lease bigint)
+        RETURNS SETOF shoplink_inbox LANGUAGE sql VOLATILE
+        SET enable_sort = off SET enable_bitmapscan = off
+        AS $$
+          WITH picked AS (
+            SELECT id FROM shoplink_inbox
+            WHERE status = 'pending' AND is_head AND next_attempt_at <= (EXTRACT(EPOCH FROM now()) * 1000)::bigint
+            ORDER BY next_attempt_at, seq LIMIT p_limit
+            FOR UPDATE SKIP LOCKED)
+          UPDATE shoplink_inbox AS i SET lease_owner = p_owner,
+            lease_until = (EXTRACT(EPOCH FROM now()) * 1000)::bigint + p_lease,
+            next_attempt_at = (EXTRACT(EPOCH FROM now()) * 1000)::bigint + p_lease
+          FROM picked WHERE i.id = picked.id
+          RETURNING i.*
+        $$`)
+    ],
+    orElse: (): Statements => []
+  })
+)
+
 const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
   "0001_initial_schema": initialSchema,
   "0002_parts_ledger": partsLedger,
   "0003_launch_callback_keys": launchCallbackKeys,
   "0004_inbox_engine": inboxEngine,
-  "0005_sessions_and_console": sessionsAndConsole
+  "0005_sessions_and_console": sessionsAndConsole,
+  "0006_inbox_claim": inboxClaim
 }
 
 // --- Running them ---

@@ -1107,24 +1107,11 @@ const makePg = (sql: SqlClient.SqlClient, options: PgOptions): Effect.Effect<Ope
       // first; SKIP LOCKED passes over rows another process is claiming right now. The lease is on
       // the database's clock and moves `next_attempt_at` to its end: a held entry is not due again
       // (for anyone, this instance included) until its lease runs out without a heartbeat.
-      //
-      // The walk is forced (sorts and bitmap scans off for this transaction): with a few thousand
-      // heads PostgreSQL's cost model prefers reading every due head and sorting them, a cost that
-      // grows with the number of repair orders waiting; the walk stops after `limit` rows.
+      // One call of the function migration 6 creates (its plan keeps to that walk and stops after
+      // `limit` heads, whatever the table's size).
       claim: (limit) =>
         limit <= 0 ? Effect.succeed([]) : Effect.gen(function*() {
-          const rows = yield* run(sql.withTransaction(Effect.zipRight(
-            sql`SELECT set_config('enable_sort', 'off', true), set_config('enable_bitmapscan', 'off', true)`,
-            sql`WITH picked AS (
-              SELECT id FROM shoplink_inbox
-              WHERE status = 'pending' AND is_head AND next_attempt_at <= ${now}
-              ORDER BY next_attempt_at, seq LIMIT ${limit}
-              FOR UPDATE SKIP LOCKED)
-            UPDATE shoplink_inbox AS i SET lease_owner = ${owner}, lease_until = ${now} + ${leaseMillis},
-              next_attempt_at = ${now} + ${leaseMillis}
-            FROM picked WHERE i.id = picked.id
-            RETURNING i.*`
-          )))
+          const rows = yield* run(sql`SELECT * FROM shoplink_inbox_claim(${limit}, ${owner}, ${leaseMillis})`)
           // RETURNING follows no ORDER BY.
           const sorted = rows.map(normalizePgRow).sort((a, b) => (a as { seq: number }).seq - (b as { seq: number }).seq)
           return yield* decode(sorted)

@@ -141,7 +141,7 @@ const TABLES = [
   "shoplink_shops"
 ]
 // Every version this release knows, as `run` answers and `shoplink_migrations` records them.
-const ALL = [[1, "initial_schema"], [2, "parts_ledger"], [3, "launch_callback_keys"], [4, "inbox_engine"], [5, "sessions_and_console"]]
+const ALL = [[1, "initial_schema"], [2, "parts_ledger"], [3, "launch_callback_keys"], [4, "inbox_engine"], [5, "sessions_and_console"], [6, "inbox_claim"]]
 
 const createPrevious = (statements: ReadonlyArray<string>) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.forEach(statements, (s) => sql.unsafe(s), { discard: true }))
@@ -221,7 +221,7 @@ const dialects: ReadonlyArray<{
 
 describe("Migrations", () => {
   it("knows versions 1 to 5 and records them in shoplink_migrations", () => {
-    expect(Migrations.latest).toBe(5)
+    expect(Migrations.latest).toBe(6)
     expect(Migrations.table).toBe("shoplink_migrations")
   })
 
