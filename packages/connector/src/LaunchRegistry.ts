@@ -203,6 +203,9 @@ const Row = Schema.Struct({
   expires_at: Millis
 })
 
+/** Resolved launches a `layerSql` instance keeps in memory (the oldest goes first): ~3 MB. */
+const RESOLVED_MAX = 10_000
+
 const registryError = (error: { readonly message: string }) => new LaunchRegistryError({ reason: error.message })
 
 /**
@@ -256,6 +259,16 @@ export const layerSql: Layer.Layer<LaunchRegistry, LaunchRegistryError, SqlClien
           expiresAt: row.expires_at
         })
       })
+    // A launch row never changes once written (only expired ones are ever deleted), so a key
+    // resolved once resolves the same until it expires: the receiver's hot path then makes one
+    // database round trip per delivery (the insert), not two. Expiry is checked on every hit;
+    // unknown keys are not remembered (a stranger's guesses cannot fill the map).
+    const resolved = new Map<string, Launch>()
+    const remember = (keyDigest: string) => (launch: Launch) =>
+      Effect.sync(() => {
+        if (resolved.size >= RESOLVED_MAX) resolved.delete(resolved.keys().next().value!)
+        resolved.set(keyDigest, launch)
+      })
     return LaunchRegistry.of({
       register: (input) =>
         Effect.gen(function*() {
@@ -269,7 +282,13 @@ export const layerSql: Layer.Layer<LaunchRegistry, LaunchRegistryError, SqlClien
               ${launch.repairOrderUrl ?? null}, ${launch.createdAt}, ${launch.expiresAt})`.pipe(retry, Effect.mapError(registryError))
           return { key, callbackKey, launch }
         }),
-      resolve: (key) => lookup(sql`SELECT * FROM shoplink_launches WHERE key_digest = ${digest(key)}`),
+      resolve: (key) =>
+        Effect.suspend(() => {
+          const keyDigest = digest(key)
+          const hit = resolved.get(keyDigest)
+          if (hit !== undefined) return checkExpiry(hit)
+          return Effect.tap(lookup(sql`SELECT * FROM shoplink_launches WHERE key_digest = ${keyDigest}`), remember(keyDigest))
+        }),
       resolveCallback: (callbackKey) => lookup(sql`SELECT * FROM shoplink_launches WHERE callback_digest = ${digest(callbackKey)}`),
       purgeExpired: (expiredBefore) =>
         Effect.gen(function*() {

@@ -77,6 +77,21 @@ describe("LaunchRegistry.layerSql storage", () => {
     }))
 })
 
+describe("LaunchRegistry.layerSql resolves a known key from memory", () => {
+  it.effect("a key resolved once needs no database round trip again; an unknown key still asks the database", () =>
+    Effect.gen(function*() {
+      const registry = yield* LaunchRegistry.LaunchRegistry
+      const { key } = yield* registry.register(launch(60_000))
+      expect((yield* registry.resolve(key)).repairOrderNumber).toBe("1042")
+      // The table gone: what is remembered still resolves (expiry checked on the hit), the rest fails.
+      yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DROP TABLE shoplink_launches`)
+      expect((yield* registry.resolve(key)).repairOrderNumber).toBe("1042")
+      expect(failureTag(yield* Effect.exit(registry.resolve(LaunchRegistry.newKey())))).toBe("LaunchRegistryError")
+      yield* TestClock.adjust("61 seconds")
+      expect(failureTag(yield* Effect.exit(registry.resolve(key)))).toBe("LaunchKeyExpired")
+    }).pipe(Effect.provide(LaunchRegistry.layerSql.pipe(Layer.provideMerge(sqlite(scratchDatabase()))))))
+})
+
 describe("LaunchRegistry.purgeExpired", () => {
   for (const [name, layer] of [
     ["layerMemory", () => LaunchRegistry.layerMemory],
