@@ -211,10 +211,23 @@ try {
       await load(setups.sqliteFloor, WARMUP)
       await load(setups.pgFloor, WARMUP)
     }
+    // CPU the servers of a setup spent per delivery (utime + stime from /proc, in clock ticks of 10 ms).
+    const pids = {
+      sqlite: [sqliteReceiver.child.pid], sqliteFloor: [sqliteFloor.child.pid], pg1: [pgA.child.pid],
+      pgFloor: [pgFloor.child.pid], pg2: [pgA.child.pid, pgB.child.pid]
+    }
+    const ticks = (list) =>
+      list.reduce((sum, pid) => {
+        const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")
+        return sum + Number(fields[11]) + Number(fields[12])
+      }, 0)
+    const cpu = { sqlite: [], sqliteFloor: [], pg1: [], pgFloor: [], pg2: [] }
     const received = { sqlite: [], sqliteFloor: [], pg1: [], pgFloor: [], pg2: [] }
     for (let round = 0; round < ROUNDS; round++) {
       for (const setup of SETUPS) {
+        const before = ticks(pids[setup])
         received[setup].push(await load(setups[setup], REQUESTS))
+        cpu[setup].push(((ticks(pids[setup]) - before) * 10_000) / REQUESTS)
         log(`receive round ${round + 1} ${setup}: ${fmt(received[setup].at(-1))}/s`)
       }
     }
@@ -224,9 +237,14 @@ try {
     if (p1 !== undefined && pf !== undefined) {
       console.log(`    receiver on PostgreSQL ${show(p1, 0)} / node:http + pg floor (INSERT … ON CONFLICT DO NOTHING, commit before the 200) ${show(pf, 0)} = ${(p1 / pf).toFixed(2)}× (target ≥ 0.6×: ${p1 / pf >= 0.6 ? "met" : "NOT met"})`)
       // The gap's cause, as profiled (packages/connector/README.md, Benchmark).
-      if (p1 / pf < 0.6) console.log("    why: per delivery the receiver spends about 250 µs of CPU (Effect's fiber runtime, decoding, the pg client through @effect/sql, GC) against the floor's ~120 µs, and writes the console's and the claim's indexes the floor's table does not have")
+      // The gap's cause: CPU per delivery, as measured here; where it goes, from a CPU profile
+      // (packages/connector/README.md, Benchmark).
+      if (p1 / pf < 0.6) console.log(`    why: per delivery the receiver spent ${fmt(median(cpu.pg1))} µs of CPU against the floor's ${fmt(median(cpu.pgFloor))} µs (its profile: socket writes, Effect's fiber runtime, GC, the body's decode and content key), and its inserts also write the console's and the claim's indexes the floor's table does not have`)
     }
-    if (s !== undefined && sf !== undefined) console.log(`    receiver on SQLite ${show(s, 0)} / the durable SQLite floor ${show(sf, 0)} = ${(s / sf).toFixed(2)}× (target ≥ 0.5×: ${s / sf >= 0.5 ? "met" : "NOT met"})`)
+    if (s !== undefined && sf !== undefined) {
+      console.log(`    receiver on SQLite ${show(s, 0)} / the durable SQLite floor ${show(sf, 0)} = ${(s / sf).toFixed(2)}× (target ≥ 0.5×: ${s / sf >= 0.5 ? "met" : "NOT met"})`)
+      if (s / sf < 0.5) console.log(`    why: per delivery the SQLite receiver spent ${fmt(median(cpu.sqlite))} µs of CPU against the floor's ${fmt(median(cpu.sqliteFloor))} µs; both are CPU-bound in one process`)
+    }
     console.log(`    rounds: ${SETUPS.flatMap(line(received, 0)).join("; ")}`)
   }
 
