@@ -50,6 +50,14 @@ if (exampleErrors > 0) {
 // elsewhere is still reported. Per package, because typedoc also warns about a listed name that
 // the package does not use (packageOptions are shared by all packages; this reader is not).
 const intentionallyNotExported = {
+  "@shoplink/cli": [
+    // The types behind the public `ShoplinkConfig.SettingKey` / `ShoplinkConfig.SettingDefinition`
+    // (aliases of these, documented there). They live in an internal module of plain data so that
+    // `shoplink --help` lists the settings without loading Effect. (typedoc's `@inline` on them
+    // renders the public aliases as `{}`: wrong, so not used.)
+    "src/internal/settingsTable.ts:SettingKey",
+    "src/internal/settingsTable.ts:SettingDefinition"
+  ],
   "@shoplink/protocol": [
     // The type of each row of `MessageCatalog.messages`: the row as written with its defaults
     // (`kind`, `api`) filled in, so that `messages.API0208.httpStatus` is the literal 429. Typing

@@ -24,7 +24,7 @@ const toolWarnings = {
   "node deprecation": "(node:4242) [DEP0040] DeprecationWarning: The `punycode` module is deprecated. Please use a userland alternative instead.",
   "node plain": "(node:977) Warning: Setting the NODE_TLS_REJECT_UNAUTHORIZED environment variable to '0' makes TLS connections and HTTPS requests insecure.",
   "node max listeners": "(node:977) MaxListenersExceededWarning: Possible EventEmitter memory leak detected. 11 exit listeners added to [process].",
-  "node behind a turbo prefix": "@shoplink/cli:test: (node:5120) ExperimentalWarning: SQLite is an experimental feature and might change at any time",
+  "node behind a turbo prefix": "@shoplink/cli:test: (node:26500) DeprecationWarning: Calling client.query() when the client is already executing a query is deprecated and will be removed in pg@9.0. Use async/await or an external async flow control mechanism instead.",
   "attw": "│ node10             │ 💀 Resolution failed │ 💀 Resolution failed    │",
   "publint": "publint warning: pkg.exports[\"./x\"].types should be the first in the object.",
   "turbo": ` WARNING  no output files found for task @shoplink/cli#build. Please check your \`outputs\` key in \`turbo.json\``
@@ -35,7 +35,8 @@ const toolWarnings = {
 const quiet = {
   "logfmt at WARN": "timestamp=2026-11-26T15:54:54.544Z level=WARN fiber=#0 message=\"order verification failed; applying anyway (warn mode)\" reason=\"API0258: Order is locked\"",
   "logfmt quoting a tool's words": "timestamp=2026-11-26T15:54:54.544Z level=WARN fiber=#3 message=\"npm warn: WARNING  [warning] (node:1) Warning: x\"",
-  "logfmt behind a turbo prefix": "@shoplink/connector:test: timestamp=2026-11-26T15:54:54.544Z level=WARN fiber=#9 message=\"database schema is newer than this release\"",
+  "logfmt behind a turbo prefix": "@shoplink/connector:test: timestamp=2026-11-26T16:01:30.754Z level=WARN fiber=#1148 message=\"inbox entry failed; will retry\" attempt=1 shopId=shop_1 repairOrderId=ro_1 entryId=21f1c9e7-4de7-4891-b057-f4c02603e903 error=\"adapter defect: RuntimeException: adapter bug\"",
+  "a test about warnings behind a turbo prefix": "@shoplink/sandbox:test:    ✓ shoplink-sandbox bin > --host 0.0.0.0 warns that the admin API has no authentication  4972ms",
   "JSON (Observability.jsonLogger)": "{\"time\":\"2026-11-26T15:55:09.603Z\",\"level\":\"warning\",\"message\":\"order verification failed; applying anyway (warn mode)\",\"reason\":\"API0258\"}",
   "JSON (Effect)": "{\"message\":\"order verification failed; applying anyway (warn mode)\",\"logLevel\":\"WARN\",\"timestamp\":\"2026-11-26T15:54:54.549Z\",\"annotations\":{},\"spans\":{},\"fiberId\":\"#1\"}",
   "pretty": "[15:54:54.550] WARN (#2): order verification failed; applying anyway (warn mode)",

@@ -8,11 +8,6 @@ const { problemOf, SETTINGS: STANDARD } = Standard
 /**
  * The CLI's settings: the connector's standard ones it reads (a new standard setting fails to
  * type-check here until it is read or excluded) and its own webhook URLs.
- *
- * `@inline`: the public `ShoplinkConfig.SettingKey` is this type; the API reference shows the union
- * there rather than a name of this internal module.
- *
- * @inline
  */
 export type SettingKey =
   | Exclude<
@@ -26,11 +21,6 @@ export type SettingKey =
 /**
  * How one setting is read: the connector's `SettingsTable.SettingDefinition` (environment variable,
  * config-file path, secret, description, and `kind` / `oneOf` for what a valid value looks like).
- *
- * `@inline`: the public `ShoplinkConfig.SettingDefinition` is this type; the API reference links
- * the connector's `SettingsTable.SettingDefinition` there rather than this internal name.
- *
- * @inline
  */
 export type SettingDefinition = Standard.SettingDefinition
 
