@@ -4,7 +4,7 @@
 // SMS: test/fixtures/generated) is certified by its conformance suite, its sample starts with no
 // configuration on the embedded default and answers /readyz, and its demo runs to the end.
 import { describe, expect, it } from "@effect/vitest"
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process"
 import {
   copyFileSync,
   existsSync,
@@ -49,14 +49,14 @@ const linkDependencies = (packageDir: string) => {
   }
 }
 
-const compile = (project: string) => {
-  try {
-    execFileSync(process.execPath, [tsc, "-p", project], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
-    return ""
-  } catch (error) {
-    return String((error as { stdout?: string }).stdout ?? error)
-  }
-}
+// Asynchronous: a synchronous tsc run blocks vitest's worker long enough, on a busy machine, for
+// its report to the main process to time out.
+const compile = (project: string): Promise<string> =>
+  new Promise((resolve) => {
+    execFile(process.execPath, [tsc, "-p", project], { encoding: "utf8" }, (error, stdout) => {
+      resolve(error === null ? "" : String(stdout || error))
+    })
+  })
 
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), "shoplink-new-connector-"))
@@ -118,14 +118,14 @@ describe("new:connector", () => {
     expect(() => generate("acme-shop")).toThrow(/already exists/)
   })
 
-  it("generates TypeScript that compiles against the workspace packages (adapter, its tests, the sample)", () => {
+  it("generates TypeScript that compiles against the workspace packages (adapter, its tests, the sample)", async () => {
     const adapter = join(root, "packages/adapter-acme-shop")
     linkDependencies(adapter)
-    expect(compile(join(adapter, "tsconfig.json"))).toBe("")
-    expect(compile(join(adapter, "tsconfig.build.json"))).toBe("")
+    expect(await compile(join(adapter, "tsconfig.json"))).toBe("")
+    expect(await compile(join(adapter, "tsconfig.build.json"))).toBe("")
     const sample = join(root, "apps/acme-shop-sample")
     linkDependencies(sample)
-    expect(compile(join(sample, "tsconfig.json"))).toBe("")
+    expect(await compile(join(sample, "tsconfig.json"))).toBe("")
 
     // Once every operation is written, nothing of the template is left unused (no local
     // `notImplemented` for noUnusedLocals to refuse).
@@ -138,7 +138,7 @@ describe("new:connector", () => {
     expect(done).not.toContain("notImplemented")
     writeFileSync(source, done)
     try {
-      expect(compile(join(adapter, "tsconfig.json"))).toBe("")
+      expect(await compile(join(adapter, "tsconfig.json"))).toBe("")
     } finally {
       writeFileSync(source, todo)
     }
@@ -189,7 +189,7 @@ describe("a generated connector filled in from the fixture (Gearbox, a made-up S
   let sample = ""
   const scratchTmp = () => mkdtempSync(join(root, "tmp-"))
 
-  it("builds with the fixture's adapter, fake and harness written where the TODOs were", () => {
+  it("builds with the fixture's adapter, fake and harness written where the TODOs were", async () => {
     generate("gearbox")
     adapter = join(root, "packages/adapter-gearbox")
     sample = join(root, "apps/gearbox-sample")
@@ -201,8 +201,8 @@ describe("a generated connector filled in from the fixture (Gearbox, a made-up S
     linkDependencies(sample)
     // dist/ of the adapter (the sample imports it) and of the sample: one tsc run each, to keep
     // the cost down (the suite's run below would fail on a harness that does not fit).
-    expect(compile(join(adapter, "tsconfig.build.json"))).toBe("")
-    expect(compile(join(sample, "tsconfig.json"))).toBe("")
+    expect(await compile(join(adapter, "tsconfig.build.json"))).toBe("")
+    expect(await compile(join(sample, "tsconfig.json"))).toBe("")
   }, 240_000)
 
   it("is certified by its conformance suite", async () => {
