@@ -353,7 +353,9 @@ describe("InboxWorker.run on PostgreSQL: faults", () => {
       yield* Effect.sleep("500 millis")
       expect(b.writes).toEqual(["ro_frozen"])
       expect(a.writes).toEqual([])
-      expect(yield* counter("shoplink_inbox_writes_fenced_total")).toBe(fencedBefore + 1)
+      // At least once: on a busy machine the frozen worker may claim it again (its lease handed
+      // back) and be fenced a second time before the other worker's apply.
+      expect(yield* counter("shoplink_inbox_writes_fenced_total")).toBeGreaterThanOrEqual(fencedBefore + 1)
       expect(yield* other.inbox.get(entry.id)).toMatchObject({ status: "applied", attempts: 1 })
       yield* Fiber.interrupt(first)
       yield* Fiber.interrupt(second)
