@@ -7,6 +7,7 @@
  *
  * @since 0.1.0
  */
+import type { ShopSystem } from "@shoplink/connector"
 import { ServerTimeouts } from "@shoplink/http"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
@@ -27,15 +28,8 @@ export interface FakeRepairOrder {
   readonly id: string
   readonly number: string
   readonly customerName?: string | undefined
-  readonly vehicle: {
-    readonly vin?: string | undefined
-    readonly licensePlate?: string | undefined
-    readonly licensePlateState?: string | undefined
-    readonly baseVehicleId?: string | undefined
-    readonly year?: number | undefined
-    readonly make?: string | undefined
-    readonly model?: string | undefined
-  }
+  /** Shoplink's vehicle: what the adapter reads from __title__'s repair order, as it maps it. */
+  readonly vehicle: ShopSystem.Vehicle
 }
 
 /**
