@@ -389,36 +389,46 @@ const settle = (
   )
 
 /**
- * The fence before an entry's write. Where claims are leases (`inbox.lease`), a write goes ahead
- * only if the lease was confirmed (claimed or extended) less than half a lease ago on the monotonic
- * clock, which a frozen process's clock is not; otherwise the lease is confirmed with the database
- * first, and a lease lost or not confirmable means no write. Half a lease leaves the other half
- * for the write to leave this process before anyone else may claim the entry. What stays
+ * What a worker knows of the leases it holds: when each was last confirmed (claimed or extended,
+ * on the monotonic clock, which a frozen process's clock is not) and which it has lost.
+ * `confirm` asks the database and records the answer: "held", "lost" (another process has it, or
+ * it was settled) or "unknown" (the database did not answer).
+ *
+ * `fence` is the look before an entry's write. Where claims are leases (`inbox.lease`), a write
+ * goes ahead only if the lease was confirmed less than half a lease ago, or the database confirms
+ * it now; a lease lost or not confirmable means no write. Half a lease leaves the other half for
+ * the write to leave this process before anyone else may claim the entry. What stays
  * at-least-once: a process frozen after the fence, while its request is on its way, which the
  * writes' idempotency keys cover.
  */
-const leaseFence = (
-  inbox: WebhookInbox["Type"],
-  confirmedAt: Map<string, number>,
-  lost: ReadonlySet<string>
-) => {
+const leaseBook = (inbox: WebhookInbox["Type"]) => {
   const leaseMillis = inbox.lease === undefined ? undefined : Duration.toMillis(inbox.lease)
-  return (id: string): Fence =>
+  const confirmedAt = new Map<string, number>()
+  const lost = new Set<string>()
+  const confirm = (id: string): Effect.Effect<"held" | "lost" | "unknown"> =>
+    Effect.suspend(() => {
+      const beganAt = performance.now()
+      return inbox.heartbeat([id]).pipe(
+        Effect.map((still) => {
+          if (still.includes(id)) {
+            confirmedAt.set(id, beganAt)
+            return "held" as const
+          }
+          lost.add(id)
+          return "lost" as const
+        }),
+        Effect.orElseSucceed(() => "unknown" as const)
+      )
+    })
+  const fence = (id: string): Fence =>
     Effect.suspend(() => {
       if (lost.has(id)) return Effect.succeed(false)
       if (leaseMillis === undefined || performance.now() - (confirmedAt.get(id) ?? -Infinity) < leaseMillis / 2) {
         return Effect.succeed(true)
       }
-      const beganAt = performance.now()
-      return inbox.heartbeat([id]).pipe(
-        Effect.map((still) => {
-          if (!still.includes(id)) return false
-          confirmedAt.set(id, beganAt)
-          return true
-        }),
-        Effect.orElseSucceed(() => false)
-      )
+      return Effect.map(confirm(id), (answer) => answer === "held")
     })
+  return { confirmedAt, lost, confirm, fence }
 }
 
 /**
@@ -443,8 +453,7 @@ export const processDue = (options: Options = {}): Effect.Effect<PassResult, Inb
     // Each round takes the head of every repair order's line; the next round the entries behind
     // them. An entry taken once (e.g. retrying with no delay) is not taken again in this pass.
     const taken = new Set<string>()
-    const confirmedAt = new Map<string, number>()
-    const fence = leaseFence(inbox, confirmedAt, new Set())
+    const { confirmedAt, fence } = leaseBook(inbox)
     while (taken.size < config.batchSize) {
       const claimedAt = performance.now()
       const claimed = yield* inbox.claim(config.batchSize - taken.size)
@@ -505,13 +514,10 @@ export const run = (options: Options = {}): Effect.Effect<never, never, WebhookI
     const batchMin = Math.max(config.concurrency, 16)
     const maxHeld = config.concurrency + batchMin
     const held = new Map<string, InboxEntry>()
-    const lost = new Set<string>()
-    // When each held entry's lease was last confirmed (claimed or heartbeat), on the monotonic
-    // clock: an entry that waited longer than a heartbeat (a frozen process, a long queue) is
-    // confirmed again before its adapter call, and dropped if another process has it now.
-    const confirmedAt = new Map<string, number>()
+    // An entry that waited longer than a heartbeat before an executor took it (a frozen process, a
+    // long queue) is confirmed again before its adapter call, and dropped if another process has it now.
+    const { confirm, confirmedAt, fence, lost } = leaseBook(inbox)
     const heartbeatMillis = Duration.toMillis(config.heartbeatInterval)
-    const fence = leaseFence(inbox, confirmedAt, lost)
     const queue = yield* Queue.bounded<InboxEntry>(maxHeld)
 
     let wake = Deferred.unsafeMake<void>(FiberId.none)
@@ -568,15 +574,8 @@ export const run = (options: Options = {}): Effect.Effect<never, never, WebhookI
 
     const executor: Effect.Effect<void, never, ShopSystem> = Effect.gen(function*() {
       const entry = yield* Queue.take(queue)
-      if (!lost.has(entry.id) && performance.now() - (confirmedAt.get(entry.id) ?? 0) > heartbeatMillis) {
-        const beganAt = performance.now()
-        const still = yield* Effect.either(inbox.heartbeat([entry.id]))
-        // Unanswered (the database away): it may still be ours; the fence before the write decides.
-        if (Either.isRight(still)) {
-          if (still.right.includes(entry.id)) confirmedAt.set(entry.id, beganAt)
-          else lost.add(entry.id)
-        }
-      }
+      // Unanswered (the database away), it may still be ours: the fence before the write decides.
+      if (!lost.has(entry.id) && performance.now() - (confirmedAt.get(entry.id) ?? 0) > heartbeatMillis) yield* confirm(entry.id)
       if (lost.has(entry.id)) {
         // Another process took it over before it started here: not applied in this process.
         lost.delete(entry.id)
