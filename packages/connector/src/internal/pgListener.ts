@@ -79,10 +79,9 @@ const CONNECT_TIMEOUT = Duration.seconds(5)
 
 export const makeListener = (config: PgConnectionConfig, channel: string): Effect.Effect<Listener, never, Scope.Scope> =>
   Effect.gen(function*() {
-    const subscribers = new Set<() => void>()
-    const signal = () => {
-      for (const wake of subscribers) wake()
-    }
+    // This process's subscribers; the connection below signals them too.
+    const local = localWakeups()
+    const signal = local.signal
     let started = false
     let up = false
 
@@ -196,20 +195,7 @@ export const makeListener = (config: PgConnectionConfig, channel: string): Effec
       fiber = Runtime.runFork(runtime)(loop)
     })
 
-    const stream: Stream.Stream<void> = Stream.unwrap(Effect.as(
-      start,
-      Stream.asyncPush<void>((emit) =>
-        Effect.acquireRelease(
-          Effect.sync(() => {
-            const wake = () => {
-              emit.single(undefined)
-            }
-            subscribers.add(wake)
-            return wake
-          }),
-          (wake) => Effect.sync(() => subscribers.delete(wake))
-        ), { bufferSize: 1, strategy: "sliding" })
-    ))
+    const stream: Stream.Stream<void> = Stream.unwrap(Effect.as(start, local.stream))
 
     return { stream, signal, listening: Effect.sync(() => !started || up) }
   })
