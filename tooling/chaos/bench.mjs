@@ -43,7 +43,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { readFileSync } from "node:fs"
 import { testDatabase } from "@shoplink/vitest-config/postgres"
-import { freePort, killAll, quoteBody, sleep, startOwnCluster, startProcess } from "./harness.mjs"
+import { cleanUpOnInterrupt, freePort, killAll, quoteBody, sleep, startOwnCluster, startProcess } from "./harness.mjs"
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000)
@@ -69,16 +69,7 @@ const median = (xs) => {
 }
 const fmt = (x) => Math.round(x).toLocaleString("en")
 const quiet = Logger.withMinimumLogLevel(LogLevel.Warning)
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.once(signal, () => {
-    killAll()
-    try {
-      cluster?.stop()
-    } finally {
-      process.exit(130)
-    }
-  })
-}
+cleanUpOnInterrupt(() => cluster)
 
 /** Runs `use` with the given stores on a SQLite file or a PostgreSQL URL, then closes them. */
 const withStores = (location, layer, use) =>

@@ -142,6 +142,23 @@ export const killAll = () => {
   children.clear()
 }
 
+/**
+ * On Ctrl-C or SIGTERM: the processes this run started and its own cluster (`currentCluster()`,
+ * possibly not started yet) go too, and the run exits 130.
+ */
+export const cleanUpOnInterrupt = (currentCluster) => {
+  for (const signal of ["SIGINT", "SIGTERM"]) {
+    process.once(signal, () => {
+      killAll()
+      try {
+        currentCluster()?.stop()
+      } finally {
+        process.exit(130)
+      }
+    })
+  }
+}
+
 /** A node process that is ready once it prints `readyLine` (a regexp); `output()` is all it printed. */
 export const startProcess = (name, args, env, readyLine, wrapper = []) =>
   new Promise((resolve, reject) => {

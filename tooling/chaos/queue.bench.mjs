@@ -31,7 +31,7 @@ import { writeFileSync } from "node:fs"
 import { availableParallelism } from "node:os"
 import { join } from "node:path"
 import pg from "pg"
-import { newDatabase, quoteBody, sleep, startOwnCluster } from "./harness.mjs"
+import { cleanUpOnInterrupt, newDatabase, quoteBody, sleep, startOwnCluster } from "./harness.mjs"
 
 const ROUNDS = Number(process.env.BENCH_QUEUE_ROUNDS ?? 3)
 const PARTS = (process.env.BENCH_QUEUE_PARTS ?? "noop,io,latency,explain").split(",")
@@ -250,11 +250,11 @@ const ioRow = async () => {
 
 // ---- (3) commit → applied ---------------------------------------------------------------------------
 
-let stages
 const latency = async (kind) => {
   const database = await fresh()
   const committed = new Map()
   const started = new Map() // when each apply began
+  const claimed = new Map() // inbox: productID → { start, end } of the claim that returned it
   const total = LATENCY_SECONDS * 50
   try {
     if (kind === "inbox") {
@@ -264,7 +264,6 @@ const latency = async (kind) => {
       })
       // The inbox as shipped, its claim timed: where an entry's wait goes (the fetcher, the claim
       // statement, the hand-over to an executor).
-      const claimed = new Map() // productID → { start, end } of the claim that returned it
       const timed = {
         ...handle.inbox,
         claim: (limit) =>
@@ -278,7 +277,6 @@ const latency = async (kind) => {
               }))
           })
       }
-      stages = { claimed }
       const fiber = handle.fork(InboxWorker.run({ concurrency: 10 }).pipe(Effect.provide(Layer.merge(Layer.succeedContext(Context.add(handle.context, WebhookInbox.WebhookInbox, timed)), sms))))
       try {
         await sleep(500) // the worker is up and idle
@@ -331,11 +329,11 @@ const latency = async (kind) => {
     const split = {}
     if (kind === "inbox") {
       // Per entry: commit → the start of the claim that returned it, that claim, its end → the apply.
-      const timedIds = [...committed.keys()].filter((id) => started.has(id) && stages.claimed.has(id))
+      const timedIds = [...committed.keys()].filter((id) => started.has(id) && claimed.has(id))
       const spans = {
-        fetcher: timedIds.map((id) => Math.max(0, stages.claimed.get(id).start - committed.get(id))),
-        claim: timedIds.map((id) => stages.claimed.get(id).end - stages.claimed.get(id).start),
-        handover: timedIds.map((id) => started.get(id) - stages.claimed.get(id).end)
+        fetcher: timedIds.map((id) => Math.max(0, claimed.get(id).start - committed.get(id))),
+        claim: timedIds.map((id) => claimed.get(id).end - claimed.get(id).start),
+        handover: timedIds.map((id) => started.get(id) - claimed.get(id).end)
       }
       for (const [stage, xs] of Object.entries(spans)) split[stage] = { p50: percentile(xs, 0.5), p99: percentile(xs, 0.99) }
     }
@@ -492,15 +490,7 @@ process.on("uncaughtException", (error) => {
   console.error(`[queue bench] FAILED: ${error.stack ?? error.message}`)
   process.exit(1)
 })
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.once(signal, () => {
-    try {
-      cluster?.stop()
-    } finally {
-      process.exit(130)
-    }
-  })
-}
+cleanUpOnInterrupt(() => cluster)
 try {
   cluster = await startOwnCluster()
   console.log(`inbox engine vs graphile-worker on PostgreSQL (its own cluster; ${availableParallelism()} cores, Node ${process.versions.node}), ${ROUNDS} interleaved rounds, medians`)

@@ -43,7 +43,7 @@ import { randomBytes } from "node:crypto"
 import { fileURLToPath } from "node:url"
 import { existsSync, readFileSync } from "node:fs"
 import pg from "pg"
-import { freePort, killAll, newDatabase, quoteBody, sleep, startOwnCluster, startProcess } from "./harness.mjs"
+import { cleanUpOnInterrupt, freePort, killAll, newDatabase, quoteBody, sleep, startOwnCluster, startProcess } from "./harness.mjs"
 
 const REPAIR_ORDERS = Number(process.env.CHAOS_REPAIR_ORDERS ?? 200)
 const PER_RO = Number(process.env.CHAOS_DELIVERIES_PER_RO ?? 25)
@@ -68,16 +68,7 @@ const log = (message) => console.log(`[chaos] ${message}`)
 let cluster
 let database
 // Interrupted: the processes and the cluster go too (the cluster is this run's own).
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.once(signal, () => {
-    killAll()
-    try {
-      cluster?.stop()
-    } finally {
-      process.exit(130)
-    }
-  })
-}
+cleanUpOnInterrupt(() => cluster)
 const nodes = []
 let sms
 try {
