@@ -46,16 +46,11 @@ export interface FakeRepairOrder {
  *
  * @since 0.1.0
  */
-export interface FakeLine {
+export interface FakeLine
+  extends Pick<ShopSystem.PartLine, "productID" | "brandID" | "description" | "quantity" | "costCents" | "listCents" | "coreCents">
+{
   readonly key: string
   readonly kind: "quoted" | "ordered"
-  readonly productID: string
-  readonly brandID: string
-  readonly description: string
-  readonly quantity: number
-  readonly costCents: number
-  readonly listCents: number
-  readonly coreCents: number
 }
 
 /**
