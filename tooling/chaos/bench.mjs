@@ -34,7 +34,7 @@
 //
 // The database: a PostgreSQL cluster of this run's own (harness.mjs), new databases dropped at the end.
 import { Context, Effect, Layer, Logger, LogLevel, Redacted } from "effect"
-import { LaunchRegistry, Storage, WebhookInbox } from "@shoplink/connector"
+import { LaunchRegistry, Storage, WebhookInbox } from "@shoplink/connector-runtime"
 import { randomBytes } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
 import { Agent, request } from "node:http"

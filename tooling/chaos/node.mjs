@@ -7,7 +7,8 @@
 // CHAOS_POLL_INTERVAL_MS (the worker's poll interval, default 1000).
 import { HttpRouter } from "@effect/platform"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
-import { ConnectorRuntime, ShopSystem } from "@shoplink/connector"
+import { ShopSystem } from "@shoplink/connector"
+import { ConnectorRuntime } from "@shoplink/connector-runtime"
 import { UndiciHttpClient } from "@shoplink/http-node"
 import { Effect, Layer, Logger, LogLevel, Redacted } from "effect"
 import { createServer } from "node:http"

@@ -25,7 +25,8 @@
 //     graphile-worker's get_job is measured the same way, for information.
 // BENCH_QUEUE_PARTS (noop,io,latency,explain) runs a part of it. Progress on stderr, figures on stdout.
 import { Context, Effect, Exit, Fiber, Layer, Logger, LogLevel, Redacted, Scope } from "effect"
-import { InboxWorker, ShopSystem, Storage, WebhookInbox } from "@shoplink/connector"
+import { ShopSystem } from "@shoplink/connector"
+import { InboxWorker, Storage, WebhookInbox } from "@shoplink/connector-runtime"
 import { Logger as GraphileLogger, makeWorkerUtils, run as runGraphile, runMigrations } from "graphile-worker"
 import { writeFileSync } from "node:fs"
 import { availableParallelism } from "node:os"

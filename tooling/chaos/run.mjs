@@ -37,7 +37,7 @@
 // a free port, as the postgres user when run as root), since it restarts it; removed at the end.
 import { FetchHttpClient } from "@effect/platform"
 import { Context, Effect, Either, Layer, Logger, LogLevel, Redacted } from "effect"
-import { ApiKeys, SecretBox, ShopStore, Storage } from "@shoplink/connector"
+import { ApiKeys, SecretBox, ShopStore, Storage } from "@shoplink/connector-runtime"
 import { makeSandboxAdminClient, SANDBOX_CREDENTIALS, SANDBOX_FIXTURES } from "@shoplink/sandbox"
 import { randomBytes } from "node:crypto"
 import { fileURLToPath } from "node:url"

@@ -9,7 +9,9 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import type * as HttpServer from "@effect/platform/HttpServer"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { ShopmonkeyClient, ShopmonkeyShopSystem } from "@shoplink/adapter-shopmonkey"
-import { ConnectorRuntime, DeliveryConsole, Health, ServicePages, Settings as Standard, ShopSystem, type SignIn } from "@shoplink/connector"
+import { ShopSystem } from "@shoplink/connector"
+import { ConnectorRuntime, Health, Settings as Standard } from "@shoplink/connector-runtime"
+import { DeliveryConsole, ServicePages, SessionStore, type SignIn } from "@shoplink/service-pages"
 import { UndiciHttpClient } from "@shoplink/http-node"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
@@ -123,7 +125,7 @@ export const startApp = (settings: Settings): Effect.Effect<RunningApp, StartFai
       // The Order parts form posts here and is redirected to the distributor's catalog.
       formActions: [settings.punchoutBaseUrl],
       // Sessions in the runtime's database: any instance serves any signed-in user, a restart signs nobody out.
-      sessionStore: runtime.signInSessions(),
+      sessionStore: SessionStore.forDatabase(runtime.database),
       smsName: "Shopmonkey"
     })
     // Per shop, the Shopmonkey client the pages list orders and services with (the shop's own key:

@@ -4,7 +4,7 @@
 // (`shoplink shops add`); without it, it starts the embedded default (sandbox + fake Shopmonkey,
 // two demo shops and their users) in-process.
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Observability, Settings as Standard, Storage } from "@shoplink/connector"
+import { Observability, Settings as Standard, Storage } from "@shoplink/connector-runtime"
 import { UndiciHttpClient } from "@shoplink/http-node"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"

@@ -11,7 +11,8 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import type * as Redacted from "effect/Redacted"
 import { shopmonkeyBaseUrl, shopmonkeyBaseUrlSetting } from "@shoplink/adapter-shopmonkey"
-import { type ConnectorRuntime, Settings as Standard, SettingsTable, type ShopStore, SignIn, type Storage } from "@shoplink/connector"
+import { type ConnectorRuntime, Settings as Standard, SettingsTable, type ShopStore, type Storage } from "@shoplink/connector-runtime"
+import { SignIn } from "@shoplink/service-pages"
 
 /**
  * Someone who may sign in to the sample's pages, and the one shop they act for; the hash is

@@ -1,7 +1,7 @@
 // The Shopmonkey-specific page: a repair order with the quoted parts and the distributor orders on
 // it (read back from Shopmonkey). The layout, the list, the sign-in and error pages are
 // ServicePages of @shoplink/connector; everything goes through the escaping `html` template.
-import { ServicePages } from "@shoplink/connector"
+import { ServicePages } from "@shoplink/service-pages"
 import { Html } from "@shoplink/http"
 
 const { html } = Html

@@ -5,14 +5,14 @@
 import { describe, expect, it } from "@effect/vitest"
 import { ShopmonkeyShopSystem } from "@shoplink/adapter-shopmonkey"
 import { startFakeShopmonkey } from "@shoplink/adapter-shopmonkey/testing"
-import { SecretBox, ShopStore, Storage } from "@shoplink/connector"
+import { SecretBox, ShopStore, Storage } from "@shoplink/connector-runtime"
 import { startSandbox } from "@shoplink/sandbox"
 import { Effect, Either, Layer, Redacted } from "effect"
 import { spawn } from "node:child_process"
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { SignIn } from "@shoplink/connector"
+import { SignIn } from "@shoplink/service-pages"
 import { WebClient } from "@shoplink/connector-testkit"
 
 const main = join(import.meta.dirname, "..", "dist", "main.js")

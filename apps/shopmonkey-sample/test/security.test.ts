@@ -3,7 +3,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Redacted, Schedule } from "effect"
 import { createHash } from "node:crypto"
 import { FAKE_SHOPMONKEY_FIXTURES, FAKE_SHOPMONKEY_SECOND_COMPANY } from "@shoplink/adapter-shopmonkey/testing"
-import { ServicePages, SignIn } from "@shoplink/connector"
+import { ServicePages, SignIn } from "@shoplink/service-pages"
 import { Html } from "@shoplink/http"
 
 const { html, toHtmlString } = Html

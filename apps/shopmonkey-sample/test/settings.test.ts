@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { SecretBox } from "@shoplink/connector"
+import { SecretBox } from "@shoplink/connector-runtime"
 import { configErrorLines, parseUsers } from "../src/settings.js"
 
 const main = join(import.meta.dirname, "..", "dist", "main.js")

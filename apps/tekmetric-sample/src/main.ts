@@ -5,7 +5,7 @@
 // without them, it starts the embedded default (sandbox + fake Tekmetric, two demo shops and their
 // users) in-process.
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Observability, Settings as Standard } from "@shoplink/connector"
+import { Observability, Settings as Standard } from "@shoplink/connector-runtime"
 import { UndiciHttpClient } from "@shoplink/http-node"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"

@@ -8,7 +8,8 @@ import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import { type ConnectorRuntime, Settings as Standard, SettingsTable, type ShopStore, SignIn, type Storage } from "@shoplink/connector"
+import { type ConnectorRuntime, Settings as Standard, SettingsTable, type ShopStore, type Storage } from "@shoplink/connector-runtime"
+import { SignIn } from "@shoplink/service-pages"
 
 /** Someone who may sign in to the sample's pages, and the one shop they act for. */
 export type User = SignIn.User

@@ -2,7 +2,8 @@
 // takes no part lines) and the distributor orders recorded in Tekmetric. The layout, the list, the
 // sign-in and error pages are ServicePages of @shoplink/connector; everything goes through the
 // escaping `html` template.
-import { type PartsLedger, ServicePages } from "@shoplink/connector"
+import { type PartsLedger } from "@shoplink/connector-runtime"
+import { ServicePages } from "@shoplink/service-pages"
 import { Html } from "@shoplink/http"
 
 const { html } = Html

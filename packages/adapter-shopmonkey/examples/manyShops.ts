@@ -10,7 +10,7 @@ export const program = Effect.gen(function*() {
   const fake = yield* startFakeShopmonkey()
   const [first, second] = fake.companies
   const layer = ShopmonkeyShopSystem.layerPerShop({ baseUrl: fake.url }).pipe(
-    // In the runtime: SmsCredentials.layerShopStore, the keys stored when each shop was onboarded.
+    // In the runtime: ShopStore.layerSmsCredentials, the keys stored when each shop was onboarded.
     Layer.provide(SmsCredentials.layerStatic({
       shop_1: { [ShopmonkeyShopSystem.API_KEY_SECRET]: Redacted.make(first!.apiKey) },
       shop_2: { [ShopmonkeyShopSystem.API_KEY_SECRET]: Redacted.make(second!.apiKey) }

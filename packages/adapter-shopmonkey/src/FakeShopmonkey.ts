@@ -78,7 +78,7 @@ export const FAKE_SHOPMONKEY_FIXTURES = {
  * FAKE_SHOPMONKEY_SECOND_COMPANY.apiKey // "sm-fake-key-0002"
  * FAKE_SHOPMONKEY_SECOND_COMPANY.orders.plate.id // "ord_5202"
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 export const FAKE_SHOPMONKEY_SECOND_COMPANY = {
   apiKey: "sm-fake-key-0002",
@@ -165,7 +165,7 @@ export interface FakeShopmonkeyStore {
  * const orderIdsByCompany = (fake: FakeShopmonkey) =>
  *   fake.companies.map((company) => [company.companyId, company.store.orders().map((o) => o.id)])
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 export interface FakeCompany {
   readonly companyId: string

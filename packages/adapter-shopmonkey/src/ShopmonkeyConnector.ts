@@ -4,7 +4,7 @@
  * @since 0.1.0
  */
 import type * as HttpClient from "@effect/platform/HttpClient"
-import { Connector, Settings, type SettingsTable, type SmsCredentials } from "@shoplink/connector"
+import { Connector, Setting, type SmsCredentials } from "@shoplink/connector"
 import * as Config from "effect/Config"
 import type * as ConfigError from "effect/ConfigError"
 import * as ShopmonkeyClient from "./ShopmonkeyClient.js"
@@ -12,16 +12,16 @@ import * as ShopmonkeyShopSystem from "./ShopmonkeyShopSystem.js"
 
 /**
  * The Shopmonkey API base URL setting of Shoplink's applications, in the form of
- * `SettingsTable.SETTINGS`: `SHOPLINK_SHOPMONKEY_BASE_URL`. The one place the name is written; the
+ * `Setting.SettingDefinition`: `SHOPLINK_SHOPMONKEY_BASE_URL`. The one place the name is written; the
  * library's layers take a `Config` and read no variable of their own.
  *
  * @example
  * import { shopmonkeyBaseUrlSetting } from "@shoplink/adapter-shopmonkey"
  * shopmonkeyBaseUrlSetting.env // "SHOPLINK_SHOPMONKEY_BASE_URL"
  *
- * @since 0.5.0
+ * @since 0.1.0
  */
-export const shopmonkeyBaseUrlSetting: SettingsTable.SettingDefinition = {
+export const shopmonkeyBaseUrlSetting: Setting.SettingDefinition = {
   env: "SHOPLINK_SHOPMONKEY_BASE_URL",
   file: ["shopmonkey", "baseUrl"],
   secret: false,
@@ -37,9 +37,9 @@ export const shopmonkeyBaseUrlSetting: SettingsTable.SettingDefinition = {
  * import { shopmonkeyBaseUrl, ShopmonkeyShopSystem } from "@shoplink/adapter-shopmonkey"
  * const shopSystem = ShopmonkeyShopSystem.layerPerShopConfig({ baseUrl: shopmonkeyBaseUrl })
  *
- * @since 0.5.0
+ * @since 0.1.0
  */
-export const shopmonkeyBaseUrl: Config.Config<string> = Settings.string(shopmonkeyBaseUrlSetting).pipe(
+export const shopmonkeyBaseUrl: Config.Config<string> = Setting.string(shopmonkeyBaseUrlSetting).pipe(
   Config.withDefault(ShopmonkeyClient.PRODUCTION_BASE_URL)
 )
 

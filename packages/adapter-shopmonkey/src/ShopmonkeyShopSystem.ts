@@ -139,7 +139,7 @@ const isCents = (n: number) => Number.isSafeInteger(n) && n >= 0
  *   maxAttempts: 3
  * }
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 export interface PerShopOptions extends Omit<Options, "vendorId">, Omit<ShopmonkeyClient.Options, "apiKey"> {
   /**
@@ -162,7 +162,7 @@ export interface PerShopOptions extends Omit<Options, "vendorId">, Omit<Shopmonk
  *   shop_1: { [ShopmonkeyShopSystem.API_KEY_SECRET]: Redacted.make("sm-key-of-shop-1") }
  * })
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 export const API_KEY_SECRET = "apiKey"
 
@@ -359,7 +359,7 @@ const oneLine = (text: string) => text.replace(/\s+/g, " ").trim()
  *   Effect.provide(FetchHttpClient.layer)
  * )
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 export const makePerShop = (
   options: PerShopOptions = {}
@@ -436,7 +436,7 @@ export const layer = (options: Options = {}): Layer.Layer<ShopSystem.ShopSystem,
 /**
  * A layer providing `ShopSystem` for many shops, each on its own Shopmonkey account, with the
  * API key of each shop from `SmsCredentials` (see {@link makePerShop}). The runtime provides
- * `SmsCredentials` from its `ShopStore` (`SmsCredentials.layerShopStore`).
+ * `SmsCredentials` from its `ShopStore` (`ShopStore.layerSmsCredentials`).
  *
  * @example
  * import { FetchHttpClient } from "@effect/platform"
@@ -451,7 +451,7 @@ export const layer = (options: Options = {}): Layer.Layer<ShopSystem.ShopSystem,
  *   Layer.provide(FetchHttpClient.layer)
  * )
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 export const layerPerShop = (
   options: PerShopOptions = {}
@@ -465,7 +465,7 @@ export const layerPerShop = (
  * import type { ShopmonkeyShopSystem } from "@shoplink/adapter-shopmonkey"
  * const options: ShopmonkeyShopSystem.PerShopConfigOptions = { baseUrl: "https://sandbox-api.shopmonkey.cloud/v3" }
  *
- * @since 0.5.0
+ * @since 0.1.0
  */
 export type PerShopConfigOptions = Pick<PerShopOptions, "baseUrl" | "vendorName" | "quoteServiceName">
 
@@ -477,16 +477,17 @@ export type PerShopConfigOptions = Pick<PerShopOptions, "baseUrl" | "vendorName"
  * @example
  * import { FetchHttpClient } from "@effect/platform"
  * import { Config, Layer } from "effect"
- * import { ShopStore, SmsCredentials } from "@shoplink/connector"
+ * import { SmsCredentials } from "@shoplink/connector"
+ * import { ShopStore } from "@shoplink/connector-runtime"
  * import { ShopmonkeyClient, ShopmonkeyShopSystem } from "@shoplink/adapter-shopmonkey"
  * const live = ShopmonkeyShopSystem.layerPerShopConfig({
  *   baseUrl: Config.string("ACME_SHOPMONKEY_BASE_URL").pipe(Config.withDefault(ShopmonkeyClient.PRODUCTION_BASE_URL))
  * }).pipe(
- *   Layer.provide(SmsCredentials.layerShopStore.pipe(Layer.provide(ShopStore.layerMemory))),
+ *   Layer.provide(ShopStore.layerSmsCredentials.pipe(Layer.provide(ShopStore.layerMemory))),
  *   Layer.provide(FetchHttpClient.layer)
  * )
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 export const layerPerShopConfig = (
   config: Config.Config.Wrap<PerShopConfigOptions>,

@@ -3,7 +3,8 @@
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Layer, Option, Redacted } from "effect"
-import { ShopStore, ShopSystem, SmsCredentials } from "@shoplink/connector"
+import { ShopSystem, SmsCredentials } from "@shoplink/connector"
+import { ShopStore } from "@shoplink/connector-runtime"
 import { SANDBOX_FIXTURES } from "@shoplink/sandbox"
 import { ShopmonkeyShopSystem } from "../src/index.js"
 import {
@@ -271,7 +272,7 @@ describe("layerPerShop", () => {
         sms: { [ShopmonkeyShopSystem.API_KEY_SECRET]: Redacted.make(apiKey) }
       })
       const layer = ShopmonkeyShopSystem.layerPerShop({ baseUrl: fake.url }).pipe(
-        Layer.provide(SmsCredentials.layerShopStore),
+        Layer.provide(ShopStore.layerSmsCredentials),
         Layer.provide(FetchHttpClient.layer),
         Layer.provideMerge(ShopStore.layerMemory)
       )

@@ -4,7 +4,8 @@
 // plate) refused in one typed line before any distributor call.
 import { NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
-import { ConnectorRuntime, ShopSystem, SmsCredentials } from "@shoplink/connector"
+import { ShopSystem, SmsCredentials } from "@shoplink/connector"
+import { ConnectorRuntime } from "@shoplink/connector-runtime"
 import { Effect, Layer, Redacted } from "effect"
 import { TekmetricConnector } from "../src/index.js"
 import { FAKE_TEKMETRIC_FIXTURES, type FakeTekmetric, startFakeTekmetric } from "../src/testing.js"

@@ -8,7 +8,7 @@
  *
  * @since 0.1.0
  */
-import * as Standard from "@shoplink/connector/Settings"
+import * as Standard from "@shoplink/connector-runtime/Settings"
 import * as ConfigError from "effect/ConfigError"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Data from "effect/Data"
@@ -188,7 +188,7 @@ export const fromSources = (
  *
  * @example
  * import { Effect, Layer } from "effect"
- * import { Settings } from "@shoplink/connector"
+ * import { Settings } from "@shoplink/connector-runtime"
  * import { PunchoutClient } from "@shoplink/punchout"
  * import { ShoplinkConfig } from "@shoplink/cli"
  * const settings = ShoplinkConfig.fromSources({ SHOPLINK_PUNCHOUT_BASE_URL: "http://127.0.0.1:4010", SHOPLINK_VENDOR_API_KEY: "k" }, undefined)
@@ -196,7 +196,7 @@ export const fromSources = (
  *   Layer.provide(Layer.setConfigProvider(ShoplinkConfig.provider(settings)))
  * )
  *
- * @since 0.5.0
+ * @since 0.1.0
  */
 export const provider = (settings: Settings): ConfigProvider.ConfigProvider =>
   settings.provider ??

@@ -4,7 +4,8 @@
 // some repair orders, which dead-letters them.
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { InboxWorker, ShopSystem, Storage, WebhookInbox } from "@shoplink/connector"
+import { ShopSystem } from "@shoplink/connector"
+import { InboxWorker, Storage, WebhookInbox } from "@shoplink/connector-runtime"
 import { Effect, Fiber, Layer, Logger, LogLevel } from "effect"
 import { readdirSync } from "node:fs"
 import { join } from "node:path"

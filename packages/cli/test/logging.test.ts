@@ -2,7 +2,7 @@
 // never again through runMain's pretty logger.
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Migrations, SecretBox, Storage } from "@shoplink/connector"
+import { Migrations, SecretBox, Storage } from "@shoplink/connector-runtime"
 import { Effect } from "effect"
 import { join } from "node:path"
 import { runCli, scratchDir } from "./support/cli.js"

@@ -1,7 +1,7 @@
 // `shoplink parts list --shop --ro` against a real SQLite file the connector's parts ledger wrote:
 // the first run through the built bin, as a user would, the rest in-process.
 import { describe, expect, it } from "@effect/vitest"
-import { PartsLedger, Storage } from "@shoplink/connector"
+import { PartsLedger, Storage } from "@shoplink/connector-runtime"
 import { Effect, Layer } from "effect"
 import { join } from "node:path"
 import { parseJson, runCli, runCliInProcess, scratchDir } from "./support/cli.js"

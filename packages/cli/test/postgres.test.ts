@@ -1,7 +1,7 @@
 // `shoplink shops`, `keys` and `inbox` on a PostgreSQL database (a scaled-out service's), run as a
 // user would, against a real server: a database of its own, dropped afterwards.
 import { describe, expect, it } from "@effect/vitest"
-import { Migrations, SecretBox } from "@shoplink/connector"
+import { Migrations, SecretBox } from "@shoplink/connector-runtime"
 import { testDatabase } from "@shoplink/vitest-config/postgres"
 import { Effect } from "effect"
 import pg from "pg"

@@ -2,7 +2,7 @@
 // stdin), the same program in-process for the rest (see support/cli.ts),
 // with the stores of @shoplink/connector read back in-process to check what the CLI wrote.
 import { describe, expect, it } from "@effect/vitest"
-import { ApiKeys, SecretBox, ShopStore, Storage } from "@shoplink/connector"
+import { ApiKeys, SecretBox, ShopStore, Storage } from "@shoplink/connector-runtime"
 import { Effect, Either, Layer, Redacted } from "effect"
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { join } from "node:path"

@@ -5,7 +5,7 @@
  * the Content-Security-Policy refused, open the catalog from a repair order's Order parts button,
  * and add a part to the catalog's cart.
  *
- * @since 0.6.0
+ * @since 0.1.0
  */
 
 /**
@@ -15,7 +15,7 @@
  * import type { BrowserSteps } from "@shoplink/connector-testkit"
  * const count = (rows: BrowserSteps.LocatorLike) => rows.first()
  *
- * @since 0.6.0
+ * @since 0.1.0
  */
 export interface LocatorLike {
   readonly locator: (selector: string) => LocatorLike
@@ -34,7 +34,7 @@ export interface LocatorLike {
  * import type { BrowserSteps } from "@shoplink/connector-testkit"
  * const where = (page: BrowserSteps.PageLike) => page.url()
  *
- * @since 0.6.0
+ * @since 0.1.0
  */
 export interface PageLike {
   readonly url: () => string
@@ -55,7 +55,7 @@ export interface PageLike {
  * import type { BrowserSteps } from "@shoplink/connector-testkit"
  * const tab = (context: BrowserSteps.ContextLike) => context.waitForEvent("page")
  *
- * @since 0.6.0
+ * @since 0.1.0
  */
 export interface ContextLike<P extends PageLike = PageLike> {
   readonly waitForEvent: (event: "page") => Promise<P>
@@ -70,7 +70,7 @@ export interface ContextLike<P extends PageLike = PageLike> {
  * declare const page: BrowserSteps.PageLike
  * const refused = BrowserSteps.cspViolations(page)
  *
- * @since 0.6.0
+ * @since 0.1.0
  */
 export const cspViolations = (page: PageLike): ReadonlyArray<string> => {
   const refused: Array<string> = []
@@ -93,7 +93,7 @@ const fail = (message: string) => {
  * declare const page: BrowserSteps.PageLike
  * const run = () => BrowserSteps.signIn(page, "http://127.0.0.1:3000", { email: "ava@mainstreet.example", password: "…" })
  *
- * @since 0.6.0
+ * @since 0.1.0
  */
 export const signIn = async (page: PageLike, appUrl: string, user: { readonly email: string; readonly password: string }): Promise<void> => {
   await page.goto(appUrl)
@@ -113,7 +113,7 @@ export const signIn = async (page: PageLike, appUrl: string, user: { readonly em
  * declare const page: BrowserSteps.PageLike
  * const catalog = () => BrowserSteps.openCatalog(context, page, "1042")
  *
- * @since 0.6.0
+ * @since 0.1.0
  */
 export const openCatalog = async <P extends PageLike>(context: ContextLike<P>, page: PageLike, number: string): Promise<P> => {
   const [catalog] = await Promise.all([
@@ -132,7 +132,7 @@ export const openCatalog = async <P extends PageLike>(context: ContextLike<P>, p
  * declare const catalog: BrowserSteps.PageLike
  * const add = () => BrowserSteps.addToCart(catalog, { search: "oil filter", productID: "51515", brandID: "WIX", quantity: 2 })
  *
- * @since 0.6.0
+ * @since 0.1.0
  */
 export const addToCart = async (
   catalog: PageLike,

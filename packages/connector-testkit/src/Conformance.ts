@@ -9,7 +9,8 @@
  * @since 0.1.0
  */
 import { afterAll, describe, it } from "@effect/vitest"
-import type { Connector, ConnectorRuntime, ShopSystem } from "@shoplink/connector"
+import type { Connector, ShopSystem } from "@shoplink/connector"
+import type { ConnectorRuntime } from "@shoplink/connector-runtime"
 import * as Effect from "effect/Effect"
 import type { ConformanceSms, VehicleIdentifier } from "./ConformanceHarness.js"
 import { type CheckOutcome, formatSummary, makeSuite } from "./internal/checks.js"

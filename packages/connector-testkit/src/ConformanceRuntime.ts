@@ -10,15 +10,8 @@
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import {
-  ConnectorRuntime,
-  InboxWorker,
-  PartsLedger,
-  type PunchoutLauncher,
-  SecretBox,
-  ShopSystem,
-  WebhookInbox
-} from "@shoplink/connector"
+import { ShopSystem } from "@shoplink/connector"
+import { ConnectorRuntime, InboxWorker, PartsLedger, type PunchoutLauncher, SecretBox, WebhookInbox } from "@shoplink/connector-runtime"
 import type { RunningSandbox } from "@shoplink/sandbox"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"

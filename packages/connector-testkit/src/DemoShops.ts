@@ -6,9 +6,10 @@
  * sandbox's distributor settings and a key ring made for the run. Import it as
  * `@shoplink/connector-testkit/DemoShops` outside a vitest run.
  *
- * @since 0.6.0
+ * @since 0.1.0
  */
-import { SecretBox, type ShopStore, SignIn } from "@shoplink/connector"
+import { SecretBox, type ShopStore } from "@shoplink/connector-runtime"
+import { SignIn } from "@shoplink/service-pages"
 import type { RunningSandbox } from "@shoplink/sandbox"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
@@ -20,7 +21,7 @@ import * as Redacted from "effect/Redacted"
  * import * as DemoShops from "@shoplink/connector-testkit/DemoShops"
  * DemoShops.SHOP_A.id // "main-street"
  *
- * @since 0.6.0
+ * @since 0.1.0
  */
 export const SHOP_A = { id: "main-street", name: "Main Street Auto" } as const
 
@@ -31,7 +32,7 @@ export const SHOP_A = { id: "main-street", name: "Main Street Auto" } as const
  * import * as DemoShops from "@shoplink/connector-testkit/DemoShops"
  * DemoShops.SHOP_B.name // "Maple Garage"
  *
- * @since 0.6.0
+ * @since 0.1.0
  */
 export const SHOP_B = { id: "maple-garage", name: "Maple Garage" } as const
 
@@ -42,7 +43,7 @@ export const SHOP_B = { id: "maple-garage", name: "Maple Garage" } as const
  * import type { DemoShops } from "@shoplink/connector-testkit"
  * const line = (user: DemoShops.DemoUser) => `${user.email} password ${user.password} (${user.shopName})`
  *
- * @since 0.6.0
+ * @since 0.1.0
  */
 export interface DemoUser {
   readonly email: string
@@ -59,7 +60,7 @@ export interface DemoUser {
  * import type { DemoShops } from "@shoplink/connector-testkit"
  * const firstShop = (demo: DemoShops.DemoShops) => demo.shops[0].id
  *
- * @since 0.6.0
+ * @since 0.1.0
  */
 export interface DemoShops {
   /** Shop A (Main Street Auto, US) and shop B (Maple Garage, CA), in that order: onboard them with `runtime.shops.add`. */
@@ -93,7 +94,7 @@ export interface DemoShops {
  *   return yield* DemoShops.make(sandbox, { sms: [{ apiKey: Redacted.make("key-a") }, { apiKey: Redacted.make("key-b") }] })
  * })
  *
- * @since 0.6.0
+ * @since 0.1.0
  */
 export const make = (
   sandbox: RunningSandbox,

@@ -4,7 +4,7 @@
  * that keeps the service's logs out of the transcript unless something goes wrong and exits 0, or 1
  * with "Demo failed: …". Import it as `@shoplink/connector-testkit/Transcript` (no vitest needed).
  *
- * @since 0.6.0
+ * @since 0.1.0
  */
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
@@ -23,7 +23,7 @@ import { join } from "node:path"
  * import type { Transcript } from "@shoplink/connector-testkit"
  * const finish = (t: Transcript.Transcript) => t.line(`Done in ${t.elapsed()}`)
  *
- * @since 0.6.0
+ * @since 0.1.0
  */
 export interface Transcript {
   /** `[n/steps] text`, after a blank line. */
@@ -48,7 +48,7 @@ export interface Transcript {
  *   yield* t.detail("sandbox http://127.0.0.1:4000")
  * })
  *
- * @since 0.6.0
+ * @since 0.1.0
  */
 export const make = (steps: number): Transcript => {
   let step = 0
@@ -69,7 +69,7 @@ export const make = (steps: number): Transcript => {
  * import * as Transcript from "@shoplink/connector-testkit/Transcript"
  * const database = Effect.map(Transcript.scratchDirectory("acme-demo-"), (dir) => `${dir}/demo.sqlite`)
  *
- * @since 0.6.0
+ * @since 0.1.0
  */
 export const scratchDirectory = (prefix: string): Effect.Effect<string, never, Scope.Scope> =>
   Effect.acquireRelease(
@@ -89,7 +89,7 @@ export const scratchDirectory = (prefix: string): Effect.Effect<string, never, S
  *   yield* t.heading("Nothing to show")
  * }))
  *
- * @since 0.6.0
+ * @since 0.1.0
  */
 export const run = <E>(program: Effect.Effect<void, E, Scope.Scope>): void => {
   Effect.runPromise(Effect.scoped(program).pipe(Logger.withMinimumLogLevel(LogLevel.Error))).then(
@@ -116,7 +116,7 @@ export const run = <E>(program: Effect.Effect<void, E, Scope.Scope>): void => {
  *   const [ava, ben] = yield* Transcript.signInEach(t, "http://127.0.0.1:3000", users)
  * })
  *
- * @since 0.6.0
+ * @since 0.1.0
  */
 export const signInEach = <const Users extends ReadonlyArray<{ readonly email: string; readonly password: string; readonly shopName: string }>>(
   transcript: Transcript,

@@ -7,7 +7,7 @@
  * Outside a vitest run (a demo script), import it as `@shoplink/connector-testkit/WebClient`: the
  * package's root also loads the conformance suite, which needs vitest.
  *
- * @since 0.6.0
+ * @since 0.1.0
  */
 
 /**
@@ -17,7 +17,7 @@
  * import type { WebClient } from "@shoplink/connector-testkit"
  * const ok = (response: WebClient.WebResponse) => response.status === 200
  *
- * @since 0.6.0
+ * @since 0.1.0
  */
 export interface WebResponse {
   readonly status: number
@@ -33,7 +33,7 @@ export interface WebResponse {
  * import { WebClient } from "@shoplink/connector-testkit"
  * WebClient.csrfOf('<input type="hidden" name="csrf" value="t0k3n">') // "t0k3n"
  *
- * @since 0.6.0
+ * @since 0.1.0
  */
 export const csrfOf = (html: string): string | undefined => /<input type="hidden" name="csrf" value="([^"]*)">/.exec(html)?.[1]
 
@@ -44,7 +44,7 @@ export const csrfOf = (html: string): string | undefined => /<input type="hidden
  * import { WebClient } from "@shoplink/connector-testkit"
  * WebClient.tableRows('<tr data-testid="line"><td>OF-1</td><td><b>2</b></td></tr>', "line") // [["OF-1", "2"]]
  *
- * @since 0.6.0
+ * @since 0.1.0
  */
 export const tableRows = (html: string, testId: string): ReadonlyArray<ReadonlyArray<string>> =>
   [...html.matchAll(new RegExp(`<tr data-testid="${testId}"[^>]*>([\\s\\S]*?)</tr>`, "g"))].map((m) =>
@@ -59,7 +59,7 @@ export const tableRows = (html: string, testId: string): ReadonlyArray<ReadonlyA
  * import { WebClient } from "@shoplink/connector-testkit"
  * WebClient.withoutToken("https://parts.example/catalog?token=s3cr3t&vin=1M8") // "https://parts.example/catalog?token=<redacted>&vin=1M8"
  *
- * @since 0.6.0
+ * @since 0.1.0
  */
 export const withoutToken = (url: string | URL): string => {
   const parsed = new URL(url)
@@ -74,7 +74,7 @@ export const withoutToken = (url: string | URL): string => {
  * import { WebClient } from "@shoplink/connector-testkit"
  * const visit = async (browser: WebClient.WebClient) => (await browser.get("/")).status
  *
- * @since 0.6.0
+ * @since 0.1.0
  */
 export interface WebClient {
   readonly baseUrl: string
@@ -118,7 +118,7 @@ export interface WebClient {
  *   return launched.location
  * }
  *
- * @since 0.6.0
+ * @since 0.1.0
  */
 export const make = (baseUrl: string): WebClient => {
   const cookies = new Map<string, string>()
@@ -201,7 +201,7 @@ export const make = (baseUrl: string): WebClient => {
  *   return ava.repairOrders()
  * }
  *
- * @since 0.6.0
+ * @since 0.1.0
  */
 export const signedIn = async (baseUrl: string, email: string, password: string): Promise<WebClient> => {
   const client = make(baseUrl)

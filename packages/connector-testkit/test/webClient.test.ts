@@ -2,7 +2,7 @@
 // demo shops' users on a real sandbox.
 import { NodeHttpServer } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
-import { ServicePages } from "@shoplink/connector"
+import { ServicePages } from "@shoplink/service-pages"
 import { DemoShops, Transcript, WebClient } from "@shoplink/connector-testkit"
 import { startSandbox } from "@shoplink/sandbox"
 import { Effect, Redacted } from "effect"

@@ -26,6 +26,7 @@ import * as Schema from "effect/Schema"
  */
 export type Capability =
   | "readRepairOrder"
+  | "listRepairOrders"
   | "writeQuotedParts"
   | "writeOrderedParts"
   | "recordPurchaseOrder"
@@ -36,12 +37,13 @@ export type Capability =
  *
  * @example
  * import { ShopSystem } from "@shoplink/connector"
- * ShopSystem.ALL_CAPABILITIES.length // 5
+ * ShopSystem.ALL_CAPABILITIES.length // 6
  *
  * @since 0.1.0
  */
 export const ALL_CAPABILITIES: ReadonlyArray<Capability> = [
   "readRepairOrder",
+  "listRepairOrders",
   "writeQuotedParts",
   "writeOrderedParts",
   "recordPurchaseOrder",
@@ -199,7 +201,7 @@ export class ShopSystemError extends Schema.TaggedError<ShopSystemError>()("Shop
  * import { ShopSystem } from "@shoplink/connector"
  * const loadRepairOrder = () => ShopSystem.notImplemented("loadRepairOrder", "fetch the repair order from the SMS")
  *
- * @since 0.7.0
+ * @since 0.1.0
  */
 export const notImplemented = (operation: string, todo: string): Effect.Effect<never, ShopSystemError> =>
   new ShopSystemError({ operation, reason: `not implemented: ${todo}`, retryable: false })
@@ -260,6 +262,15 @@ export interface Operations {
     readonly shopId: string
     readonly repairOrderId: string
   }) => Effect.Effect<RepairOrder, RepairOrderNotFound | ShopSystemError>
+  /**
+   * The shop's open repair orders, newest first, at most `limit` (capability `listRepairOrders`):
+   * what a service's repair-order list shows (`ServiceApp` of @shoplink/service-pages). Adapters
+   * without the capability leave it out.
+   */
+  readonly listRepairOrders?: (query: {
+    readonly shopId: string
+    readonly limit: number
+  }) => Effect.Effect<ReadonlyArray<RepairOrder>, ShopSystemError>
   readonly applyQuote: (write: QuoteWrite) => Effect.Effect<WriteResult, RepairOrderNotFound | ShopSystemError>
   readonly applyOrder: (write: OrderWrite) => Effect.Effect<WriteResult, RepairOrderNotFound | ShopSystemError>
 }

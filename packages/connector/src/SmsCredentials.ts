@@ -1,17 +1,16 @@
 /**
  * How an adapter gets its SMS credentials for a shop. One runtime serves many shops, each with its
  * own SMS account, so an adapter builds its SMS client per shop from the secrets onboarding stored
- * (e.g. Shopmonkey's `apiKey`). The runtime provides this port from its `ShopStore`; tests and
+ * (e.g. Shopmonkey's `apiKey`). The runtime (@shoplink/connector-runtime) provides this port from its `ShopStore`; tests and
  * single-shop setups can give fixed secrets.
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { ShopStore } from "./ShopStore.js"
 
 /**
  * The shop has no such SMS secret, or could not be read; the adapter turns it into its own error.
@@ -20,7 +19,7 @@ import { ShopStore } from "./ShopStore.js"
  * import { SmsCredentials } from "@shoplink/connector"
  * new SmsCredentials.SmsCredentialsUnavailable({ shopId: "shop_1", reason: "no apiKey stored" }).message
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 export class SmsCredentialsUnavailable extends Schema.TaggedError<SmsCredentialsUnavailable>()("SmsCredentialsUnavailable", {
   shopId: Schema.String,
@@ -39,37 +38,12 @@ export class SmsCredentialsUnavailable extends Schema.TaggedError<SmsCredentials
  * import { SmsCredentials } from "@shoplink/connector"
  * const apiKeyOf = (shopId: string) => Effect.flatMap(SmsCredentials.SmsCredentials, (c) => c.secret(shopId, "apiKey"))
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 export class SmsCredentials extends Context.Tag("@shoplink/connector/SmsCredentials")<SmsCredentials, {
   /** One named secret of the shop. */
   readonly secret: (shopId: string, name: string) => Effect.Effect<Redacted.Redacted<string>, SmsCredentialsUnavailable>
 }>() {}
-
-/**
- * The port over the `ShopStore` in context.
- *
- * @example
- * import { Layer } from "effect"
- * import { ShopStore, SmsCredentials } from "@shoplink/connector"
- * const layer = SmsCredentials.layerShopStore.pipe(Layer.provide(ShopStore.layerMemory))
- *
- * @since 0.2.0
- */
-export const layerShopStore: Layer.Layer<SmsCredentials, never, ShopStore> = Layer.effect(
-  SmsCredentials,
-  Effect.map(ShopStore, (store) =>
-    SmsCredentials.of({
-      secret: (shopId, name) =>
-        store.smsCredentials(shopId).pipe(
-          Effect.mapError((error) => new SmsCredentialsUnavailable({ shopId, reason: error.message })),
-          Effect.flatMap((secrets) =>
-            secrets[name] === undefined
-              ? Effect.fail(new SmsCredentialsUnavailable({ shopId, reason: `no ${name} stored` }))
-              : Effect.succeed(secrets[name]))
-        )
-    }))
-)
 
 /**
  * Fixed secrets by shop (tests, a single-shop setup).
@@ -79,7 +53,7 @@ export const layerShopStore: Layer.Layer<SmsCredentials, never, ShopStore> = Lay
  * import { SmsCredentials } from "@shoplink/connector"
  * const layer = SmsCredentials.layerStatic({ shop_1: { apiKey: Redacted.make("sm-key") } })
  *
- * @since 0.2.0
+ * @since 0.1.0
  */
 export const layerStatic = (
   secrets: Readonly<Record<string, Readonly<Record<string, Redacted.Redacted<string>>>>>

@@ -89,7 +89,7 @@ export const safeHref = (url: string | undefined): string | undefined =>
  * import type { Html } from "@shoplink/http"
  * const options: Html.PageOptions = { status: 404, formAction: ["'self'", "https://catalog.example"] }
  *
- * @since 0.7.0
+ * @since 0.1.0
  */
 export interface PageOptions {
   readonly status?: number | undefined
@@ -107,7 +107,7 @@ export interface PageOptions {
  * import { Html } from "@shoplink/http"
  * Html.contentSecurityPolicy() // "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
  *
- * @since 0.7.0
+ * @since 0.1.0
  */
 export const contentSecurityPolicy = (options: PageOptions = {}): string =>
   [
@@ -132,7 +132,7 @@ export const contentSecurityPolicy = (options: PageOptions = {}): string =>
  *   res.end(Html.toHtmlString(Html.html`<p>Hello</p>`))
  * })
  *
- * @since 0.7.0
+ * @since 0.1.0
  */
 export const pageHeaders = (options: PageOptions = {}): Record<string, string> => ({
   "cache-control": "no-store",
@@ -151,7 +151,7 @@ export const pageHeaders = (options: PageOptions = {}): Record<string, string> =
  * import { Html } from "@shoplink/http"
  * const response = Html.page(Html.html`<!doctype html><title>Parts</title><p>${"a & b"}</p>`, { status: 200 })
  *
- * @since 0.7.0
+ * @since 0.1.0
  */
 export const page = (body: Html | string, options: PageOptions = {}): HttpServerResponse.HttpServerResponse =>
   HttpServerResponse.text(typeof body === "string" ? body : body[RAW], {

@@ -12,7 +12,7 @@
  * from them (a quarter of the shorter one, from 250 ms to 5 s): a late client is cut off within that
  * much of its deadline.
  *
- * @since 0.7.0
+ * @since 0.1.0
  */
 import * as Config from "effect/Config"
 import * as ConfigError from "effect/ConfigError"
@@ -27,7 +27,7 @@ import * as Option from "effect/Option"
  * import { ServerTimeouts } from "@shoplink/http"
  * const timeouts: ServerTimeouts.Options = { headersTimeout: "5 seconds", requestTimeout: "20 seconds" }
  *
- * @since 0.7.0
+ * @since 0.1.0
  */
 export interface Options {
   readonly headersTimeout?: Duration.DurationInput | undefined
@@ -43,7 +43,7 @@ export interface Options {
  * import { ServerTimeouts } from "@shoplink/http"
  * ServerTimeouts.DEFAULTS.requestTimeout // "30 seconds"
  *
- * @since 0.7.0
+ * @since 0.1.0
  */
 export const DEFAULTS = {
   headersTimeout: "10 seconds",
@@ -58,7 +58,7 @@ export const DEFAULTS = {
  * import type { ServerTimeouts } from "@shoplink/http"
  * const options: ServerTimeouts.NodeServerOptions = { headersTimeout: 10000, requestTimeout: 30000, keepAliveTimeout: 5000, connectionsCheckingInterval: 2500 }
  *
- * @since 0.7.0
+ * @since 0.1.0
  */
 export interface NodeServerOptions {
   readonly headersTimeout: number
@@ -78,7 +78,7 @@ const millis = (input: Duration.DurationInput) => Math.max(1, Math.round(Duratio
  * import { ServerTimeouts } from "@shoplink/http"
  * const server = createServer(ServerTimeouts.nodeServerOptions({ requestTimeout: "20 seconds" }), (req, res) => res.end("ok"))
  *
- * @since 0.7.0
+ * @since 0.1.0
  */
 export const nodeServerOptions = (options: Options = {}): NodeServerOptions => {
   const requestTimeout = millis(options.requestTimeout ?? DEFAULTS.requestTimeout)
@@ -97,7 +97,7 @@ export const nodeServerOptions = (options: Options = {}): NodeServerOptions => {
  * import { ServerTimeouts } from "@shoplink/http"
  * const server = ServerTimeouts.apply(createServer((req, res) => res.end("ok")))
  *
- * @since 0.7.0
+ * @since 0.1.0
  */
 export const apply = <S extends { -readonly [K in keyof NodeServerOptions]?: NodeServerOptions[K] }>(server: S, options: Options = {}): S => {
   const resolved = nodeServerOptions(options)
@@ -130,7 +130,7 @@ const durationConfig = (name: string, fallback: Duration.DurationInput): Config.
  * import type { ServerTimeouts } from "@shoplink/http"
  * const names: ServerTimeouts.Names = { headersTimeout: "ACME_HEADERS_TIMEOUT", requestTimeout: "ACME_REQUEST_TIMEOUT", keepAliveTimeout: "ACME_KEEP_ALIVE_TIMEOUT" }
  *
- * @since 0.7.0
+ * @since 0.1.0
  */
 export interface Names {
   readonly headersTimeout: string
@@ -146,7 +146,7 @@ export interface Names {
  * import { ServerTimeouts } from "@shoplink/http"
  * const timeouts = ServerTimeouts.config({ headersTimeout: "ACME_HEADERS_TIMEOUT", requestTimeout: "ACME_REQUEST_TIMEOUT", keepAliveTimeout: "ACME_KEEP_ALIVE_TIMEOUT" })
  *
- * @since 0.7.0
+ * @since 0.1.0
  */
 export const config = (names: Names): Config.Config<Options> =>
   Config.all({

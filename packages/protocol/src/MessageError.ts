@@ -177,7 +177,7 @@ export const hasRetryClass = (retryClass: RetryClass) => (u: unknown): u is Mess
  * const error = MessageError.withHint(new Unauthorized({ httpStatus: 401 }), "check the vendor API key <redacted>…abcd")
  * error.message // "UNAUTHORIZED: Unauthorized (HTTP 401) — check the vendor API key <redacted>…abcd"
  *
- * @since 0.7.0
+ * @since 0.1.0
  * @category errors
  */
 export const withHint = <E extends MessageError>(error: E, hint: string): E => {

@@ -26,7 +26,7 @@ import { type ErrorId, type MessageEntry, messages, type RetryClass } from "./Me
  * import type { MessageErrors } from "@shoplink/protocol"
  * const tag: MessageErrors.ErrorTags["API0208"] = "MonthlyLimitExceeded"
  *
- * @since 0.9.0
+ * @since 0.1.0
  * @category models
  */
 export type ErrorTags = {
@@ -39,7 +39,7 @@ export type ErrorTags = {
  * import type { MessageErrors } from "@shoplink/protocol"
  * const tag: MessageErrors.ErrorTag<"API0258"> = "OrderLocked"
  *
- * @since 0.9.0
+ * @since 0.1.0
  * @category models
  */
 export type ErrorTag<Id extends ErrorId> = ErrorTags[Id]
@@ -55,7 +55,7 @@ export type ErrorTag<Id extends ErrorId> = ErrorTags[Id]
  * type Args = Schema.Struct.Constructor<MessageErrors.MessageErrorFields<"API0258">>
  * const args: Args = { httpStatus: 409, referenceID: "RO-1" }
  *
- * @since 0.9.0
+ * @since 0.1.0
  * @category models
  */
 export type MessageErrorFields<Id extends ErrorId> = {
@@ -73,7 +73,7 @@ export type MessageErrorFields<Id extends ErrorId> = {
  * import { MessageErrors, OrderLocked } from "@shoplink/protocol"
  * const fields: MessageErrors.TaggedFields<"API0258"> = OrderLocked.fields
  *
- * @since 0.9.0
+ * @since 0.1.0
  * @category models
  */
 export type TaggedFields<Id extends ErrorId> = { readonly _tag: Schema.tag<ErrorTag<Id>> } & MessageErrorFields<Id>
@@ -88,7 +88,7 @@ export type TaggedFields<Id extends ErrorId> = { readonly _tag: Schema.tag<Error
  * const error: MessageErrors.MessageErrorInstance<"API0258"> = new OrderLocked({ httpStatus: 409 })
  * const failed = Effect.fail(error).pipe(Effect.catchTag("OrderLocked", (e) => Effect.succeed(e.retryClass)))
  *
- * @since 0.9.0
+ * @since 0.1.0
  * @category models
  */
 export type MessageErrorInstance<Id extends ErrorId> = Schema.Struct.Type<TaggedFields<Id>> & MessageErrorMembers
@@ -102,7 +102,7 @@ export type MessageErrorInstance<Id extends ErrorId> = Schema.Struct.Type<Tagged
  * const members: MessageErrors.MessageErrorMembers = new QuantityNotAvailable({ httpStatus: 409 })
  * members.retryClass // "state"
  *
- * @since 0.9.0
+ * @since 0.1.0
  * @category models
  */
 export interface MessageErrorMembers extends Cause.YieldableError {

@@ -1,6 +1,6 @@
 // `shoplink db migrate`: the connector's database migrations as a deploy step (the service also
 // applies them when it starts).
-import { Migrations } from "@shoplink/connector"
+import { Migrations } from "@shoplink/connector-runtime"
 import * as Effect from "effect/Effect"
 import { json, out } from "./output.js"
 import { migrate as applyMigrations, service } from "./service.js"

@@ -1,7 +1,7 @@
 // `shoplink inbox list | show | replay | discard`: the connector service's webhook inbox, in its
 // database. Dead letters are deliveries the worker gave up on; replay puts one back in line (the
 // running service applies it), discard deletes it for good.
-import type { WebhookInbox } from "@shoplink/connector"
+import type { WebhookInbox } from "@shoplink/connector-runtime"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { EntryNotDead, EntryNotFound, LocalFailure, UsageError } from "./errors.js"

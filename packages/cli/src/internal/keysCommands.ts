@@ -1,6 +1,6 @@
 // `shoplink keys create | list | revoke`: the vendor API keys an SMS backend presents to the
 // connector service's API. Only digests are stored: a key is printed once, when it is created.
-import { ApiKeys } from "@shoplink/connector"
+import { ApiKeys } from "@shoplink/connector-runtime"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import { err, json, out, table } from "./output.js"

@@ -1,7 +1,7 @@
 // `shoplink parts list --shop --ro`: the part lines the connector service keeps for a repair order
 // when its shop system cannot take them (the runtime's parts ledger, `PartsLedger` in
 // @shoplink/connector), read from the service's database: a table, --json, or --csv.
-import { PartsLedger, Storage } from "@shoplink/connector"
+import { PartsLedger, Storage } from "@shoplink/connector-runtime"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"

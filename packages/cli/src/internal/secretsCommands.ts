@@ -1,6 +1,6 @@
 // `shoplink secrets generate-key | rotate`: the keyring (SHOPLINK_SECRET_KEYS) that seals the
 // connector service's stored secrets, and moving every secret to its first key.
-import { SecretBox } from "@shoplink/connector"
+import { SecretBox } from "@shoplink/connector-runtime"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { UsageError } from "./errors.js"

@@ -4,7 +4,7 @@
 // `shoplink shops add … < secrets.json`), else typed at prompts that do not echo.
 import * as Prompt from "@effect/cli/Prompt"
 import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
-import { ShopStore } from "@shoplink/connector"
+import { ShopStore } from "@shoplink/connector-runtime"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"

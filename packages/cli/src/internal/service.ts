@@ -2,7 +2,7 @@
 // is (--database, else SHOPLINK_DATABASE_URL: a SQLite file or a postgres:// URL), the keyring that
 // seals its secrets (SHOPLINK_SECRET_KEYS), and the stores of @shoplink/connector over it
 // (ShopStore, ApiKeys, WebhookInbox on Storage.layer).
-import { ApiKeys, Migrations, SecretBox, ShopStore, Storage, WebhookInbox } from "@shoplink/connector"
+import { ApiKeys, Migrations, SecretBox, ShopStore, Storage, WebhookInbox } from "@shoplink/connector-runtime"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"

@@ -1,7 +1,7 @@
 // The settings the CLI reads, as plain data. Its only import is the connector's import-free table
 // of Shoplink's standard settings, so `shoplink --help` can list them without loading Effect
 // (ShoplinkConfig re-exports this table).
-import * as Standard from "@shoplink/connector/SettingsTable"
+import * as Standard from "@shoplink/connector-runtime/SettingsTable"
 
 const { problemOf, SETTINGS: STANDARD } = Standard
 

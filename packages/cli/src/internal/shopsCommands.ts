@@ -1,5 +1,5 @@
 // `shoplink shops add | list | remove`: the shops the connector service serves, in its database.
-import { ShopStore } from "@shoplink/connector"
+import { ShopStore } from "@shoplink/connector-runtime"
 import * as Effect from "effect/Effect"
 import { UsageError } from "./errors.js"
 import { fields, json, out, table } from "./output.js"

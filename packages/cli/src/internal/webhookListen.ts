@@ -1,6 +1,6 @@
 // `shoplink webhook listen`: a local receiver that prints the quote and order webhooks the ordering
 // pages post, decoded with @shoplink/punchout's decoders, and answers 200 at once.
-import { Settings } from "@shoplink/connector"
+import { Settings } from "@shoplink/connector-runtime"
 import { Punchout } from "@shoplink/protocol"
 import { Webhooks } from "@shoplink/punchout"
 import * as DateTime from "effect/DateTime"

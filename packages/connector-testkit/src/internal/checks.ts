@@ -2,7 +2,8 @@
 // certification or as an "absent" assertion, and the Effect that performs it. Conformance.ts
 // registers them with vitest; the test-kit's own tests run single checks against broken adapters.
 import { expect } from "@effect/vitest"
-import { type ConnectorRuntime, type InboxWorker, LaunchRegistry, SecretBox, ShopSystem } from "@shoplink/connector"
+import { ShopSystem } from "@shoplink/connector"
+import { type ConnectorRuntime, type InboxWorker, LaunchRegistry, SecretBox } from "@shoplink/connector-runtime"
 import { startSandbox } from "@shoplink/sandbox"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"

@@ -1,6 +1,7 @@
 // What a person does in the ordering pages (through the sandbox's test driver), and what the SMS
 // should hold afterwards, computed from the webhook the sandbox really sent.
-import { type InboxWorker, Money, type PunchoutLauncher, type WebhookInbox } from "@shoplink/connector"
+import { Money } from "@shoplink/connector"
+import { type InboxWorker, type PunchoutLauncher, type WebhookInbox } from "@shoplink/connector-runtime"
 import { Punchout } from "@shoplink/protocol"
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import { makeSandboxAdminClient, type RunningSandbox, SANDBOX_FIXTURES, type WebhookDelivery } from "@shoplink/sandbox"

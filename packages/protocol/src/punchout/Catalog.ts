@@ -126,7 +126,7 @@ const REPORTED_STATUS: Readonly<Record<string, string>> = Object.fromEntries(
  * Punchout.orderStatusText("API0285") // "Shipped, partial"
  * Punchout.orderStatusText("7", "Back-ordered") // "Back-ordered"
  *
- * @since 0.9.0
+ * @since 0.1.0
  */
 export const orderStatusText = (status: string | number, description?: string | null): string => {
   const code = String(status).trim()

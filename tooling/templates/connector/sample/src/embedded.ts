@@ -4,7 +4,7 @@
 import { HttpServer } from "@effect/platform"
 import { __Name__Connector } from "@shoplink/adapter-__name__"
 import { startFake__Name__ } from "@shoplink/adapter-__name__/testing"
-import { ConnectorRuntime, SecretBox, SettingsTable } from "@shoplink/connector"
+import { ConnectorRuntime, SecretBox, SettingsTable } from "@shoplink/connector-runtime"
 import { SANDBOX_FIXTURES, startSandbox } from "@shoplink/sandbox"
 import { ConfigProvider, Context, Effect, Layer, Redacted } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"

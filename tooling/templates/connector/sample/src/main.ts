@@ -14,7 +14,7 @@
 // __title__ in-process, with a demo shop onboarded.
 import { HttpServer } from "@effect/platform"
 import { NodeHttpClient, NodeRuntime } from "@effect/platform-node"
-import { Observability, Settings, SettingsTable } from "@shoplink/connector"
+import { Observability, Settings, SettingsTable } from "@shoplink/connector-runtime"
 import { Config, Console, Context, Effect, Layer, Option } from "effect"
 import { startEmbedded } from "./embedded.js"
 import * as Service from "./service.js"

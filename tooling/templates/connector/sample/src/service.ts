@@ -7,7 +7,7 @@
 import { HttpRouter, HttpServer } from "@effect/platform"
 import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
 import { __Name__Connector } from "@shoplink/adapter-__name__"
-import { ConnectorRuntime, Health, Settings, type Storage } from "@shoplink/connector"
+import { ConnectorRuntime, Health, Settings, type Storage } from "@shoplink/connector-runtime"
 import { Config, Effect, Layer, Option } from "effect"
 
 /** This service's own variable: __title__'s API base URL (Shoplink's are named in SettingsTable). */

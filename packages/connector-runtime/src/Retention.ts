@@ -1,0 +1,121 @@
+/**
+ * Retention: what the runtime keeps, and for how long. A fiber on the Effect `Clock` purges, at
+ * start and then every `interval` (default 1 hour):
+ *
+ * | What | Kept | Then |
+ * |---|---|---|
+ * | applied inbox entries | with their body for `appliedBodies` (default 30 days) after being applied | the body is cleared (`""`); the entry (ids, status, times) stays |
+ * | applied inbox entries | `appliedEntries` (default 90 days) after being applied | deleted |
+ * | pending inbox entries | until applied or dead-lettered | — |
+ * | dead letters | until replayed or discarded (`WebhookInbox.discard`, `shoplink inbox discard`) | — |
+ * | launch keys | until they expire, plus `launchKeys` (default 7 days; a late delivery is answered 410 meanwhile, 404 after) | deleted |
+ *
+ * Punchout sessions are evicted by the `SessionPool` itself once expired (its
+ * `evictionInterval` and `maxSessions` options; `ConnectorRuntime`'s `sessionPool`).
+ *
+ * @since 0.1.0
+ */
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schedule from "effect/Schedule"
+import { LaunchRegistry, type LaunchRegistryError } from "./LaunchRegistry.js"
+import { type InboxError, WebhookInbox } from "./WebhookInbox.js"
+
+/**
+ * Retention settings.
+ *
+ * @example
+ * import type { Retention } from "@shoplink/connector-runtime"
+ * const options: Retention.Options = { interval: "1 hour", appliedBodies: "7 days", appliedEntries: "30 days", launchKeys: "1 day" }
+ *
+ * @since 0.1.0
+ */
+export interface Options {
+  /** How often the purge runs (default 1 hour); it also runs once at start. */
+  readonly interval?: Duration.DurationInput
+  /** How long an applied entry keeps its body (default 30 days). */
+  readonly appliedBodies?: Duration.DurationInput
+  /** How long an applied entry is kept at all (default 90 days). */
+  readonly appliedEntries?: Duration.DurationInput
+  /** How long a launch key is kept after it expired (default 7 days). */
+  readonly launchKeys?: Duration.DurationInput
+}
+
+/**
+ * What one purge did.
+ *
+ * @example
+ * import type { Retention } from "@shoplink/connector-runtime"
+ * const changed = (r: Retention.PurgeResult) => r.bodiesCleared + r.entriesDeleted + r.launchKeysDeleted > 0
+ *
+ * @since 0.1.0
+ */
+export interface PurgeResult {
+  readonly bodiesCleared: number
+  readonly entriesDeleted: number
+  readonly launchKeysDeleted: number
+}
+
+/**
+ * Purges once, now (by the Effect `Clock`): old applied bodies cleared, older applied entries and
+ * long-expired launch keys deleted. Pending entries and dead letters are never touched.
+ *
+ * @example
+ * import { Effect } from "effect"
+ * import { Retention } from "@shoplink/connector-runtime"
+ * const purged = Retention.purge({ appliedBodies: "30 days" }).pipe(Effect.map((r) => r.entriesDeleted))
+ *
+ * @since 0.1.0
+ */
+export const purge = (options: Options = {}): Effect.Effect<PurgeResult, InboxError | LaunchRegistryError, WebhookInbox | LaunchRegistry> =>
+  Effect.gen(function*() {
+    const inbox = yield* WebhookInbox
+    const registry = yield* LaunchRegistry
+    const now = yield* Clock.currentTimeMillis
+    const millis = (input: Duration.DurationInput | undefined, fallback: Duration.DurationInput) =>
+      Duration.toMillis(Duration.decode(input ?? fallback))
+    const entries = yield* inbox.purge({
+      clearBodiesAppliedBefore: now - millis(options.appliedBodies, "30 days"),
+      deleteAppliedBefore: now - millis(options.appliedEntries, "90 days")
+    })
+    const launchKeysDeleted = yield* registry.purgeExpired(now - millis(options.launchKeys, "7 days"))
+    const result = { bodiesCleared: entries.bodiesCleared, entriesDeleted: entries.deleted, launchKeysDeleted }
+    yield* Effect.annotateCurrentSpan(result)
+    if (result.bodiesCleared + result.entriesDeleted + result.launchKeysDeleted > 0) {
+      yield* Effect.logInfo("retention purged").pipe(Effect.annotateLogs(result))
+    }
+    return result
+  }).pipe(Effect.withSpan("Retention.purge"))
+
+/**
+ * Purges at start and then every `interval`, forever; a failed purge is logged and tried again at
+ * the next interval.
+ *
+ * @example
+ * import { Effect } from "effect"
+ * import { Retention } from "@shoplink/connector-runtime"
+ * const background = Effect.forkScoped(Retention.run({ interval: "15 minutes" }))
+ *
+ * @since 0.1.0
+ */
+export const run = (options: Options = {}): Effect.Effect<never, never, WebhookInbox | LaunchRegistry> =>
+  purge(options).pipe(
+    Effect.catchAll((error) => Effect.logError("retention purge failed", error)),
+    Effect.repeat(Schedule.spaced(options.interval ?? "1 hour")),
+    Effect.andThen(Effect.never)
+  )
+
+/**
+ * A layer that runs the retention fiber for the layer's lifetime.
+ *
+ * @example
+ * import { Layer } from "effect"
+ * import { LaunchRegistry, Retention, WebhookInbox } from "@shoplink/connector-runtime"
+ * const retention = Retention.layer({ appliedBodies: "7 days" }).pipe(Layer.provide(Layer.merge(WebhookInbox.layerMemory, LaunchRegistry.layerMemory)))
+ *
+ * @since 0.1.0
+ */
+export const layer = (options: Options = {}): Layer.Layer<never, never, WebhookInbox | LaunchRegistry> =>
+  Layer.scopedDiscard(Effect.forkScoped(run(options)))
