@@ -227,9 +227,9 @@ try {
     console.log(`(a) acknowledged/s, ${fmt(REQUESTS)} quote webhooks, ${CONCURRENCY} in flight, load generator in this process, each server a process of its own: SQLite 1 process ${show(s, 0)}; PostgreSQL 1 receiver ${show(p1, 0)}${ratio(p1, s, "SQLite")}, 2 receivers ${show(p2, 0)}${ratio(p2, p1, "one")}`)
     if (p1 !== undefined && pf !== undefined) {
       console.log(`    receiver on PostgreSQL ${show(p1, 0)} / node:http + pg floor (INSERT … ON CONFLICT DO NOTHING, commit before the 200) ${show(pf, 0)} = ${(p1 / pf).toFixed(2)}× (target ≥ 0.6×: ${p1 / pf >= 0.6 ? "met" : "NOT met"})`)
-      // The gap's cause, as profiled (packages/connector/README.md, Benchmark).
+      // The gap's cause, as profiled (packages/connector-runtime/README.md, Benchmark).
       // The gap's cause: CPU per delivery, as measured here; where it goes, from a CPU profile
-      // (packages/connector/README.md, Benchmark).
+      // (packages/connector-runtime/README.md, Benchmark).
       if (p1 / pf < 0.6) console.log(`    why: per delivery the receiver spent ${fmt(median(cpu.pg1))} µs of CPU against the floor's ${fmt(median(cpu.pgFloor))} µs (its profile: socket writes, Effect's fiber runtime, GC, the body's decode and content key), and its inserts also write the console's and the claim's indexes the floor's table does not have`)
     }
     if (s !== undefined && sf !== undefined) {

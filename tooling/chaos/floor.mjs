@@ -5,7 +5,7 @@
 //   node floor.mjs pg      PostgreSQL (FLOOR_DATABASE_URL): `INSERT … ON CONFLICT DO NOTHING` per
 //                          request through a pg.Pool of FLOOR_POOL (10) connections, autocommit
 //   node floor.mjs sqlite  SQLite (FLOOR_SQLITE_FILE, better-sqlite3, WAL, synchronous = FULL): the
-//                          project's durable floor (packages/connector/bench/receiver.bench.mjs),
+//                          project's durable floor (packages/connector-runtime/bench/receiver.bench.mjs),
 //                          one transaction per event-loop turn
 // Launch keys: FLOOR_KEYS (comma-separated; the i-th is repair order `ro{i}`), looked up in memory.
 // Prints `ready floor <port>` (PORT, default a free one).
