@@ -1,11 +1,32 @@
-// What a failure means for the people who meet it (a service writer on a page, an operator in the
-// console): which system failed, whether Shoplink retries by itself, and what to do. Read from the
-// error texts the runtime stores and the adapters write (`ShopSystemError`, the SMS clients'
-// errors, the worker's own), so it works for entries stored before it existed.
+/**
+ * What a failure means for the people who meet it (a service writer on a page, an operator in the
+ * console): which system failed, whether Shoplink retries by itself, and what to do. Read from the
+ * error texts the runtime stores and the adapters write (`ShopSystemError`, the SMS clients'
+ * errors, the worker's own), so it works for any stored entry.
+ *
+ * @since 0.1.0
+ */
 
-/** The family of a failure: decides the words and whether retrying can help. */
+/**
+ * The family of a failure: decides the words and whether retrying can help.
+ *
+ * @example
+ * import { FailureWords } from "@shoplink/connector-runtime"
+ * const kind: FailureWords.FailureKind = "unavailable"
+ *
+ * @since 0.1.0
+ */
 export type FailureKind = "authentication" | "unavailable" | "notFound" | "rejected" | "verification" | "unreadable" | "internal"
 
+/**
+ * A failure in words.
+ *
+ * @example
+ * import { FailureWords } from "@shoplink/connector-runtime"
+ * const words: FailureWords.FailureWords = FailureWords.describeFailure("Shopmonkey createPart (POST /v3/part) failed: HTTP 503")
+ *
+ * @since 0.1.0
+ */
 export interface FailureWords {
   readonly kind: FailureKind
   /** Who failed or refused: the SMS by name, "the distributor", or "Shoplink". */
@@ -31,6 +52,12 @@ const UNAVAILABLE = /timed out|\bTimeout\b|\bTransport\b|\bHttpStatus (?:408|429
 /**
  * The failure a stored or raised error text describes. `smsName` names the shop-management system
  * when the text does not (the adapter's name for it, e.g. "Shopmonkey").
+ *
+ * @example
+ * import { FailureWords } from "@shoplink/connector-runtime"
+ * FailureWords.describeFailure("request timed out", "Shopmonkey").transient // true
+ *
+ * @since 0.1.0
  */
 export const describeFailure = (error: string | undefined, smsName?: string): FailureWords => {
   const text = error ?? ""
@@ -81,10 +108,24 @@ export const describeFailure = (error: string | undefined, smsName?: string): Fa
  * The short reference of an inbox entry a service writer can read out to an administrator: the
  * first 8 characters of its id, upper case. `shoplink inbox show <reference>` finds it (ids are
  * matched by their first 8+ characters, in any case).
+ *
+ * @example
+ * import { FailureWords } from "@shoplink/connector-runtime"
+ * FailureWords.referenceOf("3f2a9c1e-0000-4000-8000-000000000000") // "3F2A9C1E"
+ *
+ * @since 0.1.0
  */
 export const referenceOf = (entryId: string): string => entryId.replace(/-/g, "").slice(0, 8).toUpperCase()
 
-/** What to do about a failure that will not be retried: never a command, always who acts. */
+/**
+ * What to do about a failure that will not be retried: never a command, always who acts.
+ *
+ * @example
+ * import { FailureWords } from "@shoplink/connector-runtime"
+ * FailureWords.whatToDo(FailureWords.describeFailure("HTTP 401", "Tekmetric"), "3F2A9C1E")
+ *
+ * @since 0.1.0
+ */
 export const whatToDo = (words: FailureWords, reference: string | undefined): string => {
   const notified = `your administrator has been notified${reference === undefined ? "" : ` (reference ${reference})`}`
   switch (words.kind) {
@@ -99,6 +140,12 @@ export const whatToDo = (words: FailureWords, reference: string | undefined): st
 
 /**
  * One dead delivery in words: what happened, that it is not retried automatically, and what to do.
+ *
+ * @example
+ * import { FailureWords } from "@shoplink/connector-runtime"
+ * FailureWords.deadDeliveryText("HTTP 401", "3f2a9c1e-0000-4000-8000-000000000000", "Tekmetric")
+ *
+ * @since 0.1.0
  */
 export const deadDeliveryText = (error: string | undefined, entryId: string | undefined, smsName?: string): string => {
   const words = describeFailure(error, smsName)
@@ -106,7 +153,15 @@ export const deadDeliveryText = (error: string | undefined, entryId: string | un
   return `${capitalized(words.what)}. ${retried} ${whatToDo(words, entryId === undefined ? undefined : referenceOf(entryId))}`
 }
 
-/** One delivery that failed and will be tried again, in words. */
+/**
+ * One delivery that failed and will be tried again, in words.
+ *
+ * @example
+ * import { FailureWords } from "@shoplink/connector-runtime"
+ * FailureWords.retryingDeliveryText("request timed out", "Shopmonkey")
+ *
+ * @since 0.1.0
+ */
 export const retryingDeliveryText = (error: string | undefined, smsName?: string): string => {
   const words = describeFailure(error, smsName)
   return `${capitalized(words.what)}; Shoplink retries automatically, nothing to do.`
