@@ -188,8 +188,7 @@ export const layerShopStore: Layer.Layer<CredentialStore, never, ShopStore.ShopS
 
 /**
  * A store in the runtime's database: the encrypted `ShopStore.layerSql` seen through this port.
- * Tokens are sealed by the `SecretBox` in context; there is no plain-text mode (releases before
- * 0.2 stored them in plain text; opening such a database seals and removes them).
+ * Tokens are sealed by the `SecretBox` in context; there is no plain-text mode.
  *
  * @example
  * import { Layer } from "effect"

@@ -6,12 +6,6 @@
  * up to date — and `layer` runs them on their own, e.g. as a deploy step before the processes
  * start.
  *
- * **Upgrading a database of an earlier release.** Releases before migrations existed created the
- * tables themselves, with `CREATE TABLE IF NOT EXISTS`, and had no `shoplink_migrations` table.
- * Migration 1 is exactly that schema, written the same way, so such a database is adopted as it
- * stands: nothing is rebuilt or copied, every row is kept, and version 1 is recorded. (The inbox
- * index `shoplink_inbox_due` of still earlier releases is dropped; the partial indexes replace it.)
- *
  * **Several processes.** On PostgreSQL, processes starting at once take turns under one
  * transaction-scoped advisory lock: the first applies what is pending, the others then find it
  * done. On SQLite, a process that finds the file locked by another one's migration retries for a
@@ -23,9 +17,9 @@
  * for a database at the previous version: a store's queries may rely on them once they ship.
  * A migration runs in one transaction together with the record of its version, so it is applied
  * whole or not at all. Never edit or renumber a migration that has been released; correct it with
- * a new one. Data steps that need more than SQL (e.g. the `SecretBox` that ShopStore's import of
- * plain-text credentials uses) belong in the store, after `run`. Then extend
- * test/Migrations.test.ts with a database at the previous version.
+ * a new one. Data steps that need more than SQL (e.g. sealing values with a `SecretBox`) belong in
+ * the store, after `run`. Then extend test/Migrations.test.ts with a database at the previous
+ * version.
  *
  * @since 0.1.0
  */
@@ -55,17 +49,24 @@ export const table = "shoplink_migrations"
 // --- The migrations. Keys are "<version>_<name>"; see "Adding a migration" above. ---
 
 type Statements = ReadonlyArray<Effect.Effect<unknown, SqlError.SqlError>>
-const statements = (pick: (sql: SqlClient.SqlClient) => Statements) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.all(pick(sql), { discard: true }))
 
-// The schema the stores created themselves before migrations, statement for statement, hence IF NOT EXISTS:
-// a database those releases wrote already has it. PostgreSQL stores epoch milliseconds as BIGINT;
-// its inbox orders by the `seq` identity (receivers in several processes have clocks of their own)
-// and marks claims with a lease.
-const initialSchema = statements((sql) =>
+// The inbox of webhook deliveries (`WebhookInbox`). Partial indexes: the pending ones hold only the
+// backlog (what the worker's claim and the backlog gauge read), the applied ones serve retention.
+// The delivery console reads keyset pages, newest first, each ordered by (received_at, id): all
+// entries, each status (partial indexes too: an index led by `status` would be picked by the
+// claim, the gauge and the purge over their own), a shop, a repair order.
+//
+// SQLite (one process, one writer) orders the backlog by `received_at`; its worker holds its claims
+// in memory. PostgreSQL orders it by the `seq` identity (receivers in several processes have
+// clocks of their own) and keeps claims in the table: each repair order's line has one head
+// (`is_head`: its oldest pending entry), kept by triggers under a per-repair-order advisory lock,
+// and a claim (`shoplink_inbox_claim`) takes due heads from one small partial index, moving
+// `next_attempt_at` and `lease_until` to the lease's end on the database's clock, so a held entry
+// is not due until its lease runs out.
+const inbox = (sql: SqlClient.SqlClient): Statements =>
   sql.onDialectOrElse({
     pg: (): Statements => [
-      sql`CREATE TABLE IF NOT EXISTS shoplink_inbox (
+      sql`CREATE TABLE shoplink_inbox (
         id TEXT PRIMARY KEY,
         seq BIGINT GENERATED ALWAYS AS IDENTITY,
         kind TEXT NOT NULL,
@@ -80,198 +81,16 @@ const initialSchema = statements((sql) =>
         next_attempt_at BIGINT NOT NULL,
         applied_at BIGINT,
         lease_owner TEXT,
-        lease_until BIGINT
+        lease_until BIGINT,
+        is_head BOOLEAN NOT NULL DEFAULT false
       )`,
-      sql`CREATE INDEX IF NOT EXISTS shoplink_inbox_pending ON shoplink_inbox (seq) WHERE status = 'pending'`,
-      sql`CREATE INDEX IF NOT EXISTS shoplink_inbox_pending_ro
-          ON shoplink_inbox (shop_id, repair_order_id, seq) WHERE status = 'pending'`,
-      sql`CREATE INDEX IF NOT EXISTS shoplink_inbox_applied ON shoplink_inbox (applied_at) WHERE status = 'applied'`,
-      sql`CREATE INDEX IF NOT EXISTS shoplink_inbox_applied_bodies ON shoplink_inbox (applied_at) WHERE status = 'applied' AND body <> ''`,
-      sql`CREATE TABLE IF NOT EXISTS shoplink_launches (
-        key_digest TEXT PRIMARY KEY,
-        shop_id TEXT NOT NULL,
-        repair_order_id TEXT NOT NULL,
-        repair_order_number TEXT NOT NULL,
-        repair_order_url TEXT,
-        created_at BIGINT NOT NULL,
-        expires_at BIGINT NOT NULL
-      )`,
-      sql`CREATE INDEX IF NOT EXISTS shoplink_launches_expiry ON shoplink_launches (expires_at)`,
-      sql`CREATE TABLE IF NOT EXISTS shoplink_shops (
-        shop_id TEXT PRIMARY KEY,
-        name TEXT NOT NULL,
-        account_no TEXT NOT NULL,
-        username TEXT NOT NULL,
-        country TEXT NOT NULL,
-        status TEXT NOT NULL,
-        revoked_reason TEXT,
-        revoked_at BIGINT,
-        created_at BIGINT NOT NULL,
-        updated_at BIGINT NOT NULL
-      )`,
-      sql`CREATE TABLE IF NOT EXISTS shoplink_shop_secrets (
-        shop_id TEXT NOT NULL REFERENCES shoplink_shops (shop_id) ON DELETE CASCADE,
-        name TEXT NOT NULL,
-        key_id TEXT NOT NULL,
-        ciphertext TEXT NOT NULL,
-        PRIMARY KEY (shop_id, name)
-      )`,
-      sql`CREATE TABLE IF NOT EXISTS shoplink_api_keys (
-        key_id TEXT PRIMARY KEY,
-        name TEXT NOT NULL,
-        digest TEXT NOT NULL,
-        created_at BIGINT NOT NULL,
-        revoked_at BIGINT
-      )`
-    ],
-    orElse: (): Statements => [
-      sql`CREATE TABLE IF NOT EXISTS shoplink_inbox (
-        id TEXT PRIMARY KEY,
-        kind TEXT NOT NULL,
-        content_key TEXT NOT NULL UNIQUE,
-        shop_id TEXT NOT NULL,
-        repair_order_id TEXT NOT NULL,
-        body TEXT NOT NULL,
-        status TEXT NOT NULL,
-        attempts INTEGER NOT NULL,
-        last_error TEXT,
-        received_at INTEGER NOT NULL,
-        next_attempt_at INTEGER NOT NULL,
-        applied_at INTEGER
-      )`,
-      // Partial indexes: the pending ones hold only the backlog (what `due` and the backlog gauge
-      // read), the applied ones serve retention. They replace `shoplink_inbox_due` of early files.
-      sql`DROP INDEX IF EXISTS shoplink_inbox_due`,
-      sql`CREATE INDEX IF NOT EXISTS shoplink_inbox_pending ON shoplink_inbox (received_at) WHERE status = 'pending'`,
-      sql`CREATE INDEX IF NOT EXISTS shoplink_inbox_pending_ro
-          ON shoplink_inbox (shop_id, repair_order_id, received_at) WHERE status = 'pending'`,
-      sql`CREATE INDEX IF NOT EXISTS shoplink_inbox_applied ON shoplink_inbox (applied_at) WHERE status = 'applied'`,
-      sql`CREATE INDEX IF NOT EXISTS shoplink_inbox_applied_bodies ON shoplink_inbox (applied_at) WHERE status = 'applied' AND body <> ''`,
-      sql`CREATE TABLE IF NOT EXISTS shoplink_launches (
-        key_digest TEXT PRIMARY KEY,
-        shop_id TEXT NOT NULL,
-        repair_order_id TEXT NOT NULL,
-        repair_order_number TEXT NOT NULL,
-        repair_order_url TEXT,
-        created_at INTEGER NOT NULL,
-        expires_at INTEGER NOT NULL
-      )`,
-      sql`CREATE INDEX IF NOT EXISTS shoplink_launches_expiry ON shoplink_launches (expires_at)`,
-      sql`CREATE TABLE IF NOT EXISTS shoplink_shops (
-        shop_id TEXT PRIMARY KEY,
-        name TEXT NOT NULL,
-        account_no TEXT NOT NULL,
-        username TEXT NOT NULL,
-        country TEXT NOT NULL,
-        status TEXT NOT NULL,
-        revoked_reason TEXT,
-        revoked_at INTEGER,
-        created_at INTEGER NOT NULL,
-        updated_at INTEGER NOT NULL
-      )`,
-      sql`CREATE TABLE IF NOT EXISTS shoplink_shop_secrets (
-        shop_id TEXT NOT NULL REFERENCES shoplink_shops (shop_id) ON DELETE CASCADE,
-        name TEXT NOT NULL,
-        key_id TEXT NOT NULL,
-        ciphertext TEXT NOT NULL,
-        PRIMARY KEY (shop_id, name)
-      )`,
-      sql`CREATE TABLE IF NOT EXISTS shoplink_api_keys (
-        key_id TEXT PRIMARY KEY,
-        name TEXT NOT NULL,
-        digest TEXT NOT NULL,
-        created_at INTEGER NOT NULL,
-        revoked_at INTEGER
-      )`
-    ]
-  })
-)
-
-// The parts ledger (`PartsLedger`): quoted and ordered part lines the runtime keeps for shop systems
-// that cannot take them, one row per line, keyed by its idempotency key within its repair order.
-const partsLedger = statements((sql) =>
-  sql.onDialectOrElse({
-    pg: (): Statements => [
-      sql`CREATE TABLE shoplink_parts (
-        shop_id TEXT NOT NULL,
-        repair_order_id TEXT NOT NULL,
-        line_key TEXT NOT NULL,
-        seq INTEGER NOT NULL,
-        position INTEGER NOT NULL,
-        kind TEXT NOT NULL,
-        order_id TEXT,
-        status TEXT,
-        status_description TEXT,
-        product_id TEXT NOT NULL,
-        brand_id TEXT NOT NULL,
-        description TEXT NOT NULL,
-        quantity INTEGER NOT NULL,
-        cost_cents BIGINT NOT NULL,
-        list_cents BIGINT NOT NULL,
-        core_cents BIGINT NOT NULL,
-        part_terminology_id INTEGER NOT NULL,
-        category_id TEXT NOT NULL,
-        recorded_at BIGINT NOT NULL,
-        updated_at BIGINT NOT NULL,
-        PRIMARY KEY (shop_id, repair_order_id, line_key)
-      )`
-    ],
-    orElse: (): Statements => [
-      sql`CREATE TABLE shoplink_parts (
-        shop_id TEXT NOT NULL,
-        repair_order_id TEXT NOT NULL,
-        line_key TEXT NOT NULL,
-        seq INTEGER NOT NULL,
-        position INTEGER NOT NULL,
-        kind TEXT NOT NULL,
-        order_id TEXT,
-        status TEXT,
-        status_description TEXT,
-        product_id TEXT NOT NULL,
-        brand_id TEXT NOT NULL,
-        description TEXT NOT NULL,
-        quantity INTEGER NOT NULL,
-        cost_cents INTEGER NOT NULL,
-        list_cents INTEGER NOT NULL,
-        core_cents INTEGER NOT NULL,
-        part_terminology_id INTEGER NOT NULL,
-        category_id TEXT NOT NULL,
-        recorded_at INTEGER NOT NULL,
-        updated_at INTEGER NOT NULL,
-        PRIMARY KEY (shop_id, repair_order_id, line_key)
-      )`
-    ]
-  })
-)
-
-// Callback keys (issue #23): a launch's callback URL has a key of its own, separate from the webhook
-// key, so the URL a browser sees cannot post deliveries. Only its digest is kept, like the webhook
-// key's. Launches registered before this migration have none: their callback URLs answer 404.
-const launchCallbackKeys = statements((sql) => [
-  sql`ALTER TABLE shoplink_launches ADD COLUMN callback_digest TEXT`,
-  sql`CREATE UNIQUE INDEX shoplink_launches_callback ON shoplink_launches (callback_digest)`
-])
-
-// The inbox engine (#24). PostgreSQL: each repair order's line has one head (`is_head`: its
-// oldest pending entry), kept by triggers under a per-repair-order advisory lock, so the claim
-// reads due heads straight from one small partial index instead of searching the backlog for
-// them. A claim moves `next_attempt_at` to the lease's end (the database's clock), so a held
-// entry is not due until its lease runs out. SQLite (one process, one writer) needs no change
-// of schema: its worker holds its claims in memory.
-const inboxEngine = statements((sql) =>
-  sql.onDialectOrElse({
-    pg: (): Statements => [
-      sql`ALTER TABLE shoplink_inbox ADD COLUMN is_head BOOLEAN NOT NULL DEFAULT false`,
-      sql`UPDATE shoplink_inbox SET is_head = true WHERE id IN (
-            SELECT DISTINCT ON (shop_id, repair_order_id) id FROM shoplink_inbox
-            WHERE status = 'pending' ORDER BY shop_id, repair_order_id, seq)`,
-      // Leases of the release before were written from each process's clock: handed back.
-      sql`UPDATE shoplink_inbox SET lease_owner = NULL, lease_until = NULL WHERE lease_owner IS NOT NULL`,
+      sql`CREATE INDEX shoplink_inbox_pending ON shoplink_inbox (seq) WHERE status = 'pending'`,
+      sql`CREATE INDEX shoplink_inbox_pending_ro ON shoplink_inbox (shop_id, repair_order_id, seq) WHERE status = 'pending'`,
       sql`CREATE INDEX shoplink_inbox_claim ON shoplink_inbox (next_attempt_at, seq) WHERE status = 'pending' AND is_head`,
       // Whether a pending entry heads its line is decided under the repair order's advisory lock,
       // each statement with a fresh snapshot (PL/pgSQL, READ COMMITTED): two receives of one
       // repair order, or a receive and the settling of the head, take turns and see each other.
-      sql.unsafe(`CREATE OR REPLACE FUNCTION shoplink_inbox_before() RETURNS trigger LANGUAGE plpgsql AS $$
+      sql.unsafe(`CREATE FUNCTION shoplink_inbox_before() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
           IF NEW.status <> 'pending' THEN
             NEW.is_head := false;
@@ -290,7 +109,7 @@ const inboxEngine = statements((sql) =>
           END IF;
           RETURN NEW;
         END $$`),
-      sql.unsafe(`CREATE OR REPLACE FUNCTION shoplink_inbox_after() RETURNS trigger LANGUAGE plpgsql AS $$
+      sql.unsafe(`CREATE FUNCTION shoplink_inbox_after() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
           IF OLD.status = 'pending' AND OLD.is_head AND (TG_OP = 'DELETE' OR NEW.status <> 'pending') THEN
             PERFORM pg_advisory_xact_lock(1936223339, hashtext(OLD.shop_id || chr(1) || OLD.repair_order_id));
@@ -304,52 +123,12 @@ const inboxEngine = statements((sql) =>
       sql`CREATE TRIGGER shoplink_inbox_before BEFORE INSERT OR UPDATE OF status ON shoplink_inbox
           FOR EACH ROW EXECUTE FUNCTION shoplink_inbox_before()`,
       sql`CREATE TRIGGER shoplink_inbox_after AFTER UPDATE OF status OR DELETE ON shoplink_inbox
-          FOR EACH ROW EXECUTE FUNCTION shoplink_inbox_after()`
-    ],
-    orElse: (): Statements => []
-  })
-)
-
-// Sign-in sessions (#26): any instance serves any signed-in user, and a restart signs nobody out.
-// The row is keyed by the SHA-256 of the session id (the cookie is the only copy of the id); the
-// CSRF token is derived from the id, so nothing here can be replayed. Revoked by deleting the row.
-// Plus the delivery console's keyset pages over the inbox, newest first, each ordered by
-// (received_at, id): all entries, each status (partial indexes: an index led by `status` would be
-// picked by the worker's claim, the backlog gauge and the purge over their own partial indexes),
-// a shop, a repair order.
-const sessionsAndConsole = statements((sql) => {
-  const time = sql.onDialectOrElse({ pg: () => sql.literal("BIGINT"), orElse: () => sql.literal("INTEGER") })
-  return [
-    sql`CREATE TABLE shoplink_sessions (
-      id_digest TEXT PRIMARY KEY,
-      email TEXT NOT NULL,
-      name TEXT NOT NULL,
-      shop_id TEXT NOT NULL,
-      shop_name TEXT NOT NULL,
-      role TEXT,
-      created_at ${time} NOT NULL,
-      expires_at ${time} NOT NULL,
-      last_seen_at ${time} NOT NULL
-    )`,
-    sql`CREATE INDEX shoplink_sessions_expiry ON shoplink_sessions (expires_at)`,
-    sql`CREATE INDEX shoplink_sessions_email ON shoplink_sessions (email)`,
-    sql`CREATE INDEX shoplink_inbox_console ON shoplink_inbox (received_at, id)`,
-    sql`CREATE INDEX shoplink_inbox_console_pending ON shoplink_inbox (received_at, id) WHERE status = 'pending'`,
-    sql`CREATE INDEX shoplink_inbox_console_dead ON shoplink_inbox (received_at, id) WHERE status = 'dead'`,
-    sql`CREATE INDEX shoplink_inbox_console_applied ON shoplink_inbox (received_at, id) WHERE status = 'applied'`,
-    sql`CREATE INDEX shoplink_inbox_console_shop ON shoplink_inbox (shop_id, received_at, id)`,
-    sql`CREATE INDEX shoplink_inbox_console_ro ON shoplink_inbox (shop_id, repair_order_id, received_at, id)`
-  ]
-})
-
-// The inbox's claim as one function (#24), so it is one round trip with a plan of its own: sorts
-// and bitmap scans are off inside it, which leaves the ordered walk of `shoplink_inbox_claim` that
-// stops after `p_limit` heads. Without that, on a table of a few thousand rows PostgreSQL reads every
-// due head and sorts them, a cost that grows with the repair orders waiting. Times are the
-// database's clock, in epoch milliseconds.
-const inboxClaim = statements((sql) =>
-  sql.onDialectOrElse({
-    pg: (): Statements => [
+          FOR EACH ROW EXECUTE FUNCTION shoplink_inbox_after()`,
+      // The claim as one function, so it is one round trip with a plan of its own: sorts and bitmap
+      // scans are off inside it, which leaves the ordered walk of `shoplink_inbox_claim` that stops
+      // after `p_limit` heads. Without that, on a table of a few thousand rows PostgreSQL reads
+      // every due head and sorts them, a cost that grows with the repair orders waiting. Times are
+      // the database's clock, in epoch milliseconds.
       sql.unsafe(`CREATE FUNCTION shoplink_inbox_claim(p_limit integer, p_owner text, p_lease bigint)
         RETURNS SETOF shoplink_inbox LANGUAGE sql VOLATILE
         SET enable_sort = off SET enable_bitmapscan = off
@@ -366,17 +145,132 @@ const inboxClaim = statements((sql) =>
           RETURNING i.*
         $$`)
     ],
-    orElse: (): Statements => []
+    orElse: (): Statements => [
+      sql`CREATE TABLE shoplink_inbox (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        content_key TEXT NOT NULL UNIQUE,
+        shop_id TEXT NOT NULL,
+        repair_order_id TEXT NOT NULL,
+        body TEXT NOT NULL,
+        status TEXT NOT NULL,
+        attempts INTEGER NOT NULL,
+        last_error TEXT,
+        received_at INTEGER NOT NULL,
+        next_attempt_at INTEGER NOT NULL,
+        applied_at INTEGER
+      )`,
+      sql`CREATE INDEX shoplink_inbox_pending ON shoplink_inbox (received_at) WHERE status = 'pending'`,
+      sql`CREATE INDEX shoplink_inbox_pending_ro ON shoplink_inbox (shop_id, repair_order_id, received_at) WHERE status = 'pending'`
+    ]
   })
-)
+
+// Everything else is the same on both dialects but for the integer type: PostgreSQL stores epoch
+// milliseconds and cents as BIGINT (SQLite's INTEGER is already 64 bits).
+const initialSchema = Effect.flatMap(SqlClient.SqlClient, (sql) => {
+  const int64 = sql.onDialectOrElse({ pg: () => sql.literal("BIGINT"), orElse: () => sql.literal("INTEGER") })
+  const statements: Statements = [
+    ...inbox(sql),
+    sql`CREATE INDEX shoplink_inbox_applied ON shoplink_inbox (applied_at) WHERE status = 'applied'`,
+    sql`CREATE INDEX shoplink_inbox_applied_bodies ON shoplink_inbox (applied_at) WHERE status = 'applied' AND body <> ''`,
+    sql`CREATE INDEX shoplink_inbox_console ON shoplink_inbox (received_at, id)`,
+    sql`CREATE INDEX shoplink_inbox_console_pending ON shoplink_inbox (received_at, id) WHERE status = 'pending'`,
+    sql`CREATE INDEX shoplink_inbox_console_dead ON shoplink_inbox (received_at, id) WHERE status = 'dead'`,
+    sql`CREATE INDEX shoplink_inbox_console_applied ON shoplink_inbox (received_at, id) WHERE status = 'applied'`,
+    sql`CREATE INDEX shoplink_inbox_console_shop ON shoplink_inbox (shop_id, received_at, id)`,
+    sql`CREATE INDEX shoplink_inbox_console_ro ON shoplink_inbox (shop_id, repair_order_id, received_at, id)`,
+    // Launch keys (`LaunchRegistry`): only the SHA-256 digests of the launch key and of the
+    // callback key are kept; the callback key is a key of its own, so the URL a browser sees
+    // cannot post deliveries.
+    sql`CREATE TABLE shoplink_launches (
+      key_digest TEXT PRIMARY KEY,
+      shop_id TEXT NOT NULL,
+      repair_order_id TEXT NOT NULL,
+      repair_order_number TEXT NOT NULL,
+      repair_order_url TEXT,
+      created_at ${int64} NOT NULL,
+      expires_at ${int64} NOT NULL,
+      callback_digest TEXT
+    )`,
+    sql`CREATE INDEX shoplink_launches_expiry ON shoplink_launches (expires_at)`,
+    sql`CREATE UNIQUE INDEX shoplink_launches_callback ON shoplink_launches (callback_digest)`,
+    // Shops (`ShopStore`): their secrets sealed by `SecretBox`, each beside its key id.
+    sql`CREATE TABLE shoplink_shops (
+      shop_id TEXT PRIMARY KEY,
+      name TEXT NOT NULL,
+      account_no TEXT NOT NULL,
+      username TEXT NOT NULL,
+      country TEXT NOT NULL,
+      status TEXT NOT NULL,
+      revoked_reason TEXT,
+      revoked_at ${int64},
+      created_at ${int64} NOT NULL,
+      updated_at ${int64} NOT NULL
+    )`,
+    sql`CREATE TABLE shoplink_shop_secrets (
+      shop_id TEXT NOT NULL REFERENCES shoplink_shops (shop_id) ON DELETE CASCADE,
+      name TEXT NOT NULL,
+      key_id TEXT NOT NULL,
+      ciphertext TEXT NOT NULL,
+      PRIMARY KEY (shop_id, name)
+    )`,
+    // Vendor API keys (`ApiKeys`): digests only.
+    sql`CREATE TABLE shoplink_api_keys (
+      key_id TEXT PRIMARY KEY,
+      name TEXT NOT NULL,
+      digest TEXT NOT NULL,
+      created_at ${int64} NOT NULL,
+      revoked_at ${int64}
+    )`,
+    // The parts ledger (`PartsLedger`): quoted and ordered part lines the runtime keeps for shop
+    // systems that cannot take them, one row per line, keyed by its idempotency key within its
+    // repair order.
+    sql`CREATE TABLE shoplink_parts (
+      shop_id TEXT NOT NULL,
+      repair_order_id TEXT NOT NULL,
+      line_key TEXT NOT NULL,
+      seq INTEGER NOT NULL,
+      position INTEGER NOT NULL,
+      kind TEXT NOT NULL,
+      order_id TEXT,
+      status TEXT,
+      status_description TEXT,
+      product_id TEXT NOT NULL,
+      brand_id TEXT NOT NULL,
+      description TEXT NOT NULL,
+      quantity INTEGER NOT NULL,
+      cost_cents ${int64} NOT NULL,
+      list_cents ${int64} NOT NULL,
+      core_cents ${int64} NOT NULL,
+      part_terminology_id INTEGER NOT NULL,
+      category_id TEXT NOT NULL,
+      recorded_at ${int64} NOT NULL,
+      updated_at ${int64} NOT NULL,
+      PRIMARY KEY (shop_id, repair_order_id, line_key)
+    )`,
+    // Sign-in sessions (`SessionStore` of @shoplink/service-pages): any instance serves any
+    // signed-in user, and a restart signs nobody out. The row is keyed by the SHA-256 of the
+    // session id (the cookie is the only copy of the id); the CSRF token is derived from the id,
+    // so nothing here can be replayed. Revoked by deleting the row.
+    sql`CREATE TABLE shoplink_sessions (
+      id_digest TEXT PRIMARY KEY,
+      email TEXT NOT NULL,
+      name TEXT NOT NULL,
+      shop_id TEXT NOT NULL,
+      shop_name TEXT NOT NULL,
+      role TEXT,
+      created_at ${int64} NOT NULL,
+      expires_at ${int64} NOT NULL,
+      last_seen_at ${int64} NOT NULL
+    )`,
+    sql`CREATE INDEX shoplink_sessions_expiry ON shoplink_sessions (expires_at)`,
+    sql`CREATE INDEX shoplink_sessions_email ON shoplink_sessions (email)`
+  ]
+  return Effect.all(statements, { discard: true })
+})
 
 const migrations: Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>> = {
-  "0001_initial_schema": initialSchema,
-  "0002_parts_ledger": partsLedger,
-  "0003_launch_callback_keys": launchCallbackKeys,
-  "0004_inbox_engine": inboxEngine,
-  "0005_sessions_and_console": sessionsAndConsole,
-  "0006_inbox_claim": inboxClaim
+  "0001_initial_schema": initialSchema
 }
 
 // --- Running them ---
@@ -428,8 +322,7 @@ const describe = (error: Error): string => {
 // is kept, under our advisory lock.
 const migrator = Migrator.make({})({ loader: Migrator.fromRecord(migrations), table })
 
-// The key the shop, launch and API-key stores locked their DDL under before migrations, so such a
-// process creating tables during a rolling upgrade takes turns with this one.
+// The advisory lock key processes migrating one PostgreSQL database take turns under.
 const PG_LOCK = 0x73686c6b // "shlk"
 
 const applyPending = (sql: SqlClient.SqlClient) =>

@@ -360,42 +360,10 @@ const decodeCreatedAt = Schema.decodeUnknown(Schema.Array(Schema.Struct({ create
 
 const storeError = (error: { readonly message: string }) => new ShopStoreError({ reason: error.message })
 
-const LegacyRow = Schema.Struct({ shop_id: Schema.String, account_no: Schema.String, username: Schema.String, country: Values.Country, api_token: Schema.String })
-
-/**
- * Releases before 0.2 kept customer tokens in plain text in `shoplink_credentials`. Each row becomes
- * a shop with its token sealed, the old table is dropped, and the file is vacuumed so the plain
- * text does not linger in free pages. SQLite only: no release before 0.2 ran on PostgreSQL.
- */
-const importLegacyCredentials = (sql: SqlClient.SqlClient, box: SecretBox["Type"]) =>
-  Effect.gen(function*() {
-    const tables = yield* sql`SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'shoplink_credentials'`.pipe(
-      Effect.orElseSucceed(() => [])
-    )
-    if (tables.length === 0) return
-    const rows = yield* Effect.flatMap(sql`SELECT * FROM shoplink_credentials`, Schema.decodeUnknown(Schema.Array(LegacyRow)))
-    const now = yield* Clock.currentTimeMillis
-    yield* sql.withTransaction(Effect.gen(function*() {
-      for (const row of rows) {
-        const sealed = yield* box.seal(Redacted.make(row.api_token), sealContext(row.shop_id, DISTRIBUTOR_TOKEN))
-        yield* sql`INSERT INTO shoplink_shops (shop_id, name, account_no, username, country, status, created_at, updated_at)
-          VALUES (${row.shop_id}, ${row.shop_id}, ${row.account_no}, ${row.username}, ${row.country}, 'active', ${now}, ${now})
-          ON CONFLICT (shop_id) DO NOTHING`
-        yield* sql`INSERT INTO shoplink_shop_secrets (shop_id, name, key_id, ciphertext)
-          VALUES (${row.shop_id}, ${DISTRIBUTOR_TOKEN}, ${sealed.keyId}, ${sealed.ciphertext})
-          ON CONFLICT (shop_id, name) DO NOTHING`
-      }
-      yield* sql`DROP TABLE shoplink_credentials`
-    }))
-    yield* sql`VACUUM`
-    yield* Effect.logInfo("imported plain-text credentials into the encrypted shop store").pipe(Effect.annotateLogs({ shops: rows.length }))
-  })
-
 /**
  * A store in the `shoplink_shops` and `shoplink_shop_secrets` tables of the `SqlClient` in context
  * (see `Migrations`), every secret sealed by the `SecretBox` in context. Works on SQLite and on
- * PostgreSQL, where several processes can share the tables. On SQLite, plain-text credentials left
- * by an earlier release are imported, sealed, and their table dropped.
+ * PostgreSQL, where several processes can share the tables.
  *
  * @example
  * import { SqliteClient } from "@effect/sql-sqlite-node"
@@ -416,9 +384,6 @@ export const layerSql: Layer.Layer<ShopStore, ShopStoreError, SqlClient.SqlClien
     // A connection setting, not schema: SQLite enforces the secrets' foreign key only when asked.
     yield* sql.onDialectOrElse({ sqlite: () => Effect.ignore(sql`PRAGMA foreign_keys = ON`), orElse: () => Effect.void })
     yield* runMigrations.pipe(Effect.mapError(storeError))
-    yield* sql.onDialectOrElse({ sqlite: () => importLegacyCredentials(sql, box), orElse: () => Effect.void }).pipe(
-      Effect.mapError(storeError)
-    )
 
     const readShop = (shopId: string) =>
       Effect.gen(function*() {

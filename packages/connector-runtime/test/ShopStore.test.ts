@@ -297,20 +297,4 @@ describe("ShopStore", () => {
       expect(bytes).not.toContain(TOKEN)
       expect(bytes).not.toContain(SMS_KEY)
     }))
-
-  it.effect("sqlite: plain-text credentials from an earlier release are sealed on open and gone from the file", () =>
-    Effect.gen(function*() {
-      const file = scratchDatabase()
-      yield* Effect.gen(function*() {
-        const sql = yield* SqlClient.SqlClient
-        yield* sql`CREATE TABLE shoplink_credentials (shop_id TEXT PRIMARY KEY, account_no TEXT NOT NULL, username TEXT NOT NULL,
-          country TEXT NOT NULL, api_token TEXT NOT NULL)`
-        yield* sql`INSERT INTO shoplink_credentials VALUES ('legacy', '100200', 'u@x.example', 'US', ${TOKEN})`
-      }).pipe(Effect.provide(Storage.sqlite(file)), Effect.orDie)
-      expect(rawBytes(file)).toContain(TOKEN)
-      const token = yield* withStore(sqlStore(file, ring(k1)), (store) =>
-        Effect.map(store.customerCredentials("legacy"), (c) => Redacted.value(c.apiToken)))
-      expect(token).toBe(TOKEN)
-      expect(rawBytes(file)).not.toContain(TOKEN)
-    }))
 })
