@@ -1,7 +1,7 @@
 /**
- * Input a client refused before sending anything: one shape for every Shoplink client, built from
- * the protocol's `Violation` (field path and broken rule). Not a transport error: it is never
- * retried.
+ * What a client refuses before sending anything, one shape for every Shoplink client: a call's
+ * input (`InvalidInput`, built from the protocol's `Violation`) and the client's own settings
+ * (`ConfigurationError`, when its layer is built). Not transport errors: they are never retried.
  *
  * @since 0.1.0
  */
@@ -56,3 +56,32 @@ export const fromViolation = (
   code?: string
 ): InvalidInput =>
   new InvalidInput({ operation, field: violation.field, rule: violation.rule, ...(code === undefined ? {} : { code }) })
+
+/**
+ * A client cannot be built as configured: a setting wrong on its face (an empty key, a base URL
+ * that does not parse, a timeout that is not a positive duration, a key of the wrong tier). Raised
+ * when the layer is built, before any request, by every Shoplink client, so one
+ * `Effect.catchTag("ConfigurationError", …)` covers them all. `client` names the client in the
+ * message, which is one line: `Punchout client configuration: baseUrl: must not be empty`.
+ *
+ * @example
+ * import { InvalidInput } from "@shoplink/http"
+ * new InvalidInput.ConfigurationError({ client: "Order Management", setting: "apiKey", problem: "must not be empty" }).message
+ * // "Order Management client configuration: apiKey: must not be empty"
+ *
+ * @since 0.1.0
+ * @category errors
+ */
+export class ConfigurationError extends Schema.TaggedError<ConfigurationError>("@shoplink/http/ConfigurationError")(
+  "ConfigurationError",
+  {
+    /** The client refusing its settings (`Punchout`, `Order Management`), named in the message. */
+    client: Schema.optional(Schema.String),
+    setting: Schema.String,
+    problem: Schema.String
+  }
+) {
+  override get message(): string {
+    return `${this.client === undefined ? "Client" : `${this.client} client`} configuration: ${this.setting}: ${this.problem}`
+  }
+}

@@ -107,7 +107,7 @@ const decodeDuration = (input: Duration.DurationInput): Duration.Duration | unde
 
 /**
  * A setting of a policy that is wrong on its face: which one (`retry.maxAttempts`) and why. The
- * clients turn it into their `ConfigurationError`.
+ * clients turn it into a `ConfigurationError` (`InvalidInput.ConfigurationError`).
  *
  * @example
  * import type { Retry } from "@shoplink/http"

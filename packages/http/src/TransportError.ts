@@ -169,8 +169,7 @@ export type UnexpectedResponseReason = "HttpStatus" | "EmptyBody" | "InvalidJson
  * The server (or something in front of it) answered, but not as the API does: see
  * `UnexpectedResponseReason`. `httpStatus` decides the retry class: 408 `retryable`, 5xx
  * `server`, anything else `invalid`. `excerpt` is the start of the body with secrets replaced by
- * `<redacted>`. (Formerly the Punchout client's `MalformedResponse` and the `HttpStatus` reason of
- * its `PunchoutTransportError`.)
+ * `<redacted>`.
  *
  * @example
  * import { TransportError } from "@shoplink/http"

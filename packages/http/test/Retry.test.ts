@@ -273,4 +273,11 @@ describe("InvalidInput", () => {
     expect(new InvalidInput.InvalidInput({ operation: "searchProducts", field: "searchText", rule: "must be 3 or more characters, got 2", code: "API0304" }).message)
       .toBe("searchText must be 3 or more characters, got 2 (API0304)")
   })
+
+  it("ConfigurationError is one line naming the client, the setting and the problem", () => {
+    expect(new InvalidInput.ConfigurationError({ client: "Punchout", setting: "baseUrl", problem: "must not be empty" }).message)
+      .toBe("Punchout client configuration: baseUrl: must not be empty")
+    expect(new InvalidInput.ConfigurationError({ setting: "apiKey", problem: "must not be empty" }).message)
+      .toBe("Client configuration: apiKey: must not be empty")
+  })
 })

@@ -9,7 +9,8 @@
 import { OrderManagement } from "@shoplink/protocol"
 import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
-import { ConfigurationError } from "./OrderManagementError.js"
+import { configurationError } from "./internal/configurationError.js"
+import type { ConfigurationError } from "./OrderManagementError.js"
 
 /**
  * A key tier.
@@ -79,9 +80,6 @@ export const check = (options: {
   const tier = options.keyTier ?? (options.classifyKey ?? classifyByName)(options.apiKey)
   if (tier === undefined || tier === wanted) return Either.void
   return Either.left(
-    new ConfigurationError({
-      setting: "apiKey",
-      problem: `a ${tier} key cannot be used with the ${wanted} environment ${options.environment}`
-    })
+    configurationError("apiKey", `a ${tier} key cannot be used with the ${wanted} environment ${options.environment}`)
   )
 }

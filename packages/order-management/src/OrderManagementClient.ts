@@ -29,11 +29,12 @@ import * as AssetUrls from "./AssetUrls.js"
 import type { Customer } from "./Customer.js"
 import * as KeyTier from "./KeyTier.js"
 import {
-  ConfigurationError,
+  type ConfigurationError,
   DropShipAddressRejected,
   type OrderManagementError
 } from "./OrderManagementError.js"
 import { type Call, execute, requestTemplate, type Runtime } from "./internal/execute.js"
+import { configurationError } from "./internal/configurationError.js"
 import { checkInvoiceDates, dayOf, toWire } from "./internal/validate.js"
 
 /**
@@ -295,7 +296,7 @@ export declare namespace OrderManagementClient {
 
 const validBaseUrl = (setting: string, value: string | undefined): Either.Either<string, ConfigurationError> => {
   if (value === undefined || value.trim() === "") {
-    return Either.left(new ConfigurationError({ setting, problem: "is required for this environment" }))
+    return Either.left(configurationError(setting, "is required for this environment"))
   }
   try {
     const url = new URL(value)
@@ -303,7 +304,7 @@ const validBaseUrl = (setting: string, value: string | undefined): Either.Either
     if (url.search !== "" || url.hash !== "") throw new Error("query")
     return Either.right(value.replace(/\/+$/, ""))
   } catch {
-    return Either.left(new ConfigurationError({ setting, problem: "must be an absolute http(s) URL without query" }))
+    return Either.left(configurationError(setting, "must be an absolute http(s) URL without query"))
   }
 }
 
@@ -320,7 +321,7 @@ const defaultRetryPolicy: Retry.RetryPolicy = { ...Retry.defaults, baseDelay: Du
 
 // Durations and counts that are wrong on their face are configuration errors, not a throw later.
 const retryPolicy = (options: RetryOptions | undefined): Either.Either<Retry.RetryPolicy, ConfigurationError> =>
-  Either.mapLeft(Retry.validate(options, defaultRetryPolicy), (problem) => new ConfigurationError(problem))
+  Either.mapLeft(Retry.validate(options, defaultRetryPolicy), (problem) => configurationError(problem.setting, problem.problem))
 
 // Method, path (below /web/services/<environment>) and idempotency of a route, from the API's one
 // definition in @shoplink/protocol, read once.
@@ -366,15 +367,15 @@ export const make = (
   Effect.gen(function*() {
     const environment = yield* Schema.decodeUnknown(OrderManagement.Environment)(options.environment).pipe(
       Effect.mapError(() =>
-        new ConfigurationError({ setting: "environment", problem: "must be one of US_QUA, CA_QUA, US_PRD, CA_PRD" })
+        configurationError("environment", "must be one of US_QUA, CA_QUA, US_PRD, CA_PRD")
       )
     )
     if (!Redacted.isRedacted(options.apiKey) || String(Redacted.value(options.apiKey)).trim() === "") {
-      return yield* new ConfigurationError({ setting: "apiKey", problem: "must not be empty" })
+      return yield* configurationError("apiKey", "must not be empty")
     }
     const timeout = decodeDuration(options.timeout ?? Duration.seconds(30))
     if (timeout === undefined || Duration.toMillis(timeout) <= 0) {
-      return yield* new ConfigurationError({ setting: "timeout", problem: "must be a positive duration such as \"10 seconds\" (or Duration.infinity)" })
+      return yield* configurationError("timeout", "must be a positive duration such as \"10 seconds\" (or Duration.infinity)")
     }
     const retry = yield* retryPolicy(options.retry)
     yield* KeyTier.check({
@@ -392,7 +393,7 @@ export const make = (
       : Option.some(AssetUrls.make(yield* validBaseUrl("assetBaseUrl", options.assetBaseUrl)))
     const priceAndAvailabilityPath = options.priceAndAvailabilityPath ?? endpoint("priceAndAvailablity_v2").path
     if (!/^\/[A-Za-z0-9_\-/]+$/.test(priceAndAvailabilityPath)) {
-      return yield* new ConfigurationError({ setting: "priceAndAvailabilityPath", problem: "must be a path starting with /" })
+      return yield* configurationError("priceAndAvailabilityPath", "must be a path starting with /")
     }
     // Our User-Agent is in every request (`requestTemplate`): the caller's transformClient may
     // still replace it.

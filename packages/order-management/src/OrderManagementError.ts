@@ -1,11 +1,13 @@
 /**
  * The error channel of the Order Management client: every message ID of the API as its own class
- * from `@shoplink/protocol`, plus the client's own failures (bad input, bad configuration,
- * transport, unexpected responses) and the two message errors it enriches (API0327, API0500).
+ * from `@shoplink/protocol`, the two message errors it enriches (API0327, API0500), and the errors
+ * every Shoplink client shares (`@shoplink/http`: input or settings refused, the transport errors),
+ * re-exported here.
  *
  * @since 0.1.0
  */
-import { InvalidInput as Invalid, TransportError } from "@shoplink/http"
+import type { TransportError } from "@shoplink/http"
+import type { ConfigurationError, InvalidInput } from "@shoplink/http/InvalidInput"
 import { MessageError, type MessageCatalog, OrderManagement, SomethingWentWrong } from "@shoplink/protocol"
 import * as Predicate from "effect/Predicate"
 import * as Schema from "effect/Schema"
@@ -22,178 +24,9 @@ import * as Schema from "effect/Schema"
  */
 export type RetryClass = MessageCatalog.RetryClass
 
-/**
- * Input refused by the client before any request was sent: the one `InvalidInput` of every
- * Shoplink client (`@shoplink/http`). `operation` is the call, `field` the path, `rule` the broken
- * rule, and `code` the message ID the server would have answered with when the rule mirrors one
- * (API0263–API0266, API0304, …). Its message is one line, the field then the rule:
- * `searchText must be 3 or more characters, got 2 (API0304)`. Its retry class is `invalid`.
- *
- * @example
- * import { Effect } from "effect"
- * import { OrderManagementError } from "@shoplink/order-management"
- * const program = Effect.fail(
- *   new OrderManagementError.InvalidInput({ operation: "invoiceDetails", field: "toDate", rule: "must not be in the future", code: "API0264" })
- * )
- *
- * @since 0.1.0
- * @category errors
- */
-export const InvalidInput = Invalid.InvalidInput
-
-/**
- * The type of `InvalidInput`.
- *
- * @example
- * import type { OrderManagementError } from "@shoplink/order-management"
- * const codeOf = (error: OrderManagementError.InvalidInput) => error.code
- *
- * @since 0.1.0
- * @category errors
- */
-export type InvalidInput = Invalid.InvalidInput
-
-/**
- * The client cannot be built as configured (for example an empty key, a production environment
- * with a test key, no host for the environment's tier, a host that does not parse, or a timeout
- * that is not a duration). Raised when the layer is built, before any request; the Punchout
- * client's `ConfigurationError` has the same tag and fields.
- *
- * @example
- * import { OrderManagementError } from "@shoplink/order-management"
- * new OrderManagementError.ConfigurationError({ setting: "apiKey", problem: "a test key cannot call US_PRD" }).message
- *
- * @since 0.1.0
- * @category errors
- */
-export class ConfigurationError extends Schema.TaggedError<ConfigurationError>()("ConfigurationError", {
-  setting: Schema.String,
-  problem: Schema.String
-}) {
-  get retryClass(): RetryClass {
-    return "auth"
-  }
-  override get message(): string {
-    return `Order Management client configuration: ${this.setting}: ${this.problem}`
-  }
-}
-
-/**
- * The request got no HTTP response (`@shoplink/http`'s `TransportError.RequestFailed`): the host
- * name did not resolve (`HostNotFound`) or the connection failed (`ConnectionRefused`, formerly
- * `Connect`), in both cases before the server saw the request (`requestSent: false`); or the
- * connection broke mid-way (`Transport`). `url` is redacted (`APIToken=<redacted>`). A timeout is
- * `Timeout` (formerly this class with reason `Timeout`).
- *
- * @example
- * import { OrderManagementError } from "@shoplink/order-management"
- * const error = new OrderManagementError.RequestFailed({
- *   operation: "accountDetails", reason: "ConnectionRefused", requestSent: false, method: "GET",
- *   url: "http://127.0.0.1:1/web/services/US_QUA/accountDetails?APIToken=<redacted>", detail: "ECONNREFUSED"
- * })
- * error.retryClass // "retryable"
- *
- * @since 0.1.0
- * @category errors
- */
-export const RequestFailed = TransportError.RequestFailed
-
-/**
- * The type of `RequestFailed`.
- *
- * @example
- * import type { OrderManagementError } from "@shoplink/order-management"
- * const neverSent = (error: OrderManagementError.RequestFailed) => !error.requestSent
- *
- * @since 0.1.0
- * @category errors
- */
-export type RequestFailed = TransportError.RequestFailed
-
-/**
- * No complete answer within the client's `timeout` (`@shoplink/http`'s `TransportError.Timeout`);
- * the server may have acted. Retry class `retryable`.
- *
- * @example
- * import { OrderManagementError } from "@shoplink/order-management"
- * new OrderManagementError.Timeout({ operation: "orderDetails", detail: "no complete response within 30s" }).retryClass // "retryable"
- *
- * @since 0.1.0
- * @category errors
- */
-export const Timeout = TransportError.Timeout
-
-/**
- * The type of `Timeout`.
- *
- * @example
- * import type { OrderManagementError } from "@shoplink/order-management"
- * const attempts = (error: OrderManagementError.Timeout) => error.attempt
- *
- * @since 0.1.0
- * @category errors
- */
-export type Timeout = TransportError.Timeout
-
-/**
- * An HTTP response that is not a status envelope (`@shoplink/http`'s
- * `TransportError.UnexpectedResponse`): an HTML error page, a proxy's 503, a body the response
- * schema refuses. `httpStatus` decides the retry class: 408/429 `retryable`, 5xx `server`,
- * anything else `invalid`. `retryAfter` is the response's `Retry-After` when it sent one.
- *
- * @example
- * import { OrderManagementError } from "@shoplink/order-management"
- * const error = new OrderManagementError.UnexpectedResponse({
- *   operation: "createOrder", reason: "InvalidJson", httpStatus: 503, method: "POST",
- *   url: "http://host/web/services/US_QUA/createOrder?APIToken=<redacted>", detail: "body is not JSON"
- * })
- * error.retryClass // "server"
- *
- * @since 0.1.0
- * @category errors
- */
-export const UnexpectedResponse = TransportError.UnexpectedResponse
-
-/**
- * The type of `UnexpectedResponse`.
- *
- * @example
- * import type { OrderManagementError } from "@shoplink/order-management"
- * const status = (error: OrderManagementError.UnexpectedResponse) => error.httpStatus
- *
- * @since 0.1.0
- * @category errors
- */
-export type UnexpectedResponse = TransportError.UnexpectedResponse
-
-/**
- * HTTP 429 without a status envelope (`@shoplink/http`'s `TransportError.RateLimited`): too many
- * requests (the monthly allowance, API0208, is `MonthlyLimitExceeded` instead). Reads retry it,
- * waiting `retryAfter`; a `retryAfter` above `retryAfterCap` ends the retries at once with this
- * error, so the caller decides when to come back. `url` is redacted.
- *
- * @example
- * import { Duration, Effect } from "effect"
- * import type { OrderManagementError } from "@shoplink/order-management"
- * const later = <A>(self: Effect.Effect<A, OrderManagementError.RateLimited>) =>
- *   self.pipe(Effect.catchTag("RateLimited", (e) => Effect.logWarning(`come back in ${Duration.format(e.retryAfter ?? Duration.minutes(1))}`)))
- *
- * @since 0.1.0
- * @category errors
- */
-export const RateLimited = TransportError.RateLimited
-
-/**
- * The type of `RateLimited`.
- *
- * @example
- * import type { OrderManagementError } from "@shoplink/order-management"
- * const after = (error: OrderManagementError.RateLimited) => error.retryAfter
- *
- * @since 0.1.0
- * @category errors
- */
-export type RateLimited = TransportError.RateLimited
+// The errors every Shoplink client shares, defined and documented once in `@shoplink/http`.
+export { ConfigurationError, InvalidInput } from "@shoplink/http/InvalidInput"
+export { RateLimited, RequestFailed, Timeout, UnexpectedResponse } from "@shoplink/http/TransportError"
 
 /**
  * What support needs about a failed call (the spec's API0500 row: "report the call, header and
@@ -339,7 +172,7 @@ export const isOrderManagementError = (u: unknown): u is OrderManagementError | 
 
 /**
  * Selects errors of one retry class, for `Effect.catchIf`: works for message errors and for the
- * client's own errors alike.
+ * client's own errors alike (a `ConfigurationError`, which has no retry class, counts as `auth`).
  *
  * @example
  * import { Effect } from "effect"
@@ -352,4 +185,4 @@ export const isOrderManagementError = (u: unknown): u is OrderManagementError | 
  */
 export const hasRetryClass = (retryClass: RetryClass) =>
 (u: unknown): u is OrderManagementError | ConfigurationError =>
-  isOrderManagementError(u) && u.retryClass === retryClass
+  isOrderManagementError(u) && (u._tag === "ConfigurationError" ? "auth" : u.retryClass) === retryClass

@@ -2,7 +2,7 @@
 import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Config, ConfigProvider, Effect, Either, Layer, Option, Redacted } from "effect"
-import { KeyTier, OrderManagementClient } from "../src/index.js"
+import { KeyTier, OrderManagementClient, OrderManagementError } from "../src/index.js"
 import { customer } from "./support/client.js"
 import { ok, startFaultServer } from "./support/FaultServer.js"
 
@@ -146,6 +146,8 @@ describe("layerConfig", () => {
         SHOPLINK_OMS_API_KEY: ""
       })))
       expect(Either.isLeft(emptyKey) && emptyKey.left._tag === "ConfigurationError" && emptyKey.left.setting).toBe("apiKey")
+      expect(Either.isLeft(emptyKey) && emptyKey.left.message).toBe("Order Management client configuration: apiKey: must not be empty")
+      expect(Either.isLeft(emptyKey) && OrderManagementError.hasRetryClass("auth")(emptyKey.left)).toBe(true)
       const badUrl = yield* Effect.either(Layer.build(layerWith({
         SHOPLINK_OMS_ENVIRONMENT: "US_QUA",
         SHOPLINK_OMS_TEST_BASE_URL: "test.example",

@@ -185,7 +185,7 @@ describe("settings wrong on their face fail when the layer is built: Configurati
         expect(error._tag === "ConfigurationError" && error.setting).toBe(setting)
         expect(error.message).not.toContain("\n")
       }
-      expect(String(yield* build({ vendorApiKey: Redacted.make("") }))).toContain("vendorApiKey: must not be empty")
+      expect(String(yield* build({ vendorApiKey: Redacted.make("") }))).toContain("Punchout client configuration: vendorApiKey: must not be empty")
     }))
 
   it.scoped("layerConfig: the same checks on values read from configuration", () =>

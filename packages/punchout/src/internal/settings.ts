@@ -13,7 +13,7 @@ export interface Settings {
   readonly retry: Retry.RetryPolicy
 }
 
-const problem = (setting: string, text: string) => Either.left(new ConfigurationError({ setting, problem: text }))
+const problem = (setting: string, text: string) => Either.left(new ConfigurationError({ client: "Punchout", setting, problem: text }))
 
 const duration = (input: Duration.DurationInput): Duration.Duration | undefined => {
   try {
