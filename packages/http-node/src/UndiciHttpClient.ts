@@ -1,17 +1,8 @@
 /**
  * `UndiciHttpClient`: a lean `HttpClient` for Node on undici's `dispatcher.dispatch`. Each
  * response body is read into memory (up to `maxBodyBytes`) before the response is returned, so a
- * response never holds a connection, and the per-request work is one `Effect.async` around one
- * dispatch: no `AbortController`, no `FinalizationRegistry`, no span.
- *
- * It creates no span of its own (the platform's clients record `url.full`, which would carry any
- * token in the query) and sends no trace-context headers; wrap calls in your own span if you want
- * one per request.
- *
- * It enforces `@shoplink/http`'s `Deadline.timeoutAbort` deadlines: a request sent from a fiber
- * with a pending deadline aborts on the wire when that deadline passes (no fiber per request), and
- * fails with a `RequestError` (or a `ResponseError` mid-body) that the deadline turns into its
- * timeout error.
+ * response never holds a connection. It creates no span and sends no trace-context headers, and
+ * it enforces `@shoplink/http`'s `Deadline.timeoutAbort` deadlines on the wire.
  *
  * @since 0.1.0
  */

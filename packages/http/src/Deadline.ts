@@ -1,19 +1,8 @@
 /**
  * The one per-request deadline of every Shoplink client, adapter and worker. It follows the Effect
- * `Clock` (a `TestClock` decides when a request times out).
- *
- * Two forms:
- * - `timeoutAbort`, for an HTTP exchange whose transport enforces deadlines itself (an `HttpClient`
- *   carrying `TransportTypeId`, such as `@shoplink/http-node`'s `UndiciHttpClient`): no fiber is
- *   forked. On the live Clock the deadline is one timer; on expiry the transport aborts the request
- *   on the wire and fails it, and the caller gets the timeout error. Interrupting the caller aborts
- *   the request too (the transport's own interruption).
- * - `timeoutFail`, for any effect: it runs in one fiber forked from the caller's runtime (context,
- *   FiberRefs, flags) and is interrupted on expiry; cheaper than `Effect.timeoutFail`, which races
- *   two fibers and merges their FiberRefs back.
- *
- * On a Clock other than the live one (a `TestClock`), the deadline is that Clock's own `sleep` in a
- * second fiber.
+ * `Clock` (a `TestClock` decides when a request times out). Two forms: `timeoutAbort`, enforced
+ * by a transport that supports it (the request aborted on the wire, no fiber forked), and
+ * `timeoutFail`, for any effect.
  *
  * @since 0.1.0
  */

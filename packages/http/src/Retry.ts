@@ -1,20 +1,8 @@
 /**
  * The one retry policy of every Shoplink client, adapter and worker: an Effect `Schedule`
  * (exponential backoff with jitter, bounded attempts and total time, `Retry-After` honoured up to
- * a cap) and one rule, `retryable(error, idempotency)`, saying which failures may be retried.
- *
- * What is retried:
- * - `idempotent` requests (reads, CreateSession, ReserveOrder…): every transport failure — host
- *   not found, connection refused or broken, `Timeout`, `RateLimited` (429), an
- *   `UnexpectedResponse` with status 408 or 5xx — and any error whose `retryClass` is `retryable`
- *   (the API said "busy") or `server` (the API failed).
- * - `unsafe` requests (CreateOrder, SubmitOrder, createOrder…): only failures that prove nothing
- *   happened — the request never reached the server (`RequestFailed` with `requestSent: false`) or
- *   the API refused it as busy (`retryClass` `retryable`, e.g. "order is locked"). Anything else may
- *   have acted, and sending the request again could place a second order.
- *   (`retryClass` `retryable` of a message the catalogue does not know, `UnknownMessage`, is
- *   classed by its HTTP status only and does not count).
- * - Never: a request that could not be built, invalid input, authentication and quota errors.
+ * a cap) and one rule, `retryable(error, idempotency)`, saying which failures may be retried (for
+ * a request that creates or submits an order, only those that prove nothing happened).
  *
  * @since 0.1.0
  */
@@ -168,9 +156,14 @@ export const make = (input: RetryPolicyInput = {}, base: RetryPolicy = defaults)
   Either.getOrThrowWith(validate(input, base), (p) => new Error(`${p.setting} ${p.problem}`))
 
 /**
- * Whether a failure may be retried for a request of the given idempotency (the rule in the module
- * description). Works on the transport errors of this package and on any error carrying a
- * `retryClass` (the protocol's message errors); anything else is not retried.
+ * Whether a failure may be retried for a request of the given idempotency. An `idempotent` request
+ * (a read, CreateSession, ReserveOrder…) retries every transport failure except a request that
+ * could not be built and an `UnexpectedResponse` of class `invalid`, and any error whose
+ * `retryClass` is `retryable` or `server`. An `unsafe` request (CreateOrder, SubmitOrder…) retries
+ * only failures that prove nothing happened: a `RequestFailed` with `requestSent: false`, or a
+ * catalogued message of class `retryable` (refused as busy). Works on the transport errors of this
+ * package and on any error carrying a `retryClass` (the protocol's message errors); anything else
+ * is not retried.
  *
  * @example
  * import { Retry, TransportError } from "@shoplink/http"

@@ -1,16 +1,8 @@
 /**
  * How long a client may take: one set of timeouts for every `node:http` server Shoplink starts (the
- * sample services, the sandbox, the CLI's listeners, a generated connector). Node's own defaults let
- * a client trickle a request for 300 s and take 60 s to send its headers; these are shorter:
- *
- * - `headersTimeout` (default 10 s): the request line and headers must arrive within it;
- * - `requestTimeout` (default 30 s): the whole request, headers and body, must arrive within it;
- * - `keepAliveTimeout` (default 5 s): an idle keep-alive connection is closed after it.
- *
- * A request over `headersTimeout` or `requestTimeout` is answered `408 Request Timeout` and its
- * connection closed. Node checks the first two every `connectionsCheckingInterval`, which is set
- * from them (a quarter of the shorter one, from 250 ms to 5 s): a late client is cut off within that
- * much of its deadline.
+ * sample services, the sandbox, the CLI's listeners, a generated connector), shorter than Node's
+ * own defaults. A request over `headersTimeout` or `requestTimeout` is answered `408 Request
+ * Timeout` and its connection closed.
  *
  * @since 0.1.0
  */

@@ -1,19 +1,9 @@
 /**
  * `Decoder`: a decoder compiled once from a Schema's AST into plain closures, for the hot path of
- * responses (issue #18). Effect's own decoder spends ~0.7 µs per field on `Either` allocations,
- * issue bookkeeping and property-signature transformations that delete and re-add keys; on a valid
- * input this one produces an equal value (same keys in the same order) without that. It never
- * makes an error: on any input it does not accept, the answer comes from `Schema.decodeUnknownEither`
- * itself, so failures and their messages are Effect's own. Both clients decode the protocol's
- * response schemas with it.
- *
- * Covered node kinds mirror `ParseResult`'s decoding (excess properties ignored, or failed with
- * `onExcessProperty: "error"`; first error): keywords, literals, enums, refinements (`ast.filter`),
- * structs without index signatures, arrays and tuples, unions whose members have no literal key
- * (tried in order, as Effect does then), transformations (the property-signature transformations
- * of `optionalWith`, compose, and final transformations answering synchronously with an `Either`),
- * declarations answering with an `Either`, and `suspend`. Any other node, and any node annotated
- * with `parseOptions` or `decodingFallback`, is decoded by Effect's parser for that node.
+ * responses. On a valid input it produces the value Effect's decoder would, without its
+ * per-field allocations; on any other input the answer (and its message) is
+ * `Schema.decodeUnknownEither`'s own. Node kinds it does not cover are decoded by Effect's parser.
+ * Both clients decode the protocol's response schemas with it.
  *
  * @since 0.1.0
  */
