@@ -16,6 +16,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from "node:http"
+import * as Routes from "./internal/routes.js"
 
 /**
  * The answer of a readiness check.
@@ -74,9 +75,10 @@ const probeHeaders = { "cache-control": "no-store" }
  */
 export const router = <R>(readiness: Effect.Effect<Readiness, never, R>): HttpRouter.HttpRouter<never, R> =>
   HttpRouter.empty.pipe(
-    HttpRouter.get("/healthz", Effect.succeed(HttpServerResponse.unsafeJson({ ok: true }, { headers: probeHeaders }))),
-    HttpRouter.get(
-      "/readyz",
+    Routes.mount("health", "", Effect.succeed(HttpServerResponse.unsafeJson({ ok: true }, { headers: probeHeaders }))),
+    Routes.mount(
+      "readiness",
+      "",
       Effect.map(readiness, (ready) =>
         ready.ok
           ? HttpServerResponse.unsafeJson(ready.degraded === undefined ? { ok: true } : { ok: true, degraded: ready.degraded }, { headers: probeHeaders })

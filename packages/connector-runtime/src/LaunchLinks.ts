@@ -14,6 +14,7 @@ import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { createHmac, timingSafeEqual } from "node:crypto"
+import { routes } from "./internal/routes.js"
 
 /**
  * What a link is for, signed inside its MAC: a link of one purpose is refused on every other route.
@@ -46,7 +47,7 @@ export type Purpose = typeof Purpose.Type
  *
  * @since 0.1.0
  */
-export const paths: { readonly [P in Purpose]: string } = { launch: "/launch/link", parts: "/parts" }
+export const paths: { readonly [P in Purpose]: string } = { launch: routes.launchLink.path, parts: routes.parts.path }
 
 /**
  * What a link grants.

@@ -20,6 +20,7 @@ import type { Punchout } from "@shoplink/protocol"
 import { Vin } from "@shoplink/protocol"
 import { type PunchoutClient, type PunchoutError, SessionPool, ShowUrls } from "@shoplink/punchout"
 import { CredentialsRevoked, CredentialStore, type CustomerCredentials } from "./CredentialStore.js"
+import * as Routes from "./internal/routes.js"
 import { LaunchRegistry } from "./LaunchRegistry.js"
 import { CapabilityMissing, type RepairOrder, ShopSystem } from "@shoplink/connector/ShopSystem"
 
@@ -189,11 +190,11 @@ export const launchUrls = (
   basePath: string,
   keys: { readonly key: string; readonly callbackKey: string }
 ) => {
-  const base = `${publicBaseUrl.replace(/\/+$/, "")}${normalizeBasePath(basePath)}`
+  const base = normalizeBasePath(basePath)
   return {
-    order: `${base}/webhooks/${keys.key}/order`,
-    quote: `${base}/webhooks/${keys.key}/quote`,
-    callback: `${base}/callback/${keys.callbackKey}`
+    order: Routes.url(publicBaseUrl, Routes.webhookRoutes.order, base, keys.key),
+    quote: Routes.url(publicBaseUrl, Routes.webhookRoutes.quote, base, keys.key),
+    callback: Routes.url(publicBaseUrl, "callback", base, keys.callbackKey)
   }
 }
 
@@ -206,10 +207,7 @@ export const launchUrls = (
  *
  * @since 0.1.0
  */
-export const normalizeBasePath = (basePath: string): string => {
-  const trimmed = basePath.replace(/^\/+|\/+$/g, "")
-  return trimmed === "" ? "" : `/${trimmed}`
-}
+export const normalizeBasePath: (basePath: string) => string = Routes.normalizeBasePath
 
 const SESSION_LIFETIME = Duration.hours(12)
 

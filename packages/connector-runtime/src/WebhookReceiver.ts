@@ -57,6 +57,7 @@ import {
   receivedByKind,
   utf8Text
 } from "./internal/nodeWebhooks.js"
+import * as Routes from "./internal/routes.js"
 import { LaunchRegistry } from "./LaunchRegistry.js"
 import { PartsLedger } from "./PartsLedger.js"
 import { normalizeBasePath } from "./PunchoutLauncher.js"
@@ -241,7 +242,7 @@ export const router = (options: Options = {}): HttpRouter.HttpRouter<never, Webh
     const page = html(renderCallbackPage(launch, view, kept)).pipe(HttpServerResponse.setHeader("cache-control", "no-store"))
     if (view.shown === undefined) return page
     return page.pipe(HttpServerResponse.unsafeSetCookie(SEEN_COOKIE, view.shown.id, {
-      path: `${base}/callback/${callbackKey}`,
+      path: Routes.path("callback", base, callbackKey ?? ""),
       httpOnly: true,
       sameSite: "lax",
       maxAge: `${Math.max(CALLBACK_WAIT_MILLIS, launch.expiresAt - now)} millis`
@@ -256,11 +257,10 @@ export const router = (options: Options = {}): HttpRouter.HttpRouter<never, Webh
     })
   )
 
-  const path = (suffix: string) => `${base}${suffix}` as HttpRouter.PathInput
   return HttpRouter.empty.pipe(
-    HttpRouter.post(path("/webhooks/:key/order"), webhook("order")),
-    HttpRouter.post(path("/webhooks/:key/quote"), webhook("quote")),
-    HttpRouter.get(path("/callback/:key"), callback)
+    Routes.mount(Routes.webhookRoutes.order, base, webhook("order")),
+    Routes.mount(Routes.webhookRoutes.quote, base, webhook("quote")),
+    Routes.mount("callback", base, callback)
   )
 }
 

@@ -23,6 +23,7 @@ import type { WebhookInbox } from "../WebhookInbox.js"
 import { orderContentKey, quoteContentKey } from "./deliveries.js"
 import { duplicate as duplicateDeliveries, received as receivedDeliveries } from "./metrics.js"
 import { redactText } from "./redact.js"
+import { keyedMatcher, pattern, routes, webhookRoutes } from "./routes.js"
 
 /** The largest webhook body accepted unless configured otherwise (256 KiB). */
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024
@@ -155,21 +156,24 @@ export const makeNodeHandler = (
 ): NodeHandler => {
   const { base, maxBodyBytes } = options
   const { inbox, registry } = services
-  const prefix = `${base}/webhooks/`
+  const match = keyedMatcher(base, [webhookRoutes.order, webhookRoutes.quote])
   const runCallback = Runtime.runCallback(runtime)
 
   // The server span of a request: the path with the key cut out, never the key. No stack trace: one
   // per delivery costs more than the rest of the span, and the name says where it comes from.
-  const spanOptions = {
-    order: { kind: "server", attributes: { kind: "order", "http.request.method": "POST", "url.path": `${base}/webhooks/:key/order` }, captureStackTrace: false },
-    quote: { kind: "server", attributes: { kind: "quote", "http.request.method": "POST", "url.path": `${base}/webhooks/:key/quote` }, captureStackTrace: false }
-  } as const
+  const spanOptions = (kind: "order" | "quote") =>
+    ({
+      kind: "server",
+      attributes: { kind, "http.request.method": routes[webhookRoutes[kind]].method, "url.path": pattern(webhookRoutes[kind], base) },
+      captureStackTrace: false
+    }) as const
+  const spans = { order: spanOptions("order"), quote: spanOptions("quote") }
 
   // One fiber per delivery. Its log lines carry `kind`, and once the key is resolved `shopId` and
   // `repairOrderId` (annotated on each line rather than around the whole program: most deliveries
   // log one line, or none below the info level). Span attributes are set on the span directly.
   const receive = (kind: "order" | "quote", key: string, request: IncomingMessage, body: Effect.Effect<BodyState>) =>
-    Effect.useSpan("WebhookReceiver.receive", spanOptions[kind], (span) =>
+    Effect.useSpan("WebhookReceiver.receive", spans[kind], (span) =>
       Effect.withParentSpan(
         Effect.gen(function*() {
           let annotations: Record<string, unknown> = { kind }
@@ -240,18 +244,11 @@ export const makeNodeHandler = (
       ))
 
   return (request, response) => {
-    if (request.method !== "POST") return false
-    const url = request.url
-    if (url === undefined || !url.startsWith(prefix)) return false
-    const query = url.indexOf("?")
-    const rest = url.slice(prefix.length, query === -1 ? url.length : query)
-    const slash = rest.indexOf("/")
-    if (slash <= 0) return false
-    const key = rest.slice(0, slash)
-    const tail = rest.slice(slash + 1)
-    const kind = tail === "order" ? "order" : tail === "quote" ? "quote" : undefined
     // Anything the router would decode or match differently (an escape, a second slash) is its own.
-    if (kind === undefined || key.includes("%")) return false
+    const matched = match(request.method, request.url)
+    if (matched === undefined) return false
+    const { key } = matched
+    const kind = matched.name === webhookRoutes.order ? "order" : "quote"
     runCallback(receive(kind, key, request, readBody(request, maxBodyBytes)), {
       onExit: (exit) => {
         if (Exit.isSuccess(exit)) return send(response, exit.value)

@@ -6,8 +6,14 @@
 import * as Cause from "effect/Cause"
 import * as Exit from "effect/Exit"
 import * as Tracer from "effect/Tracer"
+import { keyedSegments } from "./routes.js"
 
-const KEYED_SEGMENT = /(\/|%2F)(webhooks?|callbacks?)(\/|%2F)(?!:key(?:[/?#"'\s\\&]|%2F|$))[^/?#\s"'\\<>&%]+(?:%[0-9A-Fa-f]{2}[^/?#\s"'\\<>&%]*)*/gi
+// A key after any keyed route's segment (`webhooks/`, `callback/`), singular or plural, escaped or not.
+const KEYED_SEGMENT = new RegExp(
+  String.raw`(\/|%2F)(${keyedSegments.map((name) => `${name.replace(/s$/, "")}s?`).join("|")})(\/|%2F)` +
+    String.raw`(?!:key(?:[/?#"'\s\\&]|%2F|$))[^/?#\s"'\\<>&%]+(?:%[0-9A-Fa-f]{2}[^/?#\s"'\\<>&%]*)*`,
+  "gi"
+)
 const SECRET_PARAM =
   /([?&;]|&amp;|%3F|%26)(sig|signature|token|key|secret|password|api_key|apikey|access_token|refresh_token|code)(=|%3D)[^&#\s"'\\<>]*/gi
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi
