@@ -53,6 +53,10 @@ export const Order = Schema.Struct({
   locationId: Schema.optional(Schema.String),
   purchaseOrderNumber: Text,
   generatedVehicleName: Text,
+  /** ISO 8601 creation time. */
+  createdDate: Text,
+  archived: Schema.optional(Schema.NullOr(Schema.Boolean)),
+  invoiced: Schema.optional(Schema.NullOr(Schema.Boolean)),
   metadata: Schema.optional(Schema.NullOr(Metadata))
 })
 

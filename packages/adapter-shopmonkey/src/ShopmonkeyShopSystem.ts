@@ -1,7 +1,7 @@
 /**
  * The `ShopSystem` of @shoplink/connector on Shopmonkey:
  * - reads an order with its vehicle (`vin`, `licensePlate`, `licensePlateState`, year/make/model)
- *   and customer;
+ *   and customer; lists the open ones (not archived, not invoiced), newest first;
  * - writes quoted parts onto a service named "Parts quote (distributor)" and ordered parts onto a
  *   service per distributor order, "Distributor order <orderID>", each part with `partNumber`,
  *   `name`, `quantity`, `wholesaleCostCents` (distributor cost), `retailCostCents` (distributor
@@ -26,7 +26,7 @@ import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import { ShopSystem, SmsCredentials } from "@shoplink/connector"
 import { optionalString } from "./internal/exchange.js"
-import type { CreatePart, Customer, Metadata, Service, Vehicle } from "./Resources.js"
+import type { CreatePart, Customer, Metadata, Order, Service, Vehicle } from "./Resources.js"
 import * as ShopmonkeyClient from "./ShopmonkeyClient.js"
 import type { ShopmonkeyError } from "./ShopmonkeyError.js"
 
@@ -43,7 +43,28 @@ import type { ShopmonkeyError } from "./ShopmonkeyError.js"
  *
  * @since 0.1.0
  */
-export const capabilities: ReadonlyArray<ShopSystem.Capability> = ["readRepairOrder", "writeQuotedParts", "writeOrderedParts"]
+export const capabilities: ReadonlyArray<ShopSystem.Capability> = [
+  "readRepairOrder",
+  "listRepairOrders",
+  "writeQuotedParts",
+  "writeOrderedParts"
+]
+
+/**
+ * The `where` filter of an open order: what `listRepairOrders` lists (an archived or invoiced
+ * order takes no more parts).
+ *
+ * @example
+ * import { ShopmonkeyShopSystem } from "@shoplink/adapter-shopmonkey"
+ * ShopmonkeyShopSystem.OPEN_ORDERS // { archived: false, invoiced: false }
+ *
+ * @since 0.1.0
+ */
+export const OPEN_ORDERS: Readonly<Record<string, unknown>> = { archived: false, invoiced: false }
+
+// Shopmonkey documents no sort order for a list: newest by creation date, then by number.
+const newestFirst = (a: Order, b: Order): number =>
+  (b.createdDate ?? "").localeCompare(a.createdDate ?? "") || Number(b.number) - Number(a.number)
 
 /**
  * Adapter settings.
@@ -175,7 +196,7 @@ interface ShopContext {
   readonly writeLock: Effect.Semaphore
 }
 
-type Operation = "loadRepairOrder" | "applyQuote" | "applyOrder"
+type Operation = "loadRepairOrder" | "listRepairOrders" | "applyQuote" | "applyOrder"
 
 const cachedVendorId = (client: ShopmonkeyClient.Service, vendorName: string, vendorId: string | undefined) =>
   Effect.map(Ref.make(Option.fromNullable(vendorId)), (ref) =>
@@ -208,22 +229,37 @@ const operations = (
       )
     )
 
-  const loadRepairOrder: ShopSystem.Operations["loadRepairOrder"] = ({ repairOrderId, shopId }) =>
+  // The order with its vehicle and customer, as the runtime sees it.
+  const repairOrderOf = (client: ShopmonkeyClient.Service, operation: Operation, order: Order) =>
     Effect.gen(function*() {
-      const { client } = yield* contextOf("loadRepairOrder", shopId)
-      const order = yield* getOrder(client, "loadRepairOrder", shopId, repairOrderId)
       const vehicleId = optionalString(order.vehicleId)
       const customerId = optionalString(order.customerId)
       const [vehicle, customer] = yield* Effect.all([
         vehicleId === undefined ? Effect.succeed(undefined) : client.getVehicle(vehicleId),
         customerId === undefined ? Effect.succeed(undefined) : client.getCustomer(customerId)
-      ], { concurrency: 2 }).pipe(Effect.mapError(smsError("loadRepairOrder")))
+      ], { concurrency: 2 }).pipe(Effect.mapError(smsError(operation)))
       return {
         id: order.id,
         number: String(order.number),
         vehicle: vehicleOf(vehicle),
         customer: customer === undefined ? undefined : { id: customer.id, name: customerName(customer) }
-      }
+      } satisfies ShopSystem.RepairOrder
+    })
+
+  const loadRepairOrder: ShopSystem.Operations["loadRepairOrder"] = ({ repairOrderId, shopId }) =>
+    Effect.gen(function*() {
+      const { client } = yield* contextOf("loadRepairOrder", shopId)
+      const order = yield* getOrder(client, "loadRepairOrder", shopId, repairOrderId)
+      return yield* repairOrderOf(client, "loadRepairOrder", order)
+    })
+
+  // Every open order is read (no documented sort), then the newest `limit` are completed.
+  const listRepairOrders: NonNullable<ShopSystem.Operations["listRepairOrders"]> = ({ limit, shopId }) =>
+    Effect.gen(function*() {
+      const { client } = yield* contextOf("listRepairOrders", shopId)
+      const orders = yield* client.listOrders({ where: OPEN_ORDERS }).pipe(Effect.mapError(smsError("listRepairOrders")))
+      const newest = [...orders].sort(newestFirst).slice(0, Math.max(0, Math.floor(limit)))
+      return yield* Effect.forEach(newest, (order) => repairOrderOf(client, "listRepairOrders", order), { concurrency: 4 })
     })
 
   const writeLines = (
@@ -292,6 +328,7 @@ const operations = (
   return {
     capabilities: new Set(capabilities),
     loadRepairOrder,
+    listRepairOrders,
     applyQuote: (write) =>
       writeLines(
         "applyQuote",

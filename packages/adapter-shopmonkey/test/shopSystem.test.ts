@@ -4,7 +4,7 @@ import { ConfigProvider, Effect, Exit, Layer, Redacted } from "effect"
 import { Money, ShopSystem, SmsCredentials } from "@shoplink/connector"
 import { SANDBOX_FIXTURES } from "@shoplink/sandbox"
 import { shopmonkeyConnector, ShopmonkeyShopSystem } from "../src/index.js"
-import { FAKE_SHOPMONKEY_FIXTURES, type FakeShopmonkey, startFakeShopmonkey } from "../src/testing.js"
+import { FAKE_SHOPMONKEY_FIXTURES, FAKE_SHOPMONKEY_SECOND_COMPANY as FAKE_SHOPMONKEY_FIXTURES_SECOND, type FakeShopmonkey, startFakeShopmonkey } from "../src/testing.js"
 import { clientLayer, driveClock } from "./support.js"
 
 const { orders } = FAKE_SHOPMONKEY_FIXTURES
@@ -254,7 +254,7 @@ describe("shopmonkeyConnector", () => {
   it.scoped("declares its capabilities honestly and runs per shop, the base URL from configuration", () =>
     Effect.gen(function*() {
       expect(shopmonkeyConnector.id).toBe("shopmonkey")
-      expect([...shopmonkeyConnector.capabilities]).toEqual(["readRepairOrder", "writeQuotedParts", "writeOrderedParts"])
+      expect([...shopmonkeyConnector.capabilities]).toEqual(["readRepairOrder", "listRepairOrders", "writeQuotedParts", "writeOrderedParts"])
       const fake = yield* startFakeShopmonkey()
       const config = ConfigProvider.fromMap(new Map([["SHOPLINK_SHOPMONKEY_BASE_URL", fake.url]]))
       const live = shopmonkeyConnector.layer.pipe(
@@ -268,5 +268,37 @@ describe("shopmonkeyConnector", () => {
       expect(ro.number).toBe("1043")
       const sms = yield* ShopSystem.ShopSystem.pipe(Effect.provide(live), Effect.withConfigProvider(config))
       expect([...sms.capabilities]).toEqual([...shopmonkeyConnector.capabilities])
+    }))
+
+  it.scoped("lists each shop's open orders, newest first, at most limit, with vehicle and customer", () =>
+    Effect.gen(function*() {
+      // 30 archived orders besides the fixtures: listed by the API, never by listRepairOrders.
+      const fake = yield* startFakeShopmonkey({ extraOrders: 30 })
+      const second = FAKE_SHOPMONKEY_FIXTURES_SECOND
+      const live = ShopmonkeyShopSystem.layerPerShop({ baseUrl: fake.url }).pipe(
+        Layer.provide(SmsCredentials.layerStatic({
+          main: { [ShopmonkeyShopSystem.API_KEY_SECRET]: Redacted.make(fake.apiKey) },
+          north: { [ShopmonkeyShopSystem.API_KEY_SECRET]: Redacted.make(second.apiKey) }
+        })),
+        Layer.provide(FetchHttpClient.layer)
+      )
+      const sms = yield* ShopSystem.ShopSystem.pipe(Effect.provide(live))
+      const list = sms.listRepairOrders!
+      const all = yield* list({ shopId: "main", limit: 50 })
+      expect(all.map((ro) => ro.number)).toEqual(["1046", "1045", "1044", "1043", "1042"])
+      expect(all.find((ro) => ro.id === orders.plate.id)).toEqual({
+        id: orders.plate.id,
+        number: "1043",
+        vehicle: { vin: undefined, licensePlate: "TXK4521", licensePlateState: "TX", year: 2018, make: "Toyota", model: "Camry" },
+        customer: { id: "cus_sam_okafor", name: "Sam Okafor" }
+      })
+      expect((yield* list({ shopId: "main", limit: 2 })).map((ro) => ro.number)).toEqual(["1046", "1045"])
+      expect(yield* list({ shopId: "main", limit: 0 })).toEqual([])
+      // The other company's key sees only its own orders.
+      expect((yield* list({ shopId: "north", limit: 50 })).map((ro) => ro.number)).toEqual(["5203", "5202", "5201"])
+      const orderPages = fake.requests().filter((r) => r.method === "GET" && r.path === "/v3/order")
+      expect(orderPages.every((r) => JSON.parse(r.query["where"] ?? "{}").archived === false)).toBe(true)
+      const unknown = yield* Effect.flip(list({ shopId: "nobody", limit: 5 }))
+      expect(unknown).toMatchObject({ _tag: "ShopSystemError", retryable: false })
     }))
 })

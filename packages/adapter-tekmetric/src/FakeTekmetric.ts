@@ -5,7 +5,7 @@
  *   `grant_type=client_credentials`), answering `access_token`, `token_type: "bearer"` and a
  *   `scope` listing the client's shop IDs; `expires_in` and token expiry when `tokenLifetimeSeconds`
  *   is set; 401 `{ error: "invalid_client" }` for wrong credentials;
- * - `GET /api/v1/repair-orders?shop&page&size`, `/repair-orders/{id}`, `/vehicles/{id}`,
+ * - `GET /api/v1/repair-orders?shop&repairOrderStatusId&sort&sortDirection&page&size`, `/repair-orders/{id}`, `/vehicles/{id}`,
  *   `/customers/{id}`, `/jobs?shop&repairOrderId&page&size` — pages as Tekmetric answers them
  *   (`content`, `number`, `size`, `totalPages`, `totalElements`, `first`, `last`), a shop outside the
  *   token's scope 403, an unknown id 404, errors as `{ type: "ERROR", message }`;
@@ -69,6 +69,8 @@ export interface FakeRepairOrderSeed {
   } | undefined
   /** Job names (default one job, "Inspection"). */
   readonly jobs?: ReadonlyArray<string>
+  /** Status id: 1 Estimate, 2 Work-in-Progress (default), 3 Complete, 4 Saved for Later, 5 Posted, 6 AR, 7 Deleted. */
+  readonly statusId?: number
 }
 
 /**
@@ -187,8 +189,31 @@ export interface FakeTekmetric {
   readonly close: () => Promise<void>
 }
 
+const STATUSES: Readonly<Record<number, readonly [code: string, name: string]>> = {
+  1: ["ESTIMATE", "Estimate"],
+  2: ["WORKINPROGRESS", "Work-in-Progress"],
+  3: ["COMPLETE", "Complete"],
+  4: ["SAVEDFORLATER", "Saved for Later"],
+  5: ["POSTED", "Posted"],
+  6: ["ACCOUNTSRECEIVABLE", "Accounts Receivable"],
+  7: ["DELETED", "Deleted"]
+}
+
+// Repair orders are created a minute apart, in the order they are added.
+const SEED_TIME = Date.parse("2026-01-05T15:00:00.000Z")
+
+interface FakeRepairOrder {
+  id: number
+  shopId: number
+  repairOrderNumber: number
+  customerId: number | null
+  vehicleId: number | null
+  createdDate: string
+  repairOrderStatus: { readonly id: number; readonly code: string; readonly name: string }
+}
+
 interface State {
-  readonly repairOrders: Map<number, { id: number; shopId: number; repairOrderNumber: number; customerId: number | null; vehicleId: number | null }>
+  readonly repairOrders: Map<number, FakeRepairOrder>
   readonly vehicles: Map<number, Record<string, unknown>>
   readonly customers: Map<number, Record<string, unknown>>
   readonly jobs: Map<number, FakeJob>
@@ -272,7 +297,17 @@ export const startFakeTekmetricServer = async (options: FakeTekmetricOptions = {
         state: v.state ?? null
       })
     }
-    state.repairOrders.set(id, { id, shopId: seed.shopId, repairOrderNumber: seed.number, customerId, vehicleId })
+    const statusId = seed.statusId ?? 2
+    const [code, name] = STATUSES[statusId] ?? ["UNKNOWN", "Unknown"]
+    state.repairOrders.set(id, {
+      id,
+      shopId: seed.shopId,
+      repairOrderNumber: seed.number,
+      customerId,
+      vehicleId,
+      createdDate: new Date(SEED_TIME + state.repairOrders.size * 60_000).toISOString(),
+      repairOrderStatus: { id: statusId, code, name }
+    })
     for (const name of seed.jobs ?? ["Inspection"]) {
       const jobId = state.nextId++
       state.jobs.set(jobId, { id: jobId, repairOrderId: id, shopId: seed.shopId, name, note: null })
@@ -339,14 +374,18 @@ export const startFakeTekmetricServer = async (options: FakeTekmetricOptions = {
     if (request.method === "GET" && path === "/api/v1/repair-orders") {
       const shop = Number(query["shop"])
       if (!inScope(shop)) return (error(response, 403, `Access denied to shop ${query["shop"] ?? ""}`), 403)
-      const rows = [...state.repairOrders.values()].filter((ro) => ro.shopId === shop).sort((a, b) => a.id - b.id)
+      const statuses = query["repairOrderStatusId"]?.split(",").map(Number)
+      const direction = query["sortDirection"] === "DESC" ? -1 : 1
+      const rows = [...state.repairOrders.values()]
+        .filter((ro) => ro.shopId === shop && (statuses === undefined || statuses.includes(ro.repairOrderStatus.id)))
+        .sort((a, b) => query["sort"] === "createdDate" ? direction * a.createdDate.localeCompare(b.createdDate) : a.id - b.id)
       return (json(response, 200, page(rows, query), rateHeaders), 200)
     }
     if (request.method === "GET" && (match = /^\/api\/v1\/repair-orders\/(\d+)$/.exec(path)) !== null) {
       const ro = state.repairOrders.get(Number(match[1]))
       if (ro === undefined) return (error(response, 404, "Repair order not found"), 404)
       if (!inScope(ro.shopId)) return (error(response, 403, "Access denied"), 403)
-      return (json(response, 200, { ...ro, repairOrderStatus: { id: 2, code: "WORKINPROGRESS", name: "Work-in-Progress" } }, rateHeaders), 200)
+      return (json(response, 200, ro, rateHeaders), 200)
     }
     if (request.method === "GET" && (match = /^\/api\/v1\/(vehicles|customers)\/(\d+)$/.exec(path)) !== null) {
       const table = match[1] === "vehicles" ? state.vehicles : state.customers

@@ -58,6 +58,18 @@ export interface Options {
 }
 
 /**
+ * The repair order statuses that are open: Estimate (1), Work-in-Progress (2) and Complete (3), not
+ * yet posted. Saved for Later (4), Posted (5), Accounts Receivable (6) and Deleted (7) are not.
+ *
+ * @example
+ * import { TekmetricClient } from "@shoplink/adapter-tekmetric"
+ * TekmetricClient.OPEN_STATUS_IDS // [1, 2, 3]
+ *
+ * @since 0.1.0
+ */
+export const OPEN_STATUS_IDS: ReadonlyArray<number> = [1, 2, 3]
+
+/**
  * What a call may fail with.
  *
  * @example
@@ -88,6 +100,11 @@ export interface Client {
   ) => Effect.Effect<Resources.PageOf<Resources.RepairOrder>, CallError>
   /** Every repair order of a shop, page after page. */
   readonly allRepairOrders: (shop: string) => Effect.Effect<ReadonlyArray<Resources.RepairOrder>, CallError>
+  /**
+   * The shop's newest `limit` open repair orders (statuses {@link OPEN_STATUS_IDS}), newest first
+   * (`sort=createdDate&sortDirection=DESC`), page after page until `limit`.
+   */
+  readonly openRepairOrders: (shop: string, limit: number) => Effect.Effect<ReadonlyArray<Resources.RepairOrder>, CallError>
   readonly repairOrder: (id: string) => Effect.Effect<Resources.RepairOrder, CallError>
   readonly vehicle: (id: string) => Effect.Effect<Resources.Vehicle, CallError>
   readonly customer: (id: string) => Effect.Effect<Resources.Customer, CallError>
@@ -390,6 +407,31 @@ export const make = (options: Options): Effect.Effect<Client, never, HttpClient.
         schema: RepairOrderPage
       })
 
+    const openRepairOrders: Client["openRepairOrders"] = (shop, limit) =>
+      Effect.gen(function*() {
+        const size = Math.max(1, Math.min(pageSize, limit))
+        const items: Array<Resources.RepairOrder> = []
+        for (let n = 0; items.length < limit; n++) {
+          const current = yield* call({
+            operation: "listRepairOrders",
+            method: "GET",
+            path: "/api/v1/repair-orders",
+            query: {
+              shop,
+              repairOrderStatusId: OPEN_STATUS_IDS.join(","),
+              sort: "createdDate",
+              sortDirection: "DESC",
+              page: String(n),
+              size: String(size)
+            },
+            schema: RepairOrderPage
+          })
+          items.push(...current.content)
+          if (current.content.length === 0 || (current.last ?? current.content.length < size)) break
+        }
+        return items.slice(0, limit) as ReadonlyArray<Resources.RepairOrder>
+      })
+
     const jobsPage = (shop: string, repairOrderId: string, page: number) =>
       call({
         operation: "listJobs",
@@ -403,6 +445,7 @@ export const make = (options: Options): Effect.Effect<Client, never, HttpClient.
       shops: Effect.map(token, (t) => t.scope),
       repairOrders,
       allRepairOrders: (shop) => allPages((n) => repairOrders(shop, { page: n })),
+      openRepairOrders,
       repairOrder: (id) =>
         call({ operation: "getRepairOrder", method: "GET", path: `/api/v1/repair-orders/${encodeURIComponent(id)}`, schema: Resources.RepairOrder }),
       vehicle: (id) => call({ operation: "getVehicle", method: "GET", path: `/api/v1/vehicles/${encodeURIComponent(id)}`, schema: Resources.Vehicle }),

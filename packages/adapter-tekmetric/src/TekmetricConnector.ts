@@ -6,6 +6,7 @@
  * What Tekmetric's public API allows a third party, and so what this adapter declares:
  * - `readRepairOrder` — `GET /api/v1/repair-orders/{id}`, its vehicle (`/vehicles/{id}`: VIN,
  *   license plate, state) and customer (`/customers/{id}`);
+ * - `listRepairOrders` — `GET /api/v1/repair-orders` of the shop's open statuses, newest first;
  * - `recordPurchaseOrder` — the distributor's order number and status written on the note of the
  *   repair order's first job (`PATCH /api/v1/jobs/{id}`), one line per order, idempotently;
  * - `linkToRepairOrder` — the repair order's page in the Tekmetric web app.
@@ -96,7 +97,12 @@ export const SHOP_ID_SECRET = "tekmetricShopId"
  *
  * @since 0.1.0
  */
-export const CAPABILITIES: ReadonlyArray<ShopSystem.Capability> = ["readRepairOrder", "recordPurchaseOrder", "linkToRepairOrder"]
+export const CAPABILITIES: ReadonlyArray<ShopSystem.Capability> = [
+  "readRepairOrder",
+  "listRepairOrders",
+  "recordPurchaseOrder",
+  "linkToRepairOrder"
+]
 
 /** The marker that makes the purchase-order line of an order findable in a job note. */
 const marker = (orderID: string) => `[shoplink-order:${orderID}]`
@@ -189,6 +195,32 @@ const make = Effect.gen(function*() {
       return { client, shop }
     })
 
+  // A repair order with its vehicle and customer, as the runtime sees it.
+  const repairOrderOf = (client: TekmetricClient.Client, shop: string, operation: string, ro: Resources.RepairOrder) =>
+    Effect.gen(function*() {
+      const vehicle: Resources.Vehicle | undefined = ro.vehicleId === null || ro.vehicleId === undefined
+        ? undefined
+        : yield* client.vehicle(String(ro.vehicleId)).pipe(Effect.mapError(toShopSystemError(operation)))
+      const customer: Resources.Customer | undefined = ro.customerId === null || ro.customerId === undefined
+        ? undefined
+        : yield* client.customer(String(ro.customerId)).pipe(Effect.mapError(toShopSystemError(operation)))
+      const name = [text(customer?.firstName), text(customer?.lastName)].filter((s) => s !== undefined).join(" ")
+      return {
+        id: String(ro.id),
+        number: String(ro.repairOrderNumber ?? ro.id),
+        vehicle: {
+          vin: text(vehicle?.vin),
+          licensePlate: text(vehicle?.licensePlate),
+          licensePlateState: text(vehicle?.state),
+          year: vehicle?.year ?? undefined,
+          make: text(vehicle?.make),
+          model: text(vehicle?.model)
+        },
+        customer: customer === undefined ? undefined : { id: String(customer.id), name: name === "" ? `Customer ${customer.id}` : name },
+        url: `${appUrl}/admin/shop/${encodeURIComponent(shop)}/repair-orders/${encodeURIComponent(String(ro.id))}/estimate`
+      } satisfies ShopSystem.RepairOrder
+    })
+
   const loadRepairOrder: ShopSystem.Operations["loadRepairOrder"] = ({ repairOrderId, shopId }) =>
     Effect.gen(function*() {
       const { client, shop } = yield* connect(shopId, "loadRepairOrder")
@@ -200,39 +232,27 @@ const make = Effect.gen(function*() {
       )
       // Another Tekmetric shop's repair order is not this shop's, even when the token reaches both.
       if (String(ro.shopId) !== shop) return yield* notFound
-      const vehicle: Resources.Vehicle | undefined = ro.vehicleId === null || ro.vehicleId === undefined
-        ? undefined
-        : yield* client.vehicle(String(ro.vehicleId)).pipe(Effect.mapError(toShopSystemError("loadRepairOrder")))
-      const customer: Resources.Customer | undefined = ro.customerId === null || ro.customerId === undefined
-        ? undefined
-        : yield* client.customer(String(ro.customerId)).pipe(Effect.mapError(toShopSystemError("loadRepairOrder")))
-      const number = String(ro.repairOrderNumber ?? ro.id)
-      const vin = text(vehicle?.vin)
-      const licensePlate = text(vehicle?.licensePlate)
-      const licensePlateState = text(vehicle?.state)
+      const loaded = yield* repairOrderOf(client, shop, "loadRepairOrder", ro)
+      const { licensePlate, licensePlateState, vin } = loaded.vehicle
       // The catalog is searched by vehicle: refuse here, in one line, before any distributor call.
       if (vin === undefined && (licensePlate === undefined || licensePlateState === undefined)) {
         return yield* new ShopSystem.ShopSystemError({
           operation: "loadRepairOrder",
-          reason: `Tekmetric repair order ${number} has no vehicle with a VIN or a license plate and state: add one in Tekmetric before ordering parts`,
+          reason: `Tekmetric repair order ${loaded.number} has no vehicle with a VIN or a license plate and state: add one in Tekmetric before ordering parts`,
           retryable: false
         })
       }
-      const name = [text(customer?.firstName), text(customer?.lastName)].filter((s) => s !== undefined).join(" ")
-      return {
-        id: String(ro.id),
-        number,
-        vehicle: {
-          vin,
-          licensePlate,
-          licensePlateState,
-          year: vehicle?.year ?? undefined,
-          make: text(vehicle?.make),
-          model: text(vehicle?.model)
-        },
-        customer: customer === undefined ? undefined : { id: String(customer.id), name: name === "" ? `Customer ${customer.id}` : name },
-        url: `${appUrl}/admin/shop/${encodeURIComponent(shop)}/repair-orders/${encodeURIComponent(String(ro.id))}/estimate`
-      } satisfies ShopSystem.RepairOrder
+      return loaded
+    })
+
+  // Listed as they are, without a VIN or plate too: the list says what to add before ordering.
+  const listRepairOrders: NonNullable<ShopSystem.Operations["listRepairOrders"]> = ({ limit, shopId }) =>
+    Effect.gen(function*() {
+      const { client, shop } = yield* connect(shopId, "listRepairOrders")
+      const ros = yield* client.openRepairOrders(shop, Math.max(0, Math.floor(limit))).pipe(
+        Effect.mapError(toShopSystemError("listRepairOrders"))
+      )
+      return yield* Effect.forEach(ros, (ro) => repairOrderOf(client, shop, "listRepairOrders", ro), { concurrency: 4 })
     })
 
   // Tekmetric takes no part lines: the runtime never calls this for an adapter without
@@ -273,7 +293,7 @@ const make = Effect.gen(function*() {
       return ro
     })
 
-  return ShopSystem.ShopSystem.of({ capabilities: new Set(CAPABILITIES), loadRepairOrder, applyQuote, applyOrder })
+  return ShopSystem.ShopSystem.of({ capabilities: new Set(CAPABILITIES), loadRepairOrder, listRepairOrders, applyQuote, applyOrder })
 })
 
 /**

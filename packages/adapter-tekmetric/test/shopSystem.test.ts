@@ -55,7 +55,7 @@ describe("Tekmetric ShopSystem", () => {
   it.live("declares only what Tekmetric's API allows", () =>
     Effect.gen(function*() {
       const { sms } = yield* setup
-      expect([...sms.capabilities].sort()).toEqual(["linkToRepairOrder", "readRepairOrder", "recordPurchaseOrder"])
+      expect([...sms.capabilities].sort()).toEqual(["linkToRepairOrder", "listRepairOrders", "readRepairOrder", "recordPurchaseOrder"])
       expect(TekmetricConnector.connector.capabilities).toEqual(sms.capabilities)
     }).pipe(Effect.scoped))
 
@@ -75,6 +75,32 @@ describe("Tekmetric ShopSystem", () => {
       // Many shops: each reaches its own Tekmetric shop with its own credentials.
       expect((yield* sms.loadRepairOrder({ shopId: "second", repairOrderId: "2001" })).number).toBe("2001")
       expect((yield* sms.loadRepairOrder({ shopId: "maple", repairOrderId: "3001" })).vehicle.licensePlate).toBe("JEEP21")
+    }).pipe(Effect.scoped))
+
+  it.live("lists a shop's open repair orders, newest first, at most limit, without VIN or plate too", () =>
+    Effect.gen(function*() {
+      const { fake, sms } = yield* setup
+      const list = sms.listRepairOrders!
+      // Added after the fixtures, so newer: a posted one (not open) and an estimate (open).
+      fake.addRepairOrder({ shopId: 1, number: 1046, statusId: 5, customer: { firstName: "Pat", lastName: "Posted" } })
+      fake.addRepairOrder({ shopId: 1, number: 1047, statusId: 1, customer: { firstName: "Eve", lastName: "Estimate" } })
+      const all = yield* list({ shopId: "main", limit: 50 })
+      expect(all.map((ro) => ro.number)).toEqual(["1047", "1045", "1044", "1043", "1042"])
+      expect(all.find((ro) => ro.number === "1044")).toEqual({
+        id: "1044",
+        number: "1044",
+        vehicle: { vin: undefined, licensePlate: undefined, licensePlateState: undefined, year: 2017, make: "Honda", model: "Civic" },
+        customer: { id: expect.any(String), name: "Lee Park" },
+        url: expect.stringMatching(/\/admin\/shop\/1\/repair-orders\/1044\/estimate$/)
+      })
+      const listed = apiCalls(fake).filter((r) => r.path === "/api/v1/repair-orders")
+      expect(listed.at(-1)?.query).toMatchObject({ shop: "1", repairOrderStatusId: "1,2,3", sort: "createdDate", sortDirection: "DESC" })
+      expect((yield* list({ shopId: "main", limit: 2 })).map((ro) => ro.number)).toEqual(["1047", "1045"])
+      expect(yield* list({ shopId: "main", limit: 0 })).toEqual([])
+      // Each shop its own Tekmetric shop, even with the same credentials.
+      expect((yield* list({ shopId: "second", limit: 50 })).map((ro) => ro.number)).toEqual(["2001"])
+      expect((yield* list({ shopId: "maple", limit: 50 })).map((ro) => ro.number)).toEqual(["3002", "3001"])
+      expect(yield* Effect.flip(list({ shopId: "outOfScope", limit: 5 }))).toMatchObject({ _tag: "ShopSystemError", retryable: false })
     }).pipe(Effect.scoped))
 
   it.live("another shop's repair order, an unknown one and a malformed id are RepairOrderNotFound", () =>

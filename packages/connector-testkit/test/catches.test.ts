@@ -6,7 +6,7 @@ import { Effect, Exit } from "effect"
 import { makeSuite } from "../src/internal/checks.js"
 import type { Connector } from "@shoplink/connector"
 import { ReferenceHarness, type ReferenceSms } from "../src/reference.js"
-import { brokenConnector, overclaiming } from "./support/broken.js"
+import { brokenConnector, listsNothing, overclaiming } from "./support/broken.js"
 
 const failsCheck = (connector: Connector.Connector<never, ReferenceSms.ReferenceSms>, checkName: string, expectedMessage: RegExp) =>
   Effect.gen(function*() {
@@ -37,6 +37,9 @@ describe("the suite catches broken adapters", () => {
 
   it.scoped("the distributor order not recorded", () =>
     failsCheck(brokenConnector("ordersWithoutPurchaseOrder"), "export and submit: the distributor orderID", /orderID|expected/))
+
+  it.scoped("listRepairOrders declared but not implemented", () =>
+    failsCheck(listsNothing, "list:", /implements it/))
 
   it.scoped("capabilities declared but not offered by the service", () =>
     failsCheck(overclaiming, "report:", /capabilities agree/))

@@ -20,11 +20,12 @@ describe("the report of a narrowed adapter", () => {
     const off = report.checks.filter((c) => c.status !== "checked").map((c) => c.name)
     expect(off).toEqual([
       "launch: the catalog opens for the vehicle by baseVehicleID",
+      "list: the shop's open repair orders, newest first, at most limit; another shop sees none of them",
       "export and submit: ordered lines on the repair order",
       "export and submit: the distributor orderID on the repair order",
       "callback: the page after an export links back to the repair order"
     ])
-    expect(report.checks.filter((c) => c.status === "absent")).toHaveLength(4)
+    expect(report.checks.filter((c) => c.status === "absent")).toHaveLength(5)
     // Writes are still certified, through quotes.
     expect(report.checks.find((c) => c.name.startsWith("restart:"))?.status).toBe("checked")
   })
@@ -36,6 +37,7 @@ describe("the report of a narrowed adapter", () => {
       capabilities: ["readRepairOrder", "writeQuotedParts", "writeOrderedParts", "recordPurchaseOrder"]
     })
     expect(report.checks.filter((c) => c.status !== "checked").map((c) => [c.status, c.requires])).toEqual([
+      ["excluded", ["listRepairOrders"]],
       ["excluded", ["linkToRepairOrder"]]
     ])
   })
@@ -45,7 +47,7 @@ describe("the report of a narrowed adapter", () => {
       const suite = makeSuite({ connector: ReferenceConnector.connector, sms: ReferenceHarness.harness, capabilities: ["readRepairOrder"] })
       const excluded = suite.checks.filter((c) => c.status === "excluded")
       expect(excluded.map((c) => c.name.split(":")[0])).toEqual([
-        "export", "export and submit", "export and submit", "callback", "webhooks", "webhooks", "SMS outage", "SMS refusal", "restart"
+        "list", "export", "export and submit", "export and submit", "callback", "webhooks", "webhooks", "SMS outage", "SMS refusal", "restart"
       ])
       const env = yield* suite.environment
       for (const check of excluded) yield* check.run(env)

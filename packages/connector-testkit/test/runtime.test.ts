@@ -33,6 +33,7 @@ const perShopLayer = Layer.effect(
     return ShopSystem.ShopSystem.of({
       capabilities: reference.capabilities,
       loadRepairOrder: (ref) => withKey(ref.shopId, "loadRepairOrder", reference.loadRepairOrder(ref)),
+      listRepairOrders: (query) => withKey(query.shopId, "listRepairOrders", reference.listRepairOrders!(query)),
       applyQuote: (write) => withKey(write.shopId, "applyQuote", reference.applyQuote(write)),
       applyOrder: (write) => withKey(write.shopId, "applyOrder", reference.applyOrder(write))
     })
@@ -68,7 +69,7 @@ describe("ConformanceRuntime", () => {
   it.scoped("onboards the shop, serves the launch API and launch links, and reopens its SQLite file with the same key", () =>
     Effect.gen(function*() {
       const sandbox = yield* startSandbox()
-      const sms = ReferenceSms.make([{ id: "ro_1", number: "1042", vehicle: { vin: sandbox.fixtures.vehicles[0]!.vin } }])
+      const sms = ReferenceSms.make([{ id: "ro_1", shopId: "shop_7", number: "1042", vehicle: { vin: sandbox.fixtures.vehicles[0]!.vin } }])
       // SmsCredentials is left to the runtime: the layer needs only the SMS connection.
       const shopSystem = perShopLayer.pipe(Layer.provide(Layer.succeed(ReferenceSms.ReferenceSms, sms)))
       const dir = mkdtempSync(join(tmpdir(), "shoplink-conformance-runtime-"))

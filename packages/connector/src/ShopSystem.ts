@@ -13,6 +13,7 @@ import * as Schema from "effect/Schema"
  * What an SMS can do through its API. An adapter declares the ones it really supports; the
  * runtime and the conformance suite skip what is not declared, and say so.
  * - `readRepairOrder` — load a repair order with its vehicle and customer (required to launch);
+ * - `listRepairOrders` — list the shop's open repair orders, newest first (`Operations.listRepairOrders`);
  * - `writeQuotedParts` — put quoted parts on a repair order (quote webhook);
  * - `writeOrderedParts` — put ordered parts on a repair order (order webhook);
  * - `recordPurchaseOrder` — record the distributor order number and status on the repair order;

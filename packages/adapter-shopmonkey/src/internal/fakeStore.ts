@@ -80,7 +80,7 @@ export const seedTables = (extraOrders: number): Tables => {
           customerType: c.companyName === undefined ? "Customer" : "Fleet",
           note: ""
         }),
-      order: (id: string, number: number, name: string, vehicleId: string | null, customerId: string | null) =>
+      order: (id: string, number: number, name: string, vehicleId: string | null, customerId: string | null, archived = false) =>
         put(tables.order, {
           ...base(id),
           locationId,
@@ -90,7 +90,7 @@ export const seedTables = (extraOrders: number): Tables => {
           customerId,
           workflowStatusId: "wfs_estimate",
           purchaseOrderNumber: null,
-          archived: false,
+          archived,
           invoiced: false,
           paid: false
         }),
@@ -113,7 +113,7 @@ export const seedTables = (extraOrders: number): Tables => {
   first.order("ord_1045", 1045, "Fleet service", "veh_chevrolet_silverado", "cus_northern_fleet")
   first.order("ord_1046", 1046, "Walk-in, vehicle not yet recorded", null, null)
   for (let i = 0; i < extraOrders; i++) {
-    first.order(`ord_bulk_${String(i).padStart(4, "0")}`, 2000 + i, `Archived order ${i}`, null, null)
+    first.order(`ord_bulk_${String(i).padStart(4, "0")}`, 2000 + i, `Archived order ${i}`, null, null, true)
   }
   first.vendor("ven_napa", "NAPA Auto Parts")
   first.vendor("ven_worldpac", "Worldpac")

@@ -191,6 +191,35 @@ export const makeSuite = <E, R>(options: Options<E, R>): Suite => {
     absent: lacks("readRepairOrder")
   })
 
+  // --- The repair-order list (what a service's pages show) ---------------------------------------
+  add("list: the shop's open repair orders, newest first, at most limit; another shop sees none of them", ["listRepairOrders"], statusOf("listRepairOrders"), {
+    checked: (env) =>
+      Effect.gen(function*() {
+        const sms = (yield* env.runtime()).shopSystem
+        expect(typeof sms.listRepairOrders, "the connector declares listRepairOrders: its ShopSystem implements it").toBe("function")
+        const list = sms.listRepairOrders!
+        const seeded = Object.values(env.harness.repairOrders)
+        const all = yield* list({ shopId: env.shopId, limit: 100 })
+        const ids = all.map((ro) => ro.id)
+        expect(seeded.filter((id) => !ids.includes(id)), "every seeded repair order is listed").toEqual([])
+        expect(new Set(ids).size, "no repair order twice").toBe(ids.length)
+        for (const seed of SEED_REPAIR_ORDERS) {
+          const listed = all.find((ro) => ro.id === env.harness.repairOrders[seed.identifier])
+          expect(listed?.number, `repair order ${seed.number} is listed with its number`).toBe(seed.number)
+        }
+        // Newest first: a shorter list is the start of the longer one.
+        const two = yield* list({ shopId: env.shopId, limit: 2 })
+        expect(two.map((ro) => ro.id), "limit 2 lists the first two of the full list").toEqual(ids.slice(0, 2))
+        expect(yield* list({ shopId: env.shopId, limit: 0 }), "limit 0 lists nothing").toEqual([])
+        // A shop that is not onboarded has no SMS account: it fails, or lists none of this shop's.
+        const other = yield* Effect.either(list({ shopId: `${env.shopId}-other`, limit: 100 }))
+        if (Either.isRight(other)) {
+          expect(other.right.map((ro) => ro.id).filter((id) => seeded.includes(id)), "another shop lists none of this shop's").toEqual([])
+        }
+      }),
+    absent: lacks("listRepairOrders")
+  })
+
   // --- Export and Export and Submit --------------------------------------------------------------
   add("export: quoted lines on the repair order (part, brand, description, quantity, cost, list, core)", ["writeQuotedParts"], statusOf("writeQuotedParts"), {
     checked: (env) =>

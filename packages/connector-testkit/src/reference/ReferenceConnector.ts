@@ -77,6 +77,10 @@ const make = Effect.gen(function*() {
     capabilities: new Set(ShopSystem.ALL_CAPABILITIES),
     loadRepairOrder: ({ repairOrderId, shopId }) =>
       Effect.map(find(shopId, repairOrderId), (ro) => toRepairOrder(ro, sms.repairOrderUrl(ro.id))),
+    // The SMS keeps them newest first; a shop sees only its own.
+    listRepairOrders: ({ limit, shopId }) =>
+      Effect.map(sms.listRepairOrders(shopId), (ros) =>
+        ros.slice(0, Math.max(0, Math.floor(limit))).map((ro) => toRepairOrder(ro, sms.repairOrderUrl(ro.id)))),
     applyQuote: ({ lines, repairOrderId, shopId }) =>
       Effect.zipRight(find(shopId, repairOrderId), writeLines("applyQuote", repairOrderId, lines, (l) => toSmsLine(l, "quote"))),
     applyOrder: ({ lines, orderID, repairOrderId, shopId, status }) =>

@@ -21,11 +21,12 @@ import * as ReferenceSms from "./ReferenceSms.js"
  * @since 0.1.0
  */
 export const harness: ConformanceSms<ReferenceSms.ReferenceSms> = {
-  setup: ({ repairOrders }) =>
+  setup: ({ repairOrders, shopId }) =>
     Effect.sync((): SmsHarness<ReferenceSms.ReferenceSms> => {
       const seeded = repairOrders.map((ro, i): ReferenceSms.SmsRepairOrder & { identifier: VehicleIdentifier } => ({
         identifier: ro.identifier,
         id: `ro_${i + 1}`,
+        shopId,
         number: ro.number,
         customerName: ro.customer.name,
         vehicle: {

@@ -15,13 +15,15 @@ import * as Effect from "effect/Effect"
  * @example
  * import type { ReferenceSms } from "@shoplink/connector-testkit/reference"
  * const ro: ReferenceSms.SmsRepairOrder = {
- *   id: "ro_1", number: "1042", customerName: "Dana Reyes", vehicle: { vin: "1FTEW1E56KFA12345", year: 2019 }
+ *   id: "ro_1", shopId: "shop_1", number: "1042", customerName: "Dana Reyes", vehicle: { vin: "1FTEW1E56KFA12345", year: 2019 }
  * }
  *
  * @since 0.1.0
  */
 export interface SmsRepairOrder {
   readonly id: string
+  /** The shop (SMS account) the repair order belongs to. */
+  readonly shopId: string
   readonly number: string
   readonly customerName?: string | undefined
   readonly vehicle: {
@@ -82,13 +84,15 @@ export class SmsUnavailable extends Data.TaggedError("SmsUnavailable")<{
  * @example
  * import { Effect } from "effect"
  * import { ReferenceSms } from "@shoplink/connector-testkit/reference"
- * const sms = ReferenceSms.make([{ id: "ro_1", number: "1042", vehicle: {} }])
+ * const sms = ReferenceSms.make([{ id: "ro_1", shopId: "shop_1", number: "1042", vehicle: {} }])
  * Effect.runSync(sms.getRepairOrder("ro_1"))?.number // "1042"
  *
  * @since 0.1.0
  */
 export interface Api {
   readonly getRepairOrder: (id: string) => Effect.Effect<SmsRepairOrder | undefined>
+  /** A shop's repair orders, newest (last added) first. */
+  readonly listRepairOrders: (shopId: string) => Effect.Effect<ReadonlyArray<SmsRepairOrder>>
   /** The lines of a repair order, in insertion order. */
   readonly listParts: (repairOrderId: string) => Effect.Effect<ReadonlyArray<SmsPartLine>>
   readonly addPart: (repairOrderId: string, line: SmsPartLine) => Effect.Effect<void, SmsUnavailable>
@@ -122,7 +126,7 @@ export class ReferenceSms extends Context.Tag("@shoplink/connector-testkit/Refer
  *
  * @example
  * import { ReferenceSms } from "@shoplink/connector-testkit/reference"
- * const sms = ReferenceSms.make([{ id: "ro_1", number: "1042", vehicle: { plate: "8ABC123", plateState: "CA" } }])
+ * const sms = ReferenceSms.make([{ id: "ro_1", shopId: "shop_1", number: "1042", vehicle: { plate: "8ABC123", plateState: "CA" } }])
  *
  * @since 0.1.0
  */
@@ -141,6 +145,7 @@ export const make = (repairOrders: ReadonlyArray<SmsRepairOrder>): Api => {
 
   return {
     getRepairOrder: (id) => Effect.sync(() => orders.get(id)),
+    listRepairOrders: (shopId) => Effect.sync(() => [...orders.values()].filter((ro) => ro.shopId === shopId).reverse()),
     listParts: (repairOrderId) => Effect.sync(() => [...(parts.get(repairOrderId) ?? [])]),
     addPart: (repairOrderId, line) =>
       Effect.zipRight(

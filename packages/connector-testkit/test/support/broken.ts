@@ -86,6 +86,17 @@ export const overclaiming = Connector.defineConnector({
   layer: offering(["readRepairOrder", "writeQuotedParts"])
 })
 
+/** Declares every capability but its ShopSystem has no listRepairOrders: the list check must fail. */
+export const listsNothing = Connector.defineConnector({
+  id: "lists-nothing",
+  name: "Lists nothing",
+  capabilities: ShopSystem.ALL_CAPABILITIES,
+  layer: Layer.effect(
+    ShopSystem.ShopSystem,
+    Effect.map(ShopSystem.ShopSystem, ({ listRepairOrders: _left, ...sms }) => sms)
+  ).pipe(Layer.provide(ReferenceConnector.layer))
+})
+
 /** The reference harness for an SMS that cannot hold one kind of vehicle identifier. */
 export const harnessWithout = (field: "baseVehicleId" | "licensePlate" | "vin"): ConformanceHarness.ConformanceSms<ReferenceSms.ReferenceSms> => ({
   setup: (seed) =>

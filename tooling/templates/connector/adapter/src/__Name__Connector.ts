@@ -47,7 +47,9 @@ export const API_KEY_SECRET = "apiKey"
 // writeQuotedParts / writeOrderedParts then, and the runtime keeps the quoted and ordered parts
 // itself (its parts ledger, shown on the callback page, the parts page and `shoplink parts list`);
 // applyOrder is still called to record the distributor order when you declare recordPurchaseOrder.
-const CAPABILITIES: ReadonlyArray<ShopSystem.Capability> = ShopSystem.ALL_CAPABILITIES
+// Declare listRepairOrders once `listRepairOrders` below lists the shop's open repair orders,
+// newest first (what a service's repair-order page shows).
+const CAPABILITIES: ReadonlyArray<ShopSystem.Capability> = ShopSystem.ALL_CAPABILITIES.filter((c) => c !== "listRepairOrders")
 
 const make = Effect.gen(function*() {
   const { baseUrl } = yield* __Name__Config
