@@ -147,7 +147,7 @@ export const make = <E, R>(
   Exclude<R, ProvidedToAdapter> | HttpClient.HttpClient | Scope.Scope
 > =>
   Effect.gen(function*() {
-    const basePath = Routes.normalizeBasePath(options.basePath ?? "/shoplink")
+    const basePath = Routes.basePathOf(options.basePath)
     const publicBaseUrl = options.publicBaseUrl.replace(/\/+$/, "")
     const links = {
       secrets: options.launchLinkSecrets ?? [],

@@ -1,55 +1,12 @@
 /**
- * Applies inbox entries to the shop system: due entries are decoded and written through
- * `ShopSystem`; a retryable failure is retried with exponential backoff and jitter, and an entry
- * that keeps failing (or fails for good) moves to the dead-letter state with its last error.
- * Writes carry stable idempotency keys, so an entry applied twice (a crash between the write and
- * `markApplied`) still adds each line once.
- *
- * **Concurrency, in order per repair order.** One fetcher claims due entries in batches
- * (`WebhookInbox.claim`) and hands them through a bounded queue to `concurrency` executors
- * (default 8). Entries of one repair order are applied one at a time, in the order they were
- * received: `claim` hands out only the oldest pending entry of each repair order, and never one
- * that anyone holds, this process included, so an entry is never applied twice at once in one
- * process. A later entry waits while an earlier one is pending or waiting for its retry; a
- * dead-lettered entry does not hold its repair order up (it has been given up on).
- *
- * **Several processes.** On PostgreSQL (`WebhookInbox.layerSql`) workers in several processes can
- * share one database: a claim is a lease on the database's clock, extended by a heartbeat every
- * `heartbeatInterval` while the entry is held, so a slow apply keeps its entry; a repair order's
- * later entries stay unclaimable while its oldest is held by anyone; an entry of a killed process
- * is claimed again once its lease runs out, and a mark from a worker that lost its lease is refused
- * (and not counted). Right before its write a worker confirms it still holds the lease (locally
- * when it was confirmed less than half a lease ago, else with the database), so a process frozen
- * past its lease writes nothing when it wakes. The fetcher also claims as soon as the inbox's `wakeups` say a new entry was
- * stored (this process's receives, and LISTEN/NOTIFY from the others), polling every
- * `pollInterval` as the fallback.
- *
- * **Shop systems that cannot take part lines.** For an adapter without `writeQuotedParts` (or
- * `writeOrderedParts`), the lines of an applied quote (or order) are kept in the `PartsLedger`
- * when one is in context (`ConnectorRuntime` always provides one), per shop and repair order; an
- * order then still goes to `applyOrder` when the adapter declares `recordPurchaseOrder`, so it can
- * record the distributor's order number on the repair order. Without a ledger such entries are
- * marked applied with nothing written.
- *
- * **Timeouts and defects.** Every adapter call (the SMS write, the order verification) runs under
- * `operationTimeout` (default 30 seconds); a call that takes longer is interrupted and counts as a
- * retryable failure of that entry only. Backoff is per entry. An adapter's defect (a bug: a thrown
- * exception, `Effect.die`, or an interruption from inside the adapter) is that entry's failed
- * attempt too, recorded with its cause (`adapter defect: …`), retried and dead-lettered after
- * `maxAttempts`; it never stops the worker. The fetcher, the executors and the heartbeat are
- * supervised loops: whatever ends one is logged and it restarts. `/readyz` reports `inbox worker
- * stopped` only if the worker itself has ended.
- *
- * **Observability.** Each apply runs in an `InboxWorker.apply` span (`shopId`, `repairOrderId`,
- * `entryId`, `kind`, `attempt`, `outcome`); every log line about an entry carries `shopId`,
- * `repairOrderId` and `entryId`, never a body or a secret. The worker counts
- * `shoplink_deliveries_applied_total`, `…_retried_total` and `…_dead_total` (label `kind`; a mark
- * refused for a lost lease counts in `shoplink_inbox_marks_refused_total` instead, a write the
- * lease fence stopped in `shoplink_inbox_writes_fenced_total`, an adapter
- * defect in `shoplink_inbox_apply_defects_total`) and,
- * while it runs, sets the `shoplink_inbox_backlog` and `shoplink_inbox_backlog_oldest_age_seconds`
- * gauges (at most every 5 seconds, when it looks at the inbox). (In `ConnectorRuntime` every shop-system call also gets its own span and
- * a `shoplink_sms_call_duration_seconds` sample.)
+ * Applies inbox entries to the shop system. One fetcher claims due entries (`WebhookInbox.claim`:
+ * the oldest pending entry of each repair order, so a repair order's entries apply one at a time,
+ * in the order received) and hands them to `concurrency` executors (default 8). A retryable
+ * failure, a call over `operationTimeout` or an adapter defect is retried with backoff and jitter;
+ * an entry that keeps failing is dead-lettered with its last error. Writes carry stable idempotency
+ * keys, so an entry applied twice adds each line once. On PostgreSQL several processes share the
+ * inbox under leases a heartbeat extends. Lines a shop system cannot take are kept in the
+ * `PartsLedger`. Spans, log lines and metrics: docs/architecture.md.
  *
  * @since 0.1.0
  */

@@ -231,7 +231,7 @@ export const make = (options: Options): Effect.Effect<
     const registry = yield* LaunchRegistry
     const pool = yield* SessionPool.SessionPool
     const grace = Duration.decode(options.keyGracePeriod ?? "1 hour")
-    const basePath = options.basePath ?? "/shoplink"
+    const basePath = Routes.basePathOf(options.basePath)
 
     // Session (and launch key) of a repair order; the pool reuses it for later launches.
     const sessionFor = (shopId: string, customer: CustomerCredentials, repairOrder: RepairOrder) =>

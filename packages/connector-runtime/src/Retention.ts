@@ -1,6 +1,7 @@
 /**
- * Retention: what the runtime keeps, and for how long. A fiber on the Effect `Clock` purges, at
- * start and then every `interval` (default 1 hour):
+ * Retention: what the runtime keeps, and for how long (punchout sessions are evicted by the
+ * `SessionPool` itself). A fiber on the Effect `Clock` purges, at start and then every `interval`
+ * (default 1 hour):
  *
  * | What | Kept | Then |
  * |---|---|---|
@@ -9,9 +10,6 @@
  * | pending inbox entries | until applied or dead-lettered | — |
  * | dead letters | until replayed or discarded (`WebhookInbox.discard`, `shoplink inbox discard`) | — |
  * | launch keys | until they expire, plus `launchKeys` (default 7 days; a late delivery is answered 410 meanwhile, 404 after) | deleted |
- *
- * Punchout sessions are evicted by the `SessionPool` itself once expired (its
- * `evictionInterval` and `maxSessions` options; `ConnectorRuntime`'s `sessionPool`).
  *
  * @since 0.1.0
  */

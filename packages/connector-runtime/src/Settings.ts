@@ -1,23 +1,10 @@
 /**
  * Shoplink's standard settings as `Config`s, built from the names in `SettingsTable` (the one place
- * they are written). Each service's `layerConfig` takes a `Config.Config.Wrap<Options>` and knows
- * no variable; an application that follows the convention passes these:
- *
- * ```ts
- * PunchoutClient.layerConfig(Settings.punchoutClient)
- * OrderManagementClient.layerConfig(Settings.orderManagementClient)
- * SecretBox.layerConfig(Settings.secretBox)
- * Observability.layerConfig(Settings.observability)
- * ```
- *
- * and one that names its variables otherwise builds its own. Every value is checked with the rules
- * of `SettingsTable.problemOf` (a URL that does not parse, a keyring of the wrong size…); a wrong
- * value is a `ConfigError` whose path is the variable and whose message is the problem (never a
- * secret's value). A variable set to blank counts as unset. The `ConfigProvider` decides where
- * values come from: the environment by default; the CLI layers its JSON file under it.
- *
- * Also published as `@shoplink/connector/Settings`, which loads Effect and this module's few
- * dependencies but not the runtime (the CLI reads its settings that way).
+ * they are written). Pass them to each service's `layerConfig` (e.g.
+ * `PunchoutClient.layerConfig(Settings.punchoutClient)`), or build your own with other names. Each
+ * value is checked with `SettingsTable.problemOf`: a wrong one is a `ConfigError` naming the
+ * variable and the problem, never a secret's value; a blank variable counts as unset. Also
+ * published as `@shoplink/connector-runtime/Settings`, which does not load the runtime.
  *
  * @since 0.1.0
  */

@@ -6,8 +6,9 @@
  * the `shoplink` CLI) build their `Config`s from this table through the `Settings` module.
  *
  * The module imports nothing (not even Effect), so a command's `--help` can list the settings
- * cheaply: import it as `@shoplink/connector/SettingsTable`. The same rules check values here and in
- * `Settings` (`problemOf`), and `SecretBox.parseKeyring` reads keyrings with `readKeyring`.
+ * cheaply: import it as `@shoplink/connector-runtime/SettingsTable`. The same rules check values
+ * here and in `Settings` (`problemOf`), and `SecretBox.parseKeyring` reads keyrings with
+ * `readKeyring`.
  *
  * @since 0.1.0
  */

@@ -4,16 +4,9 @@
  * by the worker, which records each failure and dead-letters an entry that keeps failing.
  * Replay puts a dead entry back in line; discard deletes it. SQLite (one process) or PostgreSQL
  * (several processes sharing the database; `claim` leases entries on the database's clock) keeps it
- * across restarts; memory is for tests.
- *
- * Entries of one repair order are handed out in the order they were received: `claim` gives only
- * the oldest pending entry of each repair order, and none that anyone holds, so a later delivery
- * waits while an earlier one is pending, held or waiting for its retry. A dead letter does not
- * hold its repair order up (it has been given up on); replaying it puts it back in line at its
- * original place.
- *
- * Retention (`purge`, run by `Retention`): applied entries lose their bodies after a while and are
- * deleted later; pending and dead entries are never purged.
+ * across restarts; memory is for tests. `claim` hands out a repair order's entries one at a time,
+ * in the order received; a dead letter does not hold its repair order up. What `purge` removes
+ * and when: `Retention`.
  *
  * @since 0.1.0
  */

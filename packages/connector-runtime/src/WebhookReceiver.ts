@@ -1,32 +1,11 @@
 /**
- * The HTTP side of the runtime, as an `HttpRouter` to mount in any @effect/platform server:
- * - `POST {basePath}/webhooks/:key/order` and `/quote` — the distributor's webhooks. The raw body is
- *   read with a size limit (declared or chunked: 413, which the sender receives before the
- *   connection closes), decoded with @shoplink/punchout, and written to the durable inbox
- *   **before** the 2xx; a repeated delivery (same content) is acknowledged without a second entry.
- *   An unknown key answers 404 and an expired one 410, both without details; a body that does not
- *   decode, whatever its shape, answers 400 with a short reason, logs a warning and writes nothing;
- *   an inbox failure answers 503 so the sender retries.
- *   The key is the launch's **webhook key**; a body that is not valid UTF-8 answers 400 too.
- * - `GET {basePath}/callback/:callbackKey` — where the browser lands after an export, under the
- *   launch's **callback key** (a separate secret: a callback URL is not a webhook URL, and a
- *   webhook key opens no callback page): a page saying what the newest export of the launch did
- *   ("3 parts ordered and added to RO 1042") with a link back to the SMS. It refreshes until that
- *   export's delivery has arrived and been applied (or has failed); a browser landing again after a
- *   second export waits for that one, not the first. Only deliveries received on that launch's
- *   webhook key count. With a `PartsLedger` in context (the runtime provides one), the page also
- *   lists the parts the runtime keeps for those deliveries when the shop system cannot take part
- *   lines — that launch's result, not the repair order's earlier launches.
- *
- * Each delivery runs in a `WebhookReceiver.receive` span (`kind`, `shopId`, `repairOrderId`,
- * `duplicate`, `entryId`; never the launch key), its log lines carry `kind`, `shopId`,
- * `repairOrderId` and, once stored, `entryId`, and it counts in
- * `shoplink_deliveries_received_total` or `shoplink_deliveries_duplicate_total` (label `kind`).
- *
- * The same webhook routes also come without the platform server, for speed: `nodeHandler` is a
- * `node:http` request handler that answers them (and declines every other request), and `serve`
- * serves an app on a `NodeHttpServer` with that handler in front of it. Both keep every guarantee
- * above; `ConnectorRuntime`'s `serve` does the same for its `publicRouter`.
+ * The runtime's public HTTP side, as an `HttpRouter` to mount in any @effect/platform server: the
+ * distributor's webhooks (`POST {basePath}/webhooks/:key/order|quote`, under the launch's webhook
+ * key), each written to the durable inbox before the 2xx and deduplicated, and the callback page
+ * (`GET {basePath}/callback/:callbackKey`, under the launch's separate callback key), which says
+ * what the newest export of the launch did and waits for it to be applied. `nodeHandler` and
+ * `serve` answer the same webhook routes without the platform server, with the same guarantees (the
+ * answers are listed at `nodeHandler`). No span or log line carries a launch key.
  *
  * @since 0.1.0
  */
@@ -60,7 +39,6 @@ import {
 import * as Routes from "./internal/routes.js"
 import { LaunchRegistry } from "./LaunchRegistry.js"
 import { PartsLedger } from "./PartsLedger.js"
-import { normalizeBasePath } from "./PunchoutLauncher.js"
 import { WebhookInbox } from "./WebhookInbox.js"
 
 /**
@@ -124,7 +102,7 @@ const entryId = (value: unknown): string | undefined =>
  * @since 0.1.0
  */
 export const router = (options: Options = {}): HttpRouter.HttpRouter<never, WebhookInbox | LaunchRegistry> => {
-  const base = normalizeBasePath(options.basePath ?? "/shoplink")
+  const base = Routes.basePathOf(options.basePath)
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
 
   const resolveLaunch = Effect.gen(function*() {
@@ -307,7 +285,7 @@ export const nodeHandler = (options: Options = {}): Effect.Effect<NodeHandler, n
     const registry = yield* LaunchRegistry
     const runtime = yield* Effect.runtime<never>()
     return makeNodeHandler(
-      { base: normalizeBasePath(options.basePath ?? "/shoplink"), maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES },
+      { base: Routes.basePathOf(options.basePath), maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES },
       { inbox, registry },
       runtime
     )

@@ -33,9 +33,9 @@ const lineCount = (entry: InboxEntry): number => {
 const parts = (n: number) => `${n} part${n === 1 ? "" : "s"}`
 const them = (n: number) => (n === 1 ? "it" : "them")
 
-export type CallbackState = "waiting" | "pending" | "applied" | "dead" | "quiet"
+type CallbackState = "waiting" | "pending" | "applied" | "dead" | "quiet"
 
-export interface CallbackView {
+interface CallbackView {
   readonly text: string
   readonly refresh: boolean
   readonly state: CallbackState
@@ -100,7 +100,7 @@ export const callbackView = (
 const money = (cents: number) => `$${(cents / 100).toFixed(2)}`
 
 /** The table of a repair order's kept part lines (empty string when there are none). */
-export const partsTable = (lines: ReadonlyArray<LedgerLine>) =>
+const partsTable = (lines: ReadonlyArray<LedgerLine>) =>
   lines.length === 0 ? "" : html`<table data-testid="parts-table"><thead><tr><th>Kind</th><th>Order</th><th>Status</th><th>Brand</th>
 <th>Part</th><th>Description</th><th>Qty</th><th>Unit cost</th><th>List</th><th>Core</th></tr></thead><tbody>
 ${lines.map((line) => html`<tr data-testid="parts-row" data-kind="${line.kind}"><td>${line.kind}</td><td>${line.orderID ?? ""}</td>

@@ -32,7 +32,7 @@ const partLine = (line: PricedLine, quantity: number, idempotencyKey: string): P
 })
 
 /** A digest of what a quote says (products, quantities, prices), independent of key order. */
-export const quoteDigest = (quote: Punchout.QuoteWebhook): string =>
+const quoteDigest = (quote: Punchout.QuoteWebhook): string =>
   createHash("sha256")
     .update(JSON.stringify(quote.quotes.map((q) => [q.productID, q.brandID, q.quantityReq, q.price, q.listPrice, q.corePrice])))
     .digest("hex")
@@ -59,7 +59,7 @@ export const quoteContentKey = (shopId: string, repairOrderId: string, quote: Pu
  * A digest of what an order delivery would write: its status and every line, in order, with the
  * fields that reach the shop system.
  */
-export const orderDigest = (webhook: Punchout.OrderWebhook): string => {
+const orderDigest = (webhook: Punchout.OrderWebhook): string => {
   const { order } = webhook
   return createHash("sha256")
     .update(JSON.stringify([

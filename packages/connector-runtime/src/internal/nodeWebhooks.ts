@@ -19,6 +19,7 @@ import * as Metric from "effect/Metric"
 import * as Runtime from "effect/Runtime"
 import { Webhooks } from "@shoplink/punchout"
 import type { LaunchRegistry } from "../LaunchRegistry.js"
+import type { NodeHandler } from "../WebhookReceiver.js"
 import type { WebhookInbox } from "../WebhookInbox.js"
 import { orderContentKey, quoteContentKey } from "./deliveries.js"
 import { duplicate as duplicateDeliveries, received as receivedDeliveries } from "./metrics.js"
@@ -28,8 +29,6 @@ import { keyedMatcher, pattern, routes, webhookRoutes } from "./routes.js"
 /** The largest webhook body accepted unless configured otherwise (256 KiB). */
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024
 
-/** Answers a request and returns `true`, or returns `false` without touching it. */
-export type NodeHandler = (request: IncomingMessage, response: ServerResponse) => boolean
 
 /** Cuts what a sender or a log gets from a refused body: an error may quote a 200 KB field. */
 export const clip = (text: string, max = 200) => text.length <= max ? text : `${text.slice(0, max)}…`
@@ -267,7 +266,7 @@ export const makeNodeHandler = (
  * the serving Scope closes; `undefined` (nothing changed) unless the server has exactly one request
  * listener, the platform's.
  */
-export const installInFront = (server: unknown, handler: NodeHandler): (() => void) | undefined => {
+const installInFront = (server: unknown, handler: NodeHandler): (() => void) | undefined => {
   if (typeof server !== "object" || server === null) return undefined
   const emitter = server as {
     listeners?: (event: string) => Array<(...args: Array<any>) => void>
@@ -291,7 +290,7 @@ export const installInFront = (server: unknown, handler: NodeHandler): (() => vo
 }
 
 /** The `node:http` server a platform request arrived on, when it has one (`@effect/platform-node`). */
-export const nodeServerOf = (request: unknown): unknown => {
+const nodeServerOf = (request: unknown): unknown => {
   const source = (request as { readonly source?: { readonly socket?: { readonly server?: unknown } } }).source
   return source?.socket?.server
 }

@@ -18,7 +18,7 @@ import { WebhookInbox } from "../WebhookInbox.js"
 import { smsCallDuration } from "./metrics.js"
 
 /** The running worker, as the readiness check sees it. */
-export interface WorkerHandle {
+interface WorkerHandle {
   readonly alive: Effect.Effect<boolean>
   readonly stopping: () => boolean
 }

@@ -59,7 +59,7 @@ const loadPg = (): PgClientClass => {
   return pgClass
 }
 
-export interface Listener {
+interface Listener {
   /** Emits on each notification of the channel, each (re)connect, and each local `signal`. Coalesced. */
   readonly stream: Stream.Stream<void>
   /** Wakes this process's subscribers (a local receive). */

@@ -36,6 +36,9 @@ export const normalizeBasePath = (basePath: string): string => {
   return trimmed === "" ? "" : `/${trimmed}`
 }
 
+/** The normalized base path from a setting, `/shoplink` when it is not set. */
+export const basePathOf = (basePath: string | undefined): string => normalizeBasePath(basePath ?? "/shoplink")
+
 /** The pattern a router mounts (`:key` left in), under `base` (a normalized base path). */
 export const pattern = (name: RouteName, base: string): HttpRouter.PathInput =>
   `${routes[name].mount === "root" ? "" : base}${routes[name].path}` as HttpRouter.PathInput

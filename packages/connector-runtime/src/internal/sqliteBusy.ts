@@ -9,10 +9,10 @@ import * as Effect from "effect/Effect"
 import * as Schedule from "effect/Schedule"
 
 /** How long one attempt may wait for a lock inside SQLite (and so hold the event loop). */
-export const BUSY_TIMEOUT_MILLIS = 50
+const BUSY_TIMEOUT_MILLIS = 50
 
 /** How long a statement keeps retrying a locked database before its error surfaces. */
-export const BUSY_RETRY_BUDGET = Duration.seconds(5)
+const BUSY_RETRY_BUDGET = Duration.seconds(5)
 
 /**
  * Sets the connection's busy timeout to BUSY_TIMEOUT_MILLIS (SQLite only; other dialects have no

@@ -15,7 +15,7 @@ export const jsonError = (status: number, error: string, headers: Record<string,
 
 export const unauthorized = () => jsonError(401, "unauthorized", { "www-authenticate": "Bearer realm=\"shoplink\"" })
 
-export type Query = Readonly<Record<string, string | ReadonlyArray<string>>>
+type Query = Readonly<Record<string, string | ReadonlyArray<string>>>
 
 /** The query string as a record; a malformed one reads as empty (a link check then refuses it). */
 export const query = HttpServerRequest.schemaSearchParams(
