@@ -22,7 +22,6 @@ import type * as ConfigError from "effect/ConfigError"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Redacted from "effect/Redacted"
 import * as Ref from "effect/Ref"
 import { ShopSystem, SmsCredentials } from "@shoplink/connector"
 import { optionalString } from "./internal/exchange.js"
@@ -370,13 +369,6 @@ export const make = (options: Options = {}): Effect.Effect<ShopSystem.Operations
     return operations(options, () => Effect.succeed(context))
   })
 
-// A shop's lock outlives its client: a key rotated in the middle of a write must not let a second
-// write to the same order run beside it on the new client.
-interface ShopEntry {
-  readonly writeLock: Effect.Semaphore
-  current: { readonly apiKey: Redacted.Redacted<string>; readonly context: ShopContext } | undefined
-}
-
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim()
 
 /**
@@ -402,49 +394,41 @@ export const makePerShop = (
   options: PerShopOptions = {}
 ): Effect.Effect<ShopSystem.Operations, never, SmsCredentials.SmsCredentials | HttpClient.HttpClient> =>
   Effect.gen(function*() {
-    const credentials = yield* SmsCredentials.SmsCredentials
     const httpClient = yield* HttpClient.HttpClient
     const { quoteServiceName, transformClient, vendorName, ...clientOptions } = options
-    const shops = new Map<string, ShopEntry>()
-    // Guards `shops`: two first calls of a shop at once build one client, not two.
-    const cacheLock = yield* Effect.makeSemaphore(1)
-
-    const build = (shopId: string, apiKey: Redacted.Redacted<string>, writeLock: Effect.Semaphore) =>
-      Effect.gen(function*() {
-        const http = transformClient === undefined ? httpClient : transformClient(httpClient, shopId)
-        const client = yield* ShopmonkeyClient.make({ ...clientOptions, apiKey }).pipe(
-          Effect.provideService(HttpClient.HttpClient, http)
-        )
-        const vendorId = yield* cachedVendorId(client, vendorName ?? DEFAULT_VENDOR_NAME, undefined)
-        return { client, vendorId, writeLock }
-      })
+    // A shop's write lock outlives its client: a key rotated in the middle of a write must not let
+    // a second write to the same order run beside it on the new client.
+    const writeLocks = new Map<string, Effect.Semaphore>()
+    const clientOf = yield* SmsCredentials.perShop({
+      required: [API_KEY_SECRET],
+      build: (shopId, secrets) =>
+        Effect.gen(function*() {
+          const http = transformClient === undefined ? httpClient : transformClient(httpClient, shopId)
+          const client = yield* ShopmonkeyClient.make({ ...clientOptions, apiKey: secrets[API_KEY_SECRET]! }).pipe(
+            Effect.provideService(HttpClient.HttpClient, http)
+          )
+          const vendorId = yield* cachedVendorId(client, vendorName ?? DEFAULT_VENDOR_NAME, undefined)
+          let writeLock = writeLocks.get(shopId)
+          if (writeLock === undefined) {
+            writeLock = yield* Effect.makeSemaphore(1)
+            writeLocks.set(shopId, writeLock)
+          }
+          return { client, vendorId, writeLock } satisfies ShopContext
+        })
+    })
 
     const contextOf = (operation: Operation, shopId: string) =>
-      Effect.gen(function*() {
-        const apiKey = yield* credentials.secret(shopId, API_KEY_SECRET).pipe(
-          Effect.mapError((error) =>
-            new ShopSystem.ShopSystemError({
-              operation,
-              // The port's reason says what is missing ("no apiKey stored", "unknown shop"); it
-              // never carries a secret. Not retryable: onboarding the key, then a replay, fixes it.
-              reason: `no Shopmonkey API key for shop ${shopId} (${oneLine(error.reason)})`,
-              retryable: false
-            })
-          )
+      clientOf(shopId).pipe(
+        Effect.mapError((error) =>
+          new ShopSystem.ShopSystemError({
+            operation,
+            // The port's reason says what is missing ("no apiKey stored", "unknown shop"); it
+            // never carries a secret. Not retryable: onboarding the key, then a replay, fixes it.
+            reason: `no Shopmonkey API key for shop ${shopId} (${oneLine(error.reason)})`,
+            retryable: false
+          })
         )
-        return yield* cacheLock.withPermits(1)(Effect.gen(function*() {
-          let entry = shops.get(shopId)
-          if (entry === undefined) {
-            entry = { writeLock: yield* Effect.makeSemaphore(1), current: undefined }
-            shops.set(shopId, entry)
-          }
-          const current = entry.current
-          if (current !== undefined && Redacted.value(current.apiKey) === Redacted.value(apiKey)) return current.context
-          const context = yield* build(shopId, apiKey, entry.writeLock)
-          entry.current = { apiKey, context }
-          return context
-        }))
-      })
+      )
 
     return operations({
       ...(quoteServiceName === undefined ? {} : { quoteServiceName }),

@@ -23,9 +23,7 @@ import type { Retry } from "@shoplink/http"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import { createHash } from "node:crypto"
 import type * as Resources from "./Resources.js"
 import * as TekmetricClient from "./TekmetricClient.js"
 import { type AnyTekmetricError, TekmetricShopNotInScope } from "./TekmetricError.js"
@@ -155,40 +153,35 @@ const toShopSystemError = (operation: string) => (error: AnyTekmetricError) =>
 
 const make = Effect.gen(function*() {
   const config = yield* TekmetricConfig
-  const credentials = yield* SmsCredentials.SmsCredentials
   const context = yield* Effect.context<HttpClient.HttpClient>()
   const appUrl = (config.appUrl ?? config.baseUrl.replace("://api.", "://shop.")).replace(/\/+$/, "")
 
   // One client per shop, kept while its credentials stay the same: a token is fetched once per
   // shop and shared by its calls; re-onboarded credentials make a new client at once.
-  const clients = new Map<string, { readonly key: string; readonly client: TekmetricClient.Client }>()
-  const secret = (shopId: string, name: string, operation: string) =>
-    credentials.secret(shopId, name).pipe(
-      Effect.mapError((error) => new ShopSystem.ShopSystemError({ operation, reason: error.message, retryable: false }))
-    )
+  const clientOf = yield* SmsCredentials.perShop({
+    required: [CLIENT_ID_SECRET, CLIENT_SECRET_SECRET],
+    optional: [SHOP_ID_SECRET],
+    build: (_shopId, secrets) =>
+      Effect.map(
+        TekmetricClient.make({
+          baseUrl: config.baseUrl,
+          clientId: Redacted.value(secrets[CLIENT_ID_SECRET]!),
+          clientSecret: secrets[CLIENT_SECRET_SECRET]!,
+          ...(config.timeout === undefined ? {} : { timeout: config.timeout }),
+          ...(config.retry === undefined ? {} : { retry: config.retry })
+        }).pipe(Effect.provide(context)),
+        (client) => ({ client, chosen: secrets[SHOP_ID_SECRET] })
+      )
+  })
 
   /** The shop's client and its Tekmetric shop ID, checked against the token's scope. */
   const connect = (shopId: string, operation: string) =>
     Effect.gen(function*() {
-      const clientId = Redacted.value(yield* secret(shopId, CLIENT_ID_SECRET, operation))
-      const clientSecret = yield* secret(shopId, CLIENT_SECRET_SECRET, operation)
-      const chosen = yield* Effect.option(credentials.secret(shopId, SHOP_ID_SECRET))
-      const key = createHash("sha256").update(`${clientId}\u0000${Redacted.value(clientSecret)}`).digest("hex")
-      let entry = clients.get(shopId)
-      if (entry === undefined || entry.key !== key) {
-        const client = yield* TekmetricClient.make({
-          baseUrl: config.baseUrl,
-          clientId,
-          clientSecret,
-          ...(config.timeout === undefined ? {} : { timeout: config.timeout }),
-          ...(config.retry === undefined ? {} : { retry: config.retry })
-        }).pipe(Effect.provide(context))
-        entry = { key, client }
-        clients.set(shopId, entry)
-      }
-      const { client } = entry
+      const { chosen, client } = yield* clientOf(shopId).pipe(
+        Effect.mapError((error) => new ShopSystem.ShopSystemError({ operation, reason: error.message, retryable: false }))
+      )
       const scope = yield* client.shops.pipe(Effect.mapError(toShopSystemError(operation)))
-      const shop = Option.isSome(chosen) ? Redacted.value(chosen.value).trim() : scope.length === 1 ? scope[0] : undefined
+      const shop = chosen !== undefined ? Redacted.value(chosen).trim() : scope.length === 1 ? scope[0] : undefined
       if (shop === undefined || !scope.includes(shop)) {
         return yield* Effect.fail(toShopSystemError(operation)(new TekmetricShopNotInScope({ ...(shop === undefined ? {} : { shop }), scope })))
       }
