@@ -8,7 +8,7 @@ import { ShopmonkeyShopSystem } from "@shoplink/adapter-shopmonkey"
 import { FAKE_SHOPMONKEY_SECOND_COMPANY, type FakeShopmonkey, startFakeShopmonkey } from "@shoplink/adapter-shopmonkey/testing"
 import * as DemoShops from "@shoplink/connector-testkit/DemoShops"
 import { type RunningSandbox, startSandbox } from "@shoplink/sandbox"
-import type { Settings } from "./settings.js"
+import type { Settings } from "./app.js"
 
 /** A demo user's sign-in, for the start-up banner, the demo and the tests. */
 export type DemoUser = DemoShops.DemoUser

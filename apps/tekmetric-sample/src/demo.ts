@@ -59,15 +59,16 @@ const program = Effect.gen(function*() {
 
   yield* heading(`${userA.shopName}: Export → the quote kept with RO ${roA.number}`)
   const exported = yield* sandbox.admin.driver.press(catalogA.token, "export")
-  const quoted = yield* call(() => ava.waitFor(`/ro/${roA.id}`, (html) => WebClient.tableRows(html, "kept-line").length === 2))
-  for (const line of WebClient.tableRows(quoted, "kept-line")) yield* detail(`  ${line[0]}: ${line[4]} ${line[3]} ${line[5]} × ${line[6]}  cost ${line[7]}  list ${line[8]}  core ${line[9]}`)
+  const quoted = yield* call(() => ava.waitFor(`/ro/${roA.id}`, (html) => WebClient.tableRows(html, "quoted-line").length === 2))
+  for (const line of WebClient.tableRows(quoted, "quoted-line")) yield* detail(`  quoted: ${line[1]} ${line[0]} ${line[2]} × ${line[3]}  cost ${line[4]}  list ${line[5]}  core ${line[6]}`)
   const callback = yield* call(() => fetch(exported.redirect!).then((r) => r.text()))
   yield* detail(`callback page: "${/data-testid="callback-summary"[^>]*>([^<]*)</.exec(callback)?.[1]}" (${(callback.match(/data-testid="parts-row"/g) ?? []).length} parts listed)`)
 
   yield* heading(`${userA.shopName}: Export and Submit → the order kept with RO ${roA.number} and recorded in Tekmetric`)
   const submitted = yield* sandbox.admin.driver.press(catalogA.token, "exportAndSubmit")
-  const ordered = yield* call(() => ava.waitFor(`/ro/${roA.id}`, (html) => html.includes(`data-order-id="${submitted.orderID}"`) && WebClient.tableRows(html, "kept-line").length === 4))
-  for (const line of WebClient.tableRows(ordered, "kept-line").filter((l) => l[0] === "ordered")) yield* detail(`  ordered (order ${line[1]}, ${line[2]}): ${line[4]} ${line[3]} × ${line[6]}  cost ${line[7]}`)
+  const ordered = yield* call(() => ava.waitFor(`/ro/${roA.id}`, (html) => WebClient.tableRows(html, "ordered-line").length === 2 && !html.includes('data-testid="pending"')))
+  const status = /data-testid="order-status">([^<]*)</.exec(ordered)?.[1]
+  for (const line of WebClient.tableRows(ordered, "ordered-line")) yield* detail(`  ordered (order ${submitted.orderID}, ${status}): ${line[1]} ${line[0]} × ${line[3]}  cost ${line[4]}`)
   yield* detail(`Tekmetric job "${tekmetric.jobs(roA.id)[0]!.name}" note: "${tekmetric.jobs(roA.id)[0]!.note}"`)
 
   yield* heading(`The parts page of RO ${roA.number} (signed link from the RO page) and its CSV`)
@@ -86,7 +87,7 @@ const program = Effect.gen(function*() {
   const partB = searchB.results.find((r) => r.price !== undefined && r.available > 0)!
   yield* sandbox.admin.driver.addToCart(catalogB.token, { productID: partB.productID, brandID: partB.brandID, quantity: 1 })
   const submittedB = yield* sandbox.admin.driver.press(catalogB.token, "exportAndSubmit")
-  yield* call(() => ben.waitFor(`/ro/${roB.id}`, (html) => html.includes(`data-order-id="${submittedB.orderID}"`)))
+  yield* call(() => ben.waitFor(`/ro/${roB.id}`, (html) => html.includes(`data-order-id="${submittedB.orderID}"`) && !html.includes('data-testid="pending"')))
   yield* detail(`order ${submittedB.orderID}: 1 × ${partB.brandID} ${partB.productID} kept with RO ${roB.number}; Tekmetric note: "${tekmetric.jobs(roB.id)[0]!.note}"`)
   const keptA = yield* app.runtime.parts.list({ shopId: "main-street", repairOrderId: String(roA.id) })
   const keptB = yield* app.runtime.parts.list({ shopId: "maple-garage", repairOrderId: String(roB.id) })

@@ -11,7 +11,7 @@ import { FAKE_TEKMETRIC_FIXTURES, type FakeTekmetric, startFakeTekmetric } from 
 import { SignIn } from "@shoplink/service-pages"
 import * as DemoShops from "@shoplink/connector-testkit/DemoShops"
 import { type RunningSandbox, startSandbox } from "@shoplink/sandbox"
-import type { Settings } from "./settings.js"
+import type { Settings } from "./app.js"
 
 /** A demo user's sign-in, for the start-up banner, the demo and the tests. */
 export type DemoUser = DemoShops.DemoUser
@@ -68,6 +68,8 @@ export const loopbackSettings = (embedded: Embedded, options: Pick<Settings, "sm
   ...embedded.settings,
   port: 0,
   host: "127.0.0.1",
+  publicPort: undefined,
   publicBaseUrl: undefined,
+  appBaseUrl: undefined,
   ...options
 })

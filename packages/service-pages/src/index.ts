@@ -6,6 +6,8 @@
  * @since 0.1.0
  */
 export * as DeliveryConsole from "./DeliveryConsole.js"
+export * as ServiceApp from "./ServiceApp.js"
+export * as ServiceMain from "./ServiceMain.js"
 export * as ServicePages from "./ServicePages.js"
 export * as SessionStore from "./SessionStore.js"
 export * as SignIn from "./SignIn.js"
