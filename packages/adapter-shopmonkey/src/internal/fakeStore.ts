@@ -1,7 +1,6 @@
 // The state of the fake Shopmonkey API: rows keyed by id with the public field names, each row
 // owned by one company (`companyId`), seeded with two companies whose repair orders' vehicles are
 // the sandbox's fixture vehicles. Ids are unique across companies, as Shopmonkey's are.
-import { Vin } from "@shoplink/protocol"
 
 export type Row = Record<string, unknown> & { readonly id: string }
 
@@ -20,17 +19,18 @@ export const SECOND_COMPANY_ID = "cmp_fake_0002"
 export const SECOND_LOCATION_ID = "loc_fake_north"
 const SEED_DATE = "2026-01-05T15:00:00.000Z"
 
-// The same VIN stems as the sandbox catalog (packages/sandbox/src/internal/catalog.ts).
+// The sandbox catalog's VINs (packages/sandbox/src/internal/catalog.ts), check digit included;
+// test/fakeStore.test.ts checks they still match it.
 export const SEED_VEHICLES = {
-  fordF150: { year: 2019, make: "Ford", model: "F-150", vin: Vin.withCheckDigit("1FTEW1E50KFA12345"), licensePlate: "8ABC123", licensePlateState: "CA" },
+  fordF150: { year: 2019, make: "Ford", model: "F-150", vin: "1FTEW1E56KFA12345", licensePlate: "8ABC123", licensePlateState: "CA" },
   toyotaCamry: { year: 2018, make: "Toyota", model: "Camry", licensePlate: "TXK4521", licensePlateState: "TX" },
   hondaCivic: { year: 2017, make: "Honda", model: "Civic" },
-  chevroletSilverado: { year: 2020, make: "Chevrolet", model: "Silverado 1500", vin: Vin.withCheckDigit("3GCUYDED0LG123456"), licensePlate: "CHV1500", licensePlateState: "MI" }
+  chevroletSilverado: { year: 2020, make: "Chevrolet", model: "Silverado 1500", vin: "3GCUYDED2LG123456", licensePlate: "CHV1500", licensePlateState: "MI" }
 } as const
 
 // The second company's vehicles are other sandbox catalog vehicles, so a launch from it finds them.
 export const SECOND_SEED_VEHICLES = {
-  nissanAltima: { year: 2016, make: "Nissan", model: "Altima", vin: Vin.withCheckDigit("1N4AL3AP0GC123456"), licensePlate: "NSN7788", licensePlateState: "FL" },
+  nissanAltima: { year: 2016, make: "Nissan", model: "Altima", vin: "1N4AL3APXGC123456", licensePlate: "NSN7788", licensePlateState: "FL" },
   jeepWrangler: { year: 2021, make: "Jeep", model: "Wrangler", licensePlate: "JEEP21", licensePlateState: "CO" },
   subaruOutback: { year: 2018, make: "Subaru", model: "Outback" }
 } as const
