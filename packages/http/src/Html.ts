@@ -2,8 +2,8 @@
  * One tagged template for every page Shoplink serves: interpolated values are escaped unless they
  * are themselves `html` fragments, so a value cannot reach a page unescaped by forgetting to escape
  * it. Arrays are joined; `undefined`, `null` and `false` render nothing. And one response for every
- * page (`page`), with the security headers (`pageHeaders`): a Content-Security-Policy that allows
- * no script at all, no framing, `nosniff`, no Referer, not cached.
+ * page (`page`), with the security headers: a Content-Security-Policy that allows no script at
+ * all, no framing, `nosniff`, no Referer, not cached.
  *
  * @since 0.1.0
  */
@@ -119,22 +119,8 @@ export const contentSecurityPolicy = (options: PageOptions = {}): string =>
     "base-uri 'none'"
   ].join("; ")
 
-/**
- * The headers every page is sent with: `content-security-policy` (`contentSecurityPolicy`),
- * `x-frame-options: DENY`, `x-content-type-options: nosniff`, `referrer-policy: no-referrer` and
- * `cache-control: no-store`, after `options.headers`.
- *
- * @example
- * import { createServer } from "node:http"
- * import { Html } from "@shoplink/http"
- * createServer((req, res) => {
- *   res.writeHead(200, { ...Html.pageHeaders(), "content-type": "text/html; charset=utf-8" })
- *   res.end(Html.toHtmlString(Html.html`<p>Hello</p>`))
- * })
- *
- * @since 0.1.0
- */
-export const pageHeaders = (options: PageOptions = {}): Record<string, string> => ({
+// The headers of `page`.
+const pageHeaders = (options: PageOptions = {}): Record<string, string> => ({
   "cache-control": "no-store",
   ...options.headers,
   "content-security-policy": contentSecurityPolicy(options),
@@ -145,7 +131,9 @@ export const pageHeaders = (options: PageOptions = {}): Record<string, string> =
 
 /**
  * A page as an `HttpServerResponse`: `text/html; charset=utf-8`, `options.status` (default 200),
- * with `pageHeaders(options)`.
+ * with the headers every page is sent with: `content-security-policy` (`contentSecurityPolicy`),
+ * `x-frame-options: DENY`, `x-content-type-options: nosniff`, `referrer-policy: no-referrer` and
+ * `cache-control: no-store`, after `options.headers`.
  *
  * @example
  * import { Html } from "@shoplink/http"

@@ -13,7 +13,9 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 
 /**
- * The timeouts; each one left out is its default.
+ * The timeouts; each one left out is its default: `headersTimeout` 10 s (the request line and
+ * headers), `requestTimeout` 30 s (the whole request), `keepAliveTimeout` 5 s (an idle keep-alive
+ * connection).
  *
  * @example
  * import { ServerTimeouts } from "@shoplink/http"
@@ -27,17 +29,7 @@ export interface Options {
   readonly keepAliveTimeout?: Duration.DurationInput | undefined
 }
 
-/**
- * The defaults: 10 s for the headers, 30 s for the whole request, 5 s for an idle keep-alive
- * connection.
- *
- * @example
- * import { ServerTimeouts } from "@shoplink/http"
- * ServerTimeouts.DEFAULTS.requestTimeout // "30 seconds"
- *
- * @since 0.1.0
- */
-export const DEFAULTS = {
+const DEFAULTS = {
   headersTimeout: "10 seconds",
   requestTimeout: "30 seconds",
   keepAliveTimeout: "5 seconds"

@@ -27,16 +27,8 @@ export interface AssetUrls {
   readonly brandLogo: (brand: Pick<OrderManagement.BrandInformation, "SERVICEBrandLogo">) => string | undefined
 }
 
-/**
- * Whether an asset is a PDF document (by its file name; PIES asset type codes do not say).
- *
- * @example
- * import { AssetUrls } from "@shoplink/order-management"
- * AssetUrls.isDocument({ assetName: "install.PDF" }) // true
- *
- * @since 0.1.0
- */
-export const isDocument = (asset: Pick<OrderManagement.DigitalAsset, "assetName">): boolean =>
+// Whether an asset is a PDF document (by its file name; PIES asset type codes do not say).
+const isDocument = (asset: Pick<OrderManagement.DigitalAsset, "assetName">): boolean =>
   /\.pdf$/i.test(asset.assetName)
 
 /**

@@ -156,17 +156,8 @@ const clientTags: ReadonlySet<string> = new Set([
   "ConfigurationError"
 ])
 
-/**
- * Whether a value is one of this client's errors (message errors included).
- *
- * @example
- * import { OrderManagementError } from "@shoplink/order-management"
- * OrderManagementError.isOrderManagementError(new Error("x")) // false
- *
- * @since 0.1.0
- * @category guards
- */
-export const isOrderManagementError = (u: unknown): u is OrderManagementError | ConfigurationError =>
+// Whether a value is one of this client's errors (message errors included).
+const isOrderManagementError = (u: unknown): u is OrderManagementError | ConfigurationError =>
   MessageError.isMessageError(u) ||
   (Predicate.hasProperty(u, "_tag") && typeof u._tag === "string" && clientTags.has(u._tag))
 

@@ -48,17 +48,8 @@ export class OmsCredentials extends HttpApiMiddleware.Tag<OmsCredentials>()("@sh
   }
 }) {}
 
-/**
- * The path parameter every endpoint has: the environment (`US_QUA`, `CA_QUA`, `US_PRD`, `CA_PRD`).
- *
- * @example
- * import { Schema } from "effect"
- * import { OrderManagementApi } from "@shoplink/protocol"
- * Schema.decodeUnknownSync(OrderManagementApi.EnvironmentPath)({ environment: "US_QUA" })
- *
- * @since 0.1.0
- */
-export const EnvironmentPath = Schema.Struct({ environment: Environment })
+// The path parameter every endpoint has: the environment (`US_QUA`, `CA_QUA`, `US_PRD`, `CA_PRD`).
+const EnvironmentPath = Schema.Struct({ environment: Environment })
 
 /**
  * productDetails query parameters, flat as they travel: a product (`productID` with `brandCode`)

@@ -14,7 +14,7 @@ import * as Stream from "effect/Stream"
 import type { IncomingHttpHeaders } from "node:http"
 
 /** The request's URL without query and fragment: session tokens travel in queries. */
-export const safeUrl = (url: string): string => {
+const safeUrl = (url: string): string => {
   const cut = url.search(/[?#]/)
   return cut === -1 ? url : url.slice(0, cut)
 }

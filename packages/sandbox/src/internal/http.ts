@@ -75,7 +75,7 @@ const applyFault = (ctx: Ctx, endpoint: string, kind: Kind) =>
 const digest = (s: string) => createHash("sha256").update(s).digest()
 
 /** Whether a request may use the admin API: always without a configured token, else a matching Bearer token. */
-export const adminAllowed = (ctx: Ctx, authorization: string | undefined): boolean => {
+const adminAllowed = (ctx: Ctx, authorization: string | undefined): boolean => {
   if (ctx.adminToken === undefined) return true
   const given = /^Bearer\s+(.+)$/i.exec(authorization ?? "")?.[1]?.trim()
   // Hashing first gives equal lengths, so the comparison takes the same time whatever was sent.

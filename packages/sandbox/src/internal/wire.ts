@@ -26,7 +26,7 @@ const encodeOrderWebhook = Schema.encodeSync(Punchout.OrderWebhook)
 /** The Punchout API's success status (no message ID). */
 export const successStatus: Envelope.Status = { code: 200, message: { text: "Success" } }
 /** The Order Management API's success status (API0200), also ReserveOrder's. */
-export const successfulStatus: Envelope.Status = { code: 200, message: { ID: "API0200", text: "Successful" } }
+const successfulStatus: Envelope.Status = { code: 200, message: { ID: "API0200", text: "Successful" } }
 
 const referenceField = (referenceID: string | undefined) => (referenceID === undefined ? {} : { referenceID })
 
