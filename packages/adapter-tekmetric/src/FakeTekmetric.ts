@@ -1,18 +1,12 @@
 /**
  * A fake Tekmetric API for tests, the conformance suite and the sample app, built from Tekmetric's
- * public API documentation: a real HTTP server on 127.0.0.1 (port 0 by default) with
- * - `POST /api/v1/oauth/token`: OAuth2 client credentials (HTTP Basic client ID and secret,
- *   `grant_type=client_credentials`), answering `access_token`, `token_type: "bearer"` and a
- *   `scope` listing the client's shop IDs; `expires_in` and token expiry when `tokenLifetimeSeconds`
- *   is set; 401 `{ error: "invalid_client" }` for wrong credentials;
- * - `GET /api/v1/repair-orders?shop&repairOrderStatusId&sort&sortDirection&page&size`, `/repair-orders/{id}`, `/vehicles/{id}`,
- *   `/customers/{id}`, `/jobs?shop&repairOrderId&page&size` — pages as Tekmetric answers them
- *   (`content`, `number`, `size`, `totalPages`, `totalElements`, `first`, `last`), a shop outside the
- *   token's scope 403, an unknown id 404, errors as `{ type: "ERROR", message }`;
- * - `PATCH /api/v1/jobs/{id}` taking `note` (and `name`), answering `{ type: "SUCCESS", message, data }`;
- * - a rate limit per token (`rateLimitPerMinute`, default 300 like the sandbox) answering 429 with
- *   `Retry-After`, `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset`; and
- *   switches for faults (`inject429`, `failNextWrites`, `revokeTokens`).
+ * public API documentation, on the test-kit's `FakeServer` (loopback, port 0): its route table
+ * below is the fake's API — the OAuth2 client-credentials token (scope: the client's shop IDs,
+ * optional expiry), repair orders (filtered by open status, sorted by creation date), vehicles,
+ * customers, jobs and the job-note PATCH, in Tekmetric's pages and `{ type: "ERROR", message }`
+ * errors; a shop outside the token's scope 403, an unknown id 404; a rate limit per token with
+ * Tekmetric's `X-RateLimit-*` headers; and fault switches (`inject429`, `failNextWrites`,
+ * `revokeTokens`).
  *
  * @since 0.1.0
  */
@@ -22,10 +16,8 @@ import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import { randomUUID } from "node:crypto"
-import * as Http from "node:http"
-import type { AddressInfo } from "node:net"
 import { CLIENT_ID_SECRET, CLIENT_SECRET_SECRET, recordedOrders, TekmetricConfig } from "./TekmetricConnector.js"
-import { ServerTimeouts } from "@shoplink/http"
+import * as FakeServer from "@shoplink/connector-testkit/FakeServer"
 
 /**
  * An OAuth client of the fake: its credentials and the shops its tokens may reach.
@@ -202,6 +194,8 @@ const STATUSES: Readonly<Record<number, readonly [code: string, name: string]>> 
 // Repair orders are created a minute apart, in the order they are added.
 const SEED_TIME = Date.parse("2026-01-05T15:00:00.000Z")
 
+const TOKEN_PATH = "/api/v1/oauth/token"
+
 interface FakeRepairOrder {
   id: number
   shopId: number
@@ -220,21 +214,17 @@ interface State {
   nextId: number
 }
 
-const json = (response: Http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
-  response.writeHead(status, { "content-type": "application/json", ...headers })
-  response.end(JSON.stringify(body))
-}
-
-const page = <A>(items: ReadonlyArray<A>, query: Record<string, string>) => {
+// A Tekmetric page (Spring's): `content` and its numbers, from `page` (0-based) and `size` (≤ 100).
+const pageOf = <A>(items: ReadonlyArray<A>, query: Readonly<Record<string, string>>) => {
   const size = Math.min(Math.max(Number.parseInt(query["size"] ?? "10", 10) || 10, 1), 100)
   const number = Math.max(Number.parseInt(query["page"] ?? "0", 10) || 0, 0)
-  const totalPages = Math.ceil(items.length / size)
-  const content = items.slice(number * size, number * size + size)
+  const { items: content, total } = FakeServer.page(items, { offset: number * size, size })
+  const totalPages = Math.ceil(total / size)
   return {
     content,
     pageable: { pageNumber: number, pageSize: size },
     totalPages,
-    totalElements: items.length,
+    totalElements: total,
     last: number + 1 >= totalPages,
     first: number === 0,
     size,
@@ -244,13 +234,11 @@ const page = <A>(items: ReadonlyArray<A>, query: Record<string, string>) => {
   }
 }
 
-const readBody = (request: Http.IncomingMessage) =>
-  new Promise<string>((resolve, reject) => {
-    const chunks: Array<Buffer> = []
-    request.on("data", (chunk: Buffer) => chunks.push(chunk))
-    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
-    request.on("error", reject)
-  })
+const error = (status: number, message: string, headers: Record<string, string> = {}): FakeServer.Response => ({
+  status,
+  body: { type: "ERROR", message, data: null },
+  headers
+})
 
 /**
  * Starts the fake (a Promise; see `startFakeTekmetric` for the scoped Effect).
@@ -269,7 +257,6 @@ export const startFakeTekmetricServer = async (options: FakeTekmetricOptions = {
   const limit = options.rateLimitPerMinute ?? 300
   const state: State = { repairOrders: new Map(), vehicles: new Map(), customers: new Map(), jobs: new Map(), nextId: 10_000 }
   const tokens = new Map<string, { readonly shops: ReadonlyArray<number>; readonly expiresAt: number | undefined; window: number; count: number }>()
-  const log: Array<FakeTekmetricRequest> = []
   let issued = 0
   let pending429: { times: number; retryAfter: number } = { times: 0, retryAfter: 0 }
   let failingWrites: { times: number; retryable: boolean } = { times: 0, retryable: true }
@@ -316,43 +303,39 @@ export const startFakeTekmetricServer = async (options: FakeTekmetricOptions = {
   }
   for (const seed of options.repairOrders ?? Object.values(FAKE_TEKMETRIC_FIXTURES.repairOrders)) addRepairOrder(seed)
 
-  const error = (response: Http.ServerResponse, status: number, message: string, headers: Record<string, string> = {}) =>
-    json(response, status, { type: "ERROR", message, data: null }, headers)
-
-  const handle = async (request: Http.IncomingMessage, response: Http.ServerResponse): Promise<number> => {
-    const url = new URL(request.url ?? "/", "http://fake")
-    const query = Object.fromEntries(url.searchParams)
-    const path = url.pathname
-
-    // --- OAuth2 client credentials ---
-    if (path === "/api/v1/oauth/token") {
-      if (request.method !== "POST") return (error(response, 405, "Method Not Allowed"), 405)
-      const body = new URLSearchParams(await readBody(request))
-      const basic = /^Basic (.+)$/i.exec(request.headers.authorization ?? "")
-      const [id, secret] = basic === null ? [] : Buffer.from(basic[1]!, "base64").toString("utf8").split(":")
-      const client = clients.find((c) => c.clientId === id && c.clientSecret === secret)
-      if (options.tokenDelayMillis) await new Promise((resolve) => setTimeout(resolve, options.tokenDelayMillis))
-      if (body.get("grant_type") !== "client_credentials") {
-        return (json(response, 400, { error: "unsupported_grant_type", error_description: "Unsupported grant type" }), 400)
-      }
-      if (client === undefined) return (json(response, 401, { error: "invalid_client", error_description: "Bad client credentials" }), 401)
-      const token = `tok-${randomUUID()}`
-      const lifetime = options.tokenLifetimeSeconds
-      tokens.set(token, { shops: client.shops, expiresAt: lifetime === undefined ? undefined : now() + lifetime * 1000, window: 0, count: 0 })
-      issued++
-      return (json(response, 200, {
-        access_token: token,
-        token_type: "bearer",
-        scope: client.shops.join(" "),
-        ...(lifetime === undefined ? {} : { expires_in: lifetime })
-      }), 200)
+  // The token endpoint answers before any bearer check; every other route needs a live token.
+  const issueToken = async (request: FakeServer.Request): Promise<FakeServer.Response> => {
+    const body = new URLSearchParams(request.body)
+    const basic = /^Basic (.+)$/i.exec(request.headers.authorization ?? "")
+    const [id, secret] = basic === null ? [] : Buffer.from(basic[1]!, "base64").toString("utf8").split(":")
+    const client = clients.find((c) => c.clientId === id && c.clientSecret === secret)
+    if (options.tokenDelayMillis) await new Promise((resolve) => setTimeout(resolve, options.tokenDelayMillis))
+    if (body.get("grant_type") !== "client_credentials") {
+      return { status: 400, body: { error: "unsupported_grant_type", error_description: "Unsupported grant type" } }
     }
+    if (client === undefined) return { status: 401, body: { error: "invalid_client", error_description: "Bad client credentials" } }
+    const token = `tok-${randomUUID()}`
+    const lifetime = options.tokenLifetimeSeconds
+    tokens.set(token, { shops: client.shops, expiresAt: lifetime === undefined ? undefined : now() + lifetime * 1000, window: 0, count: 0 })
+    issued++
+    return {
+      status: 200,
+      body: { access_token: token, token_type: "bearer", scope: client.shops.join(" "), ...(lifetime === undefined ? {} : { expires_in: lifetime }) }
+    }
+  }
 
-    // --- Bearer token, rate limit ---
+  interface Grant {
+    readonly inScope: (shopId: number) => boolean
+    readonly rateHeaders: Record<string, string>
+  }
+
+  // Bearer token and rate limit, per token and minute.
+  const before = (request: FakeServer.Request): FakeServer.Response | { readonly context: Grant | undefined } => {
+    if (request.path === TOKEN_PATH) return request.method === "POST" ? { context: undefined } : error(405, "Method Not Allowed")
     const bearer = /^Bearer (.+)$/i.exec(request.headers.authorization ?? "")?.[1]
     const grant = bearer === undefined ? undefined : tokens.get(bearer)
     if (grant === undefined || (grant.expiresAt !== undefined && now() >= grant.expiresAt)) {
-      return (json(response, 401, { error: "invalid_token", error_description: "Access token expired or invalid" }), 401)
+      return { status: 401, body: { error: "invalid_token", error_description: "Access token expired or invalid" } }
     }
     const window = Math.floor(now() / 60_000)
     if (grant.window !== window) {
@@ -365,84 +348,88 @@ export const startFakeTekmetricServer = async (options: FakeTekmetricOptions = {
     if (pending429.times > 0 || grant.count > limit) {
       if (pending429.times > 0) pending429.times--
       const retryAfter = pending429.retryAfter > 0 ? pending429.retryAfter : Math.max(1, (window + 1) * 60 - Math.floor(now() / 1000))
-      return (error(response, 429, "Too Many Requests", { ...rateHeaders, "x-ratelimit-remaining": "0", "retry-after": String(retryAfter) }), 429)
+      return error(429, "Too Many Requests", { ...rateHeaders, "x-ratelimit-remaining": "0", "retry-after": String(retryAfter) })
     }
-    const inScope = (shopId: number) => grant.shops.includes(shopId)
-
-    // --- Resources ---
-    let match: RegExpExecArray | null
-    if (request.method === "GET" && path === "/api/v1/repair-orders") {
-      const shop = Number(query["shop"])
-      if (!inScope(shop)) return (error(response, 403, `Access denied to shop ${query["shop"] ?? ""}`), 403)
-      const statuses = query["repairOrderStatusId"]?.split(",").map(Number)
-      const direction = query["sortDirection"] === "DESC" ? -1 : 1
-      const rows = [...state.repairOrders.values()]
-        .filter((ro) => ro.shopId === shop && (statuses === undefined || statuses.includes(ro.repairOrderStatus.id)))
-        .sort((a, b) => query["sort"] === "createdDate" ? direction * a.createdDate.localeCompare(b.createdDate) : a.id - b.id)
-      return (json(response, 200, page(rows, query), rateHeaders), 200)
-    }
-    if (request.method === "GET" && (match = /^\/api\/v1\/repair-orders\/(\d+)$/.exec(path)) !== null) {
-      const ro = state.repairOrders.get(Number(match[1]))
-      if (ro === undefined) return (error(response, 404, "Repair order not found"), 404)
-      if (!inScope(ro.shopId)) return (error(response, 403, "Access denied"), 403)
-      return (json(response, 200, ro, rateHeaders), 200)
-    }
-    if (request.method === "GET" && (match = /^\/api\/v1\/(vehicles|customers)\/(\d+)$/.exec(path)) !== null) {
-      const table = match[1] === "vehicles" ? state.vehicles : state.customers
-      const row = table.get(Number(match[2]))
-      if (row === undefined) return (error(response, 404, `${match[1] === "vehicles" ? "Vehicle" : "Customer"} not found`), 404)
-      return (json(response, 200, row, rateHeaders), 200)
-    }
-    if (request.method === "GET" && path === "/api/v1/jobs") {
-      const shop = Number(query["shop"])
-      if (!inScope(shop)) return (error(response, 403, `Access denied to shop ${query["shop"] ?? ""}`), 403)
-      const roId = query["repairOrderId"] === undefined ? undefined : Number(query["repairOrderId"])
-      const rows = [...state.jobs.values()].filter((j) => j.shopId === shop && (roId === undefined || j.repairOrderId === roId))
-        .sort((a, b) => a.id - b.id)
-      return (json(response, 200, page(rows, query), rateHeaders), 200)
-    }
-    if (request.method === "PATCH" && (match = /^\/api\/v1\/jobs\/(\d+)$/.exec(path)) !== null) {
-      const raw = await readBody(request)
-      const job = state.jobs.get(Number(match[1]))
-      if (job === undefined) return (error(response, 404, "Job not found"), 404)
-      if (!inScope(job.shopId)) return (error(response, 403, "Access denied"), 403)
-      if (failingWrites.times > 0) {
-        failingWrites.times--
-        return failingWrites.retryable
-          ? (error(response, 503, "Service Unavailable"), 503)
-          : (error(response, 400, "Job cannot be updated"), 400)
-      }
-      let body: Record<string, unknown>
-      try {
-        body = JSON.parse(raw) as Record<string, unknown>
-      } catch {
-        return (error(response, 400, "Malformed JSON request"), 400)
-      }
-      if (body["note"] !== undefined && body["note"] !== null && typeof body["note"] !== "string") {
-        return (error(response, 400, "note must be a string"), 400)
-      }
-      if (typeof body["note"] === "string" || body["note"] === null) job.note = body["note"] as string | null
-      if (typeof body["name"] === "string") job.name = body["name"]
-      return (json(response, 200, { type: "SUCCESS", message: "Job updated", data: job }, rateHeaders), 200)
-    }
-    return (error(response, 404, "Not Found"), 404)
+    return { context: { inScope: (shopId) => grant.shops.includes(shopId), rateHeaders } }
   }
 
-  // The same header, request and keep-alive timeouts as every Shoplink server (a slow client cannot hold a socket).
-  const server = Http.createServer(ServerTimeouts.nodeServerOptions(), (request, response) => {
-    const url = new URL(request.url ?? "/", "http://fake")
-    handle(request, response).then(
-      (status) => log.push({ method: request.method ?? "GET", path: url.pathname, query: Object.fromEntries(url.searchParams), status }),
-      () => {
-        if (!response.headersSent) json(response, 500, { type: "ERROR", message: "Internal Server Error" })
+  const ok = (grant: Grant, body: unknown): FakeServer.Response => ({ status: 200, body, headers: grant.rateHeaders })
+  const routes: ReadonlyArray<FakeServer.Route<Grant | undefined>> = [
+    { route: `POST ${TOKEN_PATH}`, handle: issueToken },
+    {
+      route: "GET /api/v1/repair-orders",
+      handle: ({ query }, grant) => {
+        const shop = Number(query["shop"])
+        if (!grant!.inScope(shop)) return error(403, `Access denied to shop ${query["shop"] ?? ""}`)
+        const statuses = query["repairOrderStatusId"]?.split(",").map(Number)
+        const direction = query["sortDirection"] === "DESC" ? -1 : 1
+        const rows = [...state.repairOrders.values()]
+          .filter((ro) => ro.shopId === shop && (statuses === undefined || statuses.includes(ro.repairOrderStatus.id)))
+          .sort((a, b) => query["sort"] === "createdDate" ? direction * a.createdDate.localeCompare(b.createdDate) : a.id - b.id)
+        return ok(grant!, pageOf(rows, query))
       }
-    )
+    },
+    {
+      route: "GET /api/v1/repair-orders/:id",
+      handle: ({ params }, grant) => {
+        const ro = /^\d+$/.test(params.id!) ? state.repairOrders.get(Number(params.id)) : undefined
+        if (ro === undefined) return error(404, "Repair order not found")
+        return grant!.inScope(ro.shopId) ? ok(grant!, ro) : error(403, "Access denied")
+      }
+    },
+    ...(["vehicles", "customers"] as const).map((table): FakeServer.Route<Grant | undefined> => ({
+      route: `GET /api/v1/${table}/:id`,
+      handle: ({ params }, grant) => {
+        const row = /^\d+$/.test(params.id!) ? (table === "vehicles" ? state.vehicles : state.customers).get(Number(params.id)) : undefined
+        return row === undefined ? error(404, `${table === "vehicles" ? "Vehicle" : "Customer"} not found`) : ok(grant!, row)
+      }
+    })),
+    {
+      route: "GET /api/v1/jobs",
+      handle: ({ query }, grant) => {
+        const shop = Number(query["shop"])
+        if (!grant!.inScope(shop)) return error(403, `Access denied to shop ${query["shop"] ?? ""}`)
+        const roId = query["repairOrderId"] === undefined ? undefined : Number(query["repairOrderId"])
+        const rows = [...state.jobs.values()].filter((j) => j.shopId === shop && (roId === undefined || j.repairOrderId === roId))
+          .sort((a, b) => a.id - b.id)
+        return ok(grant!, pageOf(rows, query))
+      }
+    },
+    {
+      route: "PATCH /api/v1/jobs/:id",
+      handle: ({ body: raw, params }, grant) => {
+        const job = /^\d+$/.test(params.id!) ? state.jobs.get(Number(params.id)) : undefined
+        if (job === undefined) return error(404, "Job not found")
+        if (!grant!.inScope(job.shopId)) return error(403, "Access denied")
+        if (failingWrites.times > 0) {
+          failingWrites.times--
+          return failingWrites.retryable ? error(503, "Service Unavailable") : error(400, "Job cannot be updated")
+        }
+        let body: Record<string, unknown>
+        try {
+          body = JSON.parse(raw) as Record<string, unknown>
+        } catch {
+          return error(400, "Malformed JSON request")
+        }
+        if (body["note"] !== undefined && body["note"] !== null && typeof body["note"] !== "string") return error(400, "note must be a string")
+        if (typeof body["note"] === "string" || body["note"] === null) job.note = body["note"] as string | null
+        if (typeof body["name"] === "string") job.name = body["name"]
+        return ok(grant!, { type: "SUCCESS", message: "Job updated", data: job })
+      }
+    }
+  ]
+
+  const server = await FakeServer.start({
+    host: options.host,
+    port: options.port,
+    before,
+    routes,
+    notFound: () => error(404, "Not Found"),
+    record: (request, status): FakeTekmetricRequest => ({ method: request.method, path: request.path, query: request.query, status })
   })
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? "127.0.0.1", resolve))
-  const { port } = server.address() as AddressInfo
   return {
-    url: `http://${options.host ?? "127.0.0.1"}:${port}`,
-    requests: () => [...log],
+    url: server.url,
+    requests: server.requests,
     tokensIssued: () => issued,
     jobs: (repairOrderId) => [...state.jobs.values()].filter((j) => j.repairOrderId === repairOrderId).sort((a, b) => a.id - b.id),
     addRepairOrder,
@@ -453,11 +440,7 @@ export const startFakeTekmetricServer = async (options: FakeTekmetricOptions = {
       failingWrites = { times, retryable }
     },
     revokeTokens: () => tokens.clear(),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      })
+    close: server.close
   }
 }
 
