@@ -16,7 +16,9 @@ import * as Config from "effect/Config"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import * as Observability from "./Observability.js"
+import * as Logging from "./Logging.js"
+import type * as Observability from "./Observability.js"
+import * as Telemetry from "./Telemetry.js"
 import type * as SecretBox from "./SecretBox.js"
 import { problemOf as tableProblemOf, type SettingDefinition, SETTINGS } from "./SettingsTable.js"
 import * as Storage from "./Storage.js"
@@ -167,9 +169,9 @@ export const publicBaseUrl: Config.Config<string> = Config.map(string(SETTINGS.p
  * @since 0.1.0
  */
 export const observability = {
-  logFormat: Observability.logFormatConfig(SETTINGS.logFormat.env),
-  logLevel: Observability.logLevelConfig(SETTINGS.logLevel.env),
-  telemetry: Observability.telemetryConfig({
+  logFormat: Logging.logFormatConfig(SETTINGS.logFormat.env),
+  logLevel: Logging.logLevelConfig(SETTINGS.logLevel.env),
+  telemetry: Telemetry.telemetryConfig({
     endpoint: SETTINGS.otlpEndpoint.env,
     protocol: SETTINGS.otlpProtocol.env,
     headers: SETTINGS.otlpHeaders.env,

@@ -5,7 +5,7 @@ import { HttpRouter } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { UndiciHttpClient } from "@shoplink/http-node"
-import { ConnectorRuntime, Observability, Settings } from "@shoplink/connector-runtime"
+import { ConnectorRuntime, Logging, Observability, Prometheus, Settings, Telemetry } from "@shoplink/connector-runtime"
 import { SANDBOX_FIXTURES, startSandbox } from "@shoplink/sandbox"
 import { Config, ConfigProvider, Effect, Either, Layer, Metric, MetricBoundaries, Redacted } from "effect"
 import { createServer } from "node:http"
@@ -333,4 +333,12 @@ describe("Observability: Prometheus text", () => {
       expect(error._tag).toBe("TelemetryUnavailable")
       expect(error.message.split("\n")).toHaveLength(1)
     }))
+})
+
+describe("Observability after the split into Logging, Telemetry and Prometheus", () => {
+  it("still exports every name of the three modules, as the same values", () => {
+    for (const part of [Logging, Telemetry, Prometheus]) {
+      for (const [name, value] of Object.entries(part)) expect(Observability[name as keyof typeof Observability], name).toBe(value)
+    }
+  })
 })

@@ -5,7 +5,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type * as ApiKeys from "../../ApiKeys.js"
-import { prometheus } from "../../Observability.js"
+import { prometheus } from "../../Prometheus.js"
 import { jsonError, noStore, unauthorized } from "./responses.js"
 
 /** The scrape handler. */
