@@ -1,6 +1,7 @@
 /**
- * A fake Shopmonkey API v3 for tests, the conformance suite and the sample app: a real HTTP server
- * on 127.0.0.1 (port 0 by default) with the public resource and field names, stateful (services
+ * A fake Shopmonkey API v3 for tests, the conformance suite and the sample app, on the test-kit's
+ * `FakeServer` (loopback, port 0 by default; its route table below is the fake's API): the public
+ * resource and field names, stateful (services
  * and parts written through it are kept and readable through `store`), seeded with two companies
  * (each its own API key, location, customers, vehicles, orders and vendors) whose repair orders'
  * vehicles are the sandbox's fixture vehicles, bearer-key authentication that scopes every request
@@ -11,9 +12,7 @@
  */
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
-import * as Http from "node:http"
-import type { AddressInfo } from "node:net"
-import { ServerTimeouts } from "@shoplink/http"
+import * as FakeServer from "@shoplink/connector-testkit/FakeServer"
 import {
   COMPANY_ID,
   LOCATION_ID,
@@ -209,13 +208,10 @@ export interface FakeShopmonkey {
   readonly injectUnavailable: (times: number) => void
 }
 
-const send = (res: Http.ServerResponse, status: number, body: unknown, headers: Http.OutgoingHttpHeaders = {}) => {
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", ...headers })
-  res.end(JSON.stringify(body))
-}
+const send = (status: number, body: unknown, headers: Record<string, string> = {}): FakeServer.Response => ({ status, body, headers })
 
-const failure = (res: Http.ServerResponse, status: number, message: string, code: string, headers: Http.OutgoingHttpHeaders = {}) =>
-  send(res, status, { success: false, code, message }, headers)
+const failure = (status: number, message: string, code: string, headers: Record<string, string> = {}) =>
+  send(status, { success: false, code, message }, headers)
 
 const copy = (row: Row): Record<string, unknown> => structuredClone(row)
 
@@ -229,7 +225,7 @@ interface Company {
   readonly apiKey: string
 }
 
-/** Creates the fake's server and state; `listen` binds it. */
+/** Creates the fake's state and routes; `serve` starts its server. */
 const createFake = (options: FakeShopmonkeyOptions) => {
   const companies: ReadonlyArray<Company> = [
     { id: COMPANY_ID, locationId: LOCATION_ID, apiKey: options.apiKey ?? FAKE_SHOPMONKEY_API_KEY },
@@ -237,7 +233,6 @@ const createFake = (options: FakeShopmonkeyOptions) => {
   ]
   if (companies[0]!.apiKey === companies[1]!.apiKey) throw new TypeError("the fake's two companies need different API keys")
   const tables: Tables = seedTables(Math.max(0, Math.floor(options.extraOrders ?? 0)))
-  const requests: Array<FakeRequest> = []
   let pending429: { times: number; retryAfter: number } = { times: 0, retryAfter: 0 }
   let pendingWriteFailures: { times: number; status: number } = { times: 0, status: 503 }
   let pending503 = 0
@@ -259,33 +254,33 @@ const createFake = (options: FakeShopmonkeyOptions) => {
   const stamp = (prefix: string, company: Company) =>
     ({ id: nextId(prefix), companyId: company.id, locationId: company.locationId, createdDate: now(), updatedDate: now() })
 
-  const list = (res: Http.ServerResponse, rows: ReadonlyArray<Row>, query: URLSearchParams) => {
+  const list = (rows: ReadonlyArray<Row>, query: Readonly<Record<string, string>>) => {
     let filtered = rows
-    const whereText = query.get("where")
-    if (whereText !== null) {
+    const whereText = query["where"]
+    if (whereText !== undefined) {
       let where: unknown
       try {
         where = JSON.parse(whereText)
       } catch {
-        return failure(res, 400, "where must be a JSON object", "BAD_REQUEST")
+        return failure(400, "where must be a JSON object", "BAD_REQUEST")
       }
-      if (typeof where !== "object" || where === null) return failure(res, 400, "where must be a JSON object", "BAD_REQUEST")
+      if (typeof where !== "object" || where === null) return failure(400, "where must be a JSON object", "BAD_REQUEST")
       filtered = rows.filter((row) => matches(row, where as Record<string, unknown>))
     }
-    const limit = Math.min(MAX_LIMIT, Math.max(1, Number.parseInt(query.get("limit") ?? String(MAX_LIMIT), 10) || MAX_LIMIT))
-    const skip = Math.max(0, Number.parseInt(query.get("skip") ?? "0", 10) || 0)
-    const data = filtered.slice(skip, skip + limit).map(copy)
-    send(res, 200, { success: true, data, meta: { total: filtered.length, hasMore: skip + data.length < filtered.length } })
+    const limit = Math.min(MAX_LIMIT, Math.max(1, Number.parseInt(query["limit"] ?? String(MAX_LIMIT), 10) || MAX_LIMIT))
+    const skip = Math.max(0, Number.parseInt(query["skip"] ?? "0", 10) || 0)
+    const { hasMore, items, total } = FakeServer.page(filtered, { offset: skip, size: limit })
+    return send(200, { success: true, data: items.map(copy), meta: { total, hasMore } })
   }
 
   const isText = (v: unknown): v is string => typeof v === "string" && v.trim() !== ""
   const isCents = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0
   const isMetadata = (v: unknown) => v === undefined || v === null || (typeof v === "object" && !Array.isArray(v))
 
-  const createService = (res: Http.ServerResponse, company: Company, orderId: string, body: Record<string, unknown>) => {
-    if (rowOf(tables.order, company, orderId) === undefined) return failure(res, 404, "order not found", "NOT_FOUND")
-    if (!isText(body.name)) return failure(res, 400, "name is required", "BAD_REQUEST")
-    if (!isMetadata(body.metadata)) return failure(res, 400, "metadata must be an object", "BAD_REQUEST")
+  const createService = (company: Company, orderId: string, body: Record<string, unknown>) => {
+    if (rowOf(tables.order, company, orderId) === undefined) return failure(404, "order not found", "NOT_FOUND")
+    if (!isText(body.name)) return failure(400, "name is required", "BAD_REQUEST")
+    if (!isMetadata(body.metadata)) return failure(400, "metadata must be an object", "BAD_REQUEST")
     const row: Row = {
       ...stamp("svc", company),
       orderId,
@@ -297,25 +292,25 @@ const createFake = (options: FakeShopmonkeyOptions) => {
       ordinal: servicesOf(company, orderId).length + 1
     }
     tables.service.set(row.id, row)
-    send(res, 200, { success: true, data: { ...copy(row), parts: [] } })
+    return send(200, { success: true, data: { ...copy(row), parts: [] } })
   }
 
-  const createPart = (res: Http.ServerResponse, company: Company, orderId: string, serviceId: string, body: Record<string, unknown>) => {
+  const createPart = (company: Company, orderId: string, serviceId: string, body: Record<string, unknown>) => {
     const service = rowOf(tables.service, company, serviceId)
     if (rowOf(tables.order, company, orderId) === undefined || service === undefined || service.orderId !== orderId) {
-      return failure(res, 404, "service not found", "NOT_FOUND")
+      return failure(404, "service not found", "NOT_FOUND")
     }
-    if (!isText(body.name)) return failure(res, 400, "name is required", "BAD_REQUEST")
-    if (typeof body.quantity !== "number" || !(body.quantity > 0)) return failure(res, 400, "quantity must be positive", "BAD_REQUEST")
+    if (!isText(body.name)) return failure(400, "name is required", "BAD_REQUEST")
+    if (typeof body.quantity !== "number" || !(body.quantity > 0)) return failure(400, "quantity must be positive", "BAD_REQUEST")
     for (const field of ["wholesaleCostCents", "retailCostCents", "coreChargeCents"] as const) {
       if (body[field] !== undefined && !isCents(body[field])) {
-        return failure(res, 400, `${field} must be a non-negative integer number of cents`, "BAD_REQUEST")
+        return failure(400, `${field} must be a non-negative integer number of cents`, "BAD_REQUEST")
       }
     }
     if (body.vendorId !== undefined && body.vendorId !== null && rowOf(tables.vendor, company, String(body.vendorId)) === undefined) {
-      return failure(res, 400, "vendorId does not name a vendor", "BAD_REQUEST")
+      return failure(400, "vendorId does not name a vendor", "BAD_REQUEST")
     }
-    if (!isMetadata(body.metadata)) return failure(res, 400, "metadata must be an object", "BAD_REQUEST")
+    if (!isMetadata(body.metadata)) return failure(400, "metadata must be an object", "BAD_REQUEST")
     const row: Row = {
       ...stamp("prt", company),
       orderId,
@@ -333,101 +328,93 @@ const createFake = (options: FakeShopmonkeyOptions) => {
       ordinal: partsOf(company, orderId).filter((p) => p.serviceId === serviceId).length + 1
     }
     tables.part.set(row.id, row)
-    send(res, 200, { success: true, data: copy(row) })
+    return send(200, { success: true, data: copy(row) })
   }
 
-  const createVendor = (res: Http.ServerResponse, company: Company, body: Record<string, unknown>) => {
-    if (!isText(body.name)) return failure(res, 400, "name is required", "BAD_REQUEST")
+  const createVendor = (company: Company, body: Record<string, unknown>) => {
+    if (!isText(body.name)) return failure(400, "name is required", "BAD_REQUEST")
     const { updatedDate: _updated, ...stamped } = stamp("ven", company)
     const row: Row = { ...stamped, name: body.name, metadata: null }
     tables.vendor.set(row.id, row)
-    send(res, 200, { success: true, data: copy(row) })
+    return send(200, { success: true, data: copy(row) })
   }
 
-  const route = (req: Http.IncomingMessage, res: Http.ServerResponse, company: Company, url: URL, bodyText: string) => {
-    const method = req.method ?? "GET"
-    const parts = url.pathname.split("/").filter((s) => s !== "").map(decodeURIComponent)
-    if (parts[0] !== "v3") return failure(res, 404, "not found", "NOT_FOUND")
-    const [resource, id, sub, subId, leaf] = parts.slice(1)
-    let body: Record<string, unknown> = {}
-    if (method === "POST" || method === "PUT") {
-      try {
-        const parsed = JSON.parse(bodyText === "" ? "{}" : bodyText) as unknown
-        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw new Error("not an object")
-        body = parsed as Record<string, unknown>
-      } catch {
-        return failure(res, 400, "the body must be a JSON object", "BAD_REQUEST")
-      }
+  // A POST body must be a JSON object.
+  const withBody = (handle: (request: FakeServer.Request, company: Company, body: Record<string, unknown>) => FakeServer.Response) =>
+  (request: FakeServer.Request, company: Company): FakeServer.Response => {
+    let body: unknown
+    try {
+      body = JSON.parse(request.body === "" ? "{}" : request.body)
+    } catch {
+      body = undefined
     }
-    const tableOf = (name: string | undefined) =>
-      name === "order" ? tables.order : name === "vehicle" ? tables.vehicle : name === "customer" ? tables.customer :
-      name === "vendor" ? tables.vendor : undefined
-    if (method === "GET" && id === undefined) {
-      const table = tableOf(resource)
-      if (table !== undefined) return list(res, rowsOf(table, company), url.searchParams)
-    }
-    if (method === "GET" && id !== undefined && sub === undefined) {
-      const table = tableOf(resource)
-      if (table !== undefined) {
-        const row = rowOf(table, company, id)
-        return row === undefined ? failure(res, 404, `${resource} not found`, "NOT_FOUND") : send(res, 200, { success: true, data: copy(row) })
-      }
-    }
-    if (resource === "order" && id !== undefined && sub === "service") {
-      if (method === "GET" && subId === undefined) {
-        if (rowOf(tables.order, company, id) === undefined) return failure(res, 404, "order not found", "NOT_FOUND")
-        const parts = partsOf(company, id)
-        const data = servicesOf(company, id).map((s) => ({ ...copy(s), parts: parts.filter((p) => p.serviceId === s.id).map(copy) }))
-        return send(res, 200, { success: true, data })
-      }
-      if (method === "POST" && subId === undefined) return createService(res, company, id, body)
-      if (method === "POST" && subId !== undefined && leaf === "part") return createPart(res, company, id, subId, body)
-    }
-    if (resource === "vendor" && method === "POST" && id === undefined) return createVendor(res, company, body)
-    failure(res, 404, `no route for ${method} ${url.pathname}`, "NOT_FOUND")
+    if (typeof body !== "object" || body === null || Array.isArray(body)) return failure(400, "the body must be a JSON object", "BAD_REQUEST")
+    return handle(request, company, body as Record<string, unknown>)
   }
 
-  // The same header, request and keep-alive timeouts as every Shoplink server (a slow client cannot hold a socket).
-  const server = Http.createServer(ServerTimeouts.nodeServerOptions(), (req, res) => {
-    const chunks: Array<Buffer> = []
-    req.on("data", (chunk: Buffer) => chunks.push(chunk))
-    req.on("end", () => {
-      const url = new URL(req.url ?? "/", "http://127.0.0.1")
-      const header = req.headers.authorization ?? ""
-      const bearer = /^Bearer\s+/i.test(header)
-      const company = companies.find((c) => header === `Bearer ${c.apiKey}`)
-      const record = (status: number) =>
-        requests.push({
-          method: req.method ?? "GET",
-          path: url.pathname,
-          query: Object.fromEntries(url.searchParams),
-          authorized: company !== undefined,
-          companyId: company?.id,
-          bearer,
-          status
-        })
-      res.on("finish", () => record(res.statusCode))
-      if (company === undefined) return failure(res, 401, "Unauthorized", "UNAUTHORIZED")
-      if (pendingWriteFailures.times > 0 && req.method !== "GET" && req.method !== "HEAD") {
-        pendingWriteFailures = { ...pendingWriteFailures, times: pendingWriteFailures.times - 1 }
-        const status = pendingWriteFailures.status
-        return failure(res, status, status >= 500 ? "Service Unavailable" : "Unprocessable Entity", status >= 500 ? "UNAVAILABLE" : "VALIDATION_ERROR")
+  const readable = { order: tables.order, vehicle: tables.vehicle, customer: tables.customer, vendor: tables.vendor }
+  const routes: ReadonlyArray<FakeServer.Route<Company>> = [
+    ...Object.entries(readable).flatMap(([resource, table]): ReadonlyArray<FakeServer.Route<Company>> => [
+      { route: `GET /v3/${resource}`, handle: ({ query }, company) => list(rowsOf(table, company), query) },
+      {
+        route: `GET /v3/${resource}/:id`,
+        handle: ({ params }, company) => {
+          const row = rowOf(table, company, params.id!)
+          return row === undefined ? failure(404, `${resource} not found`, "NOT_FOUND") : send(200, { success: true, data: copy(row) })
+        }
       }
-      if (pending429.times > 0) {
-        pending429 = { ...pending429, times: pending429.times - 1 }
-        return failure(res, 429, "Too Many Requests", "TOO_MANY_REQUESTS", { "retry-after": String(pending429.retryAfter) })
+    ]),
+    {
+      route: "GET /v3/order/:id/service",
+      handle: ({ params }, company) => {
+        if (rowOf(tables.order, company, params.id!) === undefined) return failure(404, "order not found", "NOT_FOUND")
+        const parts = partsOf(company, params.id)
+        const data = servicesOf(company, params.id).map((s) => ({ ...copy(s), parts: parts.filter((p) => p.serviceId === s.id).map(copy) }))
+        return send(200, { success: true, data })
       }
-      if (pending503 > 0) {
-        pending503--
-        return failure(res, 503, "Service Unavailable", "SERVICE_UNAVAILABLE")
-      }
-      try {
-        route(req, res, company, url, Buffer.concat(chunks).toString("utf8"))
-      } catch (error) {
-        failure(res, 500, error instanceof Error ? error.message : "internal error", "INTERNAL")
-      }
-    })
-  })
+    },
+    { route: "POST /v3/order/:id/service", handle: withBody(({ params }, company, body) => createService(company, params.id!, body)) },
+    {
+      route: "POST /v3/order/:id/service/:serviceId/part",
+      handle: withBody(({ params }, company, body) => createPart(company, params.id!, params.serviceId!, body))
+    },
+    { route: "POST /v3/vendor", handle: withBody((_request, company, body) => createVendor(company, body)) }
+  ]
+
+  const companyOf = (request: FakeServer.Request) => companies.find((c) => request.headers.authorization === `Bearer ${c.apiKey}`)
+
+  // Authentication, then the injected faults, before any route.
+  const before = (request: FakeServer.Request): FakeServer.Response | { readonly context: Company } => {
+    const company = companyOf(request)
+    if (company === undefined) return failure(401, "Unauthorized", "UNAUTHORIZED")
+    if (pendingWriteFailures.times > 0 && request.method !== "GET" && request.method !== "HEAD") {
+      pendingWriteFailures = { ...pendingWriteFailures, times: pendingWriteFailures.times - 1 }
+      const status = pendingWriteFailures.status
+      return failure(status, status >= 500 ? "Service Unavailable" : "Unprocessable Entity", status >= 500 ? "UNAVAILABLE" : "VALIDATION_ERROR")
+    }
+    if (pending429.times > 0) {
+      pending429 = { ...pending429, times: pending429.times - 1 }
+      return failure(429, "Too Many Requests", "TOO_MANY_REQUESTS", { "retry-after": String(pending429.retryAfter) })
+    }
+    if (pending503 > 0) {
+      pending503--
+      return failure(503, "Service Unavailable", "SERVICE_UNAVAILABLE")
+    }
+    return { context: company }
+  }
+
+  const record = (request: FakeServer.Request, status: number): FakeRequest => {
+    const company = companyOf(request)
+    return {
+      method: request.method,
+      path: request.path,
+      query: request.query,
+      authorized: company !== undefined,
+      companyId: company?.id,
+      bearer: /^Bearer\s+/i.test(request.headers.authorization ?? ""),
+      status
+    }
+  }
 
   const storeOf = (company: Company): FakeShopmonkeyStore => ({
     orders: () => rowsOf(tables.order, company).map(copy),
@@ -449,11 +436,11 @@ const createFake = (options: FakeShopmonkeyOptions) => {
   }))
 
   return {
-    server,
+    serve: (host: string, port: number) =>
+      FakeServer.start({ host, port, before, routes, record, notFound: (r) => failure(404, `no route for ${r.method} ${r.path}`, "NOT_FOUND") }),
     apiKey: handles[0]!.apiKey,
     store: handles[0]!.store,
     companies: handles,
-    requests: () => [...requests],
     inject429: (times: number, retryAfterSeconds: number) => {
       pending429 = { times: Math.max(0, Math.floor(times)), retryAfter: Math.max(0, Math.floor(retryAfterSeconds)) }
     },
@@ -465,21 +452,6 @@ const createFake = (options: FakeShopmonkeyOptions) => {
     }
   }
 }
-
-const listen = (server: Http.Server, port: number, host: string) =>
-  new Promise<void>((resolve, reject) => {
-    server.once("error", reject)
-    server.listen(port, host, () => {
-      server.off("error", reject)
-      resolve()
-    })
-  })
-
-const close = (server: Http.Server) =>
-  new Promise<void>((resolve) => {
-    server.closeAllConnections()
-    server.close(() => resolve())
-  })
 
 /**
  * A fake with a Promise API, for code that does not use Effect (`close()` when done).
@@ -496,19 +468,17 @@ export const startFakeShopmonkeyServer = async (
   options: FakeShopmonkeyOptions = {}
 ): Promise<FakeShopmonkey & { readonly close: () => Promise<void> }> => {
   const fake = createFake(options)
-  const host = options.host ?? "127.0.0.1"
-  await listen(fake.server, options.port ?? 0, host)
-  const { port } = fake.server.address() as AddressInfo
+  const server = await fake.serve(options.host ?? "127.0.0.1", options.port ?? 0)
   return {
-    url: `http://${host}:${port}/v3`,
+    url: `${server.url}/v3`,
     apiKey: fake.apiKey,
     store: fake.store,
     companies: fake.companies,
-    requests: fake.requests,
+    requests: server.requests,
     inject429: fake.inject429,
     injectUnavailable: fake.injectUnavailable,
     failNextWrites: fake.failNextWrites,
-    close: () => close(fake.server)
+    close: server.close
   }
 }
 
