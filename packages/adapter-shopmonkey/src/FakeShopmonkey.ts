@@ -1,12 +1,12 @@
 /**
  * A fake Shopmonkey API v3 for tests, the conformance suite and the sample app, on the test-kit's
  * `FakeServer` (loopback, port 0 by default; its route table below is the fake's API): the public
- * resource and field names, stateful (services
- * and parts written through it are kept and readable through `store`), seeded with two companies
- * (each its own API key, location, customers, vehicles, orders and vendors) whose repair orders'
- * vehicles are the sandbox's fixture vehicles, bearer-key authentication that scopes every request
- * to the key's company, `limit`/`skip` pagination with `meta.hasMore` and the limit clamped at 100
- * like the real API, and `429` injection with `Retry-After`.
+ * resource and field names, stateful (services and parts written through it are kept and readable
+ * through `store`), seeded with two companies (each its own API key, location, customers, vehicles,
+ * orders and vendors) whose repair orders' vehicles are the sandbox's fixture vehicles, bearer-key
+ * authentication that scopes every request to the key's company, `limit`/`skip` pagination with
+ * `meta.hasMore` and the limit clamped at 100 like the real API, and `429` injection with
+ * `Retry-After`.
  *
  * @since 0.1.0
  */

@@ -1,18 +1,16 @@
 /**
- * @shoplink/adapter-__name__/testing — a fake __title__ API: a real HTTP server on 127.0.0.1 (port 0)
- * for the adapter's tests, the conformance harness (test/harness.ts) and the sample's embedded
- * default. The plumbing is done (listening, the API key, JSON, failing writes on demand, a store
- * the tests read directly); what is left is `route`: __title__'s own paths and payloads, written
- * from its public API documentation, turned into reads and writes of the store.
+ * @shoplink/adapter-__name__/testing — a fake __title__ API on the test-kit's `FakeServer` (a real
+ * HTTP server on 127.0.0.1, port 0) for the adapter's tests, the conformance harness
+ * (test/harness.ts) and the sample's embedded default. The plumbing is done (the API key, failing
+ * writes on demand, a store the tests read directly); what is left is `routes`: __title__'s own
+ * paths and payloads, written from its public API documentation, as reads and writes of the store.
  *
  * @since 0.1.0
  */
 import type { ShopSystem } from "@shoplink/connector"
-import { ServerTimeouts } from "@shoplink/http"
+import * as FakeServer from "@shoplink/connector-testkit/FakeServer"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
-import * as Http from "node:http"
-import type { AddressInfo } from "node:net"
 
 /**
  * A repair order in the fake. Keep the facts the adapter maps (number, vehicle, customer) here, in
@@ -70,22 +68,6 @@ export interface FakeStore {
 }
 
 /**
- * A request as `route` sees it: the API key is already checked, the body parsed as JSON.
- *
- * @example
- * import type { FakeRequest } from "@shoplink/adapter-__name__/testing"
- * const isRead = (request: FakeRequest) => request.method === "GET"
- *
- * @since 0.1.0
- */
-export interface FakeRequest {
-  readonly method: string
-  readonly path: string
-  readonly query: URLSearchParams
-  readonly body: unknown
-}
-
-/**
  * The running fake.
  *
  * @example
@@ -120,48 +102,35 @@ export const FAKE___NAME___API_KEY = "fake-__name__-api-key"
 
 // TODO: __title__'s routes, as its API documentation describes them: the repair order the adapter
 // loads (with its vehicle and customer), the part lines it lists and adds, the purchase order it
-// records. Answer in __title__'s JSON and with its status codes (404 for an unknown repair order).
-const route = (_store: FakeStore, request: FakeRequest): { readonly status: number; readonly body: unknown } => ({
-  status: 404,
-  body: { error: `the fake __title__ has no route for ${request.method} ${request.path} yet (src/testing.ts)` }
-})
+// records. Each is "<METHOD> <path>" (`:id` a parameter) with its answer in __title__'s JSON and
+// status codes (404 for an unknown repair order); the request body arrives as text. For example:
+//   { route: "GET /repair-orders/:id", handle: ({ params }, store) => ... store.repairOrders.get(params.id!) ... }
+const routes: ReadonlyArray<FakeServer.Route<FakeStore>> = []
 
 // TODO: how __title__ authenticates a request; a bearer API key here.
-const authorized = (request: Http.IncomingMessage, apiKey: string) => request.headers.authorization === `Bearer ${apiKey}`
+const authorized = (request: FakeServer.Request, apiKey: string) => request.headers.authorization === `Bearer ${apiKey}`
 
 const listen = async (apiKey: string) => {
   const store: FakeStore = { repairOrders: new Map(), lines: new Map(), orders: new Map() }
   let failing = { count: 0, retryable: true }
   let nextId = 1
-  const answer = (response: Http.ServerResponse, status: number, body: unknown) => {
-    response.writeHead(status, { "content-type": "application/json" })
-    response.end(JSON.stringify(body))
-  }
-  // The same header, request and keep-alive timeouts as every Shoplink server.
-  const server = Http.createServer(ServerTimeouts.nodeServerOptions(), (request, response) => {
-    const chunks: Array<Buffer> = []
-    request.on("data", (chunk: Buffer) => chunks.push(chunk))
-    request.on("end", () => {
-      if (!authorized(request, apiKey)) return answer(response, 401, { error: "unauthorized" })
+  const server = await FakeServer.start({
+    routes,
+    before: (request) => {
+      if (!authorized(request, apiKey)) return { status: 401, body: { error: "unauthorized" } }
       if (request.method !== "GET" && failing.count > 0) {
         failing.count--
-        return answer(response, failing.retryable ? 503 : 422, { error: failing.retryable ? "unavailable" : "refused" })
+        return failing.retryable ? { status: 503, body: { error: "unavailable" } } : { status: 422, body: { error: "refused" } }
       }
-      const url = new URL(request.url ?? "/", "http://fake")
-      const text = Buffer.concat(chunks).toString("utf8")
-      let body: unknown
-      try {
-        body = text === "" ? undefined : JSON.parse(text)
-      } catch {
-        return answer(response, 400, { error: "malformed JSON" })
-      }
-      const result = route(store, { method: request.method ?? "GET", path: url.pathname, query: url.searchParams, body })
-      answer(response, result.status, result.body)
+      return { context: store }
+    },
+    notFound: (request) => ({
+      status: 404,
+      body: { error: `the fake __title__ has no route for ${request.method} ${request.path} yet (src/testing.ts)` }
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   const fake: Fake__Name__ = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: server.url,
     apiKey,
     addRepairOrder: (ro) => {
       const id = String(nextId++)
@@ -174,7 +143,7 @@ const listen = async (apiKey: string) => {
       failing = { count, retryable }
     }
   }
-  return { fake, close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))) }
+  return { fake, close: server.close }
 }
 
 /**
