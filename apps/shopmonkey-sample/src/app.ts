@@ -4,6 +4,8 @@
 import { shopmonkeyBaseUrl, shopmonkeyBaseUrlSetting, shopmonkeyConnector, ShopmonkeyShopSystem } from "@shoplink/adapter-shopmonkey"
 import { ServiceApp, type ServiceMain } from "@shoplink/service-pages"
 import * as Config from "effect/Config"
+import type * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
 
 /** The service's settings: ServiceApp's, and where Shopmonkey's API is. */
 export interface Settings extends ServiceApp.Settings {
@@ -23,4 +25,5 @@ export const sms: ServiceMain.Main<{ readonly baseUrl: string }>["sms"] = {
 }
 
 /** Starts the service in the current Scope (the demo and the tests). */
-export const startApp = (settings: Settings) => ServiceApp.make(connector({ baseUrl: settings.shopmonkeyBaseUrl }), settings)
+export const startApp = (settings: Settings): Effect.Effect<ServiceApp.RunningApp, ServiceApp.StartFailed, Scope.Scope> =>
+  ServiceApp.make(connector({ baseUrl: settings.shopmonkeyBaseUrl }), settings)

@@ -45,8 +45,9 @@ describe("shopmonkey-sample security", () => {
           expectNothingIn(answer, embedded.sandbox.url)
         }
       }
-      // The runtime's launch API is not mounted by the sample.
-      expect((yield* call(() => anonymous.post("/shoplink/launch", { shopId: "main-street", repairOrderId: A.vin.id }))).status).toBe(404)
+      // The runtime's launch API and parts page need a vendor API key (or a signed link).
+      expect((yield* call(() => anonymous.post("/shoplink/launch", { shopId: "main-street", repairOrderId: A.vin.id }))).status).toBe(401)
+      expect((yield* call(() => anonymous.get(`/shoplink/parts?shop=main-street&ro=${A.vin.id}`))).status).toBe(403)
     }))
 
   it.scoped("a POST with a valid session cookie but a foreign, null or missing Origin, or a missing or wrong CSRF token → 403", () =>

@@ -4,8 +4,10 @@ import { spawnSync } from "node:child_process"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { SecretBox } from "@shoplink/connector-runtime"
-import { configErrorLines, parseUsers } from "../src/settings.js"
+import { ServiceMain, SignIn } from "@shoplink/service-pages"
+
+const { configErrorLines } = ServiceMain
+const parseUsers = (text: string) => SignIn.parseUsers(text, { hashHint: "`node dist/hash-password.js`" })
 
 const main = join(import.meta.dirname, "..", "dist", "main.js")
 
@@ -39,10 +41,10 @@ describe("shopmonkey-sample configuration errors", () => {
     const lines = result.stderr.trimEnd().split("\n")
     expect(lines[0]).toBe("Configuration error, 2 settings to fix:")
     expect(lines.slice(1, 3)).toEqual([
-      "  SHOPLINK_SECRET_KEYS (the keyring sealing shops' secrets in the database) is missing",
-      "  SHOPLINK_USERS_FILE (a JSON file of the users who may sign in) is missing"
+      "  SHOPLINK_SECRET_KEYS (the keyring sealing the service's stored secrets) is missing",
+      "  SHOPLINK_USERS_FILE (a JSON file of the users who may sign in to the service's pages) is missing"
     ])
-    expect(result.stderr).toContain("unset both for the embedded default")
+    expect(result.stderr).toContain("unset them all for the embedded default")
     // Neither the Effect error tree on one line nor any value.
     expect(result.stderr).not.toContain("Missing data at")
     expect(result.stderr).not.toContain(secret)
@@ -62,7 +64,7 @@ describe("shopmonkey-sample configuration errors", () => {
     const lines = result.stderr.trimEnd().split("\n")
     expect(lines[0]).toBe("Configuration error, 1 setting to fix:")
     expect(lines.filter((line) => line.startsWith("  "))).toEqual([
-      "  SHOPLINK_SECRET_KEYS (the keyring sealing shops' secrets in the database) is missing"
+      "  SHOPLINK_SECRET_KEYS (the keyring sealing the service's stored secrets) is missing"
     ])
   })
 
@@ -75,23 +77,8 @@ describe("shopmonkey-sample configuration errors", () => {
       SHOPLINK_USERS_FILE: usersFile()
     })
     expect(result.status).toBe(2)
-    expect(result.stderr).toContain("  SHOPLINK_SECRET_KEYS (the keyring sealing shops' secrets in the database) is invalid: key k1 is 15 bytes; AES-256 needs 32")
+    expect(result.stderr).toContain("  SHOPLINK_SECRET_KEYS (the keyring sealing the service's stored secrets) is invalid: key k1 is 15 bytes; AES-256 needs 32")
     expect(result.stderr).not.toContain("c2hvcnQta2V5LXZhbHVl")
-  })
-
-  it("the single-shop variables of earlier releases are refused with what replaced them, and their values are not printed", () => {
-    const result = start({
-      SHOPLINK_PUNCHOUT_BASE_URL: "http://127.0.0.1:9",
-      SHOPLINK_VENDOR_API_KEY: "vendor-key",
-      SHOPLINK_SECRET_KEYS: SecretBox.generateKey("k1"),
-      SHOPLINK_USERS_FILE: usersFile(),
-      SHOPLINK_SHOPMONKEY_API_KEY: "sm-secret-9999"
-    })
-    expect(result.status).toBe(2)
-    expect(result.stderr).toContain(
-      "  SHOPLINK_SHOPMONKEY_API_KEY is not supported: shops are onboarded in the database now: `shoplink shops add` (see the README)"
-    )
-    expect(result.stderr).not.toContain("sm-secret-9999")
   })
 
   it("an invalid value is named with the reason", () => {
@@ -103,7 +90,7 @@ describe("shopmonkey-sample configuration errors", () => {
   it("SHOPLINK_DATABASE_URL of another scheme is named with the problem, its password masked, before anything is opened", () => {
     const result = start({ SHOPLINK_DATABASE_URL: "mysql://root:hunter2@db.internal/shoplink" })
     expect(result.status).toBe(2)
-    expect(result.stderr).toContain('SHOPLINK_DATABASE_URL (the database for shops, the inbox and launch keys: postgres://… (shared by several instances) or a SQLite file) is invalid: unsupported scheme "mysql:"')
+    expect(result.stderr).toContain(`SHOPLINK_DATABASE_URL (the connector service's database, a SQLite file or a postgres:// URL) is invalid: unsupported scheme "mysql:"`)
     expect(result.stderr).not.toContain("hunter2")
   })
 
@@ -122,15 +109,15 @@ describe("shopmonkey-sample configuration errors", () => {
       )
     )
     expect(configErrorLines(error)).toEqual([
-      "SHOPLINK_PUNCHOUT_BASE_URL (the distributor's Punchout base URL) is missing",
-      "SHOPLINK_VENDOR_API_KEY (the distributor's vendor API key) is invalid",
-      "SHOPLINK_SECRET_KEYS (the keyring sealing shops' secrets in the database) is invalid: key k1 is 16 bytes; AES-256 needs 32"
+      "SHOPLINK_PUNCHOUT_BASE_URL (the Punchout API base URL) is missing",
+      "SHOPLINK_VENDOR_API_KEY (the distributor's vendor API key, for Punchout) is invalid",
+      "SHOPLINK_SECRET_KEYS (the keyring sealing the service's stored secrets) is invalid: key k1 is 16 bytes; AES-256 needs 32"
     ])
   })
 
   it("the standard settings' problems read after the variable's name (SettingsTable.problemOf)", () => {
     expect(configErrorLines(ConfigError.InvalidData(["SHOPLINK_PUBLIC_BASE_URL"], "is not a URL: \"parts\""))).toEqual([
-      "SHOPLINK_PUBLIC_BASE_URL (where the distributor and browsers reach the public routes) is not a URL: \"parts\""
+      "SHOPLINK_PUBLIC_BASE_URL (where the distributor and browsers reach the service's public routes (webhooks, callback page)) is not a URL: \"parts\""
     ])
   })
 

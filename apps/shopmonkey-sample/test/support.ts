@@ -4,10 +4,10 @@ import { Effect } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { startApp } from "../src/app.js"
+import { type Settings, startApp } from "../src/app.js"
 import { loopbackSettings, startEmbedded } from "../src/embedded.js"
-import type { Settings } from "../src/settings.js"
 import { WebClient } from "@shoplink/connector-testkit"
+import type { ServiceApp } from "@shoplink/service-pages"
 
 export const PASSWORDS = ["ava-password-for-tests", "ben-password-for-tests"] as const
 
@@ -18,7 +18,7 @@ export const startSample = (overrides: Partial<Settings> = {}) =>
       Effect.sync(() => mkdtempSync(join(tmpdir(), "sample-test-"))),
       (d) => Effect.sync(() => rmSync(d, { recursive: true, force: true }))
     )
-    const app = yield* startApp(
+    const app: ServiceApp.RunningApp = yield* startApp(
       loopbackSettings(embedded, { smsVendorName: "Sample tests", database: { sqlite: join(dir, "db.sqlite") }, ...overrides })
     ).pipe(Effect.orDie)
     return { embedded, app, dir }

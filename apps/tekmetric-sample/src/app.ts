@@ -7,6 +7,8 @@ import type { Setting } from "@shoplink/connector"
 import { Settings as Standard } from "@shoplink/connector-runtime"
 import { ServiceApp, type ServiceMain } from "@shoplink/service-pages"
 import * as Config from "effect/Config"
+import type * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
 import * as Layer from "effect/Layer"
 
 /** The service's settings: ServiceApp's, and where Tekmetric's API is. */
@@ -39,4 +41,5 @@ export const sms: ServiceMain.Main<{ readonly baseUrl: string }>["sms"] = {
 export const options: ServiceApp.Options = { withoutVehicle: "hint", showPermanentSmsErrors: true }
 
 /** Starts the service in the current Scope (the demo and the tests). */
-export const startApp = (settings: Settings) => ServiceApp.make(connector({ baseUrl: settings.tekmetricBaseUrl }), settings, options)
+export const startApp = (settings: Settings): Effect.Effect<ServiceApp.RunningApp, ServiceApp.StartFailed, Scope.Scope> =>
+  ServiceApp.make(connector({ baseUrl: settings.tekmetricBaseUrl }), settings, options)

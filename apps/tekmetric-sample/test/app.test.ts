@@ -64,16 +64,19 @@ describe("tekmetric-sample", () => {
       const token = catalog.searchParams.get("token")!
       yield* sandbox.admin.driver.addToCart(token, { productID: "51515", brandID: "WIX", quantity: 2 })
       const exported = yield* sandbox.admin.driver.press(token, "export")
-      yield* waitFor(async () => (await ava.get(`/ro/${ros.vin.id}`)).text.includes('data-kind="quote"'))
+      yield* waitFor(async () => (await ava.get(`/ro/${ros.vin.id}`)).text.includes('data-testid="quoted-line"'))
       const landing = yield* call(() => fetch(exported.redirect!).then((r) => r.text()))
       expect(landing).toContain("1 part quoted and kept with RO 1042.")
       const submitted = yield* sandbox.admin.driver.press(token, "exportAndSubmit")
-      yield* waitFor(async () => (await ava.get(`/ro/${ros.vin.id}`)).text.includes(`data-order-id="${submitted.orderID}"`))
+      yield* waitFor(async () => {
+        const text = (await ava.get(`/ro/${ros.vin.id}`)).text
+        return text.includes(`data-order-id="${submitted.orderID}"`) && !text.includes('data-testid="pending"')
+      })
       const page = (yield* call(() => ava.get(`/ro/${ros.vin.id}`))).text
-      expect([...page.matchAll(/data-testid="kept-line" data-kind="(\w+)"/g)].map((m) => m[1])).toEqual(["quote", "order"])
+      expect([...page.matchAll(/<tr data-testid="(quoted|ordered)-line"/g)].map((m) => m[1])).toEqual(["quoted", "ordered"])
       expect(tekmetric.jobs(ros.vin.id)[0]!.note).toBe(`Parts order ${submitted.orderID}: Order submitted (status 3), via Shoplink [shoplink-order:${submitted.orderID}]`)
       // The page says the order's status in words, never the raw code.
-      expect(page).toMatch(new RegExp(`data-order-id="${submitted.orderID}">Distributor order ${submitted.orderID} <span class="badge" data-testid="order-status">Order submitted</span>`))
+      expect(page).toMatch(new RegExp(`data-order-id="${submitted.orderID}">\nOrder ${submitted.orderID} <span class="badge" data-testid="order-status">Order submitted</span>`))
       expect(page).not.toMatch(/status \d/)
       // The parts page: the signed link from the RO page works; without it, 403.
       const link = /data-testid="parts-page-link" href="([^"]+)"/.exec(page)![1]!.replace(/&amp;/g, "&")

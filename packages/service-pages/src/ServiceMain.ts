@@ -114,7 +114,8 @@ export const configErrorLines = (error: ConfigError.ConfigError, extra: Readonly
   const definitions = new Map([...Object.values(SETTINGS), ...Object.values(OWN), ...extra].map((d) => [d.env, d] as const))
   const named = (path: ReadonlyArray<string>) => {
     const definition = definitions.get(path.join("_"))
-    return definition === undefined ? path.join("_") : `${definition.env} (${definition.description})`
+    // The description's first clause: no placeholder ({base_url}), no format after a colon.
+    return definition === undefined ? path.join("_") : `${definition.env} (${definition.description.replace(/, \{[^}]*\}/g, "").split(": ")[0]})`
   }
   const lines = ConfigError.reduceWithContext(error, undefined, {
     andCase: (_, left: ReadonlyArray<string>, right: ReadonlyArray<string>) => [...left, ...right],
