@@ -101,8 +101,8 @@ describe("tekmetric-sample in Chromium", () => {
 
       // The RO page: the kept parts and the order recorded on the job note in Tekmetric.
       yield* step(() => page.goto(`${appUrl}/ro/${ro1042.id}`))
-      expect(yield* step(() => page.getByTestId("kept-line").count())).toBe(2)
-      const recorded = yield* step(() => page.getByTestId("recorded-order").getAttribute("data-order-id"))
+      expect(yield* step(() => page.locator('[data-testid="quoted-line"], [data-testid="ordered-line"]').count())).toBe(2)
+      const recorded = yield* step(() => page.getByTestId("distributor-order").getAttribute("data-order-id"))
       expect(embedded.tekmetric.jobs(ro1042.id)[0]!.note).toContain(`[shoplink-order:${recorded}]`)
 
       // The runtime's parts page through the signed link, and its CSV download.
@@ -144,7 +144,7 @@ describe("tekmetric-sample in Chromium", () => {
       yield* step(() => catalog.getByTestId("parts-row").first().waitFor())
       yield* expectFits(catalog, "callback-360")
       yield* step(() => page.goto(`${appUrl}/ro/${ro1042.id}`))
-      yield* step(() => page.getByTestId("kept-line").first().waitFor())
+      yield* step(() => page.getByTestId("quoted-line").first().waitFor())
       yield* expectFits(page, "ro-360")
       yield* step(() => Promise.all([page.waitForURL(/\/shoplink\/parts\?/), page.getByTestId("parts-page-link").click()]))
       yield* expectFits(page, "parts-360")
