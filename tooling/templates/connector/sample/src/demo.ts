@@ -6,7 +6,9 @@
 import * as Transcript from "@shoplink/connector-testkit/Transcript"
 import * as WebClient from "@shoplink/connector-testkit/WebClient"
 import { Effect, Redacted, Schedule } from "effect"
-import { startEmbedded } from "./embedded.js"
+import { join } from "node:path"
+import { startApp } from "./app.js"
+import { loopbackSettings, startEmbedded } from "./embedded.js"
 
 const transcript = Transcript.make(3)
 const { detail, heading } = transcript
@@ -14,7 +16,9 @@ const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`
 
 Transcript.run(Effect.gen(function*() {
   yield* heading("Starting the distributor sandbox, a fake __title__ and the sample service")
-  const { fake, repairOrders: [ro], runtime, sandbox, shop, url } = yield* startEmbedded({ port: 0 })
+  const { fake, repairOrders: [ro], sandbox, settings, shop } = yield* startEmbedded()
+  const dir = yield* Transcript.scratchDirectory("__name__-demo-")
+  const { runtime, url } = yield* startApp(loopbackSettings(settings, join(dir, "demo.sqlite")), fake.url)
   yield* detail(`sandbox ${sandbox.url} · fake __title__ ${fake.url} · service ${url}`)
   if (ro === undefined) return yield* Effect.fail(new Error("no repair order in the fake"))
 

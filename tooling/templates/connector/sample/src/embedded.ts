@@ -1,22 +1,18 @@
-// The embedded default: the distributor sandbox and a fake __title__ started in-process, the
-// service (service.ts) on them with a scratch database and a key ring made for the run, and one
-// demo shop onboarded, so the sample runs with no accounts at all.
-import { HttpServer } from "@effect/platform"
+// The embedded default: the distributor sandbox and a fake __title__ started in-process, one demo
+// shop on them (the sandbox's US customer, its API key in the fake) with two repair orders, and
+// one user who signs in to it, so the sample runs with no accounts at all.
 import { __Name__Connector } from "@shoplink/adapter-__name__"
 import { startFake__Name__ } from "@shoplink/adapter-__name__/testing"
-import { ConnectorRuntime, SecretBox, SettingsTable } from "@shoplink/connector-runtime"
+import { SecretBox } from "@shoplink/connector-runtime"
 import { SANDBOX_FIXTURES, startSandbox } from "@shoplink/sandbox"
-import { ConfigProvider, Context, Effect, Layer, Redacted } from "effect"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import * as Service from "./service.js"
+import { type ServiceApp, type ServiceMain, SignIn } from "@shoplink/service-pages"
+import { Effect, Redacted } from "effect"
 
-/** The demo shop: the sandbox's US customer, and its __title__ API key in the fake. */
+/** The demo shop and its user. */
 export const SHOP = { id: "demo-shop", name: "Demo Auto" } as const
 
-/** Starts everything in the current scope; `port` overrides PORT (0: any free port). */
-export const startEmbedded = (options: { readonly port?: number } = {}) =>
+/** Starts the sandbox and the fake in the current scope, with the settings of a service on them. */
+export const startEmbedded = () =>
   Effect.gen(function*() {
     const sandbox = yield* startSandbox()
     const fake = yield* startFake__Name__()
@@ -30,38 +26,33 @@ export const startEmbedded = (options: { readonly port?: number } = {}) =>
         vehicle: { licensePlate: camry?.licensePlate, licensePlateState: camry?.licensePlateState, year: camry?.year, make: camry?.make, model: camry?.model }
       }
     ].map((ro) => ({ ...ro, id: fake.addRepairOrder(ro) }))
-
-    const dir = yield* Effect.acquireRelease(
-      Effect.sync(() => mkdtempSync(join(tmpdir(), "__name__-sample-"))),
-      (path) => Effect.sync(() => rmSync(path, { recursive: true, force: true }))
-    )
-    // The settings a deployment reads from its environment, pointed at what was just started; the
-    // environment still gives the rest (PORT, HOST, SHOPLINK_PUBLIC_BASE_URL, logging).
-    const { SETTINGS } = SettingsTable
-    const config = ConfigProvider.fromMap(
-      new Map([
-        [SETTINGS.punchoutBaseUrl.env, sandbox.url],
-        [SETTINGS.vendorApiKey.env, sandbox.credentials.vendorApiKey],
-        [SETTINGS.omsEnvironment.env, "US_QUA"],
-        [SETTINGS.omsTestBaseUrl.env, sandbox.url],
-        [SETTINGS.omsApiKey.env, sandbox.credentials.oms.testApiKey],
-        [SETTINGS.secretKeys.env, SecretBox.generateKey("embedded")],
-        [SETTINGS.database.env, join(dir, "embedded.sqlite")],
-        [Service.BASE_URL, fake.url],
-        ...(options.port === undefined ? [] : [["PORT", String(options.port)] as const])
-      ])
-    ).pipe(ConfigProvider.orElse(() => ConfigProvider.fromEnv()))
-    const service = yield* Layer.build(Service.layer).pipe(Effect.withConfigProvider(config))
-    const runtime = Context.get(service, ConnectorRuntime.ConnectorRuntime)
-
     const { us } = sandbox.credentials.customers
-    yield* runtime.shops.add({
-      ...SHOP,
-      distributor: { accountNo: us.accountNo, username: us.username, country: "US", apiToken: Redacted.make(us.apiToken) },
-      sms: { [__Name__Connector.API_KEY_SECRET]: Redacted.make(fake.apiKey) }
-    }, { replace: true })
-    // A key for POST /shoplink/launch, as `shoplink keys create` makes for your __title__ backend.
-    const { key } = yield* runtime.apiKeys.create("embedded default")
-    const url = HttpServer.formatAddress(Context.get(service, HttpServer.HttpServer).address)
-    return { sandbox, fake, runtime, url, launchKey: Redacted.value(key), shop: SHOP, repairOrders }
+    const user = { email: "ava@demo-auto.example", name: "Ava", password: SignIn.randomPassword() }
+    const settings = {
+      punchoutBaseUrl: sandbox.url,
+      vendorApiKey: Redacted.make(sandbox.credentials.vendorApiKey),
+      // The sandbox's Order Management API: order webhooks are verified with it.
+      orderManagement: { environment: "US_QUA", testBaseUrl: sandbox.url, apiKey: Redacted.make(sandbox.credentials.oms.testApiKey) },
+      // A key ring made for the run: the embedded default's database is thrown away at exit.
+      secretKeys: Redacted.make(SecretBox.generateKey("embedded")),
+      users: [{ email: user.email, name: user.name, shopId: SHOP.id, passwordHash: yield* Effect.promise(() => SignIn.hashPassword(user.password)) }],
+      shops: [{
+        ...SHOP,
+        distributor: { accountNo: us.accountNo, username: us.username, country: "US", apiToken: Redacted.make(us.apiToken) },
+        sms: { [__Name__Connector.API_KEY_SECRET]: Redacted.make(fake.apiKey) }
+      }]
+    } satisfies ServiceMain.Embedded<unknown>["settings"]
+    return { sandbox, fake, repairOrders, shop: SHOP, user, settings }
   })
+
+/** A service on loopback (a free port) over the embedded default, storing in the SQLite file `database`. */
+export const loopbackSettings = (settings: Effect.Effect.Success<ReturnType<typeof startEmbedded>>["settings"], database: string): ServiceApp.Settings => ({
+  ...settings,
+  port: 0,
+  host: "127.0.0.1",
+  publicPort: undefined,
+  publicBaseUrl: undefined,
+  appBaseUrl: undefined,
+  smsVendorName: "__title__ (Shoplink demo)",
+  database: { sqlite: database }
+})
