@@ -51,12 +51,15 @@ export const path = (name: RouteName, base: string, key?: string): string =>
 export const url = (publicBaseUrl: string, name: RouteName, base: string, key?: string): string =>
   `${publicBaseUrl.replace(/\/+$/, "")}${path(name, base, key)}`
 
-/** Adds the route to a router with its method and pattern. */
+/**
+ * Adds the route to a router with its method and pattern. Typed as `HttpRouter.get` is: the
+ * platform's `route` leaves `ParsedSearchParams`, which every router provides, in the requirements.
+ */
 export const mount = <E1, R1>(
   name: RouteName,
   base: string,
   handler: HttpRouter.Route.Handler<E1, R1>
-): <E, R>(self: HttpRouter.HttpRouter<E, R>) => HttpRouter.HttpRouter<E1 | E, R | Exclude<R1, HttpRouter.HttpRouter.Provided>> =>
+): <E, R>(self: HttpRouter.HttpRouter<E, R>) => HttpRouter.HttpRouter<E1 | E, R | HttpRouter.HttpRouter.ExcludeProvided<R1>> =>
   HttpRouter.route(routes[name].method)(pattern(name, base), handler) as any
 
 /** The keyed routes' path before `:key` (`/webhooks/`, `/callback/`). */
