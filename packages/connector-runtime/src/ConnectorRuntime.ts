@@ -141,11 +141,7 @@ export class ConnectorRuntime extends Context.Tag("@shoplink/connector-runtime/C
 export const make = <E, R>(
   shopSystem: Layer.Layer<ShopSystem, E, R>,
   options: Options
-): Effect.Effect<
-  Runtime,
-  E | StartError,
-  Exclude<R, ProvidedToAdapter> | HttpClient.HttpClient | Scope.Scope
-> =>
+): Effect.Effect<Runtime, E | StartError, Exclude<R, ProvidedToAdapter> | HttpClient.HttpClient | Scope.Scope> =>
   Effect.gen(function*() {
     const basePath = Routes.basePathOf(options.basePath)
     const publicBaseUrl = options.publicBaseUrl.replace(/\/+$/, "")
@@ -157,10 +153,13 @@ export const make = <E, R>(
     const { context: storeContext, sql } = yield* buildStores(options)
     // Every shop-system call, from the launcher or the worker, gets a span and a latency sample.
     const adapterContext = yield* Layer.build(shopSystem.pipe(Layer.provide(Layer.succeedContext(storeContext))))
-    const smsContext = Context.add(adapterContext, ShopSystem, instrumentShopSystem(Context.get(adapterContext, ShopSystem)))
+    const instrumented = instrumentShopSystem(Context.get(adapterContext, ShopSystem))
+    const smsContext = Context.add(adapterContext, ShopSystem, instrumented)
     const context = Context.merge(Context.merge(storeContext, smsContext), yield* verification(options, storeContext))
 
-    const punchout = SessionPool.layer(options.sessionPool).pipe(Layer.provideMerge(PunchoutClient.layer(options.punchout)))
+    const punchout = SessionPool.layer(options.sessionPool).pipe(
+      Layer.provideMerge(PunchoutClient.layer(options.punchout))
+    )
     const launcher = Context.get(
       yield* Layer.build(
         PunchoutLauncherModule.layer({
@@ -289,5 +288,9 @@ export const layer = <E, R>(
 export const layerConfig = <E, R>(
   shopSystem: Layer.Layer<ShopSystem, E, R>,
   options: Config.Config.Wrap<Options>
-): Layer.Layer<ConnectorRuntime, E | StartError | ConfigError.ConfigError, Exclude<R, ProvidedToAdapter> | HttpClient.HttpClient> =>
+): Layer.Layer<
+  ConnectorRuntime,
+  E | StartError | ConfigError.ConfigError,
+  Exclude<R, ProvidedToAdapter> | HttpClient.HttpClient
+> =>
   Layer.unwrapEffect(Effect.map(Config.unwrap(options), (resolved) => layer(shopSystem, resolved)))

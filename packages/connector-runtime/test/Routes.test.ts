@@ -37,7 +37,8 @@ const builders: { readonly [N in RouteName]: (runtime: ConnectorRuntime.Runtime)
 /** The runtime's routers answering one request in memory; `Left` is the router's own refusal. */
 const answer = (runtime: ConnectorRuntime.Runtime, method: string, url: string) => {
   const request = HttpServerRequest.fromWeb(new Request(new URL(url, origin), { method }))
-  const app = Effect.firstSuccessOf([runtime.publicRouter, runtime.apiRouter, runtime.healthRouter, runtime.adminRouter])
+  const { adminRouter, apiRouter, healthRouter, publicRouter } = runtime
+  const app = Effect.firstSuccessOf([publicRouter, apiRouter, healthRouter, adminRouter])
   return app.pipe(Effect.provideService(HttpServerRequest.HttpServerRequest, request), Effect.either)
 }
 

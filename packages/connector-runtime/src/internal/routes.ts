@@ -59,7 +59,9 @@ export const mount = <E1, R1>(
   name: RouteName,
   base: string,
   handler: HttpRouter.Route.Handler<E1, R1>
-): <E, R>(self: HttpRouter.HttpRouter<E, R>) => HttpRouter.HttpRouter<E1 | E, R | HttpRouter.HttpRouter.ExcludeProvided<R1>> =>
+): <E, R>(
+  self: HttpRouter.HttpRouter<E, R>
+) => HttpRouter.HttpRouter<E1 | E, R | HttpRouter.HttpRouter.ExcludeProvided<R1>> =>
   HttpRouter.route(routes[name].method)(pattern(name, base), handler) as any
 
 /** The keyed routes' path before `:key` (`/webhooks/`, `/callback/`). */
@@ -87,6 +89,11 @@ export const isKeyedPath = (base: string): (path: string) => boolean => {
 /** Paths of the routes at the server's root (probes and scrapes), which are not traced. */
 export const rootPaths: ReadonlySet<string> = new Set(names.filter((name) => routes[name].mount === "root").map((name) => routes[name].path))
 
+interface Matched<N extends RouteName> {
+  readonly name: N
+  readonly key: string
+}
+
 /**
  * Matches a request's method and URL against keyed routes exactly as the router would, or
  * `undefined`: the key is one plain segment (no `/`, no `%` escape the router would decode).
@@ -97,12 +104,13 @@ export const keyedMatcher = <N extends RouteName>(base: string, candidates: Read
     const at = full.indexOf(":key")
     return { name, method: routes[name].method as string, prefix: full.slice(0, at), suffix: full.slice(at + ":key".length) }
   })
-  return (method: string | undefined, url: string | undefined): { readonly name: N; readonly key: string } | undefined => {
+  return (method: string | undefined, url: string | undefined): Matched<N> | undefined => {
     if (url === undefined) return undefined
     const query = url.indexOf("?")
     const requestPath = query === -1 ? url : url.slice(0, query)
     for (const route of compiled) {
-      if (method !== route.method || !requestPath.startsWith(route.prefix) || !requestPath.endsWith(route.suffix)) continue
+      if (method !== route.method) continue
+      if (!requestPath.startsWith(route.prefix) || !requestPath.endsWith(route.suffix)) continue
       const key = requestPath.slice(route.prefix.length, requestPath.length - route.suffix.length)
       if (key.length > 0 && !key.includes("/") && !key.includes("%")) return { name: route.name, key }
     }

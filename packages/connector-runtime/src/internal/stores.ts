@@ -35,7 +35,13 @@ export const buildStores = (options: Options) =>
       ? undefined
       : Context.get(yield* Layer.build(Storage.layer(options.storage)), SqlClient.SqlClient)
     const stores = sql === undefined || secretBox === undefined
-      ? Layer.mergeAll(ShopStore.layerMemory, WebhookInbox.layerMemory, LaunchRegistry.layerMemory, ApiKeys.layerMemory, PartsLedger.layerMemory)
+      ? Layer.mergeAll(
+        ShopStore.layerMemory,
+        WebhookInbox.layerMemory,
+        LaunchRegistry.layerMemory,
+        ApiKeys.layerMemory,
+        PartsLedger.layerMemory
+      )
       : Layer.mergeAll(
         ShopStore.layerSql,
         WebhookInbox.layerSqlWith(options.inboxLease === undefined ? {} : { lease: options.inboxLease }),

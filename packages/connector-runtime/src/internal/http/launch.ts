@@ -42,7 +42,10 @@ const logLaunch = (how: string, launched: PunchoutLauncher.Launched, shopId: str
     Effect.annotateLogs({ how, shopId, repairOrderId: launched.repairOrder.id, vehicle: launched.vehicle })
   )
 
-const logFailure = (ref: { readonly shopId: string; readonly repairOrderId: string }, error: PunchoutLauncher.LaunchError) =>
+const logFailure = (
+  ref: { readonly shopId: string; readonly repairOrderId: string },
+  error: PunchoutLauncher.LaunchError
+) =>
   Effect.logWarning("launch failed").pipe(
     Effect.annotateLogs({ shopId: ref.shopId, repairOrderId: ref.repairOrderId, error: error.message })
   )
@@ -93,7 +96,8 @@ export const launchHandlers = (deps: {
       yield* Effect.logWarning("launch link refused").pipe(Effect.annotateLogs({ reason: grant.left.reason }))
       return forbidden
     }
-    const launched = yield* Effect.either(launcher.launch({ shopId: grant.right.shopId, repairOrderId: grant.right.repairOrderId }))
+    const { repairOrderId, shopId } = grant.right
+    const launched = yield* Effect.either(launcher.launch({ shopId, repairOrderId }))
     if (Either.isLeft(launched)) {
       const failure = launchFailure(launched.left)
       yield* logFailure(grant.right, launched.left)
@@ -102,7 +106,8 @@ export const launchHandlers = (deps: {
       return HttpServerResponse.text(failure.error, { status: failure.status, headers: noStore })
     }
     yield* logLaunch("link", launched.right, grant.right.shopId)
-    return HttpServerResponse.empty({ status: 303, headers: { location: Redacted.value(launched.right.url), ...noStore } })
+    const location = Redacted.value(launched.right.url)
+    return HttpServerResponse.empty({ status: 303, headers: { location, ...noStore } })
   }).pipe(Effect.withSpan("ConnectorRuntime.launchLink"))
 
   return { byKey, byLink }

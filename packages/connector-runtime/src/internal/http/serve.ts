@@ -50,7 +50,8 @@ export const makeServe = (
     const traced = HttpMiddleware.make((inner) =>
       Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
         const path = redactUrl(request.url)
-        const scrub = (text: string) => redactText(text.split(request.originalUrl).join(path).split(request.url).join(path))
+        const scrub = (text: string) =>
+          redactText(text.split(request.originalUrl).join(path).split(request.url).join(path))
         const answered = Effect.locally(inner, publicRouteProbe, () => front.install(request)).pipe(
           Effect.catchAllCause((cause) =>
             Effect.flatMap(HttpServerError.causeResponse(cause), ([response, rest]) =>
@@ -67,7 +68,10 @@ export const makeServe = (
           kind: "server",
           captureStackTrace: false,
           attributes: { "http.request.method": request.method, "url.path": path },
-          ...Option.match(HttpTraceContext.fromHeaders(request.headers), { onNone: () => ({}), onSome: (parent) => ({ parent }) })
+          ...Option.match(HttpTraceContext.fromHeaders(request.headers), {
+            onNone: () => ({}),
+            onSome: (parent) => ({ parent })
+          })
         }, (span) =>
           Effect.tap(Effect.withParentSpan(answered, span), (response) => span.attribute("http.response.status_code", response.status)))
       }))
