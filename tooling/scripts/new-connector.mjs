@@ -3,7 +3,7 @@
 // tooling/templates/connector, plus .changeset/adapter-<name>-initial.md. The generated adapter
 // typechecks and its test runs the conformance suite, whose failures list what is left to do; it
 // reads each shop's API key through SmsCredentials, and has a fake of the SMS under `./testing`
-// (src/testing.ts) for its harness. The sample app runs it on ConnectorRuntime; with no
+// (src/testing.ts) for its harness. The sample app runs it on ServiceApp (@shoplink/service-pages); with no
 // configuration, on an embedded default (the sandbox and the fake in-process), which its `demo`
 // script drives end to end.
 //
@@ -105,7 +105,8 @@ Then follow docs/adding-a-connector.md: write the fake ${values.__title__}'s rou
 adapter (src/${values.__Name__}Connector.ts). The adapter reads each shop's ${values.__title__} API key through
 SmsCredentials (secret "apiKey"; an SMS with OAuth client credentials reads two, e.g. "clientId" and
 "clientSecret": rename API_KEY_SECRET and onboard with one --sms-secret per name);
-${rel(result.sample)} runs it on ConnectorRuntime, for the shops onboarded with
+${rel(result.sample)} runs it on ServiceApp (sign-in, repair orders, Order parts; it starts once the
+adapter declares listRepairOrders), for the shops onboarded with
 \`shoplink shops add … --sms-secret apiKey\` (\`pnpm --filter ${values.__name__}-sample start\`); with no
 configuration it starts on the sandbox and the fake in-process, and
 \`pnpm --filter ${values.__name__}-sample demo\` runs a launch and a quote through them.`)

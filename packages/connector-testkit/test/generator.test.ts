@@ -88,10 +88,11 @@ describe("new:connector", () => {
 
     const sample = JSON.parse(readFileSync(join(root, "apps/acme-shop-sample/package.json"), "utf8"))
     expect(sample).toMatchObject({ name: "acme-shop-sample", private: true, version: "0.0.0" })
-    // The sample app is ConnectorRuntime, not hand wiring; the adapter reads each shop's key through SmsCredentials.
-    const service = readFileSync(join(root, "apps/acme-shop-sample/src/service.ts"), "utf8")
-    expect(service).toContain("ConnectorRuntime.layerConfig(")
+    // The sample app is ServiceApp, not hand wiring; the adapter reads each shop's key through SmsCredentials.
+    const service = readFileSync(join(root, "apps/acme-shop-sample/src/app.ts"), "utf8")
+    expect(service).toContain("ServiceApp.make(")
     expect(service).toContain("ACME_SHOP_BASE_URL")
+    expect(readFileSync(join(root, "apps/acme-shop-sample/src/main.ts"), "utf8")).toContain("ServiceMain.run(")
     expect(service).not.toMatch(/WebhookReceiver|InboxWorker|LaunchRegistry/)
     expect(sample.scripts).toMatchObject({ start: "node dist/main.js", demo: "node dist/demo.js" })
     // The fake is the adapter's `./testing` entry point, which the sample's embedded default imports.
@@ -219,7 +220,7 @@ describe("a generated connector filled in from the fixture (Gearbox, a made-up S
     const service = run([join(sample, "dist/main.js")], { cwd: sample, tmp, timeoutMs: 200_000 })
     const url = await waitFor("the sample's address", 120_000, async () => {
       if (service.child.exitCode !== null) throw new Error(`the sample exited with ${service.child.exitCode}:\n${service.output()}`)
-      return /Gearbox sample listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(service.output())?.[1]
+      return /Gearbox sample is running\. Open (http:\/\/127\.0\.0\.1:\d+)/.exec(service.output())?.[1]
     })
     const output = service.output()
     expect(output).toContain("Embedded default (no SHOPLINK_PUNCHOUT_BASE_URL or GEARBOX_BASE_URL set)")
@@ -229,16 +230,21 @@ describe("a generated connector filled in from the fixture (Gearbox, a made-up S
     const ready = await fetch(`${url}/readyz`)
     expect(ready.status).toBe(200)
 
-    // The launch API with the key the banner printed: the catalog URL for the fake's repair order.
-    const key = /Authorization: Bearer (\S+?)"/.exec(output)?.[1]
-    const launch = await fetch(`${url}/shoplink/launch`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ shopId: "demo-shop", repairOrderId: "1" })
-    })
-    const launched = await launch.text()
-    expect(launch.status, launched).toBe(200)
-    expect(launched).toContain("vin=")
+    // Sign in as the user the banner printed; Order parts on the first repair order: the catalog for its vehicle.
+    const [, email, password] = /Sign in as (\S+), password (\S+) /.exec(output) ?? []
+    const form = await fetch(`${url}/sign-in`)
+    const cookie = (response: Response) => response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ")
+    const csrfOf = async (response: Response) => /name="csrf" value="([^"]*)"/.exec(await response.text())?.[1] ?? ""
+    const post = (path: string, cookies: string, fields: Record<string, string>) =>
+      fetch(`${url}${path}`, { method: "POST", redirect: "manual", headers: { cookie: cookies, origin: url, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields) })
+    const signedIn = await post("/sign-in", cookie(form), { csrf: await csrfOf(form), email: email ?? "", password: password ?? "", next: "/" })
+    expect(signedIn.status).toBe(303)
+    const list = await fetch(`${url}/`, { headers: { cookie: cookie(signedIn) } })
+    const listed = await list.text()
+    expect(listed).toContain('data-ro="1042"')
+    const launch = await post("/ro/1/order-parts", cookie(signedIn), { csrf: /name="csrf" value="([^"]*)"/.exec(listed)?.[1] ?? "" })
+    expect(launch.status).toBe(303)
+    expect(launch.headers.get("location")).toContain("vin=")
 
     service.child.kill("SIGTERM")
     expect(await service.exited, service.output()).toBe(0)

@@ -206,6 +206,10 @@ export const make = <E, R>(
       ...(settings.linkSecret === undefined ? {} : { launchLinkSecrets: [settings.linkSecret] }),
       worker: { pollInterval: "100 millis", baseDelay: "1 second", maxAttempts: 8 }
     }).pipe(Effect.provide(http), Effect.mapError((error) => new StartFailed({ message: messageOf(error) })))
+    const listRepairOrders = runtime.shopSystem.listRepairOrders
+    if (listRepairOrders === undefined) {
+      return yield* new StartFailed({ message: `the ${connector.name} connector declares listRepairOrders but its ShopSystem has no listRepairOrders` })
+    }
     for (const shop of settings.shops) {
       yield* runtime.shops.add(shop, { replace: true }).pipe(
         Effect.mapError((error) => new StartFailed({ message: `onboarding shop ${shop.id}: ${error.message}` }))
@@ -243,7 +247,6 @@ export const make = <E, R>(
       customer: ro.customer?.name ?? "",
       vehicleHint: ServicePages.vehicleHint(ro.vehicle, hint)
     })
-    const listRepairOrders = runtime.shopSystem.listRepairOrders!
     const list = (session: SignIn.Session) =>
       Effect.map(
         listRepairOrders({ shopId: session.shopId, limit: options.listLimit ?? 50 }),
