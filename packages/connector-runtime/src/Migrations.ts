@@ -1,25 +1,9 @@
 /**
  * The stores' schema, versioned: migrations applied by `@effect/sql`'s `Migrator` on SQLite and on
- * PostgreSQL, each version recorded in the `shoplink_migrations` table (its own name, so an
- * application's `effect_sql_migrations` on the same database is left alone). Every store's
- * `layerSql` runs them before its first statement — one short transaction once the database is
- * up to date — and `layer` runs them on their own, e.g. as a deploy step before the processes
- * start.
- *
- * **Several processes.** On PostgreSQL, processes starting at once take turns under one
- * transaction-scoped advisory lock: the first applies what is pending, the others then find it
- * done. On SQLite, a process that finds the file locked by another one's migration retries for a
- * few seconds.
- *
- * **Adding a migration.** Add an entry to `migrations` below keyed `"0002_what_it_does"`: the
- * number is the version (the next one, never reused), the rest its name. Give its statements for
- * both dialects with `sql.onDialectOrElse({ pg, orElse })` (`orElse` is SQLite) and write them
- * for a database at the previous version: a store's queries may rely on them once they ship.
- * A migration runs in one transaction together with the record of its version, so it is applied
- * whole or not at all. Never edit or renumber a migration that has been released; correct it with
- * a new one. Data steps that need more than SQL (e.g. sealing values with a `SecretBox`) belong in
- * the store, after `run`. Then extend test/Migrations.test.ts with a database at the previous
- * version.
+ * PostgreSQL, each version recorded in `shoplink_migrations`. Every store's `layerSql` runs them
+ * first; `layer` runs them on their own (a deploy step). Processes starting at once take turns
+ * (PostgreSQL: an advisory lock; SQLite: a short retry). How to add one: docs/architecture.md,
+ * "Adding a migration".
  *
  * @since 0.1.0
  */
