@@ -31,12 +31,40 @@ import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { Punchout } from "@shoplink/protocol"
-import { orderWrite, quoteWrite } from "./internal/deliveries.js"
+import { type DeliveryWrite, orderWrite, quoteWrite, writeOf as deliveryWriteOf } from "./internal/deliveries.js"
 import * as metrics from "./internal/metrics.js"
 import { OrderVerifier } from "./OrderVerifier.js"
 import { PartsLedger } from "./PartsLedger.js"
 import { ShopSystem } from "@shoplink/connector/ShopSystem"
 import { type InboxEntry, type InboxError, WebhookInbox } from "./WebhookInbox.js"
+
+/**
+ * What applying a stored delivery writes: the part lines, with the idempotency keys the worker
+ * hands the shop system, and for an order its number and status; `undefined` when the body does not
+ * decode or was cleared by retention. Pages that show a repair order's parts read them this way,
+ * so they show what the SMS holds.
+ *
+ * @example
+ * import { InboxWorker } from "@shoplink/connector-runtime"
+ * const write = InboxWorker.writeOf({ kind: "quote", shopId: "shop_1", repairOrderId: "ro_1", body: '{"referenceID":"1042","quotes":[]}' })
+ * write?.kind // "quote"
+ *
+ * @since 0.1.0
+ */
+export const writeOf: (
+  entry: Pick<InboxEntry, "kind" | "shopId" | "repairOrderId" | "body">
+) => DeliveryWrite | undefined = deliveryWriteOf
+
+/**
+ * A stored delivery's write, by kind (`writeOf`).
+ *
+ * @example
+ * import type { InboxWorker } from "@shoplink/connector-runtime"
+ * const linesOf = (w: InboxWorker.DeliveryWrite) => w.write.lines.length
+ *
+ * @since 0.1.0
+ */
+export type { DeliveryWrite }
 
 /**
  * Worker settings.

@@ -115,18 +115,34 @@ export const orderWrite = (shopId: string, repairOrderId: string, webhook: Punch
 const decodeOrder = Schema.decodeUnknownEither(Schema.parseJson(Punchout.OrderWebhook))
 const decodeQuote = Schema.decodeUnknownEither(Schema.parseJson(Punchout.QuoteWebhook))
 
+/** What applying a stored delivery writes, by kind. */
+export type DeliveryWrite =
+  | { readonly kind: "quote"; readonly write: QuoteWrite }
+  | { readonly kind: "order"; readonly write: OrderWrite }
+
+/**
+ * What applying a stored delivery writes (the same lines and idempotency keys the worker hands the
+ * shop system), or `undefined` when its body does not decode or was cleared by retention.
+ */
+export const writeOf = (
+  entry: { readonly kind: "order" | "quote"; readonly shopId: string; readonly repairOrderId: string; readonly body: string }
+): DeliveryWrite | undefined => {
+  try {
+    if (entry.kind === "order") {
+      const body = decodeOrder(entry.body)
+      return Either.isRight(body) ? { kind: "order", write: orderWrite(entry.shopId, entry.repairOrderId, body.right) } : undefined
+    }
+    const body = decodeQuote(entry.body)
+    return Either.isRight(body) ? { kind: "quote", write: quoteWrite(entry.shopId, entry.repairOrderId, body.right) } : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * The idempotency keys of the part lines a stored delivery writes (none when its body does not
  * decode, or was cleared by retention): how the callback page picks a launch's lines out of the
  * parts kept for its repair order.
  */
-export const lineKeysOf = (entry: { readonly kind: "order" | "quote"; readonly shopId: string; readonly repairOrderId: string; readonly body: string }): ReadonlyArray<string> => {
-  try {
-    const write = entry.kind === "order"
-      ? Either.map(decodeOrder(entry.body), (body) => orderWrite(entry.shopId, entry.repairOrderId, body))
-      : Either.map(decodeQuote(entry.body), (body) => quoteWrite(entry.shopId, entry.repairOrderId, body))
-    return Either.isRight(write) ? write.right.lines.map((line) => line.idempotencyKey) : []
-  } catch {
-    return []
-  }
-}
+export const lineKeysOf = (entry: { readonly kind: "order" | "quote"; readonly shopId: string; readonly repairOrderId: string; readonly body: string }): ReadonlyArray<string> =>
+  writeOf(entry)?.write.lines.map((line) => line.idempotencyKey) ?? []

@@ -1,11 +1,9 @@
 // The parts section of ServiceApp's repair-order page: the quoted parts and the distributor orders
 // of a repair order, from what the runtime applied to it — its parts ledger for the kinds the
-// adapter cannot write, the applied deliveries (their stored webhook bodies) for the kinds it can.
-import type { PartsLedger, WebhookInbox } from "@shoplink/connector-runtime"
-import { Money } from "@shoplink/connector"
+// adapter cannot write, the applied deliveries (their stored webhook bodies, read as the worker
+// writes them: `InboxWorker.writeOf`) for the kinds it can.
+import { InboxWorker, type PartsLedger, type WebhookInbox } from "@shoplink/connector-runtime"
 import { Html } from "@shoplink/http"
-import { Webhooks } from "@shoplink/punchout"
-import * as Either from "effect/Either"
 import * as ServicePages from "../ServicePages.js"
 
 const { html } = Html
@@ -52,11 +50,6 @@ const collect = () => {
   }
 }
 
-const cents = (line: { readonly price: number; readonly listPrice: number; readonly corePrice: number }) => ({
-  costCents: Money.toCents(line.price),
-  listCents: Money.toCents(line.listPrice),
-  coreCents: Money.toCents(line.corePrice)
-})
 
 /**
  * The parts of a repair order: `kept` (the ledger) for the kinds in `fromLedger`, the applied
@@ -76,30 +69,19 @@ export const partsOf = (
       parts.order(line.orderID ?? "", status, `ledger:${line.idempotencyKey}`, line)
     }
   }
+  // The runtime's own lines and keys: a redelivery or a later status adds what the SMS would add.
   for (const entry of entries) {
     if (entry.status !== "applied" || fromLedger.has(entry.kind)) continue
-    if (entry.kind === "order") {
-      const decoded = Webhooks.decodeOrderWebhook(entry.body)
-      if (Either.isLeft(decoded)) continue
-      const { order } = decoded.right
-      const status = ServicePages.orderStatusText(order.status, order.statusDescription)
-      if (order.orderLines.length === 0) parts.order(order.orderID, status, "", undefined)
-      order.orderLines.forEach((l, i) =>
-        parts.order(order.orderID, status, `order:${order.orderID}:${i}`, {
-          productID: l.productID, brandID: l.brandID, description: l.productDesc, quantity: l.quantity, ...cents(l)
-        })
-      )
-    } else {
-      const decoded = Webhooks.decodeQuoteWebhook(entry.body)
-      if (Either.isLeft(decoded)) continue
-      // The same quote exported again adds nothing (the runtime's keys are by content and position).
-      const content = JSON.stringify(decoded.right.quotes.map((q) => [q.productID, q.brandID, q.quantityReq, q.price, q.listPrice, q.corePrice]))
-      decoded.right.quotes.forEach((q, i) =>
-        parts.quote(`quote:${content}:${i}`, {
-          productID: q.productID, brandID: q.brandID, description: q.productDesc, quantity: q.quantityReq, ...cents(q)
-        })
-      )
+    const applied = InboxWorker.writeOf(entry)
+    if (applied === undefined) continue
+    if (applied.kind === "quote") {
+      for (const line of applied.write.lines) parts.quote(line.idempotencyKey, line)
+      continue
     }
+    const { lines, orderID, status, statusDescription } = applied.write
+    const shown = ServicePages.orderStatusText(status, statusDescription)
+    if (lines.length === 0) parts.order(orderID, shown, "", undefined)
+    for (const line of lines) parts.order(orderID, shown, line.idempotencyKey, line)
   }
   return parts.view()
 }
