@@ -73,11 +73,15 @@ cleanUpOnInterrupt(() => cluster)
 
 /** Runs `use` with the given stores on a SQLite file or a PostgreSQL URL, then closes them. */
 const withStores = (location, layer, use) =>
-  Effect.runPromise(Effect.scoped(Effect.gen(function*() {
-    const storage = "sqlite" in location ? Storage.sqlite(location.sqlite) : Storage.postgres(Redacted.make(location.postgres))
-    const context = yield* Layer.build(layer.pipe(Layer.provideMerge(storage)))
-    return yield* use(context)
-  })).pipe(quiet))
+  Effect.runPromise(
+    Effect.scoped(Effect.gen(function*() {
+      const storage = "sqlite" in location
+        ? Storage.sqlite(location.sqlite)
+        : Storage.postgres(Redacted.make(location.postgres))
+      const context = yield* Layer.build(layer.pipe(Layer.provideMerge(storage)))
+      return yield* use(context)
+    })).pipe(quiet)
+  )
 
 const registerLaunches = (location) =>
   withStores(location, LaunchRegistry.layerSql, (context) =>
@@ -86,7 +90,11 @@ const registerLaunches = (location) =>
       const keys = []
       for (let i = 0; i < LAUNCHES; i++) {
         const { key } = yield* registry.register({
-          shopId: "shop_bench", repairOrderId: `ro${i}`, repairOrderNumber: `ro${i}`, repairOrderUrl: undefined, expiresAt: Date.now() + 3_600_000
+          shopId: "shop_bench",
+          repairOrderId: `ro${i}`,
+          repairOrderNumber: `ro${i}`,
+          repairOrderUrl: undefined,
+          expiresAt: Date.now() + 3_600_000
         })
         keys.push(key)
       }
@@ -100,7 +108,13 @@ const preload = (location, prefix) =>
       const inbox = Context.get(context, WebhookInbox.WebhookInbox)
       for (let n = 0; n < APPLY_PER_RO; n++) {
         yield* Effect.forEach(Array.from({ length: APPLY_ROS }, (_, r) => `${prefix}r${r}`), (ro) =>
-          inbox.receive({ kind: "quote", contentKey: `quote:${ro}:${n}`, shopId: "shop_bench", repairOrderId: ro, body: quoteBody(ro, n) }), { concurrency: "unbounded", discard: true })
+          inbox.receive({
+            kind: "quote",
+            contentKey: `quote:${ro}:${n}`,
+            shopId: "shop_bench",
+            repairOrderId: ro,
+            body: quoteBody(ro, n)
+          }), { concurrency: "unbounded", discard: true })
       }
     }))
 
@@ -113,7 +127,11 @@ const load = async (targets, count) => {
   const post = (target, path, body) =>
     new Promise((resolve, reject) => {
       const req = request({
-        host: "127.0.0.1", port: target.port, path, method: "POST", agent: target.agent,
+        host: "127.0.0.1",
+        port: target.port,
+        path,
+        method: "POST",
+        agent: target.agent,
         headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) }
       }, (res) => {
         let text = ""
@@ -132,7 +150,11 @@ const load = async (targets, count) => {
       next++
       const n = sequence++
       const launch = n % LAUNCHES
-      const { status, text } = await post(target, `/shoplink/webhooks/${target.keys[launch]}/quote`, quoteBody(`ro${launch}`, n))
+      const { status, text } = await post(
+        target,
+        `/shoplink/webhooks/${target.keys[launch]}/quote`,
+        quoteBody(`ro${launch}`, n)
+      )
       if (status !== 200) throw new Error(`delivery ${n} to port ${target.port}: ${status} ${text.slice(0, 300)}`)
     }
   }
@@ -157,20 +179,44 @@ try {
     return database
   }
   const secretKeys = `k1:${randomBytes(32).toString("base64")}`
-  const baseEnv = { CHAOS_SECRET_KEYS: secretKeys, CHAOS_LEASE_MS: String(LEASE_MS), CHAOS_POLL_INTERVAL_MS: String(POLL_MS), CHAOS_SMS_URL: "http://127.0.0.1:9" }
+  const baseEnv = {
+    CHAOS_SECRET_KEYS: secretKeys,
+    CHAOS_LEASE_MS: String(LEASE_MS),
+    CHAOS_POLL_INTERVAL_MS: String(POLL_MS),
+    CHAOS_SMS_URL: "http://127.0.0.1:9"
+  }
   const startNode = async (role, storageEnv, extra = {}) => {
     const port = role === "receiver" ? await freePort() : 0
-    const started = await startProcess(`${role}:${port}`, [here("./node.mjs"), role], { ...baseEnv, ...storageEnv, ...extra, PORT: String(port) }, /ready (receiver|worker)/)
+    const started = await startProcess(`${role}:${port}`, [here("./node.mjs"), role], {
+      ...baseEnv,
+      ...storageEnv,
+      ...extra,
+      PORT: String(port)
+    }, /ready (receiver|worker)/)
     return { ...started, port }
   }
   const pgEnv = (database) => ({ CHAOS_DATABASE_URL: database.url, CHAOS_SQLITE_FILE: "" })
   const sqliteEnv = (file) => ({ CHAOS_SQLITE_FILE: file })
 
-  console.log(`scale-out on PostgreSQL (${availableParallelism()} cores, Node ${process.versions.node}), ${ROUNDS} interleaved rounds each, medians`)
+  console.log(
+    `scale-out on PostgreSQL (${availableParallelism()} cores, Node ${process.versions.node}), ${ROUNDS} interleaved rounds each, medians`
+  )
   const figure = (runs, digits) => (runs.length === 0 ? undefined : median(runs))
   const show = (x, digits) => (x === undefined ? "—" : digits === 0 ? fmt(x) : x.toFixed(digits))
   const ratio = (x, y, of) => (x === undefined || y === undefined ? "" : ` (${(x / y).toFixed(2)}× ${of})`)
-  const line = (runs, digits) => (k) => (runs[k] === undefined || runs[k].length === 0 ? [] : [`${{ sqlite: "SQLite", sqliteFloor: "SQLite floor", pg1: "PostgreSQL ×1", pgFloor: "PostgreSQL floor", pg2: "×2" }[k]} ${runs[k].map((x) => show(x, digits)).join(", ")}`])
+  const line = (runs, digits) => (k) => (runs[k] === undefined || runs[k].length === 0
+    ? []
+    : [
+      `${
+        {
+          sqlite: "SQLite",
+          sqliteFloor: "SQLite floor",
+          pg1: "PostgreSQL ×1",
+          pgFloor: "PostgreSQL floor",
+          pg2: "×2"
+        }[k]
+      } ${runs[k].map((x) => show(x, digits)).join(", ")}`
+    ])
 
   // (a) Receive. The three receivers run through every round (an idle receiver costs nothing).
   if (PARTS.includes("receive")) {
@@ -204,8 +250,11 @@ try {
     }
     // CPU the servers of a setup spent per delivery (utime + stime from /proc, in clock ticks of 10 ms).
     const pids = {
-      sqlite: [sqliteReceiver.child.pid], sqliteFloor: [sqliteFloor.child.pid], pg1: [pgA.child.pid],
-      pgFloor: [pgFloor.child.pid], pg2: [pgA.child.pid, pgB.child.pid]
+      sqlite: [sqliteReceiver.child.pid],
+      sqliteFloor: [sqliteFloor.child.pid],
+      pg1: [pgA.child.pid],
+      pgFloor: [pgFloor.child.pid],
+      pg2: [pgA.child.pid, pgB.child.pid]
     }
     const ticks = (list) =>
       list.reduce((sum, pid) => {
@@ -224,17 +273,47 @@ try {
     }
     await Promise.all([sqliteReceiver.stop(), pgA.stop(), pgB.stop(), sqliteFloor.stop(), pgFloor.stop()])
     const [s, p1, p2, sf, pf] = ["sqlite", "pg1", "pg2", "sqliteFloor", "pgFloor"].map((k) => figure(received[k]))
-    console.log(`(a) acknowledged/s, ${fmt(REQUESTS)} quote webhooks, ${CONCURRENCY} in flight, load generator in this process, each server a process of its own: SQLite 1 process ${show(s, 0)}; PostgreSQL 1 receiver ${show(p1, 0)}${ratio(p1, s, "SQLite")}, 2 receivers ${show(p2, 0)}${ratio(p2, p1, "one")}`)
+    console.log(
+      `(a) acknowledged/s, ${
+        fmt(REQUESTS)
+      } quote webhooks, ${CONCURRENCY} in flight, load generator in this process, each server a process of its own: SQLite 1 process ${
+        show(s, 0)
+      }; PostgreSQL 1 receiver ${show(p1, 0)}${ratio(p1, s, "SQLite")}, 2 receivers ${show(p2, 0)}${
+        ratio(p2, p1, "one")
+      }`
+    )
     if (p1 !== undefined && pf !== undefined) {
-      console.log(`    receiver on PostgreSQL ${show(p1, 0)} / node:http + pg floor (INSERT … ON CONFLICT DO NOTHING, commit before the 200) ${show(pf, 0)} = ${(p1 / pf).toFixed(2)}× (target ≥ 0.6×: ${p1 / pf >= 0.6 ? "met" : "NOT met"})`)
+      console.log(
+        `    receiver on PostgreSQL ${
+          show(p1, 0)
+        } / node:http + pg floor (INSERT … ON CONFLICT DO NOTHING, commit before the 200) ${show(pf, 0)} = ${
+          (p1 / pf).toFixed(2)
+        }× (target ≥ 0.6×: ${p1 / pf >= 0.6 ? "met" : "NOT met"})`
+      )
       // The gap's cause, as profiled (packages/connector-runtime/README.md, Benchmark).
       // The gap's cause: CPU per delivery, as measured here; where it goes, from a CPU profile
       // (packages/connector-runtime/README.md, Benchmark).
-      if (p1 / pf < 0.6) console.log(`    why: per delivery the receiver spent ${fmt(median(cpu.pg1))} µs of CPU against the floor's ${fmt(median(cpu.pgFloor))} µs (its profile: socket writes, Effect's fiber runtime, GC, the body's decode and content key), and its inserts also write the console's and the claim's indexes the floor's table does not have`)
+      if (p1 / pf < 0.6) {
+        console.log(
+          `    why: per delivery the receiver spent ${fmt(median(cpu.pg1))} µs of CPU against the floor's ${
+            fmt(median(cpu.pgFloor))
+          } µs (its profile: socket writes, Effect's fiber runtime, GC, the body's decode and content key), and its inserts also write the console's and the claim's indexes the floor's table does not have`
+        )
+      }
     }
     if (s !== undefined && sf !== undefined) {
-      console.log(`    receiver on SQLite ${show(s, 0)} / the durable SQLite floor ${show(sf, 0)} = ${(s / sf).toFixed(2)}× (target ≥ 0.5×: ${s / sf >= 0.5 ? "met" : "NOT met"})`)
-      if (s / sf < 0.5) console.log(`    why: per delivery the SQLite receiver spent ${fmt(median(cpu.sqlite))} µs of CPU against the floor's ${fmt(median(cpu.sqliteFloor))} µs; both are CPU-bound in one process`)
+      console.log(
+        `    receiver on SQLite ${show(s, 0)} / the durable SQLite floor ${show(sf, 0)} = ${
+          (s / sf).toFixed(2)
+        }× (target ≥ 0.5×: ${s / sf >= 0.5 ? "met" : "NOT met"})`
+      )
+      if (s / sf < 0.5) {
+        console.log(
+          `    why: per delivery the SQLite receiver spent ${fmt(median(cpu.sqlite))} µs of CPU against the floor's ${
+            fmt(median(cpu.sqliteFloor))
+          } µs; both are CPU-bound in one process`
+        )
+      }
     }
     console.log(`    rounds: ${SETUPS.flatMap(line(received, 0)).join("; ")}`)
   }
@@ -249,12 +328,19 @@ try {
       const prefix = `a${++runs}`
       const storageEnv = setup === "sqlite" ? sqliteEnv(join(dir, `${prefix}.sqlite`)) : pgEnv(applyDb)
       await preload(setup === "sqlite" ? { sqlite: storageEnv.CHAOS_SQLITE_FILE } : { postgres: applyDb.url }, prefix)
-      const sms = await startProcess("fake-sms", [here("./fake-sms.mjs")], { CHAOS_SMS_HOLD: "1", CHAOS_SMS_LATENCY_MS: String(LATENCY_MS) }, /listening (\d+)/)
+      const sms = await startProcess("fake-sms", [here("./fake-sms.mjs")], {
+        CHAOS_SMS_HOLD: "1",
+        CHAOS_SMS_LATENCY_MS: String(LATENCY_MS)
+      }, /listening (\d+)/)
       const smsUrl = `http://127.0.0.1:${sms.match[1]}`
       const workers = []
       try {
         const count = setup === "pg2" ? 2 : 1
-        workers.push(...await Promise.all(Array.from({ length: count }, () => startNode("worker", storageEnv, { CHAOS_SMS_URL: smsUrl }))))
+        workers.push(
+          ...await Promise.all(
+            Array.from({ length: count }, () => startNode("worker", storageEnv, { CHAOS_SMS_URL: smsUrl }))
+          )
+        )
         await sleep(500) // their first claims are made and held
         await fetch(`${smsUrl}/release`, { method: "POST" })
         const deadline = Date.now() + 120_000
@@ -262,7 +348,9 @@ try {
         for (;;) {
           stats = await (await fetch(`${smsUrl}/stats`)).json()
           if (stats.lines >= total) break
-          if (Date.now() > deadline) throw new Error(`apply ${setup}: ${stats.lines} of ${total} applied after 2 minutes`)
+          if (Date.now() > deadline) {
+            throw new Error(`apply ${setup}: ${stats.lines} of ${total} applied after 2 minutes`)
+          }
           await sleep(25)
         }
         const report = await (await fetch(`${smsUrl}/report`)).json()
@@ -285,16 +373,28 @@ try {
     for (let round = 0; round < ROUNDS; round++) {
       for (const setup of SETUPS.filter((k) => k in applied)) {
         applied[setup].push(await apply(setup))
-        log(`apply round ${round + 1} ${setup}: ${applied[setup].at(-1).rate.toFixed(1)}/s, ${applied[setup].at(-1).inFlight.toFixed(1)} writes in flight on average`)
+        log(
+          `apply round ${round + 1} ${setup}: ${applied[setup].at(-1).rate.toFixed(1)}/s, ${
+            applied[setup].at(-1).inFlight.toFixed(1)
+          } writes in flight on average`
+        )
       }
     }
     const rates = Object.fromEntries(Object.entries(applied).map(([k, v]) => [k, v.map((x) => x.rate)]))
     const inFlight = Object.fromEntries(Object.entries(applied).map(([k, v]) => [k, v.map((x) => x.inFlight)]))
     const [s, p1, p2] = ["sqlite", "pg1", "pg2"].map((k) => figure(rates[k]))
     const inOrder = Object.values(applied).flat().every((x) => x.inOrder)
-    console.log(`(b) applied/s, ${APPLY_ROS} ROs × ${APPLY_PER_RO} in the inbox, ${LATENCY_MS} ms per SMS write, concurrency 8 per worker: SQLite 1 worker ${show(s, 1)}; PostgreSQL 1 worker ${show(p1, 1)}${ratio(p1, s, "SQLite")}, 2 workers ${show(p2, 1)}${ratio(p2, p1, "one")}`)
+    console.log(
+      `(b) applied/s, ${APPLY_ROS} ROs × ${APPLY_PER_RO} in the inbox, ${LATENCY_MS} ms per SMS write, concurrency 8 per worker: SQLite 1 worker ${
+        show(s, 1)
+      }; PostgreSQL 1 worker ${show(p1, 1)}${ratio(p1, s, "SQLite")}, 2 workers ${show(p2, 1)}${ratio(p2, p1, "one")}`
+    )
     console.log(`    rounds: ${SETUPS.flatMap(line(rates, 1)).join("; ")}`)
-    console.log(`    mean SMS writes in flight: ${SETUPS.flatMap(line(inFlight, 1)).join("; ")}; every repair order applied once, in order: ${inOrder ? "yes" : "NO"}`)
+    console.log(
+      `    mean SMS writes in flight: ${
+        SETUPS.flatMap(line(inFlight, 1)).join("; ")
+      }; every repair order applied once, in order: ${inOrder ? "yes" : "NO"}`
+    )
     if (!inOrder) process.exitCode = 1
   }
 
@@ -308,7 +408,12 @@ try {
       const smsUrl = `http://127.0.0.1:${sms.match[1]}`
       const receiver = await startNode("receiver", pgEnv(soakDb))
       // Blind writes: the fake SMS's per-repair-order list is not read back on every apply.
-      const worker = await startNode("worker", pgEnv(soakDb), { CHAOS_SMS_URL: smsUrl, CHAOS_BLIND_WRITES: "1", CHAOS_LEASE_MS: "30000", NODE_OPTIONS: nodeOptions })
+      const worker = await startNode("worker", pgEnv(soakDb), {
+        CHAOS_SMS_URL: smsUrl,
+        CHAOS_BLIND_WRITES: "1",
+        CHAOS_LEASE_MS: "30000",
+        NODE_OPTIONS: nodeOptions
+      })
       const pid = Number(/pid=(\d+)/.exec(worker.output())[1])
       const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024
       const samples = []
@@ -334,12 +439,25 @@ try {
       const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length
       const mt = mean(last.map((x) => x.t))
       const mm = mean(last.map((x) => x.mib))
-      const slope = last.reduce((a, x) => a + (x.t - mt) * (x.mib - mm), 0) / last.reduce((a, x) => a + (x.t - mt) ** 2, 0)
+      const slope = last.reduce((a, x) => a + (x.t - mt) * (x.mib - mm), 0) /
+        last.reduce((a, x) => a + (x.t - mt) ** 2, 0)
       const rise = slope * (last.at(-1).t - last[0].t)
       const flat = rise / mm < 0.1
       const peak = Math.max(...samples.map((x) => x.mib))
       const at = (f) => samples[Math.min(samples.length - 1, Math.floor(samples.length * f))].mib.toFixed(0)
-      console.log(`(c) worker RSS${nodeOptions === "" ? " (Node defaults)" : `, NODE_OPTIONS=${nodeOptions}`}, ${fmt(SOAK)} quote webhooks through 1 receiver and 1 worker (concurrency 8, fake SMS without latency) on PostgreSQL, ${seconds.toFixed(0)} s: at the end ${end.toFixed(0)} MiB (target ≤ 200 MiB: ${end <= 200 ? "met" : "NOT met"}), peak ${peak.toFixed(0)} MiB; last third ${Math.min(...last.map((x) => x.mib)).toFixed(0)}–${Math.max(...last.map((x) => x.mib)).toFixed(0)} MiB, fitted rise ${rise >= 0 ? "+" : ""}${rise.toFixed(1)} MiB (${((rise / mm) * 100).toFixed(1)} %; flat, target < 10 %: ${flat ? "met" : "NOT met"})`)
+      console.log(
+        `(c) worker RSS${nodeOptions === "" ? " (Node defaults)" : `, NODE_OPTIONS=${nodeOptions}`}, ${
+          fmt(SOAK)
+        } quote webhooks through 1 receiver and 1 worker (concurrency 8, fake SMS without latency) on PostgreSQL, ${
+          seconds.toFixed(0)
+        } s: at the end ${end.toFixed(0)} MiB (target ≤ 200 MiB: ${end <= 200 ? "met" : "NOT met"}), peak ${
+          peak.toFixed(0)
+        } MiB; last third ${Math.min(...last.map((x) => x.mib)).toFixed(0)}–${
+          Math.max(...last.map((x) => x.mib)).toFixed(0)
+        } MiB, fitted rise ${rise >= 0 ? "+" : ""}${rise.toFixed(1)} MiB (${
+          ((rise / mm) * 100).toFixed(1)
+        } %; flat, target < 10 %: ${flat ? "met" : "NOT met"})`
+      )
       // What the worker holds: its memory as it is and after a full collection (node.mjs on SIGUSR2).
       worker.child.kill("SIGUSR2")
       let memory = null
@@ -347,10 +465,18 @@ try {
         memory = /memory before-gc (.*) after-gc (.*)/.exec(worker.output())
       }
       if (end > 200) {
-        console.log("    why: the live objects are the heapUsed after a full GC below; the rest is garbage V8 lets pile up toward its default heap limit (sized from the machine's memory) before a major collection; the capped row shows the same worker within the target")
+        console.log(
+          "    why: the live objects are the heapUsed after a full GC below; the rest is garbage V8 lets pile up toward its default heap limit (sized from the machine's memory) before a major collection; the capped row shows the same worker within the target"
+        )
       }
-      if (memory !== null) console.log(`    worker memory (MiB) at the end: ${memory[1]}; after a full GC: ${memory[2]}`)
-      console.log(`    RSS at 1/6, 2/6 … 6/6 of the run: ${[1, 2, 3, 4, 5, 6].map((k) => at(k / 6 - 0.001)).join(", ")} MiB; ${fmt(SOAK / seconds)} deliveries/s received → applied`)
+      if (memory !== null) {
+        console.log(`    worker memory (MiB) at the end: ${memory[1]}; after a full GC: ${memory[2]}`)
+      }
+      console.log(
+        `    RSS at 1/6, 2/6 … 6/6 of the run: ${[1, 2, 3, 4, 5, 6].map((k) => at(k / 6 - 0.001)).join(", ")} MiB; ${
+          fmt(SOAK / seconds)
+        } deliveries/s received → applied`
+      )
       await Promise.all([receiver.stop(), worker.stop(), sms.stop()])
     }
     await soak("")
@@ -362,7 +488,9 @@ try {
 } finally {
   killAll()
   await sleep(200)
-  for (const database of databases) await database.drop().catch((error) => console.error(`[bench] could not drop ${database.name}: ${error.message}`))
+  for (const database of databases) {
+    await database.drop().catch((error) => console.error(`[bench] could not drop ${database.name}: ${error.message}`))
+  }
   cluster?.stop()
   rmSync(dir, { recursive: true, force: true })
 }

@@ -34,9 +34,12 @@ let defects = 0
 const server = createServer((req, res) => {
   const url = new URL(req.url ?? "/", "http://x")
   const match = /^\/ro\/([^/]+)\/lines$/.exec(url.pathname)
-  const reply = (status, body) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body))
+  const reply = (status, body) =>
+    res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body))
   if (req.method === "GET" && url.pathname === "/report") return reply(200, Object.fromEntries(lines))
-  if (req.method === "GET" && url.pathname === "/stats") return reply(200, { lines: stored, releasedAt, lastAt, writeMs })
+  if (req.method === "GET" && url.pathname === "/stats") {
+    return reply(200, { lines: stored, releasedAt, lastAt, writeMs })
+  }
   if (req.method === "POST" && url.pathname === "/release") {
     releasedAt ??= performance.now()
     release?.()

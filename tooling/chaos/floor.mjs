@@ -16,30 +16,56 @@ import pg from "pg"
 
 const kind = process.argv[2]
 const MAX_BODY_BYTES = 256 * 1024
-const launches = new Map((process.env.FLOOR_KEYS ?? "").split(",").filter(Boolean).map((key, i) => [key, { shopId: "shop_bench", repairOrderId: `ro${i}` }]))
+const launches = new Map(
+  (process.env.FLOOR_KEYS ?? "").split(",").filter(Boolean).map((
+    key,
+    i
+  ) => [key, { shopId: "shop_bench", repairOrderId: `ro${i}` }])
+)
 
 const isQuoteWebhook = (value) =>
   typeof value === "object" && value !== null && typeof value.referenceID === "string" && Array.isArray(value.quotes) &&
-  value.quotes.every((q) => typeof q === "object" && q !== null && typeof q.productID === "string" && typeof q.brandID === "string" && typeof q.quantityReq === "number" && typeof q.price === "number")
+  value.quotes.every((q) =>
+    typeof q === "object" && q !== null && typeof q.productID === "string" && typeof q.brandID === "string" &&
+    typeof q.quantityReq === "number" && typeof q.price === "number"
+  )
 const contentKey = (launch, quote) =>
-  `quote:${launch.shopId}:${launch.repairOrderId}:${createHash("sha256").update(JSON.stringify(quote.quotes.map((q) => [q.productID, q.brandID, q.quantityReq, q.price, q.listPrice, q.corePrice]))).digest("hex").slice(0, 32)}`
-const TABLE = `CREATE TABLE IF NOT EXISTS floor_inbox (content_key TEXT PRIMARY KEY, kind TEXT NOT NULL, shop_id TEXT NOT NULL,
+  `quote:${launch.shopId}:${launch.repairOrderId}:${
+    createHash("sha256").update(
+      JSON.stringify(
+        quote.quotes.map((q) => [q.productID, q.brandID, q.quantityReq, q.price, q.listPrice, q.corePrice])
+      )
+    ).digest("hex").slice(0, 32)
+  }`
+const TABLE =
+  `CREATE TABLE IF NOT EXISTS floor_inbox (content_key TEXT PRIMARY KEY, kind TEXT NOT NULL, shop_id TEXT NOT NULL,
   repair_order_id TEXT NOT NULL, body TEXT NOT NULL, received_at BIGINT NOT NULL)`
 const ok = (res) => res.writeHead(200, { "content-type": "application/json" }).end("{\"received\":true}")
 
 let store
 if (kind === "pg") {
-  const pool = new pg.Pool({ connectionString: process.env.FLOOR_DATABASE_URL, max: Number(process.env.FLOOR_POOL ?? 10) })
+  const pool = new pg.Pool({
+    connectionString: process.env.FLOOR_DATABASE_URL,
+    max: Number(process.env.FLOOR_POOL ?? 10)
+  })
   await pool.query(TABLE)
   store = (row, res) =>
-    pool.query("INSERT INTO floor_inbox VALUES ($1, 'quote', $2, $3, $4, $5) ON CONFLICT (content_key) DO NOTHING", [row.key, row.shopId, row.repairOrderId, row.text, Date.now()])
+    pool.query("INSERT INTO floor_inbox VALUES ($1, 'quote', $2, $3, $4, $5) ON CONFLICT (content_key) DO NOTHING", [
+      row.key,
+      row.shopId,
+      row.repairOrderId,
+      row.text,
+      Date.now()
+    ])
       .then(() => ok(res), () => res.writeHead(503).end())
 } else if (kind === "sqlite") {
   const db = new Database(process.env.FLOOR_SQLITE_FILE)
   db.pragma("journal_mode = WAL")
   db.pragma("synchronous = FULL")
   db.exec(TABLE)
-  const insert = db.prepare("INSERT INTO floor_inbox VALUES (?, 'quote', ?, ?, ?, ?) ON CONFLICT (content_key) DO NOTHING")
+  const insert = db.prepare(
+    "INSERT INTO floor_inbox VALUES (?, 'quote', ?, ?, ?, ?) ON CONFLICT (content_key) DO NOTHING"
+  )
   const commit = db.transaction((rows) => {
     for (const row of rows) insert.run(row.key, row.shopId, row.repairOrderId, row.text, Date.now())
   })
@@ -83,4 +109,8 @@ const server = createServer((req, res) => {
   })
 })
 server.keepAliveTimeout = 5000
-server.listen(Number(process.env.PORT ?? 0), "127.0.0.1", () => process.stdout.write(`ready floor ${server.address().port}\n`))
+server.listen(
+  Number(process.env.PORT ?? 0),
+  "127.0.0.1",
+  () => process.stdout.write(`ready floor ${server.address().port}\n`)
+)

@@ -64,7 +64,13 @@ export const startOwnCluster = async (settings = {}) => {
     const result = asRoot
       ? spawnSync("runuser", ["-u", "postgres", "--", join(bin, command), ...args], { encoding: "utf8" })
       : spawnSync(join(bin, command), args, { encoding: "utf8" })
-    if (result.status !== 0) throw new Error(`${command} ${args.at(-1)} failed: ${(result.stderr || result.stdout || String(result.error)).trim().split("\n").at(-1)}`)
+    if (result.status !== 0) {
+      throw new Error(
+        `${command} ${args.at(-1)} failed: ${
+          (result.stderr || result.stdout || String(result.error)).trim().split("\n").at(-1)
+        }`
+      )
+    }
   }
   if (asRoot) {
     const uid = Number(spawnSync("id", ["-u", "postgres"], { encoding: "utf8" }).stdout.trim())
@@ -73,8 +79,13 @@ export const startOwnCluster = async (settings = {}) => {
   }
   const port = await freePort()
   run("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"])
-  const options = [`-p ${port}`, `-k ${dir}`, "-c listen_addresses=127.0.0.1", "-c max_connections=300",
-    ...Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`)].join(" ")
+  const options = [
+    `-p ${port}`,
+    `-k ${dir}`,
+    "-c listen_addresses=127.0.0.1",
+    "-c max_connections=300",
+    ...Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`)
+  ].join(" ")
   const start = () => run("pg_ctl", ["-D", data, "-w", "-t", "60", "-l", logFile, "-o", options, "start"])
   start()
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`
@@ -195,8 +206,21 @@ export const quoteBody = (ro, n) =>
   JSON.stringify({
     referenceID: ro,
     quotes: [{
-      acaPartTerminologyID: 5340, productID: `${ro}#${n}`, brandID: "WIX", categoryID: "FLT", productDesc: "Oil Filter",
-      orderByTime: 1763769600000, dispatchTime: 1763773200000, quantityAvail: 12, quantityReq: 1,
-      price: 6.49, listPrice: 9.99, corePrice: 0, weight: 0.8, quality: "", makeId: 0, subtotal: 6.49
+      acaPartTerminologyID: 5340,
+      productID: `${ro}#${n}`,
+      brandID: "WIX",
+      categoryID: "FLT",
+      productDesc: "Oil Filter",
+      orderByTime: 1763769600000,
+      dispatchTime: 1763773200000,
+      quantityAvail: 12,
+      quantityReq: 1,
+      price: 6.49,
+      listPrice: 9.99,
+      corePrice: 0,
+      weight: 0.8,
+      quality: "",
+      makeId: 0,
+      subtotal: 6.49
     }]
   })

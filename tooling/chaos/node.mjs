@@ -82,12 +82,22 @@ const program = Effect.gen(function*() {
     secretKeys: Redacted.make(process.env.CHAOS_SECRET_KEYS),
     inboxLease: `${lease} millis`,
     worker: role === "worker"
-      ? { concurrency: 8, pollInterval: `${Number(process.env.CHAOS_POLL_INTERVAL_MS ?? 1000)} millis`, baseDelay: "200 millis", maxDelay: "2 seconds", maxAttempts: 50, operationTimeout: `${Math.floor(lease / 2)} millis` }
+      ? {
+        concurrency: 8,
+        pollInterval: `${Number(process.env.CHAOS_POLL_INTERVAL_MS ?? 1000)} millis`,
+        baseDelay: "200 millis",
+        maxDelay: "2 seconds",
+        maxAttempts: 50,
+        operationTimeout: `${Math.floor(lease / 2)} millis`
+      }
       : false,
     retention: false
   })
   if (role === "receiver") {
-    const server = yield* NodeHttpServer.make(() => createServer(), { port: Number(process.env.PORT), host: "127.0.0.1" })
+    const server = yield* NodeHttpServer.make(() => createServer(), {
+      port: Number(process.env.PORT),
+      host: "127.0.0.1"
+    })
     yield* runtime.serve(server, HttpRouter.concatAll(runtime.publicRouter, runtime.apiRouter, runtime.healthRouter))
   }
   // The pid (what the harness signals) and this process's clock (a faketime'd worker's is off).
@@ -99,14 +109,19 @@ const program = Effect.gen(function*() {
 // a full collection, so the RSS row can say whether it is live objects or heap V8 kept.
 process.on("SIGUSR2", () => {
   const mib = (bytes) => (bytes / 1048576).toFixed(0)
-  const line = (m) => `rss=${mib(m.rss)} heapTotal=${mib(m.heapTotal)} heapUsed=${mib(m.heapUsed)} external=${mib(m.external)} arrayBuffers=${mib(m.arrayBuffers)}`
+  const line = (m) =>
+    `rss=${mib(m.rss)} heapTotal=${mib(m.heapTotal)} heapUsed=${mib(m.heapUsed)} external=${
+      mib(m.external)
+    } arrayBuffers=${mib(m.arrayBuffers)}`
   const before = process.memoryUsage()
   setFlagsFromString("--expose-gc")
   runInNewContext("gc")()
   process.stdout.write(`memory before-gc ${line(before)} after-gc ${line(process.memoryUsage())}\n`)
 })
 
-NodeRuntime.runMain(Effect.scoped(program).pipe(
-  Effect.provide(UndiciHttpClient.layer),
-  Logger.withMinimumLogLevel(LogLevel.Warning)
-))
+NodeRuntime.runMain(
+  Effect.scoped(program).pipe(
+    Effect.provide(UndiciHttpClient.layer),
+    Logger.withMinimumLogLevel(LogLevel.Warning)
+  )
+)

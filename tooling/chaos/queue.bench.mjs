@@ -53,7 +53,12 @@ const percentile = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b)
   return s[Math.min(s.length - 1, Math.floor(s.length * p))]
 }
-const fmt = (x, digits = 0) => (x === undefined || Number.isNaN(x) ? "—" : x.toLocaleString("en", { maximumFractionDigits: digits, minimumFractionDigits: digits }))
+const fmt = (
+  x,
+  digits = 0
+) => (x === undefined || Number.isNaN(x)
+  ? "—"
+  : x.toLocaleString("en", { maximumFractionDigits: digits, minimumFractionDigits: digits }))
 const verdict = (ok) => (ok ? "met" : "NOT met")
 const silentGraphile = new GraphileLogger(() => (level, message) => {
   if (level === "error") console.error(`[graphile-worker] ${message}`)
@@ -92,7 +97,10 @@ const shopSystem = (latencyMs, onApply) => {
 /** The inbox on `url`, in a scope of its own: `{ inbox, context, close }`. */
 const openInbox = async (url) => {
   const scope = Effect.runSync(Scope.make())
-  const context = await Effect.runPromise(Layer.buildWithScope(WebhookInbox.layerSql.pipe(Layer.provideMerge(Storage.postgres(Redacted.make(url)))), scope).pipe(quiet))
+  const context = await Effect.runPromise(
+    Layer.buildWithScope(WebhookInbox.layerSql.pipe(Layer.provideMerge(Storage.postgres(Redacted.make(url)))), scope)
+      .pipe(quiet)
+  )
   return {
     context,
     inbox: Context.get(context, WebhookInbox.WebhookInbox),
@@ -102,7 +110,13 @@ const openInbox = async (url) => {
   }
 }
 
-const delivery = (ro, n) => ({ kind: "quote", contentKey: `quote:${ro}:${n}`, shopId: "shop_bench", repairOrderId: ro, body: quoteBody(ro, n) })
+const delivery = (ro, n) => ({
+  kind: "quote",
+  contentKey: `quote:${ro}:${n}`,
+  shopId: "shop_bench",
+  repairOrderId: ro,
+  body: quoteBody(ro, n)
+})
 
 /** `total` entries over `repairOrders`, the n-th of every repair order before any (n+1)-th. */
 const preloadInbox = async (handle, total, repairOrders, prefix) => {
@@ -110,7 +124,9 @@ const preloadInbox = async (handle, total, repairOrders, prefix) => {
   let written = 0
   for (let n = 0; n < perRo && written < total; n++) {
     const ros = Array.from({ length: Math.min(repairOrders, total - written) }, (_, r) => `${prefix}${r}`)
-    await handle.run(Effect.forEach(ros, (ro) => handle.inbox.receive(delivery(ro, n)), { concurrency: 64, discard: true }))
+    await handle.run(
+      Effect.forEach(ros, (ro) => handle.inbox.receive(delivery(ro, n)), { concurrency: 64, discard: true })
+    )
     written += ros.length
   }
 }
@@ -128,7 +144,9 @@ const drainInbox = async (handle, total, concurrency, latencyMs, check) => {
     if (++applied === total) resolve(performance.now())
   })
   const started = performance.now()
-  const fiber = handle.fork(InboxWorker.run({ concurrency }).pipe(Effect.provide(Layer.merge(Layer.succeedContext(handle.context), sms))))
+  const fiber = handle.fork(
+    InboxWorker.run({ concurrency }).pipe(Effect.provide(Layer.merge(Layer.succeedContext(handle.context), sms)))
+  )
   const timeout = sleep(300_000).then(() => "timeout")
   const ended = await Promise.race([done, timeout])
   await Effect.runPromise(Fiber.interrupt(fiber))
@@ -147,7 +165,9 @@ const preloadGraphile = async (url, total, repairOrders, queues) => {
     for (let n = 0; n < perRo && written < total; n++) {
       const count = Math.min(repairOrders, total - written)
       await utils.addJobs(Array.from({ length: count }, (_, r) => ({
-        identifier: "apply", payload: { ro: `g${r}`, n }, ...(queues ? { queueName: `g${r}` } : {})
+        identifier: "apply",
+        payload: { ro: `g${r}`, n },
+        ...(queues ? { queueName: `g${r}` } : {})
       })))
       written += count
     }
@@ -162,7 +182,11 @@ const drainGraphile = async (url, total, concurrency, latencyMs) => {
   const done = new Promise((r) => (resolve = r))
   const started = performance.now()
   const runner = await runGraphile({
-    connectionString: url, concurrency, maxPoolSize: concurrency + 2, noHandleSignals: true, logger: silentGraphile,
+    connectionString: url,
+    concurrency,
+    maxPoolSize: concurrency + 2,
+    noHandleSignals: true,
+    logger: silentGraphile,
     taskList: {
       apply: async () => {
         if (latencyMs > 0) await sleep(latencyMs)
@@ -228,8 +252,22 @@ const noopRow = async () => {
       }
     }
     const [inbox, queues, plain] = kinds.map((k) => median(runs[k]))
-    console.log(`(1) no-op jobs/s, ${fmt(BACKLOG)} backlog over ${fmt(REPAIR_ORDERS)} repair orders, concurrency ${concurrency}: inbox ${fmt(inbox)}; graphile-worker with a queue_name per repair order ${fmt(queues)} (${(inbox / queues).toFixed(2)}×, target ≥ 1.0×: ${verdict(inbox >= queues)}); graphile-worker without queues ${fmt(plain)} (${(inbox / plain).toFixed(2)}×, information)`)
-    console.log(`    rounds: inbox ${runs.inbox.map((x) => fmt(x)).join(", ")}; with queues ${runs["graphile-queues"].map((x) => fmt(x)).join(", ")}; without ${runs.graphile.map((x) => fmt(x)).join(", ")}; inbox: ${anomalyNote()}`)
+    console.log(
+      `(1) no-op jobs/s, ${fmt(BACKLOG)} backlog over ${
+        fmt(REPAIR_ORDERS)
+      } repair orders, concurrency ${concurrency}: inbox ${
+        fmt(inbox)
+      }; graphile-worker with a queue_name per repair order ${fmt(queues)} (${
+        (inbox / queues).toFixed(2)
+      }×, target ≥ 1.0×: ${verdict(inbox >= queues)}); graphile-worker without queues ${fmt(plain)} (${
+        (inbox / plain).toFixed(2)
+      }×, information)`
+    )
+    console.log(
+      `    rounds: inbox ${runs.inbox.map((x) => fmt(x)).join(", ")}; with queues ${
+        runs["graphile-queues"].map((x) => fmt(x)).join(", ")
+      }; without ${runs.graphile.map((x) => fmt(x)).join(", ")}; inbox: ${anomalyNote()}`
+    )
   }
 }
 
@@ -245,8 +283,18 @@ const ioRow = async () => {
   }
   const inbox = median(runs.inbox)
   const anchor = median(runs.graphile)
-  console.log(`(2) jobs/s with 100 ms of I/O per job, concurrency 50 (limit 500/s), ${fmt(IO_JOBS)} over ${fmt(REPAIR_ORDERS)} repair orders: inbox ${fmt(inbox)} (${(inbox / 5).toFixed(0)} % of the limit, target ≥ 90 %: ${verdict(inbox >= 450)}); graphile-worker without queues ${fmt(anchor)} (${(inbox / anchor).toFixed(2)}×, information)`)
-  console.log(`    rounds: inbox ${runs.inbox.map((x) => fmt(x)).join(", ")}; graphile-worker ${runs.graphile.map((x) => fmt(x)).join(", ")}; inbox: ${anomalyNote()}`)
+  console.log(
+    `(2) jobs/s with 100 ms of I/O per job, concurrency 50 (limit 500/s), ${fmt(IO_JOBS)} over ${
+      fmt(REPAIR_ORDERS)
+    } repair orders: inbox ${fmt(inbox)} (${(inbox / 5).toFixed(0)} % of the limit, target ≥ 90 %: ${
+      verdict(inbox >= 450)
+    }); graphile-worker without queues ${fmt(anchor)} (${(inbox / anchor).toFixed(2)}×, information)`
+  )
+  console.log(
+    `    rounds: inbox ${runs.inbox.map((x) => fmt(x)).join(", ")}; graphile-worker ${
+      runs.graphile.map((x) => fmt(x)).join(", ")
+    }; inbox: ${anomalyNote()}`
+  )
 }
 
 // ---- (3) commit → applied ---------------------------------------------------------------------------
@@ -274,11 +322,19 @@ const latency = async (kind) => {
               Effect.sync(() => {
                 const end = performance.now()
                 // contentKey quote:<ro>:<n> is the delivery whose productID is <ro>#<n>.
-                for (const entry of entries) claimed.set(`${entry.repairOrderId}#${entry.contentKey.split(":")[2]}`, { start, end })
+                for (const entry of entries) {
+                  claimed.set(`${entry.repairOrderId}#${entry.contentKey.split(":")[2]}`, { start, end })
+                }
               }))
           })
       }
-      const fiber = handle.fork(InboxWorker.run({ concurrency: 10 }).pipe(Effect.provide(Layer.merge(Layer.succeedContext(Context.add(handle.context, WebhookInbox.WebhookInbox, timed)), sms))))
+      const fiber = handle.fork(
+        InboxWorker.run({ concurrency: 10 }).pipe(
+          Effect.provide(
+            Layer.merge(Layer.succeedContext(Context.add(handle.context, WebhookInbox.WebhookInbox, timed)), sms)
+          )
+        )
+      )
       try {
         await sleep(500) // the worker is up and idle
         const t0 = performance.now()
@@ -288,7 +344,9 @@ const latency = async (kind) => {
           if (wait > 1) await sleep(wait)
           const ro = `l${i % 100}`
           const productID = `${ro}#${i}`
-          pending.push(handle.run(handle.inbox.receive(delivery(ro, i))).then(() => committed.set(productID, performance.now())))
+          pending.push(
+            handle.run(handle.inbox.receive(delivery(ro, i))).then(() => committed.set(productID, performance.now()))
+          )
         }
         await Promise.all(pending)
         for (const until = Date.now() + 10_000; started.size < total && Date.now() < until;) await sleep(20)
@@ -300,7 +358,11 @@ const latency = async (kind) => {
       await runMigrations({ connectionString: database.url, logger: silentGraphile })
       const utils = await makeWorkerUtils({ connectionString: database.url, logger: silentGraphile })
       const runner = await runGraphile({
-        connectionString: database.url, concurrency: 10, maxPoolSize: 12, noHandleSignals: true, logger: silentGraphile,
+        connectionString: database.url,
+        concurrency: 10,
+        maxPoolSize: 12,
+        noHandleSignals: true,
+        logger: silentGraphile,
         taskList: {
           apply: async (payload) => {
             if (!started.has(payload.id)) started.set(payload.id, performance.now())
@@ -315,7 +377,9 @@ const latency = async (kind) => {
           const wait = t0 + i * 20 - performance.now()
           if (wait > 1) await sleep(wait)
           const id = `l${i % 100}#${i}`
-          pending.push(utils.addJob("apply", { id }, { queueName: `l${i % 100}` }).then(() => committed.set(id, performance.now())))
+          pending.push(
+            utils.addJob("apply", { id }, { queueName: `l${i % 100}` }).then(() => committed.set(id, performance.now()))
+          )
         }
         await Promise.all(pending)
         for (const until = Date.now() + 10_000; started.size < total && Date.now() < until;) await sleep(20)
@@ -326,7 +390,9 @@ const latency = async (kind) => {
     }
     // An apply can start before its receive's promise resolves here (the commit is what counts,
     // and this process learns of it a little later): those count as 0.
-    const latencies = [...committed].filter(([id]) => started.has(id)).map(([id, at]) => Math.max(0, started.get(id) - at))
+    const latencies = [...committed].filter(([id]) => started.has(id)).map(([id, at]) =>
+      Math.max(0, started.get(id) - at)
+    )
     const split = {}
     if (kind === "inbox") {
       // Per entry: commit → the start of the claim that returned it, that claim, its end → the apply.
@@ -336,7 +402,9 @@ const latency = async (kind) => {
         claim: timedIds.map((id) => claimed.get(id).end - claimed.get(id).start),
         handover: timedIds.map((id) => started.get(id) - claimed.get(id).end)
       }
-      for (const [stage, xs] of Object.entries(spans)) split[stage] = { p50: percentile(xs, 0.5), p99: percentile(xs, 0.99) }
+      for (const [stage, xs] of Object.entries(spans)) {
+        split[stage] = { p50: percentile(xs, 0.5), p99: percentile(xs, 0.99) }
+      }
     }
     return { p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), n: latencies.length, total, split }
   } finally {
@@ -350,16 +418,39 @@ const latencyRow = async () => {
     for (const kind of Object.keys(runs)) {
       runs[kind].push(await latency(kind))
       const r = runs[kind].at(-1)
-      log(`latency round ${round + 1} ${kind}: p50 ${r.p50?.toFixed(1)} ms, p99 ${r.p99?.toFixed(1)} ms (${r.n} of ${r.total} timed)`)
+      log(
+        `latency round ${round + 1} ${kind}: p50 ${r.p50?.toFixed(1)} ms, p99 ${
+          r.p99?.toFixed(1)
+        } ms (${r.n} of ${r.total} timed)`
+      )
     }
   }
   const p = (kind, key) => median(runs[kind].map((r) => r[key]))
   const [i50, i99, g50, g99] = [p("inbox", "p50"), p("inbox", "p99"), p("graphile", "p50"), p("graphile", "p99")]
   const missed = runs.inbox.some((r) => r.n < r.total)
-  console.log(`(3) commit → applied at 50/s for ${LATENCY_SECONDS} s, concurrency 10: inbox p50 ${i50.toFixed(1)} ms, p99 ${i99.toFixed(1)} ms; graphile-worker (queue per repair order) p50 ${g50.toFixed(1)} ms, p99 ${g99.toFixed(1)} ms (${(i99 / g99).toFixed(2)}×, target ≤ 2×: ${verdict(i99 <= 2 * g99 && !missed)})${missed ? "; some entries were not applied within 10 s" : ""}`)
-  console.log(`    rounds p99: inbox ${runs.inbox.map((r) => r.p99.toFixed(1)).join(", ")} ms; graphile-worker ${runs.graphile.map((r) => r.p99.toFixed(1)).join(", ")} ms`)
-  const stage = (name) => `${name} p50 ${median(runs.inbox.map((r) => r.split[name].p50)).toFixed(2)} / p99 ${median(runs.inbox.map((r) => r.split[name].p99)).toFixed(2)} ms`
-  console.log(`    the inbox's wait by stage (medians over rounds): ${["fetcher", "claim", "handover"].map((name) => stage(name)).join("; ")} (fetcher: commit → the start of the claim that took it; claim: that statement; handover: its end → the apply's start)`)
+  console.log(
+    `(3) commit → applied at 50/s for ${LATENCY_SECONDS} s, concurrency 10: inbox p50 ${i50.toFixed(1)} ms, p99 ${
+      i99.toFixed(1)
+    } ms; graphile-worker (queue per repair order) p50 ${g50.toFixed(1)} ms, p99 ${g99.toFixed(1)} ms (${
+      (i99 / g99).toFixed(2)
+    }×, target ≤ 2×: ${verdict(i99 <= 2 * g99 && !missed)})${
+      missed ? "; some entries were not applied within 10 s" : ""
+    }`
+  )
+  console.log(
+    `    rounds p99: inbox ${runs.inbox.map((r) => r.p99.toFixed(1)).join(", ")} ms; graphile-worker ${
+      runs.graphile.map((r) => r.p99.toFixed(1)).join(", ")
+    } ms`
+  )
+  const stage = (name) =>
+    `${name} p50 ${median(runs.inbox.map((r) => r.split[name].p50)).toFixed(2)} / p99 ${
+      median(runs.inbox.map((r) => r.split[name].p99)).toFixed(2)
+    } ms`
+  console.log(
+    `    the inbox's wait by stage (medians over rounds): ${
+      ["fetcher", "claim", "handover"].map((name) => stage(name)).join("; ")
+    } (fetcher: commit → the start of the claim that took it; claim: that statement; handover: its end → the apply's start)`
+  )
 }
 
 // ---- (4) EXPLAIN of the claim ------------------------------------------------------------------------
@@ -412,16 +503,28 @@ const planFigures = (plan) => {
   let claimed
   const loops = (n) => n["Actual Loops"] ?? 1
   walk(plan.Plan, (n) => {
-    if (/Scan$/.test(n["Node Type"]) && n["Node Type"] !== "Bitmap Index Scan" && n["Node Type"] !== "CTE Scan" && n["Node Type"] !== "Subquery Scan" && n["Node Type"] !== "Function Scan") {
-      read += ((n["Actual Rows"] ?? 0) + (n["Rows Removed by Filter"] ?? 0) + (n["Rows Removed by Index Recheck"] ?? 0)) * loops(n)
+    if (
+      /Scan$/.test(n["Node Type"]) && n["Node Type"] !== "Bitmap Index Scan" && n["Node Type"] !== "CTE Scan" &&
+      n["Node Type"] !== "Subquery Scan" && n["Node Type"] !== "Function Scan"
+    ) {
+      read +=
+        ((n["Actual Rows"] ?? 0) + (n["Rows Removed by Filter"] ?? 0) + (n["Rows Removed by Index Recheck"] ?? 0)) *
+        loops(n)
     }
-    if (n["Node Type"] === "ModifyTable" && claimed === undefined) claimed = (n.Plans?.[0]?.["Actual Rows"] ?? 0) * loops(n.Plans?.[0] ?? {})
+    if (n["Node Type"] === "ModifyTable" && claimed === undefined) {
+      claimed = (n.Plans?.[0]?.["Actual Rows"] ?? 0) * loops(n.Plans?.[0] ?? {})
+    }
   })
   walk(plan.Plan, (n) => {
     if (claimed === undefined && n["Node Type"] === "LockRows") claimed = (n["Actual Rows"] ?? 0) * loops(n)
   })
   hits = (plan.Plan["Shared Hit Blocks"] ?? 0) + (plan.Plan["Shared Read Blocks"] ?? 0)
-  return { read, hits, claimed: claimed ?? plan.Plan["Actual Rows"] ?? 0, ms: plan["Execution Time"] ?? plan.Plan["Actual Total Time"] ?? 0 }
+  return {
+    read,
+    hits,
+    claimed: claimed ?? plan.Plan["Actual Rows"] ?? 0,
+    ms: plan["Execution Time"] ?? plan.Plan["Actual Total Time"] ?? 0
+  }
 }
 
 const explain = async (kind, backlog) => {
@@ -439,7 +542,17 @@ const explain = async (kind, backlog) => {
       await preloadGraphile(database.url, backlog, REPAIR_ORDERS, true)
     }
     await admin(`ANALYZE`)
-    for (const setting of ["session_preload_libraries = 'auto_explain'", "auto_explain.log_min_duration = 0", "auto_explain.log_analyze = on", "auto_explain.log_buffers = on", "auto_explain.log_timing = on", "auto_explain.log_format = json", "auto_explain.log_nested_statements = on"]) {
+    for (
+      const setting of [
+        "session_preload_libraries = 'auto_explain'",
+        "auto_explain.log_min_duration = 0",
+        "auto_explain.log_analyze = on",
+        "auto_explain.log_buffers = on",
+        "auto_explain.log_timing = on",
+        "auto_explain.log_format = json",
+        "auto_explain.log_nested_statements = on"
+      ]
+    ) {
       await admin(`ALTER DATABASE "${database.name}" SET ${setting}`)
     }
     const offset = cluster.log().length
@@ -458,13 +571,22 @@ const explain = async (kind, backlog) => {
     const plans = loggedPlans(cluster.log().slice(offset)).filter((p) => /skip\s+locked/i.test(p["Query Text"] ?? ""))
     const figures = plans.map(planFigures).filter((f) => f.claimed > 0)
     // BENCH_EXPLAIN_DUMP=dir: the logged claim plans, as JSON, one file per run.
-    if (process.env.BENCH_EXPLAIN_DUMP) writeFileSync(join(process.env.BENCH_EXPLAIN_DUMP, `${kind}-${backlog}.json`), JSON.stringify(plans, null, 1))
+    if (process.env.BENCH_EXPLAIN_DUMP) {
+      writeFileSync(join(process.env.BENCH_EXPLAIN_DUMP, `${kind}-${backlog}.json`), JSON.stringify(plans, null, 1))
+    }
     const claimed = figures.reduce((s, f) => s + f.claimed, 0)
     const read = figures.reduce((s, f) => s + f.read, 0)
     const hits = figures.reduce((s, f) => s + f.hits, 0)
     const ms = figures.reduce((s, f) => s + f.ms, 0)
     const statement = (plans[0]?.["Query Text"] ?? "").replace(/\s+/g, " ").slice(0, 160)
-    return { statements: figures.length, claimed, perJob: read / claimed, hitsPerJob: hits / claimed, msPerStatement: ms / figures.length, statement }
+    return {
+      statements: figures.length,
+      claimed,
+      perJob: read / claimed,
+      hitsPerJob: hits / claimed,
+      msPerStatement: ms / figures.length,
+      statement
+    }
   } finally {
     await drop(database)
   }
@@ -475,9 +597,25 @@ const explainRow = async () => {
     const inbox = await explain("inbox", backlog)
     const anchor = await explain("graphile-queues", backlog)
     log(`explain ${backlog}: inbox ${JSON.stringify(inbox)}; graphile ${JSON.stringify(anchor)}`)
-    console.log(`(4) rows read per claimed job, ${fmt(backlog)} backlog over ${fmt(REPAIR_ORDERS)} repair orders (EXPLAIN ANALYZE, BUFFERS of every claim statement while ${fmt(Math.min(EXPLAIN_JOBS, backlog))} are claimed): inbox ${fmt(inbox.perJob, 1)} (${fmt(inbox.hitsPerJob, 1)} buffers per job, ${inbox.statements} claims of ${fmt(inbox.claimed / inbox.statements, 1)} jobs, ${fmt(inbox.msPerStatement, 2)} ms each; target ≤ 10: ${verdict(inbox.perJob <= 10)}); graphile-worker with queues ${fmt(anchor.perJob, 1)} (${fmt(anchor.hitsPerJob, 1)} buffers per job)`)
+    console.log(
+      `(4) rows read per claimed job, ${fmt(backlog)} backlog over ${
+        fmt(REPAIR_ORDERS)
+      } repair orders (EXPLAIN ANALYZE, BUFFERS of every claim statement while ${
+        fmt(Math.min(EXPLAIN_JOBS, backlog))
+      } are claimed): inbox ${fmt(inbox.perJob, 1)} (${
+        fmt(inbox.hitsPerJob, 1)
+      } buffers per job, ${inbox.statements} claims of ${fmt(inbox.claimed / inbox.statements, 1)} jobs, ${
+        fmt(inbox.msPerStatement, 2)
+      } ms each; target ≤ 10: ${verdict(inbox.perJob <= 10)}); graphile-worker with queues ${fmt(anchor.perJob, 1)} (${
+        fmt(anchor.hitsPerJob, 1)
+      } buffers per job)`
+    )
     // The gap's cause, as measured: the plan PostgreSQL chooses at this size.
-    if (inbox.perJob > 10) console.log("    why: the claim's plan did not stop after the batch (it read every due head); BENCH_EXPLAIN_DUMP=<dir> writes the plans")
+    if (inbox.perJob > 10) {
+      console.log(
+        "    why: the claim's plan did not stop after the batch (it read every due head); BENCH_EXPLAIN_DUMP=<dir> writes the plans"
+      )
+    }
     console.log(`    the inbox's claim: ${inbox.statement}${inbox.statement.length >= 160 ? "…" : ""}`)
   }
 }
@@ -494,7 +632,9 @@ process.on("uncaughtException", (error) => {
 cleanUpOnInterrupt(() => cluster)
 try {
   cluster = await startOwnCluster()
-  console.log(`inbox engine vs graphile-worker on PostgreSQL (its own cluster; ${availableParallelism()} cores, Node ${process.versions.node}), ${ROUNDS} interleaved rounds, medians`)
+  console.log(
+    `inbox engine vs graphile-worker on PostgreSQL (its own cluster; ${availableParallelism()} cores, Node ${process.versions.node}), ${ROUNDS} interleaved rounds, medians`
+  )
   if (PARTS.includes("noop")) await noopRow()
   if (PARTS.includes("io")) await ioRow()
   if (PARTS.includes("latency")) await latencyRow()

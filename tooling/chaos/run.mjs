@@ -43,7 +43,16 @@ import { randomBytes } from "node:crypto"
 import { fileURLToPath } from "node:url"
 import { existsSync, readFileSync } from "node:fs"
 import pg from "pg"
-import { cleanUpOnInterrupt, freePort, killAll, newDatabase, quoteBody, sleep, startOwnCluster, startProcess } from "./harness.mjs"
+import {
+  cleanUpOnInterrupt,
+  freePort,
+  killAll,
+  newDatabase,
+  quoteBody,
+  sleep,
+  startOwnCluster,
+  startProcess
+} from "./harness.mjs"
 
 const REPAIR_ORDERS = Number(process.env.CHAOS_REPAIR_ORDERS ?? 200)
 const PER_RO = Number(process.env.CHAOS_DELIVERIES_PER_RO ?? 25)
@@ -79,32 +88,50 @@ try {
   const secretKeys = `k1:${randomBytes(32).toString("base64")}`
 
   // 2. The distributor (the sandbox), the fake SMS, and the shop and a vendor API key in the database.
-  const sandbox = await startProcess("sandbox", [sandboxBin, "--port", "0"], {}, /listening on (http:\/\/127\.0\.0\.1:\d+)/)
+  const sandbox = await startProcess(
+    "sandbox",
+    [sandboxBin, "--port", "0"],
+    {},
+    /listening on (http:\/\/127\.0\.0\.1:\d+)/
+  )
   const sandboxUrl = sandbox.match[1]
-  const vendorKey = await Effect.runPromise(Logger.withMinimumLogLevel(LogLevel.Warning)(Effect.scoped(Effect.gen(function*() {
-    const context = yield* Layer.build(Layer.mergeAll(ShopStore.layerSql, ApiKeys.layerSql).pipe(
-      Layer.provideMerge(Storage.postgres(Redacted.make(database.url))),
-      Layer.provide(SecretBox.layer(Either.getOrThrow(SecretBox.parseKeyring(secretKeys))))
-    ))
-    yield* Context.get(context, ShopStore.ShopStore).add({
-      id: "shop_chaos",
-      name: "Chaos Auto",
-      distributor: { ...SANDBOX_CUSTOMER, apiToken: Redacted.make(SANDBOX_CUSTOMER.apiToken) },
-      sms: {}
-    })
-    const { key } = yield* Context.get(context, ApiKeys.ApiKeys).create("chaos")
-    return Redacted.value(key)
-  }))))
+  const vendorKey = await Effect.runPromise(
+    Logger.withMinimumLogLevel(LogLevel.Warning)(Effect.scoped(Effect.gen(function*() {
+      const context = yield* Layer.build(
+        Layer.mergeAll(ShopStore.layerSql, ApiKeys.layerSql).pipe(
+          Layer.provideMerge(Storage.postgres(Redacted.make(database.url))),
+          Layer.provide(SecretBox.layer(Either.getOrThrow(SecretBox.parseKeyring(secretKeys))))
+        )
+      )
+      yield* Context.get(context, ShopStore.ShopStore).add({
+        id: "shop_chaos",
+        name: "Chaos Auto",
+        distributor: { ...SANDBOX_CUSTOMER, apiToken: Redacted.make(SANDBOX_CUSTOMER.apiToken) },
+        sms: {}
+      })
+      const { key } = yield* Context.get(context, ApiKeys.ApiKeys).create("chaos")
+      return Redacted.value(key)
+    })))
+  )
   sms = await startProcess("fake-sms", [here("./fake-sms.mjs")], {}, /listening (\d+)/)
   const smsUrl = `http://127.0.0.1:${sms.match[1]}`
 
   // 3. Receivers and workers.
   const env = {
-    CHAOS_DATABASE_URL: database.url, CHAOS_SMS_URL: smsUrl, CHAOS_SECRET_KEYS: secretKeys, CHAOS_LEASE_MS: String(LEASE_MS),
-    CHAOS_PUNCHOUT_URL: sandboxUrl, CHAOS_VENDOR_API_KEY: SANDBOX_VENDOR_KEY, CHAOS_BLIND_WRITES: "1"
+    CHAOS_DATABASE_URL: database.url,
+    CHAOS_SMS_URL: smsUrl,
+    CHAOS_SECRET_KEYS: secretKeys,
+    CHAOS_LEASE_MS: String(LEASE_MS),
+    CHAOS_PUNCHOUT_URL: sandboxUrl,
+    CHAOS_VENDOR_API_KEY: SANDBOX_VENDOR_KEY,
+    CHAOS_BLIND_WRITES: "1"
   }
   const startNode = async (role, port, extraEnv = {}) => {
-    const started = await startProcess(`${role}:${port ?? "-"}`, [here("./node.mjs"), role], { ...env, ...extraEnv, PORT: String(port ?? 0) }, /ready (receiver|worker) pid=(\d+) now=(\d+)/)
+    const started = await startProcess(`${role}:${port ?? "-"}`, [here("./node.mjs"), role], {
+      ...env,
+      ...extraEnv,
+      PORT: String(port ?? 0)
+    }, /ready (receiver|worker) pid=(\d+) now=(\d+)/)
     return { role, port, pid: Number(started.match[2]), clock: Number(started.match[3]) - Date.now(), ...started }
   }
   for (const role of ["receiver", "receiver", "worker", "worker"]) {
@@ -112,14 +139,22 @@ try {
   }
   // The worker with the skewed clock: not killed or stopped (its clock is the fault).
   const skewed = await startNode("worker", undefined, { LD_PRELOAD: libfaketime, FAKETIME: SKEW })
-  log(`started the sandbox, a fake SMS, ${nodes.filter((n) => n.role === "receiver").length} receivers and ${nodes.filter((n) => n.role === "worker").length} workers on one PostgreSQL database (its own cluster), and a worker under faketime ${SKEW} (its clock ${(skewed.clock / 1000).toFixed(1)} s off)`)
+  log(
+    `started the sandbox, a fake SMS, ${nodes.filter((n) => n.role === "receiver").length} receivers and ${
+      nodes.filter((n) => n.role === "worker").length
+    } workers on one PostgreSQL database (its own cluster), and a worker under faketime ${SKEW} (its clock ${
+      (skewed.clock / 1000).toFixed(1)
+    } s off)`
+  )
 
   // 4. A launch per repair order, as an SMS backend makes it (POST /shoplink/launch with the vendor
   // key, to either receiver): the runtime creates a distributor session at the sandbox and a launch
   // key. Then the shop's export in the sandbox: the sandbox posts the first quote webhook of that
   // repair order, and its delivery log says where, which is how this harness learns the key.
   // The sandbox's admin API through its typed client: the admin routes are written only in SandboxApi.
-  const adminClient = await Effect.runPromise(makeSandboxAdminClient({ url: sandboxUrl }).pipe(Effect.provide(FetchHttpClient.layer)))
+  const adminClient = await Effect.runPromise(
+    makeSandboxAdminClient({ url: sandboxUrl }).pipe(Effect.provide(FetchHttpClient.layer))
+  )
   const admin = (call) => Effect.runPromise(call(adminClient))
   const launchStarted = Date.now()
   const launchQueue = Array.from({ length: REPAIR_ORDERS }, (_, i) => i)
@@ -135,11 +170,15 @@ try {
       if (!launched.ok) throw new Error(`launch of ro${ro}: ${launched.status} ${await launched.text()}`)
       const token = new URL((await launched.json()).url).searchParams.get("token")
       // A part the catalog shows in stock now (stock is shared by every cart).
-      const found = await admin((a) => a.driverSearch({ payload: { token, vin: SANDBOX_FIXTURES.vehicles[0].vin, searchTerm: "filter" } }))
+      const found = await admin((a) =>
+        a.driverSearch({ payload: { token, vin: SANDBOX_FIXTURES.vehicles[0].vin, searchTerm: "filter" } })
+      )
       const inStock = found.results.filter((r) => r.available > 0 && r.price !== undefined)
       if (inStock.length === 0) throw new Error(`ro${ro}: the sandbox shows no filter in stock`)
       const part = inStock[ro % inStock.length]
-      await admin((a) => a.driverAddToCart({ payload: { token, productID: part.productID, brandID: part.brandID, quantity: 1 } }))
+      await admin((a) =>
+        a.driverAddToCart({ payload: { token, productID: part.productID, brandID: part.brandID, quantity: 1 } })
+      )
       await admin((a) => a.driverPress({ payload: { token, button: "export" } }))
     }
   }))
@@ -154,8 +193,16 @@ try {
     }
   }
   const missing = unacknowledged()
-  if (missing.length > 0) throw new Error(`the sandbox delivered no acknowledged export webhook for ${missing.length} repair order(s), e.g. ro${missing[0]}`)
-  log(`launched ${REPAIR_ORDERS} repair orders through the receivers and exported each in the sandbox in ${((Date.now() - launchStarted) / 1000).toFixed(1)} s`)
+  if (missing.length > 0) {
+    throw new Error(
+      `the sandbox delivered no acknowledged export webhook for ${missing.length} repair order(s), e.g. ro${missing[0]}`
+    )
+  }
+  log(
+    `launched ${REPAIR_ORDERS} repair orders through the receivers and exported each in the sandbox in ${
+      ((Date.now() - launchStarted) / 1000).toFixed(1)
+    } s`
+  )
 
   // 4. Deliveries, each repair order's in sequence, to whichever receiver answers.
   // The sandbox's export of each repair order was acknowledged (its delivery log says 200).
@@ -169,7 +216,7 @@ try {
     // At most RATE a second: the load lasts long enough for every fault to land in it.
     const due = sendStarted + (slot++ * 1000) / RATE
     if (due > Date.now()) await sleep(due - Date.now())
-    for (let attempt = 0; ; attempt++) {
+    for (let attempt = 0;; attempt++) {
       const receivers = nodes.filter((node) => node.role === "receiver")
       const target = receivers[turn++ % receivers.length]
       try {
@@ -204,7 +251,15 @@ try {
   })
 
   // 5. The faults, one after another while the deliveries flow; each counted once seen.
-  const faults = { "kill-9": 0, "pg-restart": 0, "backend-kill": 0, "listen-kill": 0, "stop-past-lease": 0, "clock-skew": 0, "adapter-defect": 0 }
+  const faults = {
+    "kill-9": 0,
+    "pg-restart": 0,
+    "backend-kill": 0,
+    "listen-kill": 0,
+    "stop-past-lease": 0,
+    "clock-skew": 0,
+    "adapter-defect": 0
+  }
   const interruptions = [] // { pid, at, until } of every worker killed or stopped, for telling re-applies from duplicates
   const events = [] // { kind, at } of every fault, for saying what each duplicate followed
   const killed = []
@@ -225,7 +280,9 @@ try {
   const kill9 = async () => {
     // Workers and receivers by turns (which first, and which of them, at random): both kinds die.
     const role = (kills++ + firstRole) % 2 === 0 ? "worker" : "receiver"
-    const { index, node: victim } = pick(nodes.map((node, index) => ({ node, index })).filter(({ node }) => node.role === role))
+    const { index, node: victim } = pick(
+      nodes.map((node, index) => ({ node, index })).filter(({ node }) => node.role === role)
+    )
     victim.child.kill("SIGKILL")
     if (role === "worker") interruptions.push({ pid: victim.pid, at: Date.now(), until: Date.now() })
     events.push({ kind: `kill-9 ${role}`, at: Date.now() })
@@ -244,12 +301,18 @@ try {
     notes.push(`pg-restart -m ${mode}: down ${Date.now() - began} ms`)
   }
   // The backends of the runtimes on the chaos database; a LISTEN backend's last statement is its LISTEN.
-  const backends = () => pgAdmin(`SELECT pid, query FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend' AND pid <> pg_backend_pid()`, [database.name])
+  const backends = () =>
+    pgAdmin(
+      `SELECT pid, query FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend' AND pid <> pg_backend_pid()`,
+      [database.name]
+    )
   const terminate = async (kind, which) => {
     const targets = (await backends()).filter((b) => which(/^\s*LISTEN\b/i.test(b.query)))
     if (targets.length === 0) return notes.push(`${kind}: no such backend to terminate`)
     events.push({ kind, at: Date.now() })
-    const done = await pgAdmin("SELECT pid, pg_terminate_backend(pid) AS ok FROM unnest($1::int[]) AS pid", [targets.map((t) => t.pid)])
+    const done = await pgAdmin("SELECT pid, pg_terminate_backend(pid) AS ok FROM unnest($1::int[]) AS pid", [
+      targets.map((t) => t.pid)
+    ])
     await sleep(200)
     const alive = new Set((await backends()).map((b) => b.pid))
     faults[kind] += done.filter((d) => d.ok && !alive.has(d.pid)).length
@@ -298,14 +361,28 @@ try {
       await setDefect(false)
       const othersApplied = (await others()) - othersBefore
       faults["adapter-defect"] = await throws()
-      notes.push(`adapter-defect on ${ro} for ${Date.now() - began} ms: ${faults["adapter-defect"]} throws; meanwhile ${othersApplied} entries of other repair orders applied`)
+      notes.push(
+        `adapter-defect on ${ro} for ${Date.now() - began} ms: ${
+          faults["adapter-defect"]
+        } throws; meanwhile ${othersApplied} entries of other repair orders applied`
+      )
     })()
   }
   const schedule = [
-    kill9, () => pgRestart("fast"), kill9, () => terminate("backend-kill", (listen) => !listen), adapterDefect,
-    () => terminate("listen-kill", (listen) => listen), stopPastLease, kill9, () => pgRestart("immediate"),
-    () => terminate("listen-kill", (listen) => listen), kill9, () => terminate("backend-kill", (listen) => !listen),
-    stopPastLease, kill9
+    kill9,
+    () => pgRestart("fast"),
+    kill9,
+    () => terminate("backend-kill", (listen) => !listen),
+    adapterDefect,
+    () => terminate("listen-kill", (listen) => listen),
+    stopPastLease,
+    kill9,
+    () => pgRestart("immediate"),
+    () => terminate("listen-kill", (listen) => listen),
+    kill9,
+    () => terminate("backend-kill", (listen) => !listen),
+    stopPastLease,
+    kill9
   ]
   const chaos = (async () => {
     for (const [i, fault] of schedule.entries()) {
@@ -341,12 +418,17 @@ try {
   const skewedWrites = Object.values(report).flat().filter((line) => line.writer === String(skewed.pid)).length
   if (skewed.clock >= 25_000 && skewedWrites > 0) faults["clock-skew"]++
   notes.length = 0
-  notes.push(`clock-skew: the faketime'd worker's clock ${(skewed.clock / 1000).toFixed(1)} s ahead, ${skewedWrites} of the writes were its`)
+  notes.push(
+    `clock-skew: the faketime'd worker's clock ${
+      (skewed.clock / 1000).toFixed(1)
+    } s ahead, ${skewedWrites} of the writes were its`
+  )
   // The earlier write's worker was killed or stopped while that apply's lease still ran (within
   // LEASE_MS after the write), or the write landed while it was stopped (a request in flight when
   // SIGSTOP came): the engine may not have marked it yet, and another worker's apply is the
   // at-least-once a crash allows.
-  const interruption = (line) => interruptions.find((i) => String(i.pid) === line.writer && i.at <= line.at + LEASE_MS && i.until >= line.at - 100)
+  const interruption = (line) =>
+    interruptions.find((i) => String(i.pid) === line.writer && i.at <= line.at + LEASE_MS && i.until >= line.at - 100)
   const interruptedAfter = (line) => interruption(line) !== undefined
   const writeToInterruption = []
   const skewedPid = String(skewed.pid)
@@ -366,14 +448,23 @@ try {
         if (interruptedAfter(previous) && !(line.writer === previous.writer)) {
           reapplied++
           writeToInterruption.push(Math.max(0, interruption(previous).at - previous.at))
-        }
-        else {
+        } else {
           duplicated++
           // The fault nearest the first write (its mark should have followed it).
           const fault = [...events].sort((a, b) => Math.abs(a.at - previous.at) - Math.abs(b.at - previous.at))[0]
           const who = (w) => (w === skewedPid ? "skewed worker" : `worker ${w}`)
           const when = fault === undefined ? "" : `${((previous.at - fault.at) / 1000).toFixed(1)} s`
-          explained.push(`${line.key} (ro${ro} #${line.seq}): ${who(previous.writer)} then ${who(line.writer)} ${line.at - previous.at} ms later; the fault nearest the first write: ${fault === undefined ? "none" : `${fault.kind} (first write at ${when.startsWith("-") ? when.slice(1) + " before" : when + " after"} it)`}`)
+          explained.push(
+            `${line.key} (ro${ro} #${line.seq}): ${who(previous.writer)} then ${who(line.writer)} ${
+              line.at - previous.at
+            } ms later; the fault nearest the first write: ${
+              fault === undefined
+                ? "none"
+                : `${fault.kind} (first write at ${
+                  when.startsWith("-") ? when.slice(1) + " before" : when + " after"
+                } it)`
+            }`
+          )
         }
       }
       last.set(line.key, line)
@@ -384,7 +475,13 @@ try {
         outOfOrder++
         const fault = lastFaultBefore(list[i].at)
         const who = (w) => (w === skewedPid ? "skewed worker" : `worker ${w}`)
-        disordered.push(`ro${ro}: #${seqs[i - 1]} by ${who(list[i - 1].writer)} then #${seqs[i]} by ${who(list[i].writer)} ${list[i].at - list[i - 1].at} ms later; last fault before: ${fault === undefined ? "none" : `${fault.kind} ${((list[i].at - fault.at) / 1000).toFixed(1)} s earlier`}`)
+        disordered.push(
+          `ro${ro}: #${seqs[i - 1]} by ${who(list[i - 1].writer)} then #${seqs[i]} by ${who(list[i].writer)} ${
+            list[i].at - list[i - 1].at
+          } ms later; last fault before: ${
+            fault === undefined ? "none" : `${fault.kind} ${((list[i].at - fault.at) / 1000).toFixed(1)} s earlier`
+          }`
+        )
       }
     }
     const present = new Set(seqs)
@@ -398,7 +495,9 @@ try {
       const kind = /nearest the first write: ([a-z0-9 ()-]+?)(?: \(first write|$)/.exec(line)?.[1] ?? "?"
       byFault.set(kind, (byFault.get(kind) ?? 0) + 1)
     }
-    log(`duplicates by the fault nearest their first write: ${[...byFault].map(([k, n]) => `${k} ${n}`).join(", ")}; e.g.`)
+    log(
+      `duplicates by the fault nearest their first write: ${[...byFault].map(([k, n]) => `${k} ${n}`).join(", ")}; e.g.`
+    )
     for (const line of explained.slice(0, 8)) log(`  ${line}`)
   }
   if (disordered.length > 0) {
@@ -407,12 +506,22 @@ try {
   }
   if (reapplied > 0) {
     const sorted = [...writeToInterruption].sort((a, b) => a - b)
-    log(`re-applied after its worker was killed or stopped within the lease of that apply (at-least-once, not a duplicate): ${reapplied}; from the first write to the kill or stop: median ${sorted[Math.floor(sorted.length / 2)]} ms, max ${sorted.at(-1)} ms`)
+    log(
+      `re-applied after its worker was killed or stopped within the lease of that apply (at-least-once, not a duplicate): ${reapplied}; from the first write to the kill or stop: median ${
+        sorted[Math.floor(sorted.length / 2)]
+      } ms, max ${sorted.at(-1)} ms`
+    )
   }
   const missingFaults = Object.entries(faults).filter(([, n]) => n === 0).map(([kind]) => kind)
   if (missingFaults.length > 0) log(`NOT injected: ${missingFaults.join(", ")}`)
-  console.log(`chaos: acked ${acked}, applied ${applied}, lost ${lost}, duplicated ${duplicated}, out-of-order ${outOfOrder}${stuck > 0 ? `, stuck ${stuck}` : ""}; faults: ${Object.entries(faults).map(([kind, n]) => `${kind} ${n}`).join(", ")}`)
-  if (acked !== expected || lost > 0 || duplicated > 0 || outOfOrder > 0 || stuck > 0 || missingFaults.length > 0) process.exitCode = 1
+  console.log(
+    `chaos: acked ${acked}, applied ${applied}, lost ${lost}, duplicated ${duplicated}, out-of-order ${outOfOrder}${
+      stuck > 0 ? `, stuck ${stuck}` : ""
+    }; faults: ${Object.entries(faults).map(([kind, n]) => `${kind} ${n}`).join(", ")}`
+  )
+  if (acked !== expected || lost > 0 || duplicated > 0 || outOfOrder > 0 || stuck > 0 || missingFaults.length > 0) {
+    process.exitCode = 1
+  }
 } catch (error) {
   console.error(`[chaos] FAILED: ${error.message}`)
   process.exitCode = 1

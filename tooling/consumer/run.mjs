@@ -54,7 +54,12 @@ const { url, child } = await startSandboxBin()
 console.log(`sandbox bin started at ${url}`)
 try {
   const us = SANDBOX_CREDENTIALS.customers.us
-  const customer = { accountNo: us.accountNo, username: us.username, country: "US", apiToken: Redacted.make(us.apiToken) }
+  const customer = {
+    accountNo: us.accountNo,
+    username: us.username,
+    country: "US",
+    apiToken: Redacted.make(us.apiToken)
+  }
   const program = Effect.gen(function*() {
     const client = yield* PunchoutClient.PunchoutClient
     const session = yield* client.createSession(customer, {
@@ -66,11 +71,15 @@ try {
     return quotes
   })
   const quotes = await Effect.runPromise(program.pipe(
-    Effect.provide(PunchoutClient.layer({ baseUrl: url, vendorApiKey: Redacted.make(SANDBOX_CREDENTIALS.vendorApiKey) })),
+    Effect.provide(
+      PunchoutClient.layer({ baseUrl: url, vendorApiKey: Redacted.make(SANDBOX_CREDENTIALS.vendorApiKey) })
+    ),
     Effect.provide(FetchHttpClient.layer)
   ))
   if (quotes.length === 0) throw new Error("GetProductQuotes answered no quotes for WIX 51515")
-  for (const quote of quotes) console.log(`quote: ${quote.brandID} ${quote.productID} ${quote.price} (${quote.quantityAvail} available)`)
+  for (const quote of quotes) {
+    console.log(`quote: ${quote.brandID} ${quote.productID} ${quote.price} (${quote.quantityAvail} available)`)
+  }
 
   // The body the service would post to the quote webhook, made from the quotes just received.
   const encoded = Schema.encodeSync(Schema.Array(Punchout.QuoteLine))(quotes)

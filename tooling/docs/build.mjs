@@ -20,12 +20,14 @@ const packages = publishablePackages().filter((p) => only === undefined || only.
 // packageOptions is shared by all packages: one extglob of every package's entry names
 // (`src/@(index|testing).ts`) matches in each package the ones it has. The example check above
 // walks each package's own `exports`.
-const entryNames = [...new Set(packages.flatMap((pkg) =>
-  Object.entries(pkg.json.exports ?? { ".": "./dist/index.js" })
-    .filter(([key]) => key !== "./package.json")
-    .map(([, target]) => (typeof target === "string" ? target : target.default ?? target.import))
-    .map((js) => js.replace(/^\.\/dist\//, "").replace(/\.js$/, ""))
-))]
+const entryNames = [
+  ...new Set(packages.flatMap((pkg) =>
+    Object.entries(pkg.json.exports ?? { ".": "./dist/index.js" })
+      .filter(([key]) => key !== "./package.json")
+      .map(([, target]) => (typeof target === "string" ? target : target.default ?? target.import))
+      .map((js) => js.replace(/^\.\/dist\//, "").replace(/\.js$/, ""))
+  ))
+]
 const entrySources = [entryNames.length === 1 ? `src/${entryNames[0]}.ts` : `src/@(${entryNames.join("|")}).ts`]
 
 let exampleErrors = 0
@@ -109,9 +111,36 @@ const app = await Application.bootstrapWithPlugins({
   sort: ["kind", "instance-first", "alphabetical-ignoring-documents"],
   logLevel: LogLevel.Warn,
   // typedoc's default languages, and Mermaid for the diagrams in the README (GitHub draws them).
-  highlightLanguages: ["bash", "console", "css", "html", "javascript", "json", "jsonc", "json5", "yaml", "tsx", "typescript", "mermaid"],
+  highlightLanguages: [
+    "bash",
+    "console",
+    "css",
+    "html",
+    "javascript",
+    "json",
+    "jsonc",
+    "json5",
+    "yaml",
+    "tsx",
+    "typescript",
+    "mermaid"
+  ],
   // The JSDoc uses `@since` and `@category` (effect's convention); both are known to typedoc.
-  blockTags: ["@example", "@since", "@category", "@see", "@deprecated", "@returns", "@param", "@throws", "@remarks", "@default", "@typeParam", "@module", "@packageDocumentation"],
+  blockTags: [
+    "@example",
+    "@since",
+    "@category",
+    "@see",
+    "@deprecated",
+    "@returns",
+    "@param",
+    "@throws",
+    "@remarks",
+    "@default",
+    "@typeParam",
+    "@module",
+    "@packageDocumentation"
+  ],
   validation: { notExported: false, invalidLink: true, notDocumented: false }
 }, [perPackageOptions])
 app.options.setValue("basePath", root)
@@ -123,7 +152,9 @@ const fileComment = (sourceFile) => {
   const text = sourceFile.getFullText()
   const range = ts.getLeadingCommentRanges(text, 0)?.find((r) => text.startsWith("/**", r.pos))
   if (range === undefined) return undefined
-  const lines = text.slice(range.pos + 3, range.end - 2).split("\n").map((line) => line.replace(/^\s*\* ?/, "").trimEnd())
+  const lines = text.slice(range.pos + 3, range.end - 2).split("\n").map((line) =>
+    line.replace(/^\s*\* ?/, "").trimEnd()
+  )
   const firstTag = lines.findIndex((line) => line.startsWith("@"))
   const summary = (firstTag === -1 ? lines : lines.slice(0, firstTag)).join("\n").trim()
   const since = lines.find((line) => line.startsWith("@since "))?.slice("@since ".length).trim()
@@ -152,4 +183,6 @@ if (app.logger.hasErrors()) {
   console.error("docs: typedoc failed to render the site (see above)")
   process.exit(1)
 }
-console.log(`docs: API reference for ${packages.map((p) => p.json.name).join(", ")} at ${relative(process.cwd(), out)}/index.html`)
+console.log(
+  `docs: API reference for ${packages.map((p) => p.json.name).join(", ")} at ${relative(process.cwd(), out)}/index.html`
+)

@@ -32,8 +32,7 @@ const tagText = (comment) =>
   comment === undefined ? "" : typeof comment === "string" ? comment : comment.map((part) => part.text).join("")
 
 /** The code of an `@example`: markdown fences and a leading caption line without code removed. */
-const exampleCode = (text) =>
-  text.split("\n").filter((line) => !/^\s*```/.test(line)).join("\n").trim()
+const exampleCode = (text) => text.split("\n").filter((line) => !/^\s*```/.test(line)).join("\n").trim()
 
 /** Every `@example` of the public exports of the package in `dir`, with where it is written. */
 export const collectExamples = (dir) => {
@@ -99,7 +98,12 @@ export const collectReadmeExamples = (dir) => {
     const start = i + 1
     let end = start
     while (end < lines.length && !/^```\s*$/.test(lines[end])) end++
-    examples.push({ exportName: `README block`, source: "README.md", line: start, code: lines.slice(start, end).join("\n") })
+    examples.push({
+      exportName: `README block`,
+      source: "README.md",
+      line: start,
+      code: lines.slice(start, end).join("\n")
+    })
     i = end
   }
   return examples
@@ -128,13 +132,19 @@ export const checkPackageExamples = (dir) => {
         const example = diagnostic.file && byFile.get(resolve(diagnostic.file.fileName))
         const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n    ")
         if (example === undefined) {
-          failures.push(`${name}: ${diagnostic.file ? relative(dir, diagnostic.file.fileName) : "(global)"}: TS${diagnostic.code}: ${message}`)
+          failures.push(
+            `${name}: ${
+              diagnostic.file ? relative(dir, diagnostic.file.fileName) : "(global)"
+            }: TS${diagnostic.code}: ${message}`
+          )
           continue
         }
         const { line } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0)
         const codeLine = example.code.split("\n")[line]?.trim() ?? ""
         failures.push(
-          `${name} ${example.exportName} (${example.source}:${example.line}), example line ${line + 1}: TS${diagnostic.code}: ${message}\n    > ${codeLine}`
+          `${name} ${example.exportName} (${example.source}:${example.line}), example line ${
+            line + 1
+          }: TS${diagnostic.code}: ${message}\n    > ${codeLine}`
         )
       }
     }
@@ -161,7 +171,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     }
   }
   if (failed > 0) {
-    console.error(`\n${failed} error(s) in JSDoc examples: fix the example (it must compile as written; declare what a fragment needs)`)
+    console.error(
+      `\n${failed} error(s) in JSDoc examples: fix the example (it must compile as written; declare what a fragment needs)`
+    )
     process.exit(1)
   }
 }

@@ -62,7 +62,9 @@ for (const pkg of publishablePackages()) {
 
 if (missing.length > 0) {
   console.error(
-    `check:changesets: these packages changed without a changeset:\n- ${missing.join("\n- ")}\nRun \`pnpm changeset\` and commit the file it writes.`
+    `check:changesets: these packages changed without a changeset:\n- ${
+      missing.join("\n- ")
+    }\nRun \`pnpm changeset\` and commit the file it writes.`
   )
   process.exit(1)
 }

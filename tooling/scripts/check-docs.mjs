@@ -21,7 +21,17 @@ import { publishablePackages, root } from "./workspace.mjs"
 export const repositoryWeb = "https://github.com/shoplink/shoplink"
 
 /** Third-party packages whose major line matters to a copied install line, read from the catalog. */
-const pinnedPackages = ["effect", "@effect/platform", "@effect/platform-node", "@effect/sql", "@effect/sql-sqlite-node", "@effect/sql-pg", "@effect/opentelemetry", "@effect/vitest", "@effect/cli"]
+const pinnedPackages = [
+  "effect",
+  "@effect/platform",
+  "@effect/platform-node",
+  "@effect/sql",
+  "@effect/sql-sqlite-node",
+  "@effect/sql-pg",
+  "@effect/opentelemetry",
+  "@effect/vitest",
+  "@effect/cli"
+]
 
 /** The pinned stack: pnpm-workspace.yaml's `catalog:` block, flat `name: version` lines. */
 export const readCatalog = (dir = root) => {
@@ -70,7 +80,9 @@ export const checkInstallLine = (command, catalog) => {
     const { name, range } = splitSpec(word)
     if (!pinnedPackages.includes(name)) continue
     const expected = expectedRange(catalog, name)
-    if (expected !== undefined && range !== expected) problems.push(`${name} must be pinned as ${name}@${expected} (found ${word})`)
+    if (expected !== undefined && range !== expected) {
+      problems.push(`${name} must be pinned as ${name}@${expected} (found ${word})`)
+    }
   }
   return problems
 }
@@ -103,7 +115,9 @@ export const linksOf = (text) => {
     if (/^\s*```/.test(line)) fenced = !fenced
     if (fenced) return
     const prose = line.replace(/`[^`]*`/g, "")
-    for (const match of prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) found.push({ line: index + 1, target: match[1] })
+    for (const match of prose.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+      found.push({ line: index + 1, target: match[1] })
+    }
   })
   return found
 }
@@ -113,7 +127,9 @@ const checkTarget = (dir, fromFile, pathAndAnchor) => {
   const [path, anchor] = pathAndAnchor.split("#")
   const file = path === "" ? fromFile : resolve(dir, decodeURIComponent(path))
   if (!existsSync(file)) return [`links to ${pathAndAnchor}, which does not exist`]
-  if (anchor !== undefined && anchor !== "" && file.endsWith(".md") && !anchorsOf(readFileSync(file, "utf8")).has(anchor)) {
+  if (
+    anchor !== undefined && anchor !== "" && file.endsWith(".md") && !anchorsOf(readFileSync(file, "utf8")).has(anchor)
+  ) {
     return [`links to ${pathAndAnchor}, whose file has no heading for #${anchor}`]
   }
   return []
@@ -136,7 +152,11 @@ export const checkLinks = (file, text, { published, repoRoot = root }) => {
     }
     if (/^[a-z]+:/i.test(target)) continue
     if (published) {
-      problems.push(`${at}: relative link ${target} breaks on npm's package page; use ${repositoryWeb}/blob/main/${relative(repoRoot, resolve(dirname(file), target.split("#")[0])) || "…"}`)
+      problems.push(
+        `${at}: relative link ${target} breaks on npm's package page; use ${repositoryWeb}/blob/main/${
+          relative(repoRoot, resolve(dirname(file), target.split("#")[0])) || "…"
+        }`
+      )
       continue
     }
     problems.push(...checkTarget(dirname(file), file, target).map((p) => `${at}: ${p}`))
@@ -168,7 +188,12 @@ export const checkRepository = (repoRoot = root) => {
   const problems = []
   const catalog = readCatalog(repoRoot)
   const published = new Set(publishablePackages().map((pkg) => join(pkg.dir, "README.md")))
-  const docs = [join(repoRoot, "README.md"), ...["docs", "packages", "apps", "tooling"].flatMap((d) => existsSync(join(repoRoot, d)) ? markdownFiles(join(repoRoot, d)) : [])]
+  const docs = [
+    join(repoRoot, "README.md"),
+    ...["docs", "packages", "apps", "tooling"].flatMap((d) =>
+      existsSync(join(repoRoot, d)) ? markdownFiles(join(repoRoot, d)) : []
+    )
+  ]
   for (const file of docs.filter(existsSync)) {
     const text = readFileSync(file, "utf8")
     const rel = relative(repoRoot, file)
@@ -177,16 +202,27 @@ export const checkRepository = (repoRoot = root) => {
       for (const problem of checkInstallLine(command, catalog)) problems.push(`${rel}:${line}: ${problem}`)
     }
     // A reader copying the install line must also learn which Effect line we support, and why the pins.
-    if (published.has(file) && installs.some(({ command }) => /\seffect@/.test(command)) && !text.includes(EFFECT_LINE_STATEMENT)) {
+    if (
+      published.has(file) && installs.some(({ command }) => /\seffect@/.test(command)) &&
+      !text.includes(EFFECT_LINE_STATEMENT)
+    ) {
       problems.push(`${rel}: pins effect but does not say "${EFFECT_LINE_STATEMENT}"`)
     }
-    for (const problem of checkLinks(file, text, { published: published.has(file), repoRoot })) problems.push(`${rel}: ${problem}`)
+    for (const problem of checkLinks(file, text, { published: published.has(file), repoRoot })) {
+      problems.push(`${rel}: ${problem}`)
+    }
   }
   for (const dir of ["packages", "apps", "tooling", "docs"].map((d) => join(repoRoot, d)).filter(existsSync)) {
     for (const file of sourceFiles(dir)) {
       if (file === import.meta.filename || file.includes(`${join("scripts", "test")}`)) continue
       readFileSync(file, "utf8").split("\n").forEach((line, index) => {
-        if (line.includes("../shared/")) problems.push(`${relative(repoRoot, file)}:${index + 1}: cites ../shared/, which is not in the repository (the specs are in docs/spec/)`)
+        if (line.includes("../shared/")) {
+          problems.push(
+            `${relative(repoRoot, file)}:${
+              index + 1
+            }: cites ../shared/, which is not in the repository (the specs are in docs/spec/)`
+          )
+        }
       })
     }
   }
@@ -196,7 +232,9 @@ export const checkRepository = (repoRoot = root) => {
     for (const name of readdirSync(shared).filter((f) => f.endsWith(".md"))) {
       const copy = join(repoRoot, "docs", "spec", name)
       if (!existsSync(copy) || readFileSync(copy, "utf8") !== readFileSync(join(shared, name), "utf8")) {
-        problems.push(`docs/spec/${name}: differs from the spec beside the checkout (../shared/spec/${name}); copy it again`)
+        problems.push(
+          `docs/spec/${name}: differs from the spec beside the checkout (../shared/spec/${name}); copy it again`
+        )
       }
     }
   }
@@ -204,7 +242,9 @@ export const checkRepository = (repoRoot = root) => {
   if (existsSync(npmrc)) {
     for (const key of ["auto-install-peers", "strict-peer-dependencies", "shamefully-hoist", "node-linker"]) {
       if (new RegExp(`^\\s*${key}\\s*=`, "m").test(readFileSync(npmrc, "utf8"))) {
-        problems.push(`.npmrc: ${key} is a pnpm setting (npm warns "Unknown project config"); set it in pnpm-workspace.yaml`)
+        problems.push(
+          `.npmrc: ${key} is a pnpm setting (npm warns "Unknown project config"); set it in pnpm-workspace.yaml`
+        )
       }
     }
   }
@@ -225,5 +265,7 @@ if (import.meta.filename === resolve(process.argv[1] ?? "")) {
     console.error(`check-docs: ${problems.length} problem(s)\n${problems.map((p) => `  ${p}`).join("\n")}`)
     process.exit(1)
   }
-  console.log("check-docs: install lines pinned, links resolve, no ../shared/ citations, pnpm settings in pnpm-workspace.yaml")
+  console.log(
+    "check-docs: install lines pinned, links resolve, no ../shared/ citations, pnpm settings in pnpm-workspace.yaml"
+  )
 }

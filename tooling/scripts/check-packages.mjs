@@ -13,17 +13,25 @@ const need = (ok, pkg, what) => ok || problems.push(`${pkg.rel} (${pkg.json.name
 for (const pkg of publishablePackages()) {
   const { json } = pkg
   need(typeof json.name === "string" && json.name.startsWith("@shoplink/"), pkg, "name must be @shoplink/<name>")
-  need(json.type === "module", pkg, 'needs "type": "module" (ESM only)')
-  need(json.sideEffects === false, pkg, 'needs "sideEffects": false')
-  need(typeof json.engines?.node === "string", pkg, 'needs "engines.node"')
-  need(typeof json.license === "string", pkg, 'needs "license"')
-  need(typeof json.repository?.url === "string" && json.repository?.directory === pkg.rel, pkg, `needs "repository" with directory "${pkg.rel}"`)
-  need(Array.isArray(json.keywords) && json.keywords.length > 0, pkg, 'needs "keywords"')
-  need(typeof json.description === "string" && json.description.length > 0, pkg, 'needs "description"')
-  need(Array.isArray(json.files) && json.files.includes("dist"), pkg, '"files" must list dist')
-  need(json.publishConfig?.access === "public", pkg, '"publishConfig.access" must be public')
+  need(json.type === "module", pkg, "needs \"type\": \"module\" (ESM only)")
+  need(json.sideEffects === false, pkg, "needs \"sideEffects\": false")
+  need(typeof json.engines?.node === "string", pkg, "needs \"engines.node\"")
+  need(typeof json.license === "string", pkg, "needs \"license\"")
+  need(
+    typeof json.repository?.url === "string" && json.repository?.directory === pkg.rel,
+    pkg,
+    `needs "repository" with directory "${pkg.rel}"`
+  )
+  need(Array.isArray(json.keywords) && json.keywords.length > 0, pkg, "needs \"keywords\"")
+  need(typeof json.description === "string" && json.description.length > 0, pkg, "needs \"description\"")
+  need(Array.isArray(json.files) && json.files.includes("dist"), pkg, "\"files\" must list dist")
+  need(json.publishConfig?.access === "public", pkg, "\"publishConfig.access\" must be public")
   const exports = json.exports
-  need(exports && typeof exports === "object" && exports["./package.json"] === "./package.json", pkg, 'exports must include "./package.json"')
+  need(
+    exports && typeof exports === "object" && exports["./package.json"] === "./package.json",
+    pkg,
+    "exports must include \"./package.json\""
+  )
   for (const [entry, target] of Object.entries(exports ?? {})) {
     if (entry === "./package.json") continue
     const keys = typeof target === "object" && target !== null ? Object.keys(target) : []
@@ -31,16 +39,28 @@ for (const pkg of publishablePackages()) {
   }
   need(existsSync(join(pkg.dir, "README.md")), pkg, "needs a README.md")
   const released = json.version !== "0.0.0"
-  need(!released || existsSync(join(pkg.dir, "CHANGELOG.md")), pkg, "released packages need the CHANGELOG.md changesets writes")
+  need(
+    !released || existsSync(join(pkg.dir, "CHANGELOG.md")),
+    pkg,
+    "released packages need the CHANGELOG.md changesets writes"
+  )
   for (const field of ["dependencies", "peerDependencies"]) {
     for (const [dep, range] of Object.entries(json[field] ?? {})) {
-      need(!(field === "peerDependencies" && String(range).startsWith("workspace:")), pkg, `peer ${dep} must not use a workspace: range`)
+      need(
+        !(field === "peerDependencies" && String(range).startsWith("workspace:")),
+        pkg,
+        `peer ${dep} must not use a workspace: range`
+      )
     }
   }
 }
 
 for (const pkg of workspacePackages().filter((p) => p.group === "apps")) {
-  need(pkg.json.private === true && pkg.json.version === "0.0.0", pkg, 'apps must be "private": true at version 0.0.0')
+  need(
+    pkg.json.private === true && pkg.json.version === "0.0.0",
+    pkg,
+    "apps must be \"private\": true at version 0.0.0"
+  )
 }
 
 if (problems.length > 0) {

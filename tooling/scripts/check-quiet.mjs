@@ -69,7 +69,7 @@ export const findWarnings = (text) => {
     // A progress line rewritten in place (`\r`) counts by its last state.
     const shown = lines[i].replace(ansi, "").split("\r").at(-1)
     if (APP_LOG_LINES.some((app) => app.test(shown))) continue
-    const unquoted = shown.replace(quoted, '""')
+    const unquoted = shown.replace(quoted, "\"\"")
     const rule = RULES.find((r) => r.pattern.test(unquoted))
     if (rule !== undefined) found.push({ line: i + 1, text: shown.trimEnd(), tool: rule.tool })
   }

@@ -18,7 +18,17 @@
 // `--keep` keeps the temp project for inspection; `--only=@shoplink/a,@shoplink/b` limits the
 // packages (a debugging aid: CI runs them all).
 import { execFileSync, spawnSync } from "node:child_process"
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync
+} from "node:fs"
 import { builtinModules } from "node:module"
 import { tmpdir } from "node:os"
 import { join, relative, resolve } from "node:path"
@@ -76,7 +86,9 @@ const packAll = (packages, destination) =>
     const before = new Set(readdirSync(destination))
     run("pack", "pnpm", ["pack", "--pack-destination", destination], { cwd: pkg.dir })
     const made = readdirSync(destination).filter((f) => f.endsWith(".tgz") && !before.has(f))
-    if (made.length !== 1) throw new StageError("pack", `${pkg.json.name}: expected one tarball, found ${made.join(", ") || "none"}`)
+    if (made.length !== 1) {
+      throw new StageError("pack", `${pkg.json.name}: expected one tarball, found ${made.join(", ") || "none"}`)
+    }
     return [pkg.json.name, join(destination, made[0])]
   }))
 
@@ -87,7 +99,9 @@ const checkPackedManifests = (tarballs) => {
     const json = JSON.parse(execFileSync("tar", ["-xzOf", tarball, "package/package.json"], { encoding: "utf8" }))
     for (const field of ["dependencies", "peerDependencies", "optionalDependencies"]) {
       for (const [dep, range] of Object.entries(json[field] ?? {})) {
-        if (/^(workspace|catalog|link):/.test(range)) problems.push(`${name}: ${field}.${dep} is "${range}", which npm cannot install`)
+        if (/^(workspace|catalog|link):/.test(range)) {
+          problems.push(`${name}: ${field}.${dep} is "${range}", which npm cannot install`)
+        }
       }
     }
   }
@@ -104,7 +118,9 @@ const readmeInstallArgs = (packages, tarballs) => {
   for (const pkg of packages) {
     const readme = join(pkg.dir, "README.md")
     const lines = existsSync(readme) ? installLines(readFileSync(readme, "utf8")) : []
-    if (lines.length === 0) throw new StageError("README install line", `${pkg.json.name}: README.md has no \`npm install\` line`)
+    if (lines.length === 0) {
+      throw new StageError("README install line", `${pkg.json.name}: README.md has no \`npm install\` line`)
+    }
     for (const { command } of lines) {
       if (!/^(?:\$\s*)?npm (?:install|i)\s/.test(command)) {
         throw new StageError("README install line", `${pkg.json.name}: "${command}" is not a plain npm install line`)
@@ -113,7 +129,10 @@ const readmeInstallArgs = (packages, tarballs) => {
         if (word.startsWith("-") || word === "") continue
         if (word.startsWith("@shoplink/")) {
           if (tarballs[word] !== undefined) args.add(tarballs[word])
-          else throw new StageError("README install line", `${pkg.json.name}: README installs ${word}, which was not packed`)
+          else {throw new StageError(
+              "README install line",
+              `${pkg.json.name}: README installs ${word}, which was not packed`
+            )}
         } else args.add(word)
       }
     }
@@ -168,7 +187,9 @@ const checkDeclaredDependencies = (dir, names) => {
       ...Object.keys(json.optionalDependencies ?? {})
     ])
     for (const [dep, range] of Object.entries({ ...json.dependencies, ...json.peerDependencies })) {
-      if (/^(workspace|catalog|link):/.test(range)) problems.push(`${name}: ${dep} has an unpublishable range "${range}"`)
+      if (/^(workspace|catalog|link):/.test(range)) {
+        problems.push(`${name}: ${dep} has an unpublishable range "${range}"`)
+      }
     }
     const distDir = join(installed, "dist")
     if (!existsSync(distDir)) {
@@ -181,7 +202,11 @@ const checkDeclaredDependencies = (dir, names) => {
         if (/^(\.|\/|#|node:|data:)/.test(specifier)) continue
         const dep = packageNameOf(specifier)
         if (builtins.has(dep) || declared.has(dep)) continue
-        problems.push(`${name}: ${relative(installed, file)} imports "${specifier}", which is not in dependencies or peerDependencies`)
+        problems.push(
+          `${name}: ${
+            relative(installed, file)
+          } imports "${specifier}", which is not in dependencies or peerDependencies`
+        )
       }
     }
   }
@@ -221,7 +246,13 @@ const writeTypeConsumer = (dir, specifiers) => {
 }
 
 const typecheck = (dir, config) =>
-  run(`typecheck (${config})`, process.execPath, [join(dir, "node_modules/typescript/bin/tsc"), "-p", config, "--pretty", "false"], {
+  run(`typecheck (${config})`, process.execPath, [
+    join(dir, "node_modules/typescript/bin/tsc"),
+    "-p",
+    config,
+    "--pretty",
+    "false"
+  ], {
     cwd: dir,
     timeout: 5 * 60_000
   })
@@ -352,7 +383,11 @@ const breakages = [
 
 const runSelfTest = (tarballs, packages, scratch) => {
   // Protocol, http, punchout (with the http-node its README installs) and sandbox are what run.mjs needs.
-  const subset = packages.filter((p) => ["@shoplink/protocol", "@shoplink/http", "@shoplink/punchout", "@shoplink/http-node", "@shoplink/sandbox"].includes(p.json.name))
+  const subset = packages.filter((p) =>
+    ["@shoplink/protocol", "@shoplink/http", "@shoplink/punchout", "@shoplink/http-node", "@shoplink/sandbox"].includes(
+      p.json.name
+    )
+  )
   const subsetTarballs = Object.fromEntries(subset.map((p) => [p.json.name, tarballs[p.json.name]]))
   let failures = 0
   for (const [i, breakage] of breakages.entries()) {
@@ -366,8 +401,12 @@ const runSelfTest = (tarballs, packages, scratch) => {
       const ok = breakage.expect.test(error.stage)
       if (!ok) failures++
       const lines = error.message.split("\n").filter((l) => l.trim() !== "" && !l.includes(" exited with "))
-      const why = (lines.find((l) => /error|Error|not in dependencies|Unsupported|EUNSUPPORTED/.test(l)) ?? lines[0] ?? "").trim()
-      log(`self-test: "${breakage.name}" ${ok ? "caught" : "caught at an UNEXPECTED stage"} at "${error.stage}": ${why}`)
+      const why = (lines.find((l) =>
+        /error|Error|not in dependencies|Unsupported|EUNSUPPORTED/.test(l)
+      ) ?? lines[0] ?? "").trim()
+      log(
+        `self-test: "${breakage.name}" ${ok ? "caught" : "caught at an UNEXPECTED stage"} at "${error.stage}": ${why}`
+      )
     }
   }
   if (failures > 0) throw new StageError("self-test", `${failures} breakage(s) not caught as expected`)
@@ -393,7 +432,11 @@ try {
   const tarballs = timed("pnpm pack", () => packAll(packages, tarballDir))
   if (selfTest) runSelfTest(tarballs, packages, scratch)
   else smoke(tarballs, packages, "consumer")
-  log(`${selfTest ? "self-test passed: every breakage was caught" : "passed"} in ${((Date.now() - started) / 1000).toFixed(0)} s`)
+  log(
+    `${selfTest ? "self-test passed: every breakage was caught" : "passed"} in ${
+      ((Date.now() - started) / 1000).toFixed(0)
+    } s`
+  )
 } catch (error) {
   if (error instanceof StageError) {
     console.error(`\n[consumer] FAILED at "${error.stage}":\n${error.message}`)

@@ -39,12 +39,24 @@ const target = join(dir, "shopmonkey-sample")
 let child
 try {
   const started = Date.now()
-  const deploy = spawnSync(pnpm[0], [...pnpm.slice(1), "--filter", "shopmonkey-sample", "--config.inject-workspace-packages=true", "deploy", "--prod", target], {
+  const deploy = spawnSync(pnpm[0], [
+    ...pnpm.slice(1),
+    "--filter",
+    "shopmonkey-sample",
+    "--config.inject-workspace-packages=true",
+    "deploy",
+    "--prod",
+    target
+  ], {
     cwd: root,
     encoding: "utf8",
     env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1" }
   })
-  if (deploy.status !== 0) throw Object.assign(new Error(`${deploy.stdout}${deploy.stderr}`.trim().split("\n").slice(-20).join("\n")), { step: "pnpm deploy" })
+  if (deploy.status !== 0) {
+    throw Object.assign(new Error(`${deploy.stdout}${deploy.stderr}`.trim().split("\n").slice(-20).join("\n")), {
+      step: "pnpm deploy"
+    })
+  }
   log(`pnpm deploy: ok (${((Date.now() - started) / 1000).toFixed(1)} s) into ${target}`)
 
   const port = await freePort()
@@ -71,11 +83,20 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
   if (ready?.status !== 200) {
-    throw Object.assign(new Error(`GET /readyz did not answer 200 within 30 s (last: ${ready ? `${ready.status} ${ready.body}` : "no probe"})\n${output}`), { step: "readyz" })
+    throw Object.assign(
+      new Error(
+        `GET /readyz did not answer 200 within 30 s (last: ${
+          ready ? `${ready.status} ${ready.body}` : "no probe"
+        })\n${output}`
+      ),
+      { step: "readyz" }
+    )
   }
   log(`GET /readyz: 200 ${ready.body} (${((Date.now() - started) / 1000).toFixed(1)} s since deploy began)`)
   const health = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(2_000) })
-  if (health.status !== 200) throw Object.assign(new Error(`GET /healthz answered ${health.status}`), { step: "healthz" })
+  if (health.status !== 200) {
+    throw Object.assign(new Error(`GET /healthz answered ${health.status}`), { step: "healthz" })
+  }
 
   child.kill("SIGTERM")
   const result = await Promise.race([exited, new Promise((resolve) => setTimeout(() => resolve(undefined), 15_000))])

@@ -13,7 +13,9 @@ const TARGET = 1.25
 
 // Each child times its own dynamic import, so process start-up is not counted.
 const timed = (specifier) =>
-  `const t = performance.now(); await import(${JSON.stringify(specifier)}); process.stdout.write(String(performance.now() - t))`
+  `const t = performance.now(); await import(${
+    JSON.stringify(specifier)
+  }); process.stdout.write(String(performance.now() - t))`
 
 const measured = process.argv[2]
 if (measured === undefined) throw new Error("usage: import-bench.mjs <package>")
@@ -21,7 +23,10 @@ const candidates = { effect: "effect", [measured]: measured }
 const samples = Object.fromEntries(Object.keys(candidates).map((name) => [name, []]))
 for (let round = 0; round < WARMUP + ROUNDS; round++) {
   for (const [name, specifier] of Object.entries(candidates)) {
-    const result = spawnSync(process.execPath, ["--input-type=module", "-e", timed(specifier)], { cwd: process.cwd(), encoding: "utf8" })
+    const result = spawnSync(process.execPath, ["--input-type=module", "-e", timed(specifier)], {
+      cwd: process.cwd(),
+      encoding: "utf8"
+    })
     if (result.status !== 0) throw new Error(`import(${specifier}) failed: ${result.stderr}`)
     if (round >= WARMUP) samples[name].push(Number(result.stdout))
   }
@@ -30,4 +35,8 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const anchor = median(samples.effect)
 const adapter = median(samples[measured])
 const ratio = adapter / anchor
-console.log(`import of ${measured}: ${adapter.toFixed(0)} ms vs import("effect") ${anchor.toFixed(0)} ms = ${ratio.toFixed(2)}× (target ≤ ${TARGET}×: ${ratio <= TARGET ? "met" : "NOT met"}), median of ${ROUNDS} interleaved fresh processes`)
+console.log(
+  `import of ${measured}: ${adapter.toFixed(0)} ms vs import("effect") ${anchor.toFixed(0)} ms = ${
+    ratio.toFixed(2)
+  }× (target ≤ ${TARGET}×: ${ratio <= TARGET ? "met" : "NOT met"}), median of ${ROUNDS} interleaved fresh processes`
+)

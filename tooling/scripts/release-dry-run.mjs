@@ -16,11 +16,14 @@ mkdirSync(out, { recursive: true })
 const copy = mkdtempSync(join(tmpdir(), "shoplink-release-tree-"))
 
 const env = { ...process.env, TURBO_TELEMETRY_DISABLED: "1" }
-const run = (cmd, args, cwd = copy) => execFileSync(cmd, args, { cwd, env, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" })
+const run = (cmd, args, cwd = copy) =>
+  execFileSync(cmd, args, { cwd, env, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" })
 
 try {
   // The working tree as git sees it (tracked + untracked, not ignored): uncommitted changesets count.
-  const files = run("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], root).split("\0").filter(Boolean)
+  const files = run("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], root).split("\0").filter(
+    Boolean
+  )
   for (const file of files) {
     try {
       mkdirSync(dirname(join(copy, file)), { recursive: true })

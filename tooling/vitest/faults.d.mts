@@ -44,12 +44,30 @@ export interface FaultServer {
 }
 
 /** Starts a fault server on 127.0.0.1 (port 0 unless given). */
-export declare const startFaultServer: (handler: FaultHandler, options?: { readonly port?: number }) => Promise<FaultServer>
+export declare const startFaultServer: (
+  handler: FaultHandler,
+  options?: { readonly port?: number }
+) => Promise<FaultServer>
 /** A loopback port on which nothing listens (connecting is refused with ECONNREFUSED). */
 export declare const closedPort: () => Promise<number>
-export declare const sendJson: (res: Http.ServerResponse, status: number, body: unknown, headers?: Http.OutgoingHttpHeaders) => void
-export declare const sendHtml: (res: Http.ServerResponse, status: number, html?: string, headers?: Http.OutgoingHttpHeaders) => void
-export declare const sendText: (res: Http.ServerResponse, status: number, text: string, headers?: Http.OutgoingHttpHeaders) => void
+export declare const sendJson: (
+  res: Http.ServerResponse,
+  status: number,
+  body: unknown,
+  headers?: Http.OutgoingHttpHeaders
+) => void
+export declare const sendHtml: (
+  res: Http.ServerResponse,
+  status: number,
+  html?: string,
+  headers?: Http.OutgoingHttpHeaders
+) => void
+export declare const sendText: (
+  res: Http.ServerResponse,
+  status: number,
+  text: string,
+  headers?: Http.OutgoingHttpHeaders
+) => void
 export declare const sendPartial: (res: Http.ServerResponse, text: string, declaredLength?: number) => void
 export declare const resetConnection: (res: Http.ServerResponse) => void
 

@@ -7,4 +7,6 @@ export declare const startThrowawayCluster: () => Promise<{ readonly url: string
 /** vitest globalSetup: a server that answers at SHOPLINK_TEST_DATABASE_URL, throwaway if need be. */
 export declare const postgresGlobalSetup: () => Promise<() => void>
 /** A new database with a random name; `drop()` removes it. */
-export declare const testDatabase: () => Promise<{ readonly name: string; readonly url: string; readonly drop: () => Promise<void> }>
+export declare const testDatabase: () => Promise<
+  { readonly name: string; readonly url: string; readonly drop: () => Promise<void> }
+>

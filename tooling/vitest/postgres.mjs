@@ -46,7 +46,9 @@ const freePort = () =>
 export const postgresBinaries = () => {
   const root = "/usr/lib/postgresql"
   if (!existsSync(root)) return undefined
-  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, "bin", "initdb"))).sort((a, b) => Number(b) - Number(a))
+  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, "bin", "initdb"))).sort((a, b) =>
+    Number(b) - Number(a)
+  )
   return versions.length === 0 ? undefined : join(root, versions[0], "bin")
 }
 
@@ -65,17 +67,34 @@ export const startThrowawayCluster = async () => {
     const result = asRoot
       ? spawnSync("runuser", ["-u", "postgres", "--", join(bin, command), ...args], { encoding: "utf8" })
       : spawnSync(join(bin, command), args, { encoding: "utf8" })
-    if (result.status !== 0) throw new Error(`${command} failed: ${(result.stderr || result.stdout || String(result.error)).trim().split("\n").at(-1)}`)
+    if (result.status !== 0) {
+      throw new Error(
+        `${command} failed: ${(result.stderr || result.stdout || String(result.error)).trim().split("\n").at(-1)}`
+      )
+    }
   }
   if (asRoot) {
     const id = spawnSync("id", ["-u", "postgres"], { encoding: "utf8" })
     const gid = spawnSync("id", ["-g", "postgres"], { encoding: "utf8" })
-    if (id.status !== 0) throw new Error(`running as root and there is no postgres user to own a throwaway cluster; ${NOT_INSTALLED}`)
+    if (id.status !== 0) {
+      throw new Error(`running as root and there is no postgres user to own a throwaway cluster; ${NOT_INSTALLED}`)
+    }
     chownSync(dir, Number(id.stdout.trim()), Number(gid.stdout.trim()))
   }
   const port = await freePort()
   run("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"])
-  run("pg_ctl", ["-D", data, "-w", "-t", "30", "-l", join(dir, "log"), "-o", `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, "start"])
+  run("pg_ctl", [
+    "-D",
+    data,
+    "-w",
+    "-t",
+    "30",
+    "-l",
+    join(dir, "log"),
+    "-o",
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`,
+    "start"
+  ])
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop: () => {
@@ -116,7 +135,11 @@ export const testDatabase = async () => {
   try {
     await admin.connect()
   } catch (error) {
-    throw new Error(`no PostgreSQL server answers at ${server.replace(/\/\/[^@]*@/, "//…@")} (${error.message}); ${postgresBinaries() === undefined ? NOT_INSTALLED : "add postgresGlobalSetup to the vitest config's globalSetup"}`)
+    throw new Error(
+      `no PostgreSQL server answers at ${server.replace(/\/\/[^@]*@/, "//…@")} (${error.message}); ${
+        postgresBinaries() === undefined ? NOT_INSTALLED : "add postgresGlobalSetup to the vitest config's globalSetup"
+      }`
+    )
   }
   try {
     await admin.query(`CREATE DATABASE "${name}"`)

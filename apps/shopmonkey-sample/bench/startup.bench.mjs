@@ -9,7 +9,8 @@ import { fileURLToPath } from "node:url"
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7)
 const TARGET_MS = 1500
 const main = fileURLToPath(new URL("../dist/main.js", import.meta.url))
-const bare = `require("node:http").createServer((q, s) => s.end("ok")).listen(0, "127.0.0.1", function() { console.log("is running. Open http://127.0.0.1:" + this.address().port) })`
+const bare =
+  `require("node:http").createServer((q, s) => s.end("ok")).listen(0, "127.0.0.1", function() { console.log("is running. Open http://127.0.0.1:" + this.address().port) })`
 
 // Resolves with the milliseconds until the process's announced URL answered /healthz.
 const timeToAnswer = (args, env) =>
@@ -17,7 +18,10 @@ const timeToAnswer = (args, env) =>
     const started = performance.now()
     const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
     let out = ""
-    const timer = setTimeout(() => (child.kill(), reject(new Error(`no answer within 20 s: ${out.slice(0, 300)}`))), 20_000)
+    const timer = setTimeout(
+      () => (child.kill(), reject(new Error(`no answer within 20 s: ${out.slice(0, 300)}`))),
+      20_000
+    )
     const onData = (chunk) => {
       out += chunk
       const port = /is running\. Open https?:\/\/127\.0\.0\.1:(\d+)/.exec(out)?.[1]
@@ -43,4 +47,8 @@ for (let round = 0; round < ROUNDS + 1; round++) {
 }
 const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]
 const ms = median(sample)
-console.log(`shopmonkey-sample listening on its embedded default: ${ms.toFixed(0)} ms vs a bare node:http server ${median(anchor).toFixed(0)} ms (target ≤ ${TARGET_MS} ms: ${ms <= TARGET_MS ? "met" : "NOT met"}), median of ${ROUNDS} interleaved starts`)
+console.log(
+  `shopmonkey-sample listening on its embedded default: ${ms.toFixed(0)} ms vs a bare node:http server ${
+    median(anchor).toFixed(0)
+  } ms (target ≤ ${TARGET_MS} ms: ${ms <= TARGET_MS ? "met" : "NOT met"}), median of ${ROUNDS} interleaved starts`
+)

@@ -1,7 +1,12 @@
 // The Shopmonkey integration service: ServiceApp of @shoplink/service-pages on the Shopmonkey
 // connector, whose per-shop API key comes from the shop store (secret `apiKey`) and whose base URL
 // is SHOPLINK_SHOPMONKEY_BASE_URL (the adapter names it) or the embedded fake's.
-import { shopmonkeyBaseUrl, shopmonkeyBaseUrlSetting, shopmonkeyConnector, ShopmonkeyShopSystem } from "@shoplink/adapter-shopmonkey"
+import {
+  shopmonkeyBaseUrl,
+  shopmonkeyBaseUrlSetting,
+  shopmonkeyConnector,
+  ShopmonkeyShopSystem
+} from "@shoplink/adapter-shopmonkey"
 import { ServiceApp, type ServiceMain } from "@shoplink/service-pages"
 import * as Config from "effect/Config"
 import type * as Effect from "effect/Effect"
@@ -25,5 +30,7 @@ export const sms: ServiceMain.Main<{ readonly baseUrl: string }>["sms"] = {
 }
 
 /** Starts the service in the current Scope (the demo and the tests). */
-export const startApp = (settings: Settings): Effect.Effect<ServiceApp.RunningApp, ServiceApp.StartFailed, Scope.Scope> =>
+export const startApp = (
+  settings: Settings
+): Effect.Effect<ServiceApp.RunningApp, ServiceApp.StartFailed, Scope.Scope> =>
   ServiceApp.make(connector({ baseUrl: settings.shopmonkeyBaseUrl }), settings)

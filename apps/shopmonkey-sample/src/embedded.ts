@@ -5,7 +5,11 @@ import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import { ShopmonkeyShopSystem } from "@shoplink/adapter-shopmonkey"
-import { FAKE_SHOPMONKEY_SECOND_COMPANY, type FakeShopmonkey, startFakeShopmonkey } from "@shoplink/adapter-shopmonkey/testing"
+import {
+  FAKE_SHOPMONKEY_SECOND_COMPANY,
+  type FakeShopmonkey,
+  startFakeShopmonkey
+} from "@shoplink/adapter-shopmonkey/testing"
 import * as DemoShops from "@shoplink/connector-testkit/DemoShops"
 import { type RunningSandbox, startSandbox } from "@shoplink/sandbox"
 import type { Settings } from "./app.js"
@@ -16,7 +20,10 @@ export type DemoUser = DemoShops.DemoUser
 export interface Embedded {
   readonly sandbox: RunningSandbox
   readonly shopmonkey: FakeShopmonkey
-  readonly settings: Pick<Settings, "punchoutBaseUrl" | "vendorApiKey" | "orderManagement" | "shopmonkeyBaseUrl" | "secretKeys" | "users" | "shops">
+  readonly settings: Pick<
+    Settings,
+    "punchoutBaseUrl" | "vendorApiKey" | "orderManagement" | "shopmonkeyBaseUrl" | "secretKeys" | "users" | "shops"
+  >
   /** Shop A (Main Street Auto) and shop B (Maple Garage), in that order. */
   readonly shops: DemoShops.DemoShops["shops"]
   /** ava@mainstreet.example (shop A) and ben@maplegarage.example (shop B), in that order. */
@@ -32,14 +39,19 @@ export const { SHOP_A, SHOP_B } = DemoShops
  * Passwords are random per run unless given (tests); the keyring is random per run too: the
  * embedded default's database is temporary.
  */
-export const startEmbedded = (options: { readonly passwords?: readonly [string, string] } = {}): Effect.Effect<Embedded, never, Scope.Scope> =>
+export const startEmbedded = (
+  options: { readonly passwords?: readonly [string, string] } = {}
+): Effect.Effect<Embedded, never, Scope.Scope> =>
   Effect.gen(function*() {
     const sandbox = yield* startSandbox()
     const shopmonkey = yield* startFakeShopmonkey()
     const apiKey = (key: string) => ({ [ShopmonkeyShopSystem.API_KEY_SECRET]: Redacted.make(key) })
     const demo = yield* DemoShops.make(sandbox, {
       passwords: options.passwords,
-      sms: [apiKey(shopmonkey.companies[0]!.apiKey), apiKey(shopmonkey.companies[1]?.apiKey ?? FAKE_SHOPMONKEY_SECOND_COMPANY.apiKey)]
+      sms: [
+        apiKey(shopmonkey.companies[0]!.apiKey),
+        apiKey(shopmonkey.companies[1]?.apiKey ?? FAKE_SHOPMONKEY_SECOND_COMPANY.apiKey)
+      ]
     })
     return {
       sandbox,
@@ -51,7 +63,11 @@ export const startEmbedded = (options: { readonly passwords?: readonly [string, 
         punchoutBaseUrl: demo.punchoutBaseUrl,
         vendorApiKey: demo.vendorApiKey,
         // The sandbox's Order Management API: order webhooks are verified with it.
-        orderManagement: { environment: "US_QUA", testBaseUrl: sandbox.url, apiKey: Redacted.make(sandbox.credentials.oms.testApiKey) },
+        orderManagement: {
+          environment: "US_QUA",
+          testBaseUrl: sandbox.url,
+          apiKey: Redacted.make(sandbox.credentials.oms.testApiKey)
+        },
         shopmonkeyBaseUrl: shopmonkey.url,
         secretKeys: demo.secretKeys,
         users: demo.signInUsers,

@@ -21,11 +21,15 @@ ServiceMain.run({
       `  distributor sandbox  ${embedded.sandbox.url}  (docs: ${embedded.sandbox.openApi.docs})`,
       `  fake Shopmonkey      ${embedded.shopmonkey.url}  (two companies)`,
       ...embedded.shops.map((shop, i) =>
-        `  shop ${shop.id.padEnd(13)}${shop.name}: Shopmonkey company ${i + 1}, distributor account ${shop.distributor.accountNo} (${shop.distributor.country})`
+        `  shop ${shop.id.padEnd(13)}${shop.name}: Shopmonkey company ${
+          i + 1
+        }, distributor account ${shop.distributor.accountNo} (${shop.distributor.country})`
       ),
       "Sign in as (passwords are new each run):",
       ...embedded.users.map((user) => `  ${user.email.padEnd(26)}password ${user.password}   (${user.shopName})`),
-      `  ${embedded.operator.email.padEnd(26)}password ${embedded.operator.password}   (operator: the delivery console at /console)`
+      `  ${
+        embedded.operator.email.padEnd(26)
+      }password ${embedded.operator.password}   (operator: the delivery console at /console)`
     ]
   }))
 })

@@ -27,7 +27,10 @@ const delayingProxy = (target: () => string, delayMillis: number) =>
     Effect.async<{ readonly url: string; readonly close: () => void }>((resume) => {
       const server = createServer((incoming, outgoing) => {
         const forward = () => {
-          const upstream = request(new URL(incoming.url ?? "/", target()), { method: incoming.method, headers: incoming.headers }, (answer) => {
+          const upstream = request(new URL(incoming.url ?? "/", target()), {
+            method: incoming.method,
+            headers: incoming.headers
+          }, (answer) => {
             outgoing.writeHead(answer.statusCode ?? 502, answer.headers)
             answer.pipe(outgoing)
           })
@@ -49,12 +52,16 @@ const delayingProxy = (target: () => string, delayMillis: number) =>
   )
 
 /** The embedded default and the sample behind the delaying proxy, and a Chromium. */
-const setup: Effect.Effect<{
-  readonly embedded: Effect.Effect.Success<ReturnType<typeof startEmbedded>>
-  readonly appUrl: string
-  readonly proxyUrl: string
-  readonly browser: Browser
-}, never, Scope.Scope> = Effect.gen(function*() {
+const setup: Effect.Effect<
+  {
+    readonly embedded: Effect.Effect.Success<ReturnType<typeof startEmbedded>>
+    readonly appUrl: string
+    readonly proxyUrl: string
+    readonly browser: Browser
+  },
+  never,
+  Scope.Scope
+> = Effect.gen(function*() {
   const embedded = yield* startEmbedded()
   let appUrl = ""
   const proxy = yield* delayingProxy(() => appUrl, 3_000)
@@ -84,7 +91,9 @@ const signIn = (browser: Browser, appUrl: string, user: DemoUser) =>
     yield* step(() => page.fill("#email", user.email))
     yield* step(() => page.fill("#password", "not the password"))
     yield* step(() => Promise.all([page.waitForLoadState("load"), page.getByTestId("sign-in").click()]))
-    expect(yield* step(() => page.getByTestId("sign-in-error").textContent())).toBe("The email or password is incorrect.")
+    expect(yield* step(() => page.getByTestId("sign-in-error").textContent())).toBe(
+      "The email or password is incorrect."
+    )
     // Not signed in, the list sends the browser to sign in first; then the right password.
     yield* step(() => BrowserSteps.signIn(page, appUrl, user))
     expect(yield* step(() => page.getByTestId("shop-name").textContent())).toBe(user.shopName)
@@ -99,22 +108,29 @@ const expectFits = (page: Page, what: string) =>
         "({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth })"
       )
     )
-    expect(size.scrollWidth, `${what}: ${size.scrollWidth} px wide in a ${size.innerWidth} px window`).toBeLessThanOrEqual(size.innerWidth)
+    expect(size.scrollWidth, `${what}: ${size.scrollWidth} px wide in a ${size.innerWidth} px window`)
+      .toBeLessThanOrEqual(size.innerWidth)
     mkdirSync(results, { recursive: true })
     yield* step(() => page.screenshot({ path: join(results, `shopmonkey-sample-${what}.png`), fullPage: true }))
   })
 
 const listedRos = (page: Page) =>
-  step(() => page.locator('[data-testid="repair-order"]').evaluateAll((rows) => rows.map((r) => r.getAttribute("data-ro"))))
+  step(() =>
+    page.locator("[data-testid=\"repair-order\"]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-ro")))
+  )
 
 describe("shopmonkey-sample in Chromium", () => {
   it.live("sign in → Order parts in a new tab → Export → Export and Submit → each callback reports its own export → parts and order on the RO", () =>
     Effect.scoped(Effect.gen(function*() {
       const { appUrl, browser, embedded, proxyUrl } = yield* setup
       const { consoleErrors, context, page } = yield* signIn(browser, appUrl, embedded.users[0])
-      const ro1042 = page.locator('[data-testid="repair-order"][data-ro="1042"]')
+      const ro1042 = page.locator("[data-testid=\"repair-order\"][data-ro=\"1042\"]")
       // A vehicle with only year, make and model says what it needs before anyone launches.
-      expect(yield* step(() => page.locator('[data-testid="repair-order"][data-ro="1044"]').getByTestId("vehicle-hint").textContent()))
+      expect(
+        yield* step(() =>
+          page.locator("[data-testid=\"repair-order\"][data-ro=\"1044\"]").getByTestId("vehicle-hint").textContent()
+        )
+      )
         .toContain("No VIN or license plate")
       expect(yield* step(() => ro1042.getByTestId("vehicle-hint").count())).toBe(0)
 
@@ -123,28 +139,44 @@ describe("shopmonkey-sample in Chromium", () => {
       expect(page.url()).toBe(`${appUrl}/`)
       expect(yield* step(() => catalog.getByTestId("vehicle").textContent())).toContain("1FTEW1E56KFA12345")
       const catalogUrl = catalog.url()
-      yield* step(() => BrowserSteps.addToCart(catalog, { search: "oil filter", productID: "51515", brandID: "WIX", quantity: 2 }))
+      yield* step(() =>
+        BrowserSteps.addToCart(catalog, { search: "oil filter", productID: "51515", brandID: "WIX", quantity: 2 })
+      )
 
       // Export: the quote is applied and the page says so.
       const summary = catalog.getByTestId("callback-summary")
-      yield* step(() => Promise.all([catalog.waitForURL(/\/shoplink\/callback\//), catalog.getByTestId("export").click()]))
-      yield* step(() => catalog.waitForSelector('[data-testid="callback-summary"][data-state="applied"]', { timeout: 20_000 }))
+      yield* step(() =>
+        Promise.all([catalog.waitForURL(/\/shoplink\/callback\//), catalog.getByTestId("export").click()])
+      )
+      yield* step(() =>
+        catalog.waitForSelector("[data-testid=\"callback-summary\"][data-state=\"applied\"]", { timeout: 20_000 })
+      )
       expect(yield* step(() => summary.textContent())).toBe("1 part quoted and added to RO 1042.")
 
       // Export and Submit in the same launch: the order webhook arrives after the browser does; the
       // page waits for it instead of repeating the quote, and refreshes until it is applied.
       yield* step(() => catalog.goto(catalogUrl))
-      yield* step(() => Promise.all([catalog.waitForURL(/\/shoplink\/callback\//), catalog.getByTestId("export-and-submit").click()]))
+      yield* step(() =>
+        Promise.all([catalog.waitForURL(/\/shoplink\/callback\//), catalog.getByTestId("export-and-submit").click()])
+      )
       yield* step(() => catalog.waitForLoadState("load"))
       expect(yield* step(() => summary.getAttribute("data-state"))).toBe("waiting")
-      expect(yield* step(() => summary.textContent())).toBe("Waiting for the distributor to send the parts for RO 1042…")
-      yield* step(() => catalog.waitForSelector('[data-testid="callback-summary"][data-state="applied"]', { timeout: 20_000 }))
+      expect(yield* step(() => summary.textContent())).toBe(
+        "Waiting for the distributor to send the parts for RO 1042…"
+      )
+      yield* step(() =>
+        catalog.waitForSelector("[data-testid=\"callback-summary\"][data-state=\"applied\"]", { timeout: 20_000 })
+      )
       expect(yield* step(() => summary.textContent())).toBe("1 part ordered and added to RO 1042.")
 
       // Back to the RO page (through the public address; the session cookie goes along).
-      yield* step(() => Promise.all([catalog.waitForURL(`${proxyUrl}/ro/ord_1042`), catalog.getByTestId("repair-order-link").click()]))
+      yield* step(() =>
+        Promise.all([catalog.waitForURL(`${proxyUrl}/ro/ord_1042`), catalog.getByTestId("repair-order-link").click()])
+      )
       yield* step(() => catalog.getByTestId("ordered-line").first().waitFor())
-      const orderedCells = yield* step(() => catalog.getByTestId("ordered-line").first().locator("td").allTextContents())
+      const orderedCells = yield* step(() =>
+        catalog.getByTestId("ordered-line").first().locator("td").allTextContents()
+      )
       expect(orderedCells.slice(0, 4)).toEqual(["51515", "WIX", expect.stringContaining("Oil Filter"), "2"])
       const quotedCells = yield* step(() => catalog.getByTestId("quoted-line").first().locator("td").allTextContents())
       expect(quotedCells.slice(0, 4)).toEqual(["51515", "WIX", expect.stringContaining("Oil Filter"), "2"])
@@ -179,12 +211,22 @@ describe("shopmonkey-sample in Chromium", () => {
       const catalogA = yield* step(() => BrowserSteps.openCatalog<Page>(a.context, a.page, "1042"))
       const catalogB = yield* step(() => BrowserSteps.openCatalog<Page>(b.context, b.page, "5201"))
       expect(yield* step(() => catalogB.getByTestId("vehicle").textContent())).toContain("Altima")
-      yield* step(() => BrowserSteps.addToCart(catalogA, { search: "oil filter", productID: "51515", brandID: "WIX", quantity: 2 }))
-      yield* step(() => BrowserSteps.addToCart(catalogB, { search: "oil filter", productID: "51515", brandID: "WIX", quantity: 3 }))
+      yield* step(() =>
+        BrowserSteps.addToCart(catalogA, { search: "oil filter", productID: "51515", brandID: "WIX", quantity: 2 })
+      )
+      yield* step(() =>
+        BrowserSteps.addToCart(catalogB, { search: "oil filter", productID: "51515", brandID: "WIX", quantity: 3 })
+      )
       for (const [catalog, ro] of [[catalogA, "1042"], [catalogB, "5201"]] as const) {
-        yield* step(() => Promise.all([catalog.waitForURL(/\/shoplink\/callback\//), catalog.getByTestId("export-and-submit").click()]))
-        yield* step(() => catalog.waitForSelector('[data-testid="callback-summary"][data-state="applied"]', { timeout: 20_000 }))
-        expect(yield* step(() => catalog.getByTestId("callback-summary").textContent())).toBe(`1 part ordered and added to RO ${ro}.`)
+        yield* step(() =>
+          Promise.all([catalog.waitForURL(/\/shoplink\/callback\//), catalog.getByTestId("export-and-submit").click()])
+        )
+        yield* step(() =>
+          catalog.waitForSelector("[data-testid=\"callback-summary\"][data-state=\"applied\"]", { timeout: 20_000 })
+        )
+        expect(yield* step(() => catalog.getByTestId("callback-summary").textContent())).toBe(
+          `1 part ordered and added to RO ${ro}.`
+        )
       }
 
       // Each RO page shows its own order only.
@@ -196,7 +238,8 @@ describe("shopmonkey-sample in Chromium", () => {
       }
       // And in Shopmonkey: each company's parts are on its own RO, with its own quantity.
       const [companyA, companyB] = embedded.shopmonkey.companies
-      const partsOf = (company: typeof companyA) => company!.store.parts().map((p) => [p["orderId"], p["partNumber"], p["quantity"]])
+      const partsOf = (company: typeof companyA) =>
+        company!.store.parts().map((p) => [p["orderId"], p["partNumber"], p["quantity"]])
       expect(partsOf(companyA)).toEqual([["ord_1042", "51515", 2]])
       expect(partsOf(companyB)).toEqual([["ord_5201", "51515", 3]])
     })))
@@ -206,7 +249,14 @@ describe("shopmonkey-sample in Chromium", () => {
       const sessions = new Set<string | null>()
       for (const width of [390, 360]) {
         const context = yield* Effect.acquireRelease(
-          step(() => browser.newContext({ viewport: { width, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true })),
+          step(() =>
+            browser.newContext({
+              viewport: { width, height: 844 },
+              deviceScaleFactor: 2,
+              isMobile: true,
+              hasTouch: true
+            })
+          ),
           (context) => Effect.promise(() => context.close())
         )
         const page = yield* step(() => context.newPage())
@@ -225,9 +275,15 @@ describe("shopmonkey-sample in Chromium", () => {
         expect(yield* step(() => catalog.getByTestId("cart-empty").count()), `cart at launch, ${width} px`).toBe(1)
         sessions.add(new URL(catalog.url()).searchParams.get("token"))
         yield* expectFits(catalog, `catalog-${width}`)
-        yield* step(() => BrowserSteps.addToCart(catalog, { search: "oil filter", productID: "51515", brandID: "WIX", quantity: 1 }))
-        yield* step(() => Promise.all([catalog.waitForURL(/\/shoplink\/callback\//), catalog.getByTestId("export").click()]))
-        yield* step(() => catalog.waitForSelector('[data-testid="callback-summary"][data-state="applied"]', { timeout: 20_000 }))
+        yield* step(() =>
+          BrowserSteps.addToCart(catalog, { search: "oil filter", productID: "51515", brandID: "WIX", quantity: 1 })
+        )
+        yield* step(() =>
+          Promise.all([catalog.waitForURL(/\/shoplink\/callback\//), catalog.getByTestId("export").click()])
+        )
+        yield* step(() =>
+          catalog.waitForSelector("[data-testid=\"callback-summary\"][data-state=\"applied\"]", { timeout: 20_000 })
+        )
         yield* expectFits(catalog, `callback-${width}`)
         // A path nothing serves: a page with a link home, not an empty 404.
         const missing = yield* step(() => page.goto(`${appUrl}/no-such-page`))

@@ -18,7 +18,24 @@ const step = <A>(f: () => Promise<A>) => Effect.promise(f)
 
 const quote = JSON.stringify({
   referenceID: "ord_1042",
-  quotes: [{ acaPartTerminologyID: 5340, productID: "51515", brandID: "WIX", categoryID: "FLT", productDesc: "Oil Filter", orderByTime: 1763769600000, dispatchTime: 1763773200000, quantityAvail: 12, quantityReq: 2, price: 6.49, listPrice: 9.99, corePrice: 0, weight: 0.8, quality: "", makeId: 0, subtotal: 12.98 }]
+  quotes: [{
+    acaPartTerminologyID: 5340,
+    productID: "51515",
+    brandID: "WIX",
+    categoryID: "FLT",
+    productDesc: "Oil Filter",
+    orderByTime: 1763769600000,
+    dispatchTime: 1763773200000,
+    quantityAvail: 12,
+    quantityReq: 2,
+    price: 6.49,
+    listPrice: 9.99,
+    corePrice: 0,
+    weight: 0.8,
+    quality: "",
+    makeId: 0,
+    subtotal: 12.98
+  }]
 })
 
 describe("the delivery console in Chromium", () => {
@@ -27,7 +44,9 @@ describe("the delivery console in Chromium", () => {
       const embedded = yield* startEmbedded()
       const dir = yield* Transcript.scratchDirectory("console-e2e-")
       const database = join(dir, "db.sqlite")
-      const app = yield* startApp(loopbackSettings(embedded, { smsVendorName: "Shopmonkey (console e2e)", database: { sqlite: database } })).pipe(Effect.orDie)
+      const app = yield* startApp(
+        loopbackSettings(embedded, { smsVendorName: "Shopmonkey (console e2e)", database: { sqlite: database } })
+      ).pipe(Effect.orDie)
       // A quote delivery for RO 1042 that was given up on, as the worker leaves one.
       const sql = Context.get(yield* Layer.build(SqliteClient.layer({ filename: database })), SqlClient.SqlClient)
       const id = crypto.randomUUID()
@@ -36,7 +55,10 @@ describe("the delivery console in Chromium", () => {
         VALUES (${id}, 'quote', ${`quote:${SHOP_A.id}:ord_1042:console-e2e`}, ${SHOP_A.id}, 'ord_1042', ${quote}, 'dead', 8,
                 'applyQuote: Shopmonkey timed out', ${now}, ${now})`.pipe(Effect.orDie)
 
-      const browser = yield* Effect.acquireRelease(Effect.promise(() => chromium.launch(chromiumLaunchOptions())), (b) => Effect.promise(() => b.close()))
+      const browser = yield* Effect.acquireRelease(
+        Effect.promise(() => chromium.launch(chromiumLaunchOptions())),
+        (b) => Effect.promise(() => b.close())
+      )
       const context = yield* step(() => browser.newContext({ viewport: { width: 1200, height: 900 } }))
       const page = yield* step(() => context.newPage())
       const violations = BrowserSteps.cspViolations(page)
@@ -79,11 +101,19 @@ describe("the delivery console in Chromium", () => {
       yield* step(() => page.screenshot({ path: join(results, "shopmonkey-sample-console.png"), fullPage: true }))
       // The line is on the repair order now.
       yield* step(() => page.goto(`${app.url}/ro/ord_1042`))
-      expect(yield* step(() => page.getByTestId("quoted-line").first().locator("td").first().textContent())).toBe("51515")
+      expect(yield* step(() => page.getByTestId("quoted-line").first().locator("td").first().textContent())).toBe(
+        "51515"
+      )
 
       // The shops and their credentials.
       yield* step(() => page.goto(`${app.url}/console/shops`))
-      expect(yield* step(() => page.locator('[data-testid="console-shop"]').evaluateAll((rows) => rows.map((r) => r.getAttribute("data-status"))))).toEqual(["active", "active"])
+      expect(
+        yield* step(() =>
+          page.locator("[data-testid=\"console-shop\"]").evaluateAll((rows) =>
+            rows.map((r) => r.getAttribute("data-status"))
+          )
+        )
+      ).toEqual(["active", "active"])
       expect(violations).toEqual([])
 
       // A service writer signed in is refused the console.

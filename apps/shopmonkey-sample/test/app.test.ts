@@ -18,16 +18,24 @@ describe("shopmonkey-sample", () => {
     expect(result.stderr).toBe("")
     expect(result.status).toBe(0)
     for (let step = 1; step <= 8; step++) expect(result.stdout).toContain(`[${step}/8]`)
-    expect(result.stdout).toContain("ava@mainstreet.example (Main Street Auto): 5 repair orders, RO 1042, RO 1043, RO 1044, RO 1045, RO 1046")
-    expect(result.stdout).toContain("ben@maplegarage.example (Maple Garage): 3 repair orders, RO 5201, RO 5202, RO 5203")
-    expect(result.stdout).toContain("ava@mainstreet.example opening Maple Garage's RO 5201: 404; Order parts on it: 404")
+    expect(result.stdout).toContain(
+      "ava@mainstreet.example (Main Street Auto): 5 repair orders, RO 1042, RO 1043, RO 1044, RO 1045, RO 1046"
+    )
+    expect(result.stdout).toContain(
+      "ben@maplegarage.example (Maple Garage): 3 repair orders, RO 5201, RO 5202, RO 5203"
+    )
+    expect(result.stdout).toContain(
+      "ava@mainstreet.example opening Maple Garage's RO 5201: 404; Order parts on it: 404"
+    )
     expect(result.stdout).toContain("without signing in: GET / → 303 /sign-in?next=%2F; Order parts → 403")
     expect(result.stdout).toContain("2 parts quoted and added to RO 1042.")
     expect(result.stdout).toMatch(/distributor order \d+: Order submitted/)
     expect(result.stdout).toContain("Shopmonkey company 1 (Main Street Auto): 4 parts, on RO 1042")
     expect(result.stdout).toContain("Shopmonkey company 2 (Maple Garage): 1 part, on RO 5201")
-    expect(result.stdout).toContain('ReserveOrder API0200: "In shopping cart", P.O. "PO RO1042"')
-    expect(result.stdout).toMatch(/RO 1042 \(Main Street Auto\) has 2 quoted and 2 ordered parts .*RO 5201 \(Maple Garage\) has 1 ordered part .*no part crossed shops\./)
+    expect(result.stdout).toContain("ReserveOrder API0200: \"In shopping cart\", P.O. \"PO RO1042\"")
+    expect(result.stdout).toMatch(
+      /RO 1042 \(Main Street Auto\) has 2 quoted and 2 ordered parts .*RO 5201 \(Maple Garage\) has 1 ordered part .*no part crossed shops\./
+    )
     // The session token never appears: URLs are printed with it redacted.
     expect(result.stdout).toContain("token=<redacted>")
     expect(result.stdout).not.toMatch(/token=[0-9a-f]{8}-/)
@@ -37,7 +45,10 @@ describe("shopmonkey-sample", () => {
     // A temporary directory of its own, to see what the service leaves in it.
     const tmp = mkdtempSync(join(tmpdir(), "sample-start-"))
     const leftovers = () => readdirSync(tmp).filter((name) => name.startsWith("shoplink-sample-"))
-    const child = spawn(process.execPath, [dist("main.js")], { env: { ...process.env, PORT: "0", TMPDIR: tmp }, stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(process.execPath, [dist("main.js")], {
+      env: { ...process.env, PORT: "0", TMPDIR: tmp },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
     try {
       const { out, url } = await new Promise<{ out: string; url: string }>((resolve, reject) => {
         let out = ""
@@ -88,7 +99,14 @@ describe("shopmonkey-sample", () => {
     await new Promise<void>((resolve) => collector.listen(0, "127.0.0.1", resolve))
     const endpoint = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`
     const child = spawn(process.execPath, [dist("main.js")], {
-      env: { ...process.env, PORT: "0", SHOPLINK_LOG_FORMAT: "json", SHOPLINK_LOG_LEVEL: "info", OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" },
+      env: {
+        ...process.env,
+        PORT: "0",
+        SHOPLINK_LOG_FORMAT: "json",
+        SHOPLINK_LOG_LEVEL: "info",
+        OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
+        OTEL_EXPORTER_OTLP_PROTOCOL: "http/json"
+      },
       stdio: ["ignore", "pipe", "pipe"]
     })
     let out = ""
@@ -117,7 +135,10 @@ describe("shopmonkey-sample", () => {
       // Every log line is one JSON object; the launch line names the shop; no session token anywhere.
       const logLines = out.split("\n").filter((line) => line.startsWith("{"))
       const logs = logLines.map((line) => JSON.parse(line) as Record<string, unknown>)
-      expect(logs.find((line) => line["message"] === "punchout launched")).toMatchObject({ level: "info", shopId: "main-street" })
+      expect(logs.find((line) => line["message"] === "punchout launched")).toMatchObject({
+        level: "info",
+        shopId: "main-street"
+      })
       expect(out).not.toContain(token)
       // Closing the service flushes the exporter: the launch's spans reached the collector.
       const traces = exports.filter((e) => e.path === "/v1/traces").map((e) => e.body).join("\n")
@@ -135,11 +156,15 @@ describe("shopmonkey-sample", () => {
       const ava = yield* signedIn(app.url, "ava")
       const { noVehicle, plate, vin, yearMakeModel } = FAKE_SHOPMONKEY_FIXTURES.orders
       const list = yield* call(() => ava.get("/"))
-      const row = (number: string) => new RegExp(`<tr data-testid="repair-order" data-ro="${number}">[\\s\\S]*?</tr>`).exec(list.text)?.[0] ?? ""
+      const row = (number: string) =>
+        new RegExp(`<tr data-testid="repair-order" data-ro="${number}">[\\s\\S]*?</tr>`).exec(list.text)?.[0] ?? ""
       for (const ro of [vin, plate, yearMakeModel, noVehicle]) {
-        expect(row(ro.number)).toContain(`<form method="post" action="/ro/${ro.id}/order-parts" target="_blank"><input type="hidden" name="csrf" value="${ava.csrf()}">`)
+        expect(row(ro.number)).toContain(
+          `<form method="post" action="/ro/${ro.id}/order-parts" target="_blank"><input type="hidden" name="csrf" value="${ava.csrf()}">`
+        )
       }
-      const hint = "No VIN or license plate with its state: the catalog will open without this vehicle. Add one to the vehicle in Shopmonkey first."
+      const hint =
+        "No VIN or license plate with its state: the catalog will open without this vehicle. Add one to the vehicle in Shopmonkey first."
       expect(row(vin.number)).not.toContain("vehicle-hint")
       expect(row(plate.number)).not.toContain("vehicle-hint")
       expect(row(yearMakeModel.number)).toContain(`<p class="hint" data-testid="vehicle-hint">${hint}</p>`)

@@ -18,7 +18,13 @@ describe("two instances on PostgreSQL", () => {
       const database = yield* Effect.acquireRelease(Effect.promise(testDatabase), (db) => Effect.promise(db.drop))
       const embedded = yield* startEmbedded({ passwords: PASSWORDS })
       const instance = (publicBaseUrl: string | undefined) =>
-        startApp(loopbackSettings(embedded, { smsVendorName: "Sample tests", database: { postgres: Redacted.make(database.url) }, publicBaseUrl }))
+        startApp(
+          loopbackSettings(embedded, {
+            smsVendorName: "Sample tests",
+            database: { postgres: Redacted.make(database.url) },
+            publicBaseUrl
+          })
+        )
           .pipe(Effect.orDie)
       const b = yield* instance(undefined)
       // A's public address is B's: the distributor and the browser reach B, as through a load balancer.
@@ -37,7 +43,7 @@ describe("two instances on PostgreSQL", () => {
 
       // Whichever instance's worker claimed it, A's page shows the ordered part, once.
       const page = yield* call(() => ava.get(`/ro/${RO.id}`)).pipe(
-        Effect.filterOrFail((p) => p.text.includes('data-testid="ordered-line"')),
+        Effect.filterOrFail((p) => p.text.includes("data-testid=\"ordered-line\"")),
         Effect.retry({ times: 100, schedule: Schedule.spaced("100 millis") }),
         Effect.orDie
       )

@@ -34,7 +34,12 @@ describe("shopmonkey-sample with real services configured", () => {
         store.add({
           id: "maple-garage",
           name: "Maple Garage",
-          distributor: { accountNo: ca.accountNo, username: ca.username, country: "CA", apiToken: Redacted.make(ca.apiToken) },
+          distributor: {
+            accountNo: ca.accountNo,
+            username: ca.username,
+            country: "CA",
+            apiToken: Redacted.make(ca.apiToken)
+          },
           sms: { [ShopmonkeyShopSystem.API_KEY_SECRET]: Redacted.make(fake.companies[1]!.apiKey) }
         })).pipe(
           Effect.provide(ShopStore.layerSql.pipe(
@@ -44,7 +49,10 @@ describe("shopmonkey-sample with real services configured", () => {
         )
       const usersFile = join(dir, "users.json")
       const passwordHash = yield* Effect.promise(() => SignIn.hashPassword("correct horse battery staple"))
-      writeFileSync(usersFile, JSON.stringify([{ email: "ben@maplegarage.example", name: "Ben", shopId: "maple-garage", passwordHash }]))
+      writeFileSync(
+        usersFile,
+        JSON.stringify([{ email: "ben@maplegarage.example", name: "Ben", shopId: "maple-garage", passwordHash }])
+      )
 
       const child = yield* Effect.acquireRelease(
         Effect.sync(() =>
@@ -63,11 +71,12 @@ describe("shopmonkey-sample with real services configured", () => {
             stdio: ["ignore", "pipe", "pipe"]
           })
         ),
-        (c) => Effect.async<void>((resume) => {
-          if (c.exitCode !== null) return resume(Effect.void)
-          c.once("exit", () => resume(Effect.void))
-          c.kill("SIGTERM")
-        })
+        (c) =>
+          Effect.async<void>((resume) => {
+            if (c.exitCode !== null) return resume(Effect.void)
+            c.once("exit", () => resume(Effect.void))
+            c.kill("SIGTERM")
+          })
       )
       const { out, url } = yield* Effect.promise(() =>
         new Promise<{ out: string; url: string }>((resolve, reject) => {
@@ -87,10 +96,18 @@ describe("shopmonkey-sample with real services configured", () => {
       expect(out).not.toContain(keys.split(":")[1]!)
 
       const ben = WebClient.make(url)
-      expect((yield* Effect.promise(() => ben.signIn("ben@maplegarage.example", "wrong password here"))).status).toBe(401)
-      expect((yield* Effect.promise(() => ben.signIn("ben@maplegarage.example", "correct horse battery staple"))).status).toBe(303)
+      expect((yield* Effect.promise(() => ben.signIn("ben@maplegarage.example", "wrong password here"))).status).toBe(
+        401
+      )
+      expect(
+        (yield* Effect.promise(() => ben.signIn("ben@maplegarage.example", "correct horse battery staple"))).status
+      ).toBe(303)
       const list = yield* Effect.promise(() => ben.get("/"))
-      expect([...list.text.matchAll(/data-testid="repair-order" data-ro="(\d+)"/g)].map((m) => m[1])).toEqual(["5201", "5202", "5203"])
+      expect([...list.text.matchAll(/data-testid="repair-order" data-ro="(\d+)"/g)].map((m) => m[1])).toEqual([
+        "5201",
+        "5202",
+        "5203"
+      ])
       const launched = yield* Effect.promise(() => ben.post("/ro/ord_5201/order-parts"))
       expect(launched.status).toBe(303)
       expect(launched.location).toContain(`${sandbox.url}/punchout/v1/ShowCatalog`)

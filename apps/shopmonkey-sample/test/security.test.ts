@@ -16,11 +16,23 @@ const B = FAKE_SHOPMONKEY_SECOND_COMPANY.orders
 
 /** What a refused or redirected request must never carry: repair order data, a catalog URL, a session. */
 const expectNothingIn = (answer: WebClient.WebResponse, sandboxUrl: string) => {
-  for (const secret of ["1FTEW1E56KFA12345", "Dana Reyes", "RO 1042", "RO 5201", "Riley Chen", "ShowCatalog", sandboxUrl, "token="]) {
+  for (
+    const secret of [
+      "1FTEW1E56KFA12345",
+      "Dana Reyes",
+      "RO 1042",
+      "RO 5201",
+      "Riley Chen",
+      "ShowCatalog",
+      sandboxUrl,
+      "token="
+    ]
+  ) {
     expect(answer.text).not.toContain(secret)
     expect(answer.location ?? "").not.toContain(secret)
   }
-  expect(answer.headers.getSetCookie().filter((c) => c.startsWith("shoplink_session=") && !/max-age=0/i.test(c))).toEqual([])
+  expect(answer.headers.getSetCookie().filter((c) => c.startsWith("shoplink_session=") && !/max-age=0/i.test(c)))
+    .toEqual([])
 }
 
 describe("shopmonkey-sample security", () => {
@@ -32,13 +44,31 @@ describe("shopmonkey-sample security", () => {
       const forged = WebClient.make(app.url)
       forged.cookies.set("shoplink_session", "A".repeat(43))
       for (const client of [anonymous, forged]) {
-        for (const path of ["/", `/ro/${A.vin.id}`, `/ro/${B.vin.id}`, "/ro/ord_404", "/console", "/console/shops", "/console/deliveries/any"]) {
+        for (
+          const path of [
+            "/",
+            `/ro/${A.vin.id}`,
+            `/ro/${B.vin.id}`,
+            "/ro/ord_404",
+            "/console",
+            "/console/shops",
+            "/console/deliveries/any"
+          ]
+        ) {
           const answer = yield* call(() => client.get(path))
           expect([path, answer.status]).toEqual([path, 303])
           expect(answer.location).toBe(`/sign-in?next=${encodeURIComponent(path)}`)
           expectNothingIn(answer, embedded.sandbox.url)
         }
-        for (const path of [`/ro/${A.vin.id}/order-parts`, `/ro/${B.vin.id}/order-parts`, "/sign-out", "/console/deliveries/any/replay", "/console/deliveries/any/discard"]) {
+        for (
+          const path of [
+            `/ro/${A.vin.id}/order-parts`,
+            `/ro/${B.vin.id}/order-parts`,
+            "/sign-out",
+            "/console/deliveries/any/replay",
+            "/console/deliveries/any/discard"
+          ]
+        ) {
           // With the app's own Origin and a made-up token: still refused.
           const answer = yield* call(() => client.post(path, {}, { csrf: "A".repeat(43) }))
           expect([path, answer.status]).toEqual([path, 403])
@@ -46,7 +76,10 @@ describe("shopmonkey-sample security", () => {
         }
       }
       // The runtime's launch API and parts page need a vendor API key (or a signed link).
-      expect((yield* call(() => anonymous.post("/shoplink/launch", { shopId: "main-street", repairOrderId: A.vin.id }))).status).toBe(401)
+      expect(
+        (yield* call(() => anonymous.post("/shoplink/launch", { shopId: "main-street", repairOrderId: A.vin.id })))
+          .status
+      ).toBe(401)
       expect((yield* call(() => anonymous.get(`/shoplink/parts?shop=main-street&ro=${A.vin.id}`))).status).toBe(403)
     }))
 
@@ -65,9 +98,18 @@ describe("shopmonkey-sample security", () => {
           fetch(`${app.url}${path}`, {
             method: "POST",
             redirect: "manual",
-            headers: { cookie: `shoplink_session=${ava.cookies.get("shoplink_session")}`, referer: "https://evil.example/x", "content-type": "application/x-www-form-urlencoded" },
+            headers: {
+              cookie: `shoplink_session=${ava.cookies.get("shoplink_session")}`,
+              referer: "https://evil.example/x",
+              "content-type": "application/x-www-form-urlencoded"
+            },
             body: `csrf=${ava.csrf()}`
-          }).then(async (r) => ({ status: r.status, location: r.headers.get("location"), headers: r.headers, text: await r.text() }))],
+          }).then(async (r) => ({
+            status: r.status,
+            location: r.headers.get("location"),
+            headers: r.headers,
+            text: await r.text()
+          }))],
         ["Sec-Fetch-Site cross-site", () =>
           fetch(`${app.url}${path}`, {
             method: "POST",
@@ -79,7 +121,12 @@ describe("shopmonkey-sample security", () => {
               "content-type": "application/x-www-form-urlencoded"
             },
             body: `csrf=${ava.csrf()}`
-          }).then(async (r) => ({ status: r.status, location: r.headers.get("location"), headers: r.headers, text: await r.text() }))],
+          }).then(async (r) => ({
+            status: r.status,
+            location: r.headers.get("location"),
+            headers: r.headers,
+            text: await r.text()
+          }))],
         ["missing CSRF token", () => ava.post(path, {}, { csrf: null })],
         ["wrong CSRF token", () => ava.post(path, {}, { csrf: `${ava.csrf()!.slice(0, -1)}x` })],
         ["another session's CSRF token", () => ava.post(path, {}, { csrf: ben.csrf()! })],
@@ -99,7 +146,11 @@ describe("shopmonkey-sample security", () => {
         fetch(`${app.url}${path}`, {
           method: "POST",
           redirect: "manual",
-          headers: { cookie: `shoplink_session=${ava.cookies.get("shoplink_session")}`, referer: `${app.url}/`, "content-type": "application/x-www-form-urlencoded" },
+          headers: {
+            cookie: `shoplink_session=${ava.cookies.get("shoplink_session")}`,
+            referer: `${app.url}/`,
+            "content-type": "application/x-www-form-urlencoded"
+          },
           body: `csrf=${ava.csrf()}`
         })
       )
@@ -112,9 +163,14 @@ describe("shopmonkey-sample security", () => {
       const client = WebClient.make(app.url)
       const form = yield* call(() => client.get("/sign-in"))
       expect(form.status).toBe(200)
-      expect(form.text).toContain('action="/sign-in"')
+      expect(form.text).toContain("action=\"/sign-in\"")
       const generic = "The email or password is incorrect."
-      for (const [email, password] of [["ava@mainstreet.example", "wrong-password"], ["nobody@mainstreet.example", PASSWORDS[0]], ["ava@mainstreet.example", PASSWORDS[1]]]) {
+      for (
+        const [email, password] of [["ava@mainstreet.example", "wrong-password"], [
+          "nobody@mainstreet.example",
+          PASSWORDS[0]
+        ], ["ava@mainstreet.example", PASSWORDS[1]]]
+      ) {
         const answer = yield* call(() => client.post("/sign-in", { email: email!, password: password!, next: "/" }))
         expect(answer.status).toBe(401)
         expect(answer.text).toContain(`<p class="error" data-testid="sign-in-error" role="alert">${generic}</p>`)
@@ -122,23 +178,35 @@ describe("shopmonkey-sample security", () => {
         expect(client.cookies.has("shoplink_session")).toBe(false)
       }
       // Without the form's token, or from another origin: 403, even with the right password.
-      const noToken = yield* call(() => client.post("/sign-in", { email: "ava@mainstreet.example", password: PASSWORDS[0] }, { csrf: "x" }))
+      const noToken = yield* call(() =>
+        client.post("/sign-in", { email: "ava@mainstreet.example", password: PASSWORDS[0] }, { csrf: "x" })
+      )
       expect(noToken.status).toBe(403)
-      const foreign = yield* call(() => client.post("/sign-in", { email: "ava@mainstreet.example", password: PASSWORDS[0] }, { origin: "https://evil.example" }))
+      const foreign = yield* call(() =>
+        client.post("/sign-in", { email: "ava@mainstreet.example", password: PASSWORDS[0] }, {
+          origin: "https://evil.example"
+        })
+      )
       expect(foreign.status).toBe(403)
       const fresh = WebClient.make(app.url)
-      const noNonce = yield* call(() => fresh.post("/sign-in", { email: "ava@mainstreet.example", password: PASSWORDS[0] }, { csrf: client.csrf()! }))
+      const noNonce = yield* call(() =>
+        fresh.post("/sign-in", { email: "ava@mainstreet.example", password: PASSWORDS[0] }, { csrf: client.csrf()! })
+      )
       expect(noNonce.status).toBe(403)
       expect(client.cookies.has("shoplink_session")).toBe(false)
       // The right one, case and spaces aside; back to where the user was going.
       yield* call(() => client.get("/sign-in?next=%2Fro%2Ford_1043"))
-      const ok = yield* call(() => client.post("/sign-in", { email: "  AVA@MainStreet.example ", password: PASSWORDS[0], next: "/ro/ord_1043" }))
+      const ok = yield* call(() =>
+        client.post("/sign-in", { email: "  AVA@MainStreet.example ", password: PASSWORDS[0], next: "/ro/ord_1043" })
+      )
       expect(ok.status).toBe(303)
       expect(ok.location).toBe("/ro/ord_1043")
       // No open redirect.
       const other = WebClient.make(app.url)
       yield* call(() => other.get("/sign-in"))
-      const offsite = yield* call(() => other.post("/sign-in", { email: "ben@maplegarage.example", password: PASSWORDS[1], next: "//evil.example/x" }))
+      const offsite = yield* call(() =>
+        other.post("/sign-in", { email: "ben@maplegarage.example", password: PASSWORDS[1], next: "//evil.example/x" })
+      )
       expect(offsite.location).toBe("/")
     }))
 
@@ -147,13 +215,14 @@ describe("shopmonkey-sample security", () => {
       const { app, embedded } = yield* startSample()
       const ava = yield* signedIn(app.url, "ava")
       const ben = yield* signedIn(app.url, "ben")
-      const listed = (text: string) => [...text.matchAll(/data-testid="repair-order" data-ro="(\d+)"/g)].map((m) => m[1])
+      const listed = (text: string) =>
+        [...text.matchAll(/data-testid="repair-order" data-ro="(\d+)"/g)].map((m) => m[1])
       const avaList = yield* call(() => ava.get("/"))
       const benList = yield* call(() => ben.get("/"))
       expect(listed(avaList.text)).toEqual(["1042", "1043", "1044", "1045", "1046"])
       expect(listed(benList.text)).toEqual(["5201", "5202", "5203"])
-      expect(avaList.text).toContain('data-testid="shop-name">Main Street Auto<')
-      expect(benList.text).toContain('data-testid="shop-name">Maple Garage<')
+      expect(avaList.text).toContain("data-testid=\"shop-name\">Main Street Auto<")
+      expect(benList.text).toContain("data-testid=\"shop-name\">Maple Garage<")
       expect(benList.text).not.toContain(A.vin.vehicle.vin)
 
       for (const [client, foreign] of [[ava, B.vin], [ava, B.plate], [ben, A.vin], [ben, A.plate]] as const) {
@@ -193,7 +262,11 @@ describe("shopmonkey-sample security", () => {
       const client = WebClient.make(tls.url)
       const form = yield* call(() => client.get("/sign-in"))
       expect(form.headers.getSetCookie()[0]).toMatch(/^__Host-shoplink_signin=[^;]+;.*Secure/)
-      const answer = yield* call(() => client.post("/sign-in", { email: "ava@mainstreet.example", password: PASSWORDS[0] }, { origin: "https://parts.shop.example" }))
+      const answer = yield* call(() =>
+        client.post("/sign-in", { email: "ava@mainstreet.example", password: PASSWORDS[0] }, {
+          origin: "https://parts.shop.example"
+        })
+      )
       expect(answer.status).toBe(303)
       const cookie = answer.headers.getSetCookie().find((c) => c.startsWith("__Host-shoplink_session="))!
       expect(attributes(cookie)).toEqual(expect.arrayContaining(["httponly", "samesite=lax", "path=/", "secure"]))
@@ -209,7 +282,9 @@ describe("shopmonkey-sample security", () => {
       const out = yield* call(() => ava.post("/sign-out"))
       expect(out.status).toBe(303)
       expect(out.location).toBe("/sign-in")
-      expect(out.headers.getSetCookie().find((c) => c.startsWith("shoplink_session="))).toMatch(/^shoplink_session=;.*Max-Age=0/)
+      expect(out.headers.getSetCookie().find((c) => c.startsWith("shoplink_session="))).toMatch(
+        /^shoplink_session=;.*Max-Age=0/
+      )
       // Replaying the old cookie (as a copy kept by an attacker would).
       const replay = WebClient.make(app.url)
       replay.cookies.set("shoplink_session", id)
@@ -224,15 +299,21 @@ describe("shopmonkey-sample security", () => {
     Effect.gen(function*() {
       const { app } = yield* startSample()
       for (const probe of ["/healthz", "/readyz"]) {
-        const health = yield* call(() => fetch(`${app.url}${probe}`).then(async (r) => ({ status: r.status, body: await r.json() })))
+        const health = yield* call(() =>
+          fetch(`${app.url}${probe}`).then(async (r) => ({ status: r.status, body: await r.json() }))
+        )
         expect(health).toEqual({ status: 200, body: { ok: true } })
       }
-      const scrape = yield* call(() => fetch(`${app.url}/metrics`).then(async (r) => ({ status: r.status, body: await r.text() })))
+      const scrape = yield* call(() =>
+        fetch(`${app.url}/metrics`).then(async (r) => ({ status: r.status, body: await r.text() }))
+      )
       expect(scrape.status).toBe(401)
       expect(scrape.body).not.toContain("shoplink_")
       const key = yield* app.runtime.apiKeys.create("prometheus")
       const metrics = yield* call(() =>
-        fetch(`${app.url}/metrics`, { headers: { authorization: `Bearer ${Redacted.value(key.key)}` } }).then(async (r) => ({ status: r.status, body: await r.text() }))
+        fetch(`${app.url}/metrics`, { headers: { authorization: `Bearer ${Redacted.value(key.key)}` } }).then(async (
+          r
+        ) => ({ status: r.status, body: await r.text() }))
       )
       expect(metrics.status).toBe(200)
       expect(metrics.body).toMatch(/^# (HELP|TYPE) /m)
@@ -295,7 +376,13 @@ describe("shopmonkey-sample security", () => {
 
   it("pages escape what they show", () => {
     const viewer = { name: "<b>Ava</b>", email: "ava@x", shopName: "Main & Co", csrfToken: "t\"><script>" }
-    const page = ServicePages.repairOrdersPage(viewer, [{ id: "ord_\"x", number: "1<2", vehicle: "<img src=x onerror=alert(1)>", customer: "O'Brien", vehicleHint: undefined }])
+    const page = ServicePages.repairOrdersPage(viewer, [{
+      id: "ord_\"x",
+      number: "1<2",
+      vehicle: "<img src=x onerror=alert(1)>",
+      customer: "O'Brien",
+      vehicleHint: undefined
+    }])
     expect(page).not.toContain("<img src=x")
     expect(page).not.toContain("<b>Ava</b>")
     expect(page).not.toContain("<script>")
@@ -329,9 +416,11 @@ describe("shopmonkey-sample security", () => {
       expect(delivery!.status).toBe(200)
       expect(pressed.redirect!.startsWith(`${app.publicUrl}/shoplink/callback/`)).toBe(true)
       // The main listener has no webhook route.
-      expect((yield* call(() => fetch(delivery!.url.replace(app.publicUrl, app.url), { method: "POST", body: "{}" }))).status).toBe(404)
+      expect(
+        (yield* call(() => fetch(delivery!.url.replace(app.publicUrl, app.url), { method: "POST", body: "{}" }))).status
+      ).toBe(404)
       const roPage = yield* call(() => ava.get(`/ro/${A.vin.id}`)).pipe(
-        Effect.filterOrFail((page) => page.text.includes('data-testid="ordered-line"')),
+        Effect.filterOrFail((page) => page.text.includes("data-testid=\"ordered-line\"")),
         Effect.retry({ times: 100, schedule: Schedule.spaced("100 millis") }),
         Effect.orDie
       )

@@ -28,7 +28,10 @@ const HASH = "scrypt:16384:8:1:AAAAAAAAAAAAAAAAAAAAAA:AAAAAAAAAAAAAAAAAAAAAAAAAA
 /** A users file with one valid user. */
 const usersFile = () => {
   const file = join(mkdtempSync(join(tmpdir(), "sample-users-")), "users.json")
-  writeFileSync(file, JSON.stringify([{ email: "ava@mainstreet.example", name: "Ava", shopId: "main-street", passwordHash: HASH }]))
+  writeFileSync(
+    file,
+    JSON.stringify([{ email: "ava@mainstreet.example", name: "Ava", shopId: "main-street", passwordHash: HASH }])
+  )
   return file
 }
 
@@ -77,7 +80,9 @@ describe("shopmonkey-sample configuration errors", () => {
       SHOPLINK_USERS_FILE: usersFile()
     })
     expect(result.status).toBe(2)
-    expect(result.stderr).toContain("  SHOPLINK_SECRET_KEYS (the keyring sealing the service's stored secrets) is invalid: key k1 is 15 bytes; AES-256 needs 32")
+    expect(result.stderr).toContain(
+      "  SHOPLINK_SECRET_KEYS (the keyring sealing the service's stored secrets) is invalid: key k1 is 15 bytes; AES-256 needs 32"
+    )
     expect(result.stderr).not.toContain("c2hvcnQta2V5LXZhbHVl")
   })
 
@@ -90,14 +95,18 @@ describe("shopmonkey-sample configuration errors", () => {
   it("SHOPLINK_DATABASE_URL of another scheme is named with the problem, its password masked, before anything is opened", () => {
     const result = start({ SHOPLINK_DATABASE_URL: "mysql://root:hunter2@db.internal/shoplink" })
     expect(result.status).toBe(2)
-    expect(result.stderr).toContain(`SHOPLINK_DATABASE_URL (the connector service's database, a SQLite file or a postgres:// URL) is invalid: unsupported scheme "mysql:"`)
+    expect(result.stderr).toContain(
+      `SHOPLINK_DATABASE_URL (the connector service's database, a SQLite file or a postgres:// URL) is invalid: unsupported scheme "mysql:"`
+    )
     expect(result.stderr).not.toContain("hunter2")
   })
 
   it("SHOPLINK_DATABASE_URL where nothing answers: one line at start-up, password masked", () => {
     const result = start({ SHOPLINK_DATABASE_URL: "postgres://shoplink:hunter2@127.0.0.1:9/shoplink" })
     expect(result.status).toBe(1)
-    expect(result.stderr.trim()).toBe("Could not start: database postgres://shoplink:***@127.0.0.1:9/shoplink: nothing answers at that host and port (is PostgreSQL running there?)")
+    expect(result.stderr.trim()).toBe(
+      "Could not start: database postgres://shoplink:***@127.0.0.1:9/shoplink: nothing answers at that host and port (is PostgreSQL running there?)"
+    )
   })
 
   it("walks And/Or trees into one line per problem and never repeats an invalid secret's message", () => {
@@ -122,8 +131,17 @@ describe("shopmonkey-sample configuration errors", () => {
   })
 
   it("the users file: emails lower-cased, a hash from hash-password required, duplicates refused", () => {
-    const ok = parseUsers(JSON.stringify([{ email: " Ava@MainStreet.example", shopId: "main-street", passwordHash: HASH }]))
-    expect(ok).toEqual(Either.right([{ email: "ava@mainstreet.example", name: "ava@mainstreet.example", shopId: "main-street", passwordHash: HASH }]))
+    const ok = parseUsers(
+      JSON.stringify([{ email: " Ava@MainStreet.example", shopId: "main-street", passwordHash: HASH }])
+    )
+    expect(ok).toEqual(
+      Either.right([{
+        email: "ava@mainstreet.example",
+        name: "ava@mainstreet.example",
+        shopId: "main-street",
+        passwordHash: HASH
+      }])
+    )
     expect(parseUsers("[{\"email\":\"a@b\",\"shopId\":\"s\",\"passwordHash\":\"hunter2\"}]")).toEqual(
       Either.left("user 1: passwordHash must come from `node dist/hash-password.js` (scrypt:…)")
     )
@@ -131,6 +149,8 @@ describe("shopmonkey-sample configuration errors", () => {
       { email: "a@b", shopId: "s", passwordHash: HASH },
       { email: "A@b", shopId: "t", passwordHash: HASH }
     ])))).toBe(true)
-    expect(parseUsers("nope")).toEqual(Either.left("not JSON: expected [{ \"email\", \"name\", \"shopId\", \"passwordHash\" }, …]"))
+    expect(parseUsers("nope")).toEqual(
+      Either.left("not JSON: expected [{ \"email\", \"name\", \"shopId\", \"passwordHash\" }, …]")
+    )
   })
 })

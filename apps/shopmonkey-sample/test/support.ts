@@ -19,7 +19,11 @@ export const startSample = (overrides: Partial<Settings> = {}) =>
       (d) => Effect.sync(() => rmSync(d, { recursive: true, force: true }))
     )
     const app: ServiceApp.RunningApp = yield* startApp(
-      loopbackSettings(embedded, { smsVendorName: "Sample tests", database: { sqlite: join(dir, "db.sqlite") }, ...overrides })
+      loopbackSettings(embedded, {
+        smsVendorName: "Sample tests",
+        database: { sqlite: join(dir, "db.sqlite") },
+        ...overrides
+      })
     ).pipe(Effect.orDie)
     return { embedded, app, dir }
   })
@@ -28,7 +32,9 @@ export const startSample = (overrides: Partial<Settings> = {}) =>
 export const signedIn = (baseUrl: string, who: "ava" | "ben") =>
   Effect.promise(async () => {
     const client = WebClient.make(baseUrl)
-    const [email, password] = who === "ava" ? ["ava@mainstreet.example", PASSWORDS[0]] : ["ben@maplegarage.example", PASSWORDS[1]]
+    const [email, password] = who === "ava"
+      ? ["ava@mainstreet.example", PASSWORDS[0]]
+      : ["ben@maplegarage.example", PASSWORDS[1]]
     const answer = await client.signIn(email, password)
     if (answer.status !== 303) throw new Error(`sign-in of ${email} answered ${answer.status}`)
     // A page with forms, so the client holds the session's CSRF token.

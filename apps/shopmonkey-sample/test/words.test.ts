@@ -12,7 +12,10 @@ describe("shopmonkey-sample failures in words", () => {
       const ava = yield* signedIn(app.url, "ava")
       // The shop's Shopmonkey key replaced by one Shopmonkey does not know.
       const shop = embedded.settings.shops.find((s) => s.id === "main-street")!
-      yield* app.runtime.shops.add({ ...shop, sms: { [ShopmonkeyShopSystem.API_KEY_SECRET]: Redacted.make("not-a-shopmonkey-key") } }, { replace: true }).pipe(Effect.orDie)
+      yield* app.runtime.shops.add({
+        ...shop,
+        sms: { [ShopmonkeyShopSystem.API_KEY_SECRET]: Redacted.make("not-a-shopmonkey-key") }
+      }, { replace: true }).pipe(Effect.orDie)
       for (const path of ["/", `/ro/${encodeURIComponent("anything")}`]) {
         const page = yield* call(() => ava.get(path))
         expect(page.status, path).toBe(502)

@@ -34,12 +34,16 @@ export const connector = (sms: { readonly baseUrl: string }) => ({
 /** Tekmetric's own settings in real-service mode. */
 export const sms: ServiceMain.Main<{ readonly baseUrl: string }>["sms"] = {
   settings: [tekmetricBaseUrlSetting],
-  config: Config.all({ baseUrl: Standard.string(tekmetricBaseUrlSetting).pipe(Config.withDefault("https://sandbox.tekmetric.com")) })
+  config: Config.all({
+    baseUrl: Standard.string(tekmetricBaseUrlSetting).pipe(Config.withDefault("https://sandbox.tekmetric.com"))
+  })
 }
 
 /** How the pages treat Tekmetric: it refuses a launch without a vehicle, and says why. */
 export const options: ServiceApp.Options = { withoutVehicle: "hint", showPermanentSmsErrors: true }
 
 /** Starts the service in the current Scope (the demo and the tests). */
-export const startApp = (settings: Settings): Effect.Effect<ServiceApp.RunningApp, ServiceApp.StartFailed, Scope.Scope> =>
+export const startApp = (
+  settings: Settings
+): Effect.Effect<ServiceApp.RunningApp, ServiceApp.StartFailed, Scope.Scope> =>
   ServiceApp.make(connector({ baseUrl: settings.tekmetricBaseUrl }), settings, options)

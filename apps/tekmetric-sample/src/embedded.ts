@@ -19,7 +19,17 @@ export type DemoUser = DemoShops.DemoUser
 export interface Embedded {
   readonly sandbox: RunningSandbox
   readonly tekmetric: FakeTekmetric
-  readonly settings: Pick<Settings, "punchoutBaseUrl" | "vendorApiKey" | "orderManagement" | "tekmetricBaseUrl" | "secretKeys" | "linkSecret" | "users" | "shops">
+  readonly settings: Pick<
+    Settings,
+    | "punchoutBaseUrl"
+    | "vendorApiKey"
+    | "orderManagement"
+    | "tekmetricBaseUrl"
+    | "secretKeys"
+    | "linkSecret"
+    | "users"
+    | "shops"
+  >
   readonly shops: DemoShops.DemoShops["shops"]
   readonly users: DemoShops.DemoShops["users"]
   /** olga@operations.example: an operator, who also opens the delivery console (/console). */
@@ -28,21 +38,26 @@ export interface Embedded {
 
 const { demo, maple } = FAKE_TEKMETRIC_FIXTURES.clients
 
-export const startEmbedded = (options: { readonly passwords?: readonly [string, string] } = {}): Effect.Effect<Embedded, never, Scope.Scope> =>
+export const startEmbedded = (
+  options: { readonly passwords?: readonly [string, string] } = {}
+): Effect.Effect<Embedded, never, Scope.Scope> =>
   Effect.gen(function*() {
     const sandbox = yield* startSandbox()
     const tekmetric = yield* startFakeTekmetric()
-    const { operator, punchoutBaseUrl, secretKeys, shops, signInUsers, users, vendorApiKey } = yield* DemoShops.make(sandbox, {
-      passwords: options.passwords,
-      sms: [{
-        [TekmetricConnector.CLIENT_ID_SECRET]: Redacted.make(demo.clientId),
-        [TekmetricConnector.CLIENT_SECRET_SECRET]: Redacted.make(demo.clientSecret),
-        [TekmetricConnector.SHOP_ID_SECRET]: Redacted.make("1")
-      }, {
-        [TekmetricConnector.CLIENT_ID_SECRET]: Redacted.make(maple.clientId),
-        [TekmetricConnector.CLIENT_SECRET_SECRET]: Redacted.make(maple.clientSecret)
-      }]
-    })
+    const { operator, punchoutBaseUrl, secretKeys, shops, signInUsers, users, vendorApiKey } = yield* DemoShops.make(
+      sandbox,
+      {
+        passwords: options.passwords,
+        sms: [{
+          [TekmetricConnector.CLIENT_ID_SECRET]: Redacted.make(demo.clientId),
+          [TekmetricConnector.CLIENT_SECRET_SECRET]: Redacted.make(demo.clientSecret),
+          [TekmetricConnector.SHOP_ID_SECRET]: Redacted.make("1")
+        }, {
+          [TekmetricConnector.CLIENT_ID_SECRET]: Redacted.make(maple.clientId),
+          [TekmetricConnector.CLIENT_SECRET_SECRET]: Redacted.make(maple.clientSecret)
+        }]
+      }
+    )
     return {
       sandbox,
       tekmetric,
@@ -53,7 +68,11 @@ export const startEmbedded = (options: { readonly passwords?: readonly [string, 
         punchoutBaseUrl,
         vendorApiKey,
         // The sandbox's Order Management API: order webhooks are verified with it.
-        orderManagement: { environment: "US_QUA", testBaseUrl: sandbox.url, apiKey: Redacted.make(sandbox.credentials.oms.testApiKey) },
+        orderManagement: {
+          environment: "US_QUA",
+          testBaseUrl: sandbox.url,
+          apiKey: Redacted.make(sandbox.credentials.oms.testApiKey)
+        },
         tekmetricBaseUrl: tekmetric.url,
         secretKeys,
         linkSecret: Redacted.make(SignIn.randomToken()),
@@ -64,7 +83,10 @@ export const startEmbedded = (options: { readonly passwords?: readonly [string, 
   })
 
 /** A sample service on loopback (a free port on 127.0.0.1) over the embedded default, storing in `database`. */
-export const loopbackSettings = (embedded: Embedded, options: Pick<Settings, "smsVendorName" | "database"> & Partial<Settings>): Settings => ({
+export const loopbackSettings = (
+  embedded: Embedded,
+  options: Pick<Settings, "smsVendorName" | "database"> & Partial<Settings>
+): Settings => ({
   ...embedded.settings,
   port: 0,
   host: "127.0.0.1",

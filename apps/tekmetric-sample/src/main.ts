@@ -21,10 +21,16 @@ ServiceMain.run({
     banner: [
       `  distributor sandbox  ${embedded.sandbox.url}`,
       `  fake Tekmetric       ${embedded.tekmetric.url}`,
-      ...embedded.shops.map((shop) => `  shop ${shop.id.padEnd(13)}${shop.name}: distributor account ${shop.distributor.accountNo} (${shop.distributor.country})`),
+      ...embedded.shops.map((shop) =>
+        `  shop ${
+          shop.id.padEnd(13)
+        }${shop.name}: distributor account ${shop.distributor.accountNo} (${shop.distributor.country})`
+      ),
       "Sign in as (passwords are new each run):",
       ...embedded.users.map((user) => `  ${user.email.padEnd(26)}password ${user.password}   (${user.shopName})`),
-      `  ${embedded.operator.email.padEnd(26)}password ${embedded.operator.password}   (operator: the delivery console at /console)`
+      `  ${
+        embedded.operator.email.padEnd(26)
+      }password ${embedded.operator.password}   (operator: the delivery console at /console)`
     ]
   }))
 })

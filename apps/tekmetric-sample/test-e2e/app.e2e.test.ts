@@ -19,14 +19,23 @@ const results = join(import.meta.dirname, "..", "test-results")
 const step = <A>(f: () => Promise<A>) => Effect.promise(f)
 const ro1042 = FAKE_TEKMETRIC_FIXTURES.repairOrders.vin
 
-const setup: Effect.Effect<{
-  readonly embedded: Effect.Effect.Success<ReturnType<typeof startEmbedded>>
-  readonly appUrl: string
-  readonly browser: Browser
-}, never, Scope.Scope> = Effect.gen(function*() {
+const setup: Effect.Effect<
+  {
+    readonly embedded: Effect.Effect.Success<ReturnType<typeof startEmbedded>>
+    readonly appUrl: string
+    readonly browser: Browser
+  },
+  never,
+  Scope.Scope
+> = Effect.gen(function*() {
   const embedded = yield* startEmbedded()
   const dir = yield* Transcript.scratchDirectory("tekmetric-e2e-")
-  const app = yield* startApp(loopbackSettings(embedded, { smsVendorName: "Tekmetric (Shoplink e2e)", database: { sqlite: join(dir, "db.sqlite") } })).pipe(Effect.orDie)
+  const app = yield* startApp(
+    loopbackSettings(embedded, {
+      smsVendorName: "Tekmetric (Shoplink e2e)",
+      database: { sqlite: join(dir, "db.sqlite") }
+    })
+  ).pipe(Effect.orDie)
   const browser = yield* Effect.acquireRelease(
     Effect.promise(() => chromium.launch(chromiumLaunchOptions())),
     (b) => Effect.promise(() => b.close())
@@ -37,7 +46,9 @@ const setup: Effect.Effect<{
 /** A browser context of its own (its own cookies), signed in as `user` from the list page. */
 const signIn = (browser: Browser, appUrl: string, user: DemoUser) =>
   Effect.gen(function*() {
-    const context = yield* step(() => browser.newContext({ viewport: { width: 1200, height: 900 }, acceptDownloads: true }))
+    const context = yield* step(() =>
+      browser.newContext({ viewport: { width: 1200, height: 900 }, acceptDownloads: true })
+    )
     const page = yield* step(() => context.newPage())
     const cspErrors = BrowserSteps.cspViolations(page)
     yield* step(() => BrowserSteps.signIn(page, appUrl, user))
@@ -53,13 +64,16 @@ const expectFits = (page: Page, what: string) =>
         "({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth })"
       )
     )
-    expect(size.scrollWidth, `${what}: ${size.scrollWidth} px wide in a ${size.innerWidth} px window`).toBeLessThanOrEqual(size.innerWidth)
+    expect(size.scrollWidth, `${what}: ${size.scrollWidth} px wide in a ${size.innerWidth} px window`)
+      .toBeLessThanOrEqual(size.innerWidth)
     mkdirSync(results, { recursive: true })
     yield* step(() => page.screenshot({ path: join(results, `tekmetric-sample-${what}.png`), fullPage: true }))
   })
 
 const listedRos = (page: Page) =>
-  step(() => page.locator('[data-testid="repair-order"]').evaluateAll((rows) => rows.map((r) => r.getAttribute("data-ro"))))
+  step(() =>
+    page.locator("[data-testid=\"repair-order\"]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-ro")))
+  )
 
 describe("tekmetric-sample in Chromium", () => {
   it.live("repair orders → Order parts → catalog → Export → Export and Submit → parts on the parts page, order recorded in Tekmetric", () =>
@@ -68,7 +82,7 @@ describe("tekmetric-sample in Chromium", () => {
       const { context, cspErrors, page } = yield* signIn(browser, appUrl, embedded.users[0])
       expect(yield* listedRos(page)).toEqual(["1042", "1043", "1044", "1045"])
       // No VIN or plate in Tekmetric: the list says what to add, and offers no Order parts.
-      const ro1044 = page.locator('[data-testid="repair-order"][data-ro="1044"]')
+      const ro1044 = page.locator("[data-testid=\"repair-order\"][data-ro=\"1044\"]")
       expect(yield* step(() => ro1044.getByTestId("vehicle-hint").textContent())).toContain("No VIN or license plate")
       expect(yield* step(() => ro1044.getByTestId("order-parts").count())).toBe(0)
 
@@ -76,21 +90,33 @@ describe("tekmetric-sample in Chromium", () => {
       const catalog = yield* step(() => BrowserSteps.openCatalog<Page>(context, page, "1042"))
       expect(yield* step(() => catalog.getByTestId("vehicle").textContent())).toContain(ro1042.vehicle.vin)
       const catalogUrl = catalog.url()
-      yield* step(() => BrowserSteps.addToCart(catalog, { search: "oil filter", productID: "51515", brandID: "WIX", quantity: 2 }))
+      yield* step(() =>
+        BrowserSteps.addToCart(catalog, { search: "oil filter", productID: "51515", brandID: "WIX", quantity: 2 })
+      )
 
       // Export: the callback page says the quote is kept with the RO and lists it.
       const summary = catalog.getByTestId("callback-summary")
-      yield* step(() => Promise.all([catalog.waitForURL(/\/shoplink\/callback\//), catalog.getByTestId("export").click()]))
-      yield* step(() => catalog.waitForSelector('[data-testid="callback-summary"][data-state="applied"]', { timeout: 20_000 }))
+      yield* step(() =>
+        Promise.all([catalog.waitForURL(/\/shoplink\/callback\//), catalog.getByTestId("export").click()])
+      )
+      yield* step(() =>
+        catalog.waitForSelector("[data-testid=\"callback-summary\"][data-state=\"applied\"]", { timeout: 20_000 })
+      )
       expect(yield* step(() => summary.textContent())).toBe("1 part quoted and kept with RO 1042.")
       expect(yield* step(() => catalog.getByTestId("parts-row").count())).toBe(1)
 
       // Export and Submit in the same launch.
       yield* step(() => catalog.goto(catalogUrl))
-      yield* step(() => Promise.all([catalog.waitForURL(/\/shoplink\/callback\//), catalog.getByTestId("export-and-submit").click()]))
-      yield* step(() => catalog.waitForSelector('[data-testid="callback-summary"][data-state="applied"]', { timeout: 20_000 }))
+      yield* step(() =>
+        Promise.all([catalog.waitForURL(/\/shoplink\/callback\//), catalog.getByTestId("export-and-submit").click()])
+      )
+      yield* step(() =>
+        catalog.waitForSelector("[data-testid=\"callback-summary\"][data-state=\"applied\"]", { timeout: 20_000 })
+      )
       expect(yield* step(() => summary.textContent())).toBe("1 part ordered and kept with RO 1042.")
-      const rows = yield* step(() => catalog.locator('[data-testid="parts-row"]').evaluateAll((r) => r.map((e) => e.getAttribute("data-kind"))))
+      const rows = yield* step(() =>
+        catalog.locator("[data-testid=\"parts-row\"]").evaluateAll((r) => r.map((e) => e.getAttribute("data-kind")))
+      )
       expect(rows).toEqual(["quote", "order"])
       // The link back goes to the repair order in Tekmetric.
       expect(yield* step(() => catalog.getByTestId("repair-order-link").getAttribute("href"))).toBe(
@@ -101,15 +127,22 @@ describe("tekmetric-sample in Chromium", () => {
 
       // The RO page: the kept parts and the order recorded on the job note in Tekmetric.
       yield* step(() => page.goto(`${appUrl}/ro/${ro1042.id}`))
-      expect(yield* step(() => page.locator('[data-testid="quoted-line"], [data-testid="ordered-line"]').count())).toBe(2)
+      expect(yield* step(() => page.locator("[data-testid=\"quoted-line\"], [data-testid=\"ordered-line\"]").count()))
+        .toBe(2)
       const recorded = yield* step(() => page.getByTestId("distributor-order").getAttribute("data-order-id"))
       expect(embedded.tekmetric.jobs(ro1042.id)[0]!.note).toContain(`[shoplink-order:${recorded}]`)
 
       // The runtime's parts page through the signed link, and its CSV download.
-      yield* step(() => Promise.all([page.waitForURL(/\/shoplink\/parts\?/), page.getByTestId("parts-page-link").click()]))
+      yield* step(() =>
+        Promise.all([page.waitForURL(/\/shoplink\/parts\?/), page.getByTestId("parts-page-link").click()])
+      )
       expect(yield* step(() => page.getByTestId("parts-row").count())).toBe(2)
-      expect(yield* step(() => page.getByTestId("parts-summary").textContent())).toBe("2 parts quoted or ordered (shop main-street).")
-      const [download] = yield* step(() => Promise.all([page.waitForEvent("download"), page.getByTestId("parts-csv").click()]))
+      expect(yield* step(() => page.getByTestId("parts-summary").textContent())).toBe(
+        "2 parts quoted or ordered (shop main-street)."
+      )
+      const [download] = yield* step(() =>
+        Promise.all([page.waitForEvent("download"), page.getByTestId("parts-csv").click()])
+      )
       expect(download.suggestedFilename()).toBe(`parts-${ro1042.id}.csv`)
       const csv = readFileSync((yield* step(() => download.path()))!, "utf8").trim().split("\r\n")
       expect(csv).toHaveLength(3)
@@ -131,22 +164,37 @@ describe("tekmetric-sample in Chromium", () => {
     Effect.scoped(Effect.gen(function*() {
       const { appUrl, browser, embedded } = yield* setup
       const context = yield* Effect.acquireRelease(
-        step(() => browser.newContext({ viewport: { width: 360, height: 780 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true })),
+        step(() =>
+          browser.newContext({
+            viewport: { width: 360, height: 780 },
+            deviceScaleFactor: 2,
+            isMobile: true,
+            hasTouch: true
+          })
+        ),
         (context) => Effect.promise(() => context.close())
       )
       const page = yield* step(() => context.newPage())
       yield* step(() => BrowserSteps.signIn(page, appUrl, embedded.users[0]))
       yield* expectFits(page, "list-360")
       const catalog = yield* step(() => BrowserSteps.openCatalog<Page>(context, page, "1042"))
-      yield* step(() => BrowserSteps.addToCart(catalog, { search: "oil filter", productID: "51515", brandID: "WIX", quantity: 2 }))
-      yield* step(() => Promise.all([catalog.waitForURL(/\/shoplink\/callback\//), catalog.getByTestId("export").click()]))
-      yield* step(() => catalog.waitForSelector('[data-testid="callback-summary"][data-state="applied"]', { timeout: 20_000 }))
+      yield* step(() =>
+        BrowserSteps.addToCart(catalog, { search: "oil filter", productID: "51515", brandID: "WIX", quantity: 2 })
+      )
+      yield* step(() =>
+        Promise.all([catalog.waitForURL(/\/shoplink\/callback\//), catalog.getByTestId("export").click()])
+      )
+      yield* step(() =>
+        catalog.waitForSelector("[data-testid=\"callback-summary\"][data-state=\"applied\"]", { timeout: 20_000 })
+      )
       yield* step(() => catalog.getByTestId("parts-row").first().waitFor())
       yield* expectFits(catalog, "callback-360")
       yield* step(() => page.goto(`${appUrl}/ro/${ro1042.id}`))
       yield* step(() => page.getByTestId("quoted-line").first().waitFor())
       yield* expectFits(page, "ro-360")
-      yield* step(() => Promise.all([page.waitForURL(/\/shoplink\/parts\?/), page.getByTestId("parts-page-link").click()]))
+      yield* step(() =>
+        Promise.all([page.waitForURL(/\/shoplink\/parts\?/), page.getByTestId("parts-page-link").click()])
+      )
       yield* expectFits(page, "parts-360")
     })))
 })

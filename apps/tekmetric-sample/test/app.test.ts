@@ -20,8 +20,13 @@ const quiet = Logger.withMinimumLogLevel(LogLevel.Error)
 
 const setup = Effect.gen(function*() {
   const embedded = yield* startEmbedded()
-  const dir = yield* Effect.acquireRelease(Effect.sync(() => mkdtempSync(join(tmpdir(), "tekmetric-sample-"))), (d) => Effect.sync(() => rmSync(d, { recursive: true, force: true })))
-  const app = yield* startApp(loopbackSettings(embedded, { smsVendorName: "Tekmetric (tests)", database: { sqlite: join(dir, "db.sqlite") } })).pipe(Effect.orDie)
+  const dir = yield* Effect.acquireRelease(
+    Effect.sync(() => mkdtempSync(join(tmpdir(), "tekmetric-sample-"))),
+    (d) => Effect.sync(() => rmSync(d, { recursive: true, force: true }))
+  )
+  const app = yield* startApp(
+    loopbackSettings(embedded, { smsVendorName: "Tekmetric (tests)", database: { sqlite: join(dir, "db.sqlite") } })
+  ).pipe(Effect.orDie)
   const [a, b] = embedded.users
   const ava = WebClient.make(app.url)
   const ben = WebClient.make(app.url)
@@ -31,13 +36,18 @@ const setup = Effect.gen(function*() {
 })
 
 const waitFor = (check: () => Promise<boolean>) =>
-  call(check).pipe(Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail("not yet"))), Effect.retry({ schedule: Schedule.spaced("100 millis"), times: 100 }), Effect.orDie)
+  call(check).pipe(
+    Effect.flatMap((ok) => (ok ? Effect.void : Effect.fail("not yet"))),
+    Effect.retry({ schedule: Schedule.spaced("100 millis"), times: 100 }),
+    Effect.orDie
+  )
 
 describe("tekmetric-sample", () => {
   it.live("each user sees only their shop's repair orders; pages need a session, actions its CSRF token", () =>
     quiet(Effect.scoped(Effect.gen(function*() {
       const { app, ava, ben } = yield* setup
-      const numbers = (html: string) => [...html.matchAll(/data-testid="repair-order" data-ro="(\d+)"/g)].map((m) => m[1])
+      const numbers = (html: string) =>
+        [...html.matchAll(/data-testid="repair-order" data-ro="(\d+)"/g)].map((m) => m[1])
       expect(numbers((yield* call(() => ava.get("/"))).text)).toEqual(["1042", "1043", "1044", "1045"])
       expect(numbers((yield* call(() => ben.get("/"))).text)).toEqual(["3001", "3002"])
       expect((yield* call(() => ava.get(`/ro/${ros.maple.id}`))).status).toBe(404)
@@ -46,7 +56,9 @@ describe("tekmetric-sample", () => {
       expect((yield* call(() => anonymous.get("/"))).location).toBe("/sign-in?next=%2F")
       yield* call(() => ava.get("/"))
       expect((yield* call(() => ava.post(`/ro/${ros.vin.id}/order-parts`, {}, { csrf: "wrong" }))).status).toBe(403)
-      expect((yield* call(() => ava.post(`/ro/${ros.vin.id}/order-parts`, {}, { origin: "https://evil.example" }))).status).toBe(403)
+      expect(
+        (yield* call(() => ava.post(`/ro/${ros.vin.id}/order-parts`, {}, { origin: "https://evil.example" }))).status
+      ).toBe(403)
       // Another shop's repair order through Order parts: not found, no catalog.
       expect((yield* call(() => ava.post(`/ro/${ros.maple.id}/order-parts`))).status).toBe(404)
     }))))
@@ -64,19 +76,28 @@ describe("tekmetric-sample", () => {
       const token = catalog.searchParams.get("token")!
       yield* sandbox.admin.driver.addToCart(token, { productID: "51515", brandID: "WIX", quantity: 2 })
       const exported = yield* sandbox.admin.driver.press(token, "export")
-      yield* waitFor(async () => (await ava.get(`/ro/${ros.vin.id}`)).text.includes('data-testid="quoted-line"'))
+      yield* waitFor(async () => (await ava.get(`/ro/${ros.vin.id}`)).text.includes("data-testid=\"quoted-line\""))
       const landing = yield* call(() => fetch(exported.redirect!).then((r) => r.text()))
       expect(landing).toContain("1 part quoted and kept with RO 1042.")
       const submitted = yield* sandbox.admin.driver.press(token, "exportAndSubmit")
       yield* waitFor(async () => {
         const text = (await ava.get(`/ro/${ros.vin.id}`)).text
-        return text.includes(`data-order-id="${submitted.orderID}"`) && !text.includes('data-testid="pending"')
+        return text.includes(`data-order-id="${submitted.orderID}"`) && !text.includes("data-testid=\"pending\"")
       })
       const page = (yield* call(() => ava.get(`/ro/${ros.vin.id}`))).text
-      expect([...page.matchAll(/<tr data-testid="(quoted|ordered)-line"/g)].map((m) => m[1])).toEqual(["quoted", "ordered"])
-      expect(tekmetric.jobs(ros.vin.id)[0]!.note).toBe(`Parts order ${submitted.orderID}: Order submitted (status 3), via Shoplink [shoplink-order:${submitted.orderID}]`)
+      expect([...page.matchAll(/<tr data-testid="(quoted|ordered)-line"/g)].map((m) => m[1])).toEqual([
+        "quoted",
+        "ordered"
+      ])
+      expect(tekmetric.jobs(ros.vin.id)[0]!.note).toBe(
+        `Parts order ${submitted.orderID}: Order submitted (status 3), via Shoplink [shoplink-order:${submitted.orderID}]`
+      )
       // The page says the order's status in words, never the raw code.
-      expect(page).toMatch(new RegExp(`data-order-id="${submitted.orderID}">\nOrder ${submitted.orderID} <span class="badge" data-testid="order-status">Order submitted</span>`))
+      expect(page).toMatch(
+        new RegExp(
+          `data-order-id="${submitted.orderID}">\nOrder ${submitted.orderID} <span class="badge" data-testid="order-status">Order submitted</span>`
+        )
+      )
       expect(page).not.toMatch(/status \d/)
       // The parts page: the signed link from the RO page works; without it, 403.
       const link = /data-testid="parts-page-link" href="([^"]+)"/.exec(page)![1]!.replace(/&amp;/g, "&")
@@ -98,7 +119,9 @@ describe("tekmetric-sample", () => {
       const before = (yield* embedded.sandbox.admin.deliveries()).length
       const refused = yield* call(() => ava.post(`/ro/${ros.noVehicle.id}/order-parts`))
       expect(refused.status).toBe(422)
-      expect(refused.text).toContain("Tekmetric repair order 1044 has no vehicle with a VIN or a license plate and state")
+      expect(refused.text).toContain(
+        "Tekmetric repair order 1044 has no vehicle with a VIN or a license plate and state"
+      )
       expect((yield* embedded.sandbox.admin.deliveries()).length).toBe(before)
     }))))
 })

@@ -6,7 +6,11 @@ import { TekmetricConnector } from "@shoplink/adapter-tekmetric"
 import { conformanceHarness } from "@shoplink/adapter-tekmetric/testing"
 import { runConnectorConformance } from "@shoplink/connector-testkit"
 
-const report = runConnectorConformance({ connector: TekmetricConnector.connector, sms: conformanceHarness, vehicleIdentifiers: ["vin", "licensePlate"] })
+const report = runConnectorConformance({
+  connector: TekmetricConnector.connector,
+  sms: conformanceHarness,
+  vehicleIdentifiers: ["vin", "licensePlate"]
+})
 
 it("reports the part writes absent and the fallback checked", () => {
   const status = (prefix: string) => report.checks.filter((c) => c.name.startsWith(prefix)).map((c) => c.status)

@@ -10,9 +10,15 @@ describe("tekmetric-sample logs", () => {
   it("SHOPLINK_LOG_FORMAT=json: JSON lines only on stdout, a start-up and a shutdown line, each event once", async () => {
     const env: Record<string, string> = {}
     for (const [name, value] of Object.entries(process.env)) {
-      if (value !== undefined && !name.startsWith("SHOPLINK_") && !name.startsWith("OTEL_") && !name.startsWith("TEKMETRIC_")) env[name] = value
+      if (
+        value !== undefined && !name.startsWith("SHOPLINK_") && !name.startsWith("OTEL_") &&
+        !name.startsWith("TEKMETRIC_")
+      ) env[name] = value
     }
-    const child = spawn(process.execPath, [main], { env: { ...env, PORT: "0", SHOPLINK_LOG_FORMAT: "json" }, stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(process.execPath, [main], {
+      env: { ...env, PORT: "0", SHOPLINK_LOG_FORMAT: "json" },
+      stdio: ["ignore", "pipe", "pipe"]
+    })
     let stdout = ""
     let stderr = ""
     child.stderr.on("data", (chunk) => (stderr += chunk))

@@ -57,7 +57,12 @@ export const FAKE_SHOPMONKEY_FIXTURES = {
     vin: { id: "ord_1042", number: "1042", vehicle: SEED_VEHICLES.fordF150, customerName: "Dana Reyes" },
     plate: { id: "ord_1043", number: "1043", vehicle: SEED_VEHICLES.toyotaCamry, customerName: "Sam Okafor" },
     yearMakeModel: { id: "ord_1044", number: "1044", vehicle: SEED_VEHICLES.hondaCivic, customerName: "Lee Park" },
-    fleet: { id: "ord_1045", number: "1045", vehicle: SEED_VEHICLES.chevroletSilverado, customerName: "Northern Garage Fleet" },
+    fleet: {
+      id: "ord_1045",
+      number: "1045",
+      vehicle: SEED_VEHICLES.chevroletSilverado,
+      customerName: "Northern Garage Fleet"
+    },
     noVehicle: { id: "ord_1046", number: "1046", vehicle: undefined, customerName: undefined }
   },
   vendors: ["NAPA Auto Parts", "Worldpac", "Local Tire Supply"]
@@ -86,7 +91,12 @@ export const FAKE_SHOPMONKEY_SECOND_COMPANY = {
   orders: {
     vin: { id: "ord_5201", number: "5201", vehicle: SECOND_SEED_VEHICLES.nissanAltima, customerName: "Riley Chen" },
     plate: { id: "ord_5202", number: "5202", vehicle: SECOND_SEED_VEHICLES.jeepWrangler, customerName: "Morgan Diaz" },
-    yearMakeModel: { id: "ord_5203", number: "5203", vehicle: SECOND_SEED_VEHICLES.subaruOutback, customerName: "Harbor Auto Body" }
+    yearMakeModel: {
+      id: "ord_5203",
+      number: "5203",
+      vehicle: SECOND_SEED_VEHICLES.subaruOutback,
+      customerName: "Harbor Auto Body"
+    }
   },
   vendors: ["NAPA Auto Parts", "Carquest"]
 } as const
@@ -208,7 +218,11 @@ export interface FakeShopmonkey {
   readonly injectUnavailable: (times: number) => void
 }
 
-const send = (status: number, body: unknown, headers: Record<string, string> = {}): FakeServer.Response => ({ status, body, headers })
+const send = (status: number, body: unknown, headers: Record<string, string> = {}): FakeServer.Response => ({
+  status,
+  body,
+  headers
+})
 
 const failure = (status: number, message: string, code: string, headers: Record<string, string> = {}) =>
   send(status, { success: false, code, message }, headers)
@@ -229,9 +243,15 @@ interface Company {
 const createFake = (options: FakeShopmonkeyOptions) => {
   const companies: ReadonlyArray<Company> = [
     { id: COMPANY_ID, locationId: LOCATION_ID, apiKey: options.apiKey ?? FAKE_SHOPMONKEY_API_KEY },
-    { id: SECOND_COMPANY_ID, locationId: SECOND_LOCATION_ID, apiKey: options.secondApiKey ?? FAKE_SHOPMONKEY_SECOND_COMPANY.apiKey }
+    {
+      id: SECOND_COMPANY_ID,
+      locationId: SECOND_LOCATION_ID,
+      apiKey: options.secondApiKey ?? FAKE_SHOPMONKEY_SECOND_COMPANY.apiKey
+    }
   ]
-  if (companies[0]!.apiKey === companies[1]!.apiKey) throw new TypeError("the fake's two companies need different API keys")
+  if (companies[0]!.apiKey === companies[1]!.apiKey) {
+    throw new TypeError("the fake's two companies need different API keys")
+  }
   const tables: Tables = seedTables(Math.max(0, Math.floor(options.extraOrders ?? 0)))
   let pending429: { times: number; retryAfter: number } = { times: 0, retryAfter: 0 }
   let pendingWriteFailures: { times: number; status: number } = { times: 0, status: 503 }
@@ -242,7 +262,8 @@ const createFake = (options: FakeShopmonkeyOptions) => {
 
   // Every read and write is scoped to the caller's company: another company's row is "not found",
   // exactly like an id that does not exist (Shopmonkey does not reveal other tenants' ids).
-  const rowsOf = (table: Map<string, Row>, company: Company) => [...table.values()].filter((r) => r.companyId === company.id)
+  const rowsOf = (table: Map<string, Row>, company: Company) =>
+    [...table.values()].filter((r) => r.companyId === company.id)
   const rowOf = (table: Map<string, Row>, company: Company, id: string) => {
     const row = table.get(id)
     return row?.companyId === company.id ? row : undefined
@@ -251,8 +272,13 @@ const createFake = (options: FakeShopmonkeyOptions) => {
     rowsOf(tables.service, company).filter((s) => orderId === undefined || s.orderId === orderId)
   const partsOf = (company: Company, orderId?: string) =>
     rowsOf(tables.part, company).filter((p) => orderId === undefined || p.orderId === orderId)
-  const stamp = (prefix: string, company: Company) =>
-    ({ id: nextId(prefix), companyId: company.id, locationId: company.locationId, createdDate: now(), updatedDate: now() })
+  const stamp = (prefix: string, company: Company) => ({
+    id: nextId(prefix),
+    companyId: company.id,
+    locationId: company.locationId,
+    createdDate: now(),
+    updatedDate: now()
+  })
 
   const list = (rows: ReadonlyArray<Row>, query: Readonly<Record<string, string>>) => {
     let filtered = rows
@@ -267,7 +293,10 @@ const createFake = (options: FakeShopmonkeyOptions) => {
       if (typeof where !== "object" || where === null) return failure(400, "where must be a JSON object", "BAD_REQUEST")
       filtered = rows.filter((row) => matches(row, where as Record<string, unknown>))
     }
-    const limit = Math.min(MAX_LIMIT, Math.max(1, Number.parseInt(query["limit"] ?? String(MAX_LIMIT), 10) || MAX_LIMIT))
+    const limit = Math.min(
+      MAX_LIMIT,
+      Math.max(1, Number.parseInt(query["limit"] ?? String(MAX_LIMIT), 10) || MAX_LIMIT)
+    )
     const skip = Math.max(0, Number.parseInt(query["skip"] ?? "0", 10) || 0)
     const { hasMore, items, total } = FakeServer.page(filtered, { offset: skip, size: limit })
     return send(200, { success: true, data: items.map(copy), meta: { total, hasMore } })
@@ -301,13 +330,18 @@ const createFake = (options: FakeShopmonkeyOptions) => {
       return failure(404, "service not found", "NOT_FOUND")
     }
     if (!isText(body.name)) return failure(400, "name is required", "BAD_REQUEST")
-    if (typeof body.quantity !== "number" || !(body.quantity > 0)) return failure(400, "quantity must be positive", "BAD_REQUEST")
+    if (typeof body.quantity !== "number" || !(body.quantity > 0)) {
+      return failure(400, "quantity must be positive", "BAD_REQUEST")
+    }
     for (const field of ["wholesaleCostCents", "retailCostCents", "coreChargeCents"] as const) {
       if (body[field] !== undefined && !isCents(body[field])) {
         return failure(400, `${field} must be a non-negative integer number of cents`, "BAD_REQUEST")
       }
     }
-    if (body.vendorId !== undefined && body.vendorId !== null && rowOf(tables.vendor, company, String(body.vendorId)) === undefined) {
+    if (
+      body.vendorId !== undefined && body.vendorId !== null &&
+      rowOf(tables.vendor, company, String(body.vendorId)) === undefined
+    ) {
       return failure(400, "vendorId does not name a vendor", "BAD_REQUEST")
     }
     if (!isMetadata(body.metadata)) return failure(400, "metadata must be an object", "BAD_REQUEST")
@@ -340,17 +374,20 @@ const createFake = (options: FakeShopmonkeyOptions) => {
   }
 
   // A POST body must be a JSON object.
-  const withBody = (handle: (request: FakeServer.Request, company: Company, body: Record<string, unknown>) => FakeServer.Response) =>
-  (request: FakeServer.Request, company: Company): FakeServer.Response => {
-    let body: unknown
-    try {
-      body = JSON.parse(request.body === "" ? "{}" : request.body)
-    } catch {
-      body = undefined
+  const withBody =
+    (handle: (request: FakeServer.Request, company: Company, body: Record<string, unknown>) => FakeServer.Response) =>
+    (request: FakeServer.Request, company: Company): FakeServer.Response => {
+      let body: unknown
+      try {
+        body = JSON.parse(request.body === "" ? "{}" : request.body)
+      } catch {
+        body = undefined
+      }
+      if (typeof body !== "object" || body === null || Array.isArray(body)) {
+        return failure(400, "the body must be a JSON object", "BAD_REQUEST")
+      }
+      return handle(request, company, body as Record<string, unknown>)
     }
-    if (typeof body !== "object" || body === null || Array.isArray(body)) return failure(400, "the body must be a JSON object", "BAD_REQUEST")
-    return handle(request, company, body as Record<string, unknown>)
-  }
 
   const readable = { order: tables.order, vehicle: tables.vehicle, customer: tables.customer, vendor: tables.vendor }
   const routes: ReadonlyArray<FakeServer.Route<Company>> = [
@@ -360,7 +397,9 @@ const createFake = (options: FakeShopmonkeyOptions) => {
         route: `GET /v3/${resource}/:id`,
         handle: ({ params }, company) => {
           const row = rowOf(table, company, params.id!)
-          return row === undefined ? failure(404, `${resource} not found`, "NOT_FOUND") : send(200, { success: true, data: copy(row) })
+          return row === undefined
+            ? failure(404, `${resource} not found`, "NOT_FOUND")
+            : send(200, { success: true, data: copy(row) })
         }
       }
     ]),
@@ -369,11 +408,17 @@ const createFake = (options: FakeShopmonkeyOptions) => {
       handle: ({ params }, company) => {
         if (rowOf(tables.order, company, params.id!) === undefined) return failure(404, "order not found", "NOT_FOUND")
         const parts = partsOf(company, params.id)
-        const data = servicesOf(company, params.id).map((s) => ({ ...copy(s), parts: parts.filter((p) => p.serviceId === s.id).map(copy) }))
+        const data = servicesOf(company, params.id).map((s) => ({
+          ...copy(s),
+          parts: parts.filter((p) => p.serviceId === s.id).map(copy)
+        }))
         return send(200, { success: true, data })
       }
     },
-    { route: "POST /v3/order/:id/service", handle: withBody(({ params }, company, body) => createService(company, params.id!, body)) },
+    {
+      route: "POST /v3/order/:id/service",
+      handle: withBody(({ params }, company, body) => createService(company, params.id!, body))
+    },
     {
       route: "POST /v3/order/:id/service/:serviceId/part",
       handle: withBody(({ params }, company, body) => createPart(company, params.id!, params.serviceId!, body))
@@ -381,7 +426,8 @@ const createFake = (options: FakeShopmonkeyOptions) => {
     { route: "POST /v3/vendor", handle: withBody((_request, company, body) => createVendor(company, body)) }
   ]
 
-  const companyOf = (request: FakeServer.Request) => companies.find((c) => request.headers.authorization === `Bearer ${c.apiKey}`)
+  const companyOf = (request: FakeServer.Request) =>
+    companies.find((c) => request.headers.authorization === `Bearer ${c.apiKey}`)
 
   // Authentication, then the injected faults, before any route.
   const before = (request: FakeServer.Request): FakeServer.Response | { readonly context: Company } => {
@@ -390,7 +436,11 @@ const createFake = (options: FakeShopmonkeyOptions) => {
     if (pendingWriteFailures.times > 0 && request.method !== "GET" && request.method !== "HEAD") {
       pendingWriteFailures = { ...pendingWriteFailures, times: pendingWriteFailures.times - 1 }
       const status = pendingWriteFailures.status
-      return failure(status, status >= 500 ? "Service Unavailable" : "Unprocessable Entity", status >= 500 ? "UNAVAILABLE" : "VALIDATION_ERROR")
+      return failure(
+        status,
+        status >= 500 ? "Service Unavailable" : "Unprocessable Entity",
+        status >= 500 ? "UNAVAILABLE" : "VALIDATION_ERROR"
+      )
     }
     if (pending429.times > 0) {
       pending429 = { ...pending429, times: pending429.times - 1 }
@@ -437,7 +487,14 @@ const createFake = (options: FakeShopmonkeyOptions) => {
 
   return {
     serve: (host: string, port: number) =>
-      FakeServer.start({ host, port, before, routes, record, notFound: (r) => failure(404, `no route for ${r.method} ${r.path}`, "NOT_FOUND") }),
+      FakeServer.start({
+        host,
+        port,
+        before,
+        routes,
+        record,
+        notFound: (r) => failure(404, `no route for ${r.method} ${r.path}`, "NOT_FOUND")
+      }),
     apiKey: handles[0]!.apiKey,
     store: handles[0]!.store,
     companies: handles,
@@ -496,7 +553,9 @@ export const startFakeShopmonkeyServer = async (
  *
  * @since 0.1.0
  */
-export const startFakeShopmonkey = (options: FakeShopmonkeyOptions = {}): Effect.Effect<FakeShopmonkey, never, Scope.Scope> =>
+export const startFakeShopmonkey = (
+  options: FakeShopmonkeyOptions = {}
+): Effect.Effect<FakeShopmonkey, never, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.promise(() => startFakeShopmonkeyServer(options)),
     (fake) => Effect.promise(() => fake.close())

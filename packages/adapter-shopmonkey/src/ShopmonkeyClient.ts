@@ -122,7 +122,9 @@ export interface Service {
   readonly getVehicle: (vehicleId: string) => Effect.Effect<Resources.Vehicle, ShopmonkeyError>
   readonly getCustomer: (customerId: string) => Effect.Effect<Resources.Customer, ShopmonkeyError>
   /** One page of orders (`GET /v3/order?limit&skip`). */
-  readonly listOrdersPage: (page: { readonly limit: number; readonly skip: number; readonly where?: Readonly<Record<string, unknown>> }) => Effect.Effect<Resources.Page<Resources.Order>, ShopmonkeyError>
+  readonly listOrdersPage: (
+    page: { readonly limit: number; readonly skip: number; readonly where?: Readonly<Record<string, unknown>> }
+  ) => Effect.Effect<Resources.Page<Resources.Order>, ShopmonkeyError>
   /** Every order, page after page while `meta.hasMore`. */
   readonly listOrders: (options?: ListOptions) => Effect.Effect<ReadonlyArray<Resources.Order>, ShopmonkeyError>
   /** Every vendor, page after page while `meta.hasMore`. */
@@ -130,8 +132,15 @@ export interface Service {
   readonly createVendor: (body: { readonly name: string }) => Effect.Effect<Resources.Vendor, ShopmonkeyError>
   /** The services of an order, each with its parts. */
   readonly listServices: (orderId: string) => Effect.Effect<ReadonlyArray<Resources.Service>, ShopmonkeyError>
-  readonly createService: (orderId: string, body: Resources.CreateService) => Effect.Effect<Resources.Service, ShopmonkeyError>
-  readonly createPart: (orderId: string, serviceId: string, body: Resources.CreatePart) => Effect.Effect<Resources.Part, ShopmonkeyError>
+  readonly createService: (
+    orderId: string,
+    body: Resources.CreateService
+  ) => Effect.Effect<Resources.Service, ShopmonkeyError>
+  readonly createPart: (
+    orderId: string,
+    serviceId: string,
+    body: Resources.CreatePart
+  ) => Effect.Effect<Resources.Part, ShopmonkeyError>
 }
 
 /**
@@ -144,7 +153,9 @@ export interface Service {
  *
  * @since 0.1.0
  */
-export class ShopmonkeyClient extends Context.Tag("@shoplink/adapter-shopmonkey/ShopmonkeyClient")<ShopmonkeyClient, Service>() {}
+export class ShopmonkeyClient
+  extends Context.Tag("@shoplink/adapter-shopmonkey/ShopmonkeyClient")<ShopmonkeyClient, Service>()
+{}
 
 const decodeFailure = (call: Call, error: ParseResult.ParseError) =>
   new ShopmonkeyError({
@@ -160,7 +171,10 @@ const decodeFailure = (call: Call, error: ParseResult.ParseError) =>
 
 const One = <A, I>(schema: Schema.Schema<A, I>) => Schema.Struct({ data: schema })
 const Many = <A, I>(schema: Schema.Schema<A, I>) =>
-  Schema.Struct({ data: Schema.Array(schema), meta: Schema.optionalWith(Resources.PageMeta, { default: () => ({ hasMore: false }) }) })
+  Schema.Struct({
+    data: Schema.Array(schema),
+    meta: Schema.optionalWith(Resources.PageMeta, { default: () => ({ hasMore: false }) })
+  })
 
 const segment = (id: string) => encodeURIComponent(id)
 
@@ -198,7 +212,9 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
       )
 
     const page = <A, I>(operation: string, path: string, schema: Schema.Schema<A, I>) =>
-    (request: { readonly limit: number; readonly skip: number; readonly where?: Readonly<Record<string, unknown>> }) =>
+    (
+      request: { readonly limit: number; readonly skip: number; readonly where?: Readonly<Record<string, unknown>> }
+    ) =>
       call({
         operation,
         method: "GET",
@@ -219,7 +235,11 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
         const fetch = page(operation, path, schema)
         const rows: Array<A> = []
         for (;;) {
-          const result = yield* fetch({ limit, skip: rows.length, ...(options.where === undefined ? {} : { where: options.where }) })
+          const result = yield* fetch({
+            limit,
+            skip: rows.length,
+            ...(options.where === undefined ? {} : { where: options.where })
+          })
           rows.push(...result.data)
           if (!result.meta.hasMore || result.data.length === 0) return rows as ReadonlyArray<A>
         }
@@ -227,22 +247,43 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
 
     return ShopmonkeyClient.of({
       getOrder: (id) =>
-        call({ operation: "getOrder", method: "GET", path: `/order/${segment(id)}`, mode: "read" }, One(Resources.Order)).pipe(Effect.map((r) => r.data)),
+        call(
+          { operation: "getOrder", method: "GET", path: `/order/${segment(id)}`, mode: "read" },
+          One(Resources.Order)
+        ).pipe(Effect.map((r) => r.data)),
       getVehicle: (id) =>
-        call({ operation: "getVehicle", method: "GET", path: `/vehicle/${segment(id)}`, mode: "read" }, One(Resources.Vehicle)).pipe(Effect.map((r) => r.data)),
+        call(
+          { operation: "getVehicle", method: "GET", path: `/vehicle/${segment(id)}`, mode: "read" },
+          One(Resources.Vehicle)
+        ).pipe(Effect.map((r) => r.data)),
       getCustomer: (id) =>
-        call({ operation: "getCustomer", method: "GET", path: `/customer/${segment(id)}`, mode: "read" }, One(Resources.Customer)).pipe(Effect.map((r) => r.data)),
+        call(
+          { operation: "getCustomer", method: "GET", path: `/customer/${segment(id)}`, mode: "read" },
+          One(Resources.Customer)
+        ).pipe(Effect.map((r) => r.data)),
       listOrdersPage: page("listOrders", "/order", Resources.Order),
       listOrders: all("listOrders", "/order", Resources.Order),
       listVendors: all("listVendors", "/vendor", Resources.Vendor),
       createVendor: (body) =>
-        call({ operation: "createVendor", method: "POST", path: "/vendor", body, mode: "create" }, One(Resources.Vendor)).pipe(Effect.map((r) => r.data)),
+        call(
+          { operation: "createVendor", method: "POST", path: "/vendor", body, mode: "create" },
+          One(Resources.Vendor)
+        ).pipe(Effect.map((r) => r.data)),
       listServices: (orderId) =>
-        call({ operation: "listServices", method: "GET", path: `/order/${segment(orderId)}/service`, mode: "read" }, Many(Resources.Service)).pipe(
+        call(
+          { operation: "listServices", method: "GET", path: `/order/${segment(orderId)}/service`, mode: "read" },
+          Many(Resources.Service)
+        ).pipe(
           Effect.map((r) => r.data)
         ),
       createService: (orderId, body) =>
-        call({ operation: "createService", method: "POST", path: `/order/${segment(orderId)}/service`, body, mode: "create" }, One(Resources.Service)).pipe(
+        call({
+          operation: "createService",
+          method: "POST",
+          path: `/order/${segment(orderId)}/service`,
+          body,
+          mode: "create"
+        }, One(Resources.Service)).pipe(
           Effect.map((r) => r.data)
         ),
       createPart: (orderId, serviceId, body) =>

@@ -256,9 +256,13 @@ const operations = (
   const listRepairOrders: NonNullable<ShopSystem.Operations["listRepairOrders"]> = ({ limit, shopId }) =>
     Effect.gen(function*() {
       const { client } = yield* contextOf("listRepairOrders", shopId)
-      const orders = yield* client.listOrders({ where: OPEN_ORDERS }).pipe(Effect.mapError(smsError("listRepairOrders")))
+      const orders = yield* client.listOrders({ where: OPEN_ORDERS }).pipe(
+        Effect.mapError(smsError("listRepairOrders"))
+      )
       const newest = [...orders].sort(newestFirst).slice(0, Math.max(0, Math.floor(limit)))
-      return yield* Effect.forEach(newest, (order) => repairOrderOf(client, "listRepairOrders", order), { concurrency: 4 })
+      return yield* Effect.forEach(newest, (order) => repairOrderOf(client, "listRepairOrders", order), {
+        concurrency: 4
+      })
     })
 
   const writeLines = (
@@ -269,7 +273,8 @@ const operations = (
   ): Effect.Effect<ShopSystem.WriteResult, ShopSystem.RepairOrderNotFound | ShopSystem.ShopSystemError> =>
     Effect.gen(function*() {
       const invalid = write.lines.find((l) =>
-        !isCents(l.costCents) || !isCents(l.listCents) || !isCents(l.coreCents) || !Number.isSafeInteger(l.quantity) || l.quantity <= 0
+        !isCents(l.costCents) || !isCents(l.listCents) || !isCents(l.coreCents) || !Number.isSafeInteger(l.quantity) ||
+        l.quantity <= 0
       )
       if (invalid !== undefined) {
         return yield* new ShopSystem.ShopSystemError({
@@ -282,7 +287,9 @@ const operations = (
       return yield* Effect.gen(function*() {
         yield* getOrder(client, operation, write.shopId, write.repairOrderId)
         const services = yield* client.listServices(write.repairOrderId).pipe(Effect.mapError(smsError(operation)))
-        const present = new Set(services.flatMap((s) => s.parts.map((p) => keyOf(p.metadata))).filter((k) => k !== undefined))
+        const present = new Set(
+          services.flatMap((s) => s.parts.map((p) => keyOf(p.metadata))).filter((k) => k !== undefined)
+        )
         const pending: Array<ShopSystem.PartLine> = []
         for (const line of write.lines) {
           if (present.has(line.idempotencyKey)) continue
@@ -360,7 +367,9 @@ const operations = (
  *
  * @since 0.1.0
  */
-export const make = (options: Options = {}): Effect.Effect<ShopSystem.Operations, never, ShopmonkeyClient.ShopmonkeyClient> =>
+export const make = (
+  options: Options = {}
+): Effect.Effect<ShopSystem.Operations, never, ShopmonkeyClient.ShopmonkeyClient> =>
   Effect.gen(function*() {
     const client = yield* ShopmonkeyClient.ShopmonkeyClient
     const vendorId = yield* cachedVendorId(client, options.vendorName ?? DEFAULT_VENDOR_NAME, options.vendorId)
@@ -451,7 +460,9 @@ export const makePerShop = (
  *
  * @since 0.1.0
  */
-export const layer = (options: Options = {}): Layer.Layer<ShopSystem.ShopSystem, never, ShopmonkeyClient.ShopmonkeyClient> =>
+export const layer = (
+  options: Options = {}
+): Layer.Layer<ShopSystem.ShopSystem, never, ShopmonkeyClient.ShopmonkeyClient> =>
   Layer.effect(ShopSystem.ShopSystem, make(options))
 
 /**

@@ -32,7 +32,9 @@ describe("pagination", () => {
     Effect.gen(function*() {
       const fake = yield* startFakeShopmonkey({ extraOrders: 35 })
       const orders = yield* withClient(fake, (client) => client.listOrders({ pageSize: 15 }))
-      expect(orders.map((o) => o.id).slice(0, 5)).toEqual(Object.values(FAKE_SHOPMONKEY_FIXTURES.orders).map((o) => o.id))
+      expect(orders.map((o) => o.id).slice(0, 5)).toEqual(
+        Object.values(FAKE_SHOPMONKEY_FIXTURES.orders).map((o) => o.id)
+      )
       expect(orders).toHaveLength(40)
       expect(fake.requests().map((r) => r.query.skip)).toEqual(["0", "15", "30"])
     }))
@@ -105,7 +107,9 @@ describe("429 and retries", () => {
     Effect.gen(function*() {
       const fake = yield* startFakeShopmonkey()
       fake.injectUnavailable(2)
-      const { exit, slept } = yield* driveClock(withClient(fake, (c) => c.getVehicle("veh_ford_f150"), { baseDelay: "100 millis" }))
+      const { exit, slept } = yield* driveClock(
+        withClient(fake, (c) => c.getVehicle("veh_ford_f150"), { baseDelay: "100 millis" })
+      )
       expect(Exit.isSuccess(exit)).toBe(true)
       expect(slept).toHaveLength(2)
       expect(slept[0]).toBeGreaterThanOrEqual(50)

@@ -31,7 +31,10 @@ const harness: ConformanceHarness.ConformanceSms<HttpClient.HttpClient> = {
             const services = new Map(fake.store.services(repairOrderId).map((s) => [s["id"], s]))
             return fake.store.parts(repairOrderId).map((part): ConformanceHarness.SmsLine => {
               const service = services.get(part["serviceId"])
-              const serviceKey = String((service?.["metadata"] as Record<string, unknown> | null)?.[ShopmonkeyShopSystem.SERVICE_KEY_FIELD] ?? "")
+              const serviceKey = String(
+                (service?.["metadata"] as Record<string, unknown> | null)?.[ShopmonkeyShopSystem.SERVICE_KEY_FIELD] ??
+                  ""
+              )
               const metadata = (part["metadata"] ?? {}) as Record<string, unknown>
               return {
                 kind: serviceKey === "quote" ? "quoted" : "ordered",

@@ -23,7 +23,11 @@ describe("examples", () => {
     const fake = await startFakeShopmonkeyServer()
     try {
       const response = await fetch(`${fake.url}/order?limit=2`, { headers: { authorization: `Bearer ${fake.apiKey}` } })
-      const body = await response.json() as { success: boolean; data: Array<{ id: string }>; meta: { hasMore: boolean; total: number } }
+      const body = await response.json() as {
+        success: boolean
+        data: Array<{ id: string }>
+        meta: { hasMore: boolean; total: number }
+      }
       expect(body.success).toBe(true)
       expect(body.data.map((o) => o.id)).toEqual(["ord_1042", "ord_1043"])
       expect(body.meta).toEqual({ total: 5, hasMore: true })

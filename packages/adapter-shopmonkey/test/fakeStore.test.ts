@@ -6,7 +6,10 @@ import { FAKE_SHOPMONKEY_FIXTURES, FAKE_SHOPMONKEY_SECOND_COMPANY } from "../src
 
 describe("the fake's seed vehicles", () => {
   it("are the sandbox's fixture vehicles, VINs with their check digit", () => {
-    const orders = [...Object.values(FAKE_SHOPMONKEY_FIXTURES.orders), ...Object.values(FAKE_SHOPMONKEY_SECOND_COMPANY.orders)]
+    const orders = [
+      ...Object.values(FAKE_SHOPMONKEY_FIXTURES.orders),
+      ...Object.values(FAKE_SHOPMONKEY_SECOND_COMPANY.orders)
+    ]
     const vins = orders.flatMap((o) => (o.vehicle !== undefined && "vin" in o.vehicle ? [o.vehicle.vin] : []))
     expect(vins).toHaveLength(3)
     for (const vin of vins) expect(SANDBOX_FIXTURES.vehicles.map((v) => v.vin), vin).toContain(vin)

@@ -25,12 +25,20 @@ const client = (baseUrl: string, options: Partial<ShopmonkeyClient.Options> = {}
     Layer.provide(FetchHttpClient.layer)
   )
 
-const run = <A>(baseUrl: string, f: (c: ShopmonkeyClient.Service) => Effect.Effect<A, unknown>, options: Partial<ShopmonkeyClient.Options> = {}) =>
-  driveClock(Effect.flatMap(ShopmonkeyClient.ShopmonkeyClient, f).pipe(Effect.provide(client(baseUrl, options))))
+const run = <A>(
+  baseUrl: string,
+  f: (c: ShopmonkeyClient.Service) => Effect.Effect<A, unknown>,
+  options: Partial<ShopmonkeyClient.Options> = {}
+) => driveClock(Effect.flatMap(ShopmonkeyClient.ShopmonkeyClient, f).pipe(Effect.provide(client(baseUrl, options))))
 
 const errorOf = (exit: Exit.Exit<unknown, unknown>) => {
   if (Exit.isSuccess(exit) || exit.cause._tag !== "Fail") throw new Error(`expected a failure, got ${String(exit)}`)
-  return exit.cause.error as { readonly reason: string; readonly attempts: number; readonly retryable: boolean; readonly requestSent: boolean }
+  return exit.cause.error as {
+    readonly reason: string
+    readonly attempts: number
+    readonly retryable: boolean
+    readonly requestSent: boolean
+  }
 }
 
 const json = (res: Http.ServerResponse, body: unknown) => Faults.sendJson(res, 200, body)
@@ -68,7 +76,9 @@ describe("faults", () => {
   it.scoped("a refused connection is retried, even for a create", () =>
     Effect.gen(function*() {
       const port = yield* closedPort
-      const { exit } = yield* run(`http://127.0.0.1:${port}/v3`, (c) => c.createVendor({ name: "X" }), { maxAttempts: 3 })
+      const { exit } = yield* run(`http://127.0.0.1:${port}/v3`, (c) => c.createVendor({ name: "X" }), {
+        maxAttempts: 3
+      })
       const error = errorOf(exit)
       expect(error.reason).toBe("Transport")
       expect(error.requestSent).toBe(false)
@@ -87,7 +97,9 @@ describe("faults", () => {
 
   it.scoped("success: false with HTTP 200 is an error", () =>
     Effect.gen(function*() {
-      const server = yield* bareServer((_req, res) => json(res, { success: false, code: "VALIDATION", message: "name is required" }))
+      const server = yield* bareServer((_req, res) =>
+        json(res, { success: false, code: "VALIDATION", message: "name is required" })
+      )
       const { exit } = yield* run(server.url, (c) => c.createVendor({ name: "" }))
       expect(JSON.stringify(errorOf(exit))).toContain("name is required")
     }))
@@ -105,7 +117,11 @@ describe("faults", () => {
     Effect.gen(function*() {
       const server = yield* bareServer((req, res) => {
         const skip = Number(new URL(req.url ?? "/", "http://x").searchParams.get("skip"))
-        json(res, { success: true, data: skip === 0 ? [{ id: "ven_1", name: "A" }] : [], meta: { hasMore: true, total: 99 } })
+        json(res, {
+          success: true,
+          data: skip === 0 ? [{ id: "ven_1", name: "A" }] : [],
+          meta: { hasMore: true, total: 99 }
+        })
       })
       const { exit } = yield* run(server.url, (c) => c.listVendors())
       expect(exit).toEqual(Exit.succeed([{ id: "ven_1", name: "A" }]))

@@ -32,10 +32,12 @@ const withSms = <A, E>(
   options: ShopmonkeyShopSystem.PerShopOptions = {}
 ) =>
   Effect.flatMap(ShopSystem.ShopSystem, f).pipe(
-    Effect.provide(ShopmonkeyShopSystem.layerPerShop({ baseUrl: fake.url, ...options }).pipe(
-      Layer.provide(credentials),
-      Layer.provide(FetchHttpClient.layer)
-    ))
+    Effect.provide(
+      ShopmonkeyShopSystem.layerPerShop({ baseUrl: fake.url, ...options }).pipe(
+        Layer.provide(credentials),
+        Layer.provide(FetchHttpClient.layer)
+      )
+    )
   )
 
 const line = (n: number): ShopSystem.PartLine => ({
@@ -63,26 +65,49 @@ describe("the fake's two companies", () => {
       const fake = yield* startFakeShopmonkey()
       const get = (key: string, path: string, init: RequestInit = {}) =>
         Effect.promise(async () => {
-          const response = await fetch(`${fake.url}${path}`, { ...init, headers: { authorization: `Bearer ${key}`, "content-type": "application/json" } })
+          const response = await fetch(`${fake.url}${path}`, {
+            ...init,
+            headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }
+          })
           return { status: response.status, body: await response.json() as Record<string, unknown> }
         })
       const keyB = FAKE_SHOPMONKEY_SECOND_COMPANY.apiKey
       const listB = yield* get(keyB, "/order")
       expect((listB.body.data as Array<{ id: string; number: number }>).map((o) => [o.id, o.number])).toEqual([
-        ["ord_5201", 5201], ["ord_5202", 5202], ["ord_5203", 5203]
+        ["ord_5201", 5201],
+        ["ord_5202", 5202],
+        ["ord_5203", 5203]
       ])
       const listA = yield* get(FAKE_SHOPMONKEY_API_KEY, "/order")
-      expect((listA.body.data as Array<{ id: string }>).map((o) => o.id)).toEqual(["ord_1042", "ord_1043", "ord_1044", "ord_1045", "ord_1046"])
-      for (const path of [`/order/${A.vin.id}`, `/order/${A.vin.id}/service`, "/vehicle/veh_ford_f150", "/customer/cus_dana_reyes"]) {
+      expect((listA.body.data as Array<{ id: string }>).map((o) => o.id)).toEqual([
+        "ord_1042",
+        "ord_1043",
+        "ord_1044",
+        "ord_1045",
+        "ord_1046"
+      ])
+      for (
+        const path of [
+          `/order/${A.vin.id}`,
+          `/order/${A.vin.id}/service`,
+          "/vehicle/veh_ford_f150",
+          "/customer/cus_dana_reyes"
+        ]
+      ) {
         const other = yield* get(keyB, path)
         expect(other.status).toBe(404)
         expect(other.body).toMatchObject({ success: false, code: "NOT_FOUND" })
         expect(typeof other.body.message).toBe("string")
       }
-      const write = yield* get(keyB, `/order/${A.vin.id}/service`, { method: "POST", body: JSON.stringify({ name: "x" }) })
+      const write = yield* get(keyB, `/order/${A.vin.id}/service`, {
+        method: "POST",
+        body: JSON.stringify({ name: "x" })
+      })
       expect(write.status).toBe(404)
       const vendorsB = yield* get(keyB, "/vendor")
-      expect((vendorsB.body.data as Array<{ name: string }>).map((v) => v.name)).toEqual([...FAKE_SHOPMONKEY_SECOND_COMPANY.vendors])
+      expect((vendorsB.body.data as Array<{ name: string }>).map((v) => v.name)).toEqual([
+        ...FAKE_SHOPMONKEY_SECOND_COMPANY.vendors
+      ])
       expect(fake.requests().map((r) => r.companyId)).toEqual([
         FAKE_SHOPMONKEY_SECOND_COMPANY.companyId,
         FAKE_SHOPMONKEY_FIXTURES.companyId,
@@ -98,11 +123,20 @@ describe("the fake's two companies", () => {
 
   it("the second company's vehicles are sandbox vehicles (VIN; plate and state only; year/make/model only)", () => {
     const altima = SANDBOX_FIXTURES.vehicles.find((v) => v.vin === B.vin.vehicle.vin)
-    expect([altima?.year, altima?.make, altima?.model, altima?.licensePlate]).toEqual([2016, "Nissan", "Altima", B.vin.vehicle.licensePlate])
+    expect([altima?.year, altima?.make, altima?.model, altima?.licensePlate]).toEqual([
+      2016,
+      "Nissan",
+      "Altima",
+      B.vin.vehicle.licensePlate
+    ])
     const jeep = SANDBOX_FIXTURES.vehicles.find((v) => v.licensePlate === B.plate.vehicle.licensePlate)
     expect([jeep?.licensePlateState, jeep?.model]).toEqual([B.plate.vehicle.licensePlateState, "Wrangler"])
     expect("vin" in B.plate.vehicle).toBe(false)
-    expect(SANDBOX_FIXTURES.vehicles.some((v) => v.model === B.yearMakeModel.vehicle.model && v.year === B.yearMakeModel.vehicle.year)).toBe(true)
+    expect(
+      SANDBOX_FIXTURES.vehicles.some((v) =>
+        v.model === B.yearMakeModel.vehicle.model && v.year === B.yearMakeModel.vehicle.year
+      )
+    ).toBe(true)
   })
 })
 
@@ -119,7 +153,12 @@ describe("layerPerShop", () => {
       expect([a.number, a.customer?.name, a.vehicle.vin]).toEqual(["1042", "Dana Reyes", A.vin.vehicle.vin])
       expect([b.number, b.customer?.name, b.vehicle.vin]).toEqual(["5201", "Riley Chen", B.vin.vehicle.vin])
       expect(bPlate.vehicle).toEqual({
-        vin: undefined, licensePlate: "JEEP21", licensePlateState: "CO", year: 2021, make: "Jeep", model: "Wrangler"
+        vin: undefined,
+        licensePlate: "JEEP21",
+        licensePlateState: "CO",
+        year: 2021,
+        make: "Jeep",
+        model: "Wrangler"
       })
       const companyOf = (path: string) => fake.requests().filter((r) => r.path === path).map((r) => r.companyId)
       expect(companyOf(`/v3/order/${A.vin.id}`)).toEqual([FAKE_SHOPMONKEY_FIXTURES.companyId])
@@ -134,7 +173,11 @@ describe("layerPerShop", () => {
         Effect.all([
           sms.applyQuote({ shopId: "shop_a", repairOrderId: A.vin.id, lines: [line(0), line(1)] }),
           sms.applyOrder({
-            shopId: "shop_a", repairOrderId: A.vin.id, orderID: "10423", status: "3", statusDescription: "Submitted",
+            shopId: "shop_a",
+            repairOrderId: A.vin.id,
+            orderID: "10423",
+            status: "3",
+            statusDescription: "Submitted",
             lines: [{ ...line(2), idempotencyKey: "order:10423:0" }]
           })
         ]))
@@ -145,7 +188,10 @@ describe("layerPerShop", () => {
         [A.vin.id, "51511", FAKE_SHOPMONKEY_FIXTURES.companyId],
         [A.vin.id, "51512", FAKE_SHOPMONKEY_FIXTURES.companyId]
       ])
-      expect(companyA!.store.services(A.vin.id).map((s) => s.name)).toEqual(["Parts quote (distributor)", "Distributor order 10423"])
+      expect(companyA!.store.services(A.vin.id).map((s) => s.name)).toEqual([
+        "Parts quote (distributor)",
+        "Distributor order 10423"
+      ])
       // The distributor vendor was found-or-created in A's account, and nothing reached B's.
       expect(companyA!.store.vendors().filter((v) => v.name === "Shoplink distributor")).toHaveLength(1)
       expect(companyB!.store.parts()).toEqual([])
@@ -154,8 +200,11 @@ describe("layerPerShop", () => {
       expect(fake.requests().every((r) => r.companyId === FAKE_SHOPMONKEY_FIXTURES.companyId)).toBe(true)
 
       // Shop B's write uses B's own vendor, created in B's account.
-      yield* withSms(fake, twoShops(fake), (sms) => sms.applyQuote({ shopId: "shop_b", repairOrderId: B.plate.id, lines: [line(0)] }))
-      const vendorB = companyB!.store.vendors().find((v) => v.name === "Shoplink distributor")
+      yield* withSms(fake, twoShops(fake), (sms) =>
+        sms.applyQuote({ shopId: "shop_b", repairOrderId: B.plate.id, lines: [line(0)] }))
+      const vendorB = companyB!.store.vendors().find((v) =>
+        v.name === "Shoplink distributor"
+      )
       expect(companyB!.store.parts(B.plate.id).map((p) => [p.partNumber, p.vendorId])).toEqual([["51510", vendorB?.id]])
       expect(companyA!.store.parts()).toHaveLength(3)
     }))
@@ -169,7 +218,9 @@ describe("layerPerShop", () => {
           Effect.exit(sms.applyQuote({ shopId: "shop_a", repairOrderId: B.plate.id, lines: [line(0)] }))
         ]))
       expect(load).toEqual(Exit.fail(new ShopSystem.RepairOrderNotFound({ shopId: "shop_a", repairOrderId: B.vin.id })))
-      expect(quote).toEqual(Exit.fail(new ShopSystem.RepairOrderNotFound({ shopId: "shop_a", repairOrderId: B.plate.id })))
+      expect(quote).toEqual(
+        Exit.fail(new ShopSystem.RepairOrderNotFound({ shopId: "shop_a", repairOrderId: B.plate.id }))
+      )
       expect(fake.requests().map((r) => [r.companyId, r.path, r.status])).toEqual([
         [FAKE_SHOPMONKEY_FIXTURES.companyId, `/v3/order/${B.vin.id}`, 404],
         [FAKE_SHOPMONKEY_FIXTURES.companyId, `/v3/order/${B.plate.id}`, 404]
@@ -248,7 +299,9 @@ describe("layerPerShop", () => {
           // call builds a new client and sees that account only.
           keys.set("shop_a", fake.companies[1]!.apiKey)
           const gone = yield* Effect.exit(sms.loadRepairOrder({ shopId: "shop_a", repairOrderId: A.vin.id }))
-          expect(gone).toEqual(Exit.fail(new ShopSystem.RepairOrderNotFound({ shopId: "shop_a", repairOrderId: A.vin.id })))
+          expect(gone).toEqual(
+            Exit.fail(new ShopSystem.RepairOrderNotFound({ shopId: "shop_a", repairOrderId: A.vin.id }))
+          )
           const moved = yield* sms.loadRepairOrder({ shopId: "shop_a", repairOrderId: B.yearMakeModel.id })
           expect(moved.number).toBe("5203")
           expect(built.filter((s) => s === "shop_a")).toHaveLength(2)
@@ -257,7 +310,9 @@ describe("layerPerShop", () => {
           keys.delete("shop_b")
           const before = fake.requests().length
           const removed = yield* Effect.exit(sms.loadRepairOrder({ shopId: "shop_b", repairOrderId: B.vin.id }))
-          expect(failureOf(removed).message).toBe("loadRepairOrder: no Shopmonkey API key for shop shop_b (no apiKey stored)")
+          expect(failureOf(removed).message).toBe(
+            "loadRepairOrder: no Shopmonkey API key for shop shop_b (no apiKey stored)"
+          )
           expect(fake.requests()).toHaveLength(before)
         }), { transformClient })
     }))
@@ -268,7 +323,12 @@ describe("layerPerShop", () => {
       const shop = (id: string, apiKey: string): ShopStore.ShopInput => ({
         id,
         name: `Shop ${id}`,
-        distributor: { accountNo: "100200", username: `parts@${id}.example`, country: "US", apiToken: Redacted.make("t") },
+        distributor: {
+          accountNo: "100200",
+          username: `parts@${id}.example`,
+          country: "US",
+          apiToken: Redacted.make("t")
+        },
         sms: { [ShopmonkeyShopSystem.API_KEY_SECRET]: Redacted.make(apiKey) }
       })
       const layer = ShopmonkeyShopSystem.layerPerShop({ baseUrl: fake.url }).pipe(
@@ -281,10 +341,15 @@ describe("layerPerShop", () => {
         const sms = yield* ShopSystem.ShopSystem
         yield* store.add(shop("shop_a", fake.companies[0]!.apiKey))
         yield* store.add(shop("shop_b", fake.companies[1]!.apiKey))
-        expect((yield* sms.loadRepairOrder({ shopId: "shop_a", repairOrderId: A.fleet.id })).customer?.name).toBe("Northern Garage Fleet")
-        expect((yield* sms.loadRepairOrder({ shopId: "shop_b", repairOrderId: B.yearMakeModel.id })).customer?.name).toBe("Harbor Auto Body")
+        expect((yield* sms.loadRepairOrder({ shopId: "shop_a", repairOrderId: A.fleet.id })).customer?.name).toBe(
+          "Northern Garage Fleet"
+        )
+        expect((yield* sms.loadRepairOrder({ shopId: "shop_b", repairOrderId: B.yearMakeModel.id })).customer?.name)
+          .toBe("Harbor Auto Body")
         yield* store.add(shop("shop_a", "sm-revoked-key"), { replace: true })
-        const refused = failureOf(yield* Effect.exit(sms.loadRepairOrder({ shopId: "shop_a", repairOrderId: A.fleet.id })))
+        const refused = failureOf(
+          yield* Effect.exit(sms.loadRepairOrder({ shopId: "shop_a", repairOrderId: A.fleet.id }))
+        )
         expect(refused).toMatchObject({ _tag: "ShopSystemError", retryable: false })
         expect(fake.requests().at(-1)).toMatchObject({ bearer: true, authorized: false, status: 401 })
       }).pipe(Effect.provide(layer))

@@ -4,7 +4,12 @@ import { ConfigProvider, Effect, Exit, Layer, Redacted } from "effect"
 import { Money, ShopSystem, SmsCredentials } from "@shoplink/connector"
 import { SANDBOX_FIXTURES } from "@shoplink/sandbox"
 import { shopmonkeyConnector, ShopmonkeyShopSystem } from "../src/index.js"
-import { FAKE_SHOPMONKEY_FIXTURES, FAKE_SHOPMONKEY_SECOND_COMPANY as FAKE_SHOPMONKEY_FIXTURES_SECOND, type FakeShopmonkey, startFakeShopmonkey } from "../src/testing.js"
+import {
+  FAKE_SHOPMONKEY_FIXTURES,
+  FAKE_SHOPMONKEY_SECOND_COMPANY as FAKE_SHOPMONKEY_FIXTURES_SECOND,
+  type FakeShopmonkey,
+  startFakeShopmonkey
+} from "../src/testing.js"
 import { clientLayer, driveClock } from "./support.js"
 
 const { orders } = FAKE_SHOPMONKEY_FIXTURES
@@ -36,7 +41,12 @@ const line = (n: number, overrides: Partial<ShopSystem.PartLine> = {}): ShopSyst
 const pricedLines = [
   line(0, { quantity: 2, costCents: Money.toCents(6.49), listCents: Money.toCents(9.99) }),
   line(1, { quantity: 10, costCents: Money.toCents(0.29), listCents: Money.toCents(0.1 + 0.2) }),
-  line(2, { description: "Alternator", costCents: Money.toCents(19.995), listCents: Money.toCents(159.5), coreCents: Money.toCents(45) })
+  line(2, {
+    description: "Alternator",
+    costCents: Money.toCents(19.995),
+    listCents: Money.toCents(159.5),
+    coreCents: Money.toCents(45)
+  })
 ]
 
 describe("loadRepairOrder", () => {
@@ -63,12 +73,22 @@ describe("loadRepairOrder", () => {
   it.scoped("maps missing vehicle fields to undefined and business customers to their company name", () =>
     Effect.gen(function*() {
       const fake = yield* startFakeShopmonkey()
-      const [plate, ymm, fleet, none] = yield* withSms(fake, (sms) =>
-        Effect.all([orders.plate, orders.yearMakeModel, orders.fleet, orders.noVehicle].map((o) =>
-          sms.loadRepairOrder({ shopId: "shop_1", repairOrderId: o.id })
-        )))
+      const [plate, ymm, fleet, none] = yield* withSms(
+        fake,
+        (sms) =>
+          Effect.all(
+            [orders.plate, orders.yearMakeModel, orders.fleet, orders.noVehicle].map((o) =>
+              sms.loadRepairOrder({ shopId: "shop_1", repairOrderId: o.id })
+            )
+          )
+      )
       expect(plate?.vehicle).toEqual({
-        vin: undefined, licensePlate: "TXK4521", licensePlateState: "TX", year: 2018, make: "Toyota", model: "Camry"
+        vin: undefined,
+        licensePlate: "TXK4521",
+        licensePlateState: "TX",
+        year: 2018,
+        make: "Toyota",
+        model: "Camry"
       })
       expect(ymm?.vehicle.vin).toBeUndefined()
       expect(ymm?.vehicle.licensePlate).toBeUndefined()
@@ -79,8 +99,12 @@ describe("loadRepairOrder", () => {
   it.scoped("fails RepairOrderNotFound for an unknown order", () =>
     Effect.gen(function*() {
       const fake = yield* startFakeShopmonkey()
-      const exit = yield* Effect.exit(withSms(fake, (sms) => sms.loadRepairOrder({ shopId: "shop_1", repairOrderId: "ord_nope" })))
-      expect(exit).toEqual(Exit.fail(new ShopSystem.RepairOrderNotFound({ shopId: "shop_1", repairOrderId: "ord_nope" })))
+      const exit = yield* Effect.exit(
+        withSms(fake, (sms) => sms.loadRepairOrder({ shopId: "shop_1", repairOrderId: "ord_nope" }))
+      )
+      expect(exit).toEqual(
+        Exit.fail(new ShopSystem.RepairOrderNotFound({ shopId: "shop_1", repairOrderId: "ord_nope" }))
+      )
     }))
 
   it.scoped("seeded vehicles are the sandbox's fixture vehicles", () =>
@@ -88,7 +112,11 @@ describe("loadRepairOrder", () => {
       for (const order of [orders.vin, orders.fleet]) {
         const match = SANDBOX_FIXTURES.vehicles.find((v) => v.vin === order.vehicle.vin)
         expect(match?.licensePlate).toBe(order.vehicle.licensePlate)
-        expect([match?.year, match?.make, match?.model]).toEqual([order.vehicle.year, order.vehicle.make, order.vehicle.model])
+        expect([match?.year, match?.make, match?.model]).toEqual([
+          order.vehicle.year,
+          order.vehicle.make,
+          order.vehicle.model
+        ])
       }
       const byPlate = SANDBOX_FIXTURES.vehicles.find((v) => v.licensePlate === orders.plate.vehicle.licensePlate)
       expect(byPlate?.licensePlateState).toBe(orders.plate.vehicle.licensePlateState)
@@ -101,15 +129,19 @@ describe("applyQuote", () => {
   it.scoped("writes quoted parts with exact cents, core charge and vendor on a quote service", () =>
     Effect.gen(function*() {
       const fake = yield* startFakeShopmonkey()
-      const result = yield* withSms(fake, (sms) =>
-        sms.applyQuote({ shopId: "shop_1", repairOrderId: orders.vin.id, lines: pricedLines }))
+      const result = yield* withSms(
+        fake,
+        (sms) => sms.applyQuote({ shopId: "shop_1", repairOrderId: orders.vin.id, lines: pricedLines })
+      )
       expect(result).toEqual({ added: 3, alreadyPresent: 0 })
       const services = fake.store.services(orders.vin.id)
       expect(services.map((s) => s.name)).toEqual(["Parts quote (distributor)"])
       const vendor = fake.store.vendors().find((v) => v.name === "Shoplink distributor")
       expect(vendor).toBeDefined()
       const parts = fake.store.parts(orders.vin.id)
-      expect(parts.map((p) => [p.partNumber, p.name, p.quantity, p.wholesaleCostCents, p.retailCostCents, p.coreChargeCents])).toEqual([
+      expect(
+        parts.map((p) => [p.partNumber, p.name, p.quantity, p.wholesaleCostCents, p.retailCostCents, p.coreChargeCents])
+      ).toEqual([
         ["51510", "Oil Filter 0", 2, 649, 999, null],
         ["51511", "Oil Filter 1", 10, 29, 30, null],
         ["51512", "Alternator", 1, 2000, 15950, 4500]
@@ -151,8 +183,13 @@ describe("applyQuote", () => {
     Effect.gen(function*() {
       const fake = yield* startFakeShopmonkey()
       const write = { shopId: "shop_1", repairOrderId: orders.fleet.id, lines: pricedLines }
-      const results = yield* withSms(fake, (sms) => Effect.all([sms.applyQuote(write), sms.applyQuote(write)], { concurrency: 2 }))
-      expect(results.map((r) => r.added).sort()).toEqual([0, 3])
+      const results = yield* withSms(fake, (sms) =>
+        Effect.all([sms.applyQuote(write), sms.applyQuote(write)], { concurrency: 2 }))
+      expect(
+        results.map((r) =>
+          r.added
+        ).sort()
+      ).toEqual([0, 3])
       expect(fake.store.parts(orders.fleet.id)).toHaveLength(3)
     }))
 
@@ -191,10 +228,15 @@ describe("applyQuote", () => {
   it.scoped("an unknown order fails RepairOrderNotFound; an SMS error is a ShopSystemError", () =>
     Effect.gen(function*() {
       const fake = yield* startFakeShopmonkey()
-      const missing = yield* Effect.exit(withSms(fake, (sms) => sms.applyQuote({ shopId: "s", repairOrderId: "ord_x", lines: [line(0)] })))
+      const missing = yield* Effect.exit(
+        withSms(fake, (sms) => sms.applyQuote({ shopId: "s", repairOrderId: "ord_x", lines: [line(0)] }))
+      )
       expect(missing).toEqual(Exit.fail(new ShopSystem.RepairOrderNotFound({ shopId: "s", repairOrderId: "ord_x" })))
       const wrongKey = yield* Effect.exit(
-        Effect.flatMap(ShopSystem.ShopSystem, (sms) => sms.applyQuote({ shopId: "s", repairOrderId: orders.vin.id, lines: [line(0)] })).pipe(
+        Effect.flatMap(
+          ShopSystem.ShopSystem,
+          (sms) => sms.applyQuote({ shopId: "s", repairOrderId: orders.vin.id, lines: [line(0)] })
+        ).pipe(
           Effect.provide(ShopmonkeyShopSystem.layer().pipe(Layer.provide(clientLayer({ ...fake, apiKey: "sm-wrong" }))))
         )
       )
@@ -227,7 +269,10 @@ describe("applyOrder", () => {
       expect(first).toEqual({ added: 3, alreadyPresent: 0 })
       expect(laterStatus).toEqual({ added: 0, alreadyPresent: 3 })
       expect(second).toEqual({ added: 1, alreadyPresent: 0 })
-      expect(fake.store.services(orders.vin.id).map((s) => s.name)).toEqual(["Distributor order 10423", "Distributor order 10424"])
+      expect(fake.store.services(orders.vin.id).map((s) => s.name)).toEqual([
+        "Distributor order 10423",
+        "Distributor order 10424"
+      ])
       const parts = fake.store.parts(orders.vin.id)
       expect(parts).toHaveLength(4)
       expect(String(parts[0]?.note)).toContain("ordered, distributor order 10423")
@@ -241,11 +286,18 @@ describe("applyOrder", () => {
         Effect.all([
           sms.applyQuote({ shopId: "s", repairOrderId: orders.vin.id, lines: [line(0)] }),
           sms.applyOrder({
-            shopId: "s", repairOrderId: orders.vin.id, orderID: "777", status: "3", statusDescription: "Submitted",
+            shopId: "s",
+            repairOrderId: orders.vin.id,
+            orderID: "777",
+            status: "3",
+            statusDescription: "Submitted",
             lines: [{ ...line(0), idempotencyKey: "order:777:0" }]
           })
         ]))
-      expect(fake.store.services(orders.vin.id).map((s) => s.name)).toEqual(["Parts quote (distributor)", "Distributor order 777"])
+      expect(fake.store.services(orders.vin.id).map((s) => s.name)).toEqual([
+        "Parts quote (distributor)",
+        "Distributor order 777"
+      ])
       expect(fake.store.parts(orders.vin.id)).toHaveLength(2)
     }))
 })
@@ -254,14 +306,24 @@ describe("shopmonkeyConnector", () => {
   it.scoped("declares its capabilities honestly and runs per shop, the base URL from configuration", () =>
     Effect.gen(function*() {
       expect(shopmonkeyConnector.id).toBe("shopmonkey")
-      expect([...shopmonkeyConnector.capabilities]).toEqual(["readRepairOrder", "listRepairOrders", "writeQuotedParts", "writeOrderedParts"])
+      expect([...shopmonkeyConnector.capabilities]).toEqual([
+        "readRepairOrder",
+        "listRepairOrders",
+        "writeQuotedParts",
+        "writeOrderedParts"
+      ])
       const fake = yield* startFakeShopmonkey()
       const config = ConfigProvider.fromMap(new Map([["SHOPLINK_SHOPMONKEY_BASE_URL", fake.url]]))
       const live = shopmonkeyConnector.layer.pipe(
-        Layer.provide(SmsCredentials.layerStatic({ s: { [ShopmonkeyShopSystem.API_KEY_SECRET]: Redacted.make(fake.apiKey) } })),
+        Layer.provide(
+          SmsCredentials.layerStatic({ s: { [ShopmonkeyShopSystem.API_KEY_SECRET]: Redacted.make(fake.apiKey) } })
+        ),
         Layer.provide(FetchHttpClient.layer)
       )
-      const ro = yield* Effect.flatMap(ShopSystem.ShopSystem, (sms) => sms.loadRepairOrder({ shopId: "s", repairOrderId: orders.plate.id })).pipe(
+      const ro = yield* Effect.flatMap(
+        ShopSystem.ShopSystem,
+        (sms) => sms.loadRepairOrder({ shopId: "s", repairOrderId: orders.plate.id })
+      ).pipe(
         Effect.provide(live),
         Effect.withConfigProvider(config)
       )
@@ -289,7 +351,14 @@ describe("shopmonkeyConnector", () => {
       expect(all.find((ro) => ro.id === orders.plate.id)).toEqual({
         id: orders.plate.id,
         number: "1043",
-        vehicle: { vin: undefined, licensePlate: "TXK4521", licensePlateState: "TX", year: 2018, make: "Toyota", model: "Camry" },
+        vehicle: {
+          vin: undefined,
+          licensePlate: "TXK4521",
+          licensePlateState: "TX",
+          year: 2018,
+          make: "Toyota",
+          model: "Camry"
+        },
         customer: { id: "cus_sam_okafor", name: "Sam Okafor" }
       })
       expect((yield* list({ shopId: "main", limit: 2 })).map((ro) => ro.number)).toEqual(["1046", "1045"])

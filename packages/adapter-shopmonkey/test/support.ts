@@ -12,7 +12,12 @@ import type { FakeShopmonkey } from "../src/testing.js"
 export const TEST_TIMEOUT_MILLIS = 24 * 3600_000
 
 export const clientLayer = (fake: FakeShopmonkey, options: Partial<ShopmonkeyClient.Options> = {}) =>
-  ShopmonkeyClient.layer({ apiKey: Redacted.make(fake.apiKey), baseUrl: fake.url, timeout: TEST_TIMEOUT_MILLIS, ...options }).pipe(
+  ShopmonkeyClient.layer({
+    apiKey: Redacted.make(fake.apiKey),
+    baseUrl: fake.url,
+    timeout: TEST_TIMEOUT_MILLIS,
+    ...options
+  }).pipe(
     Layer.provide(FetchHttpClient.layer)
   )
 
@@ -59,7 +64,9 @@ export const driveClock = <A, E>(effect: Effect.Effect<A, E>) =>
 export const captureLogs = () => {
   const lines: Array<string> = []
   const logger = Logger.make(({ annotations, cause, message }) => {
-    lines.push(JSON.stringify({ message, annotations: Object.fromEntries(HashMap.toEntries(annotations)), cause: String(cause) }))
+    lines.push(
+      JSON.stringify({ message, annotations: Object.fromEntries(HashMap.toEntries(annotations)), cause: String(cause) })
+    )
   })
   const layer = Layer.merge(Logger.replace(Logger.defaultLogger, logger), Logger.minimumLogLevel(LogLevel.All))
   return { lines, layer }

@@ -82,13 +82,83 @@ export const FAKE_TEKMETRIC_FIXTURES = {
     maple: { clientId: "maple-garage", clientSecret: "tekmetric-maple-secret-0002", shops: [3] }
   },
   repairOrders: {
-    vin: { id: 1042, shopId: 1, number: 1042, customer: { firstName: "Dana", lastName: "Reyes" }, vehicle: { year: 2019, make: "Ford", model: "F-150", vin: "1FTEW1E56KFA12345", licensePlate: "8ABC123", state: "CA" }, jobs: ["Front brakes"] },
-    plate: { id: 1043, shopId: 1, number: 1043, customer: { firstName: "Sam", lastName: "Okafor" }, vehicle: { year: 2018, make: "Toyota", model: "Camry", licensePlate: "TXK4521", state: "TX" }, jobs: ["Oil change"] },
-    noVehicle: { id: 1044, shopId: 1, number: 1044, customer: { firstName: "Lee", lastName: "Park" }, vehicle: { year: 2017, make: "Honda", model: "Civic" }, jobs: ["Diagnosis"] },
-    silverado: { id: 1045, shopId: 1, number: 1045, customer: { firstName: "Northern", lastName: "Fleet" }, vehicle: { year: 2020, make: "Chevrolet", model: "Silverado 1500", vin: "3GCUYDED2LG123456", licensePlate: "CHV1500", state: "MI" }, jobs: ["Alternator", "Battery"] },
-    secondShop: { id: 2001, shopId: 2, number: 2001, customer: { firstName: "Ana", lastName: "Lima" }, vehicle: { year: 2016, make: "Nissan", model: "Altima", vin: "1N4AL3APXGC123456", licensePlate: "NSN7788", state: "FL" }, jobs: ["Brakes"] },
-    maple: { id: 3001, shopId: 3, number: 3001, customer: { firstName: "Jo", lastName: "Maple" }, vehicle: { year: 2021, make: "Jeep", model: "Wrangler", licensePlate: "JEEP21", state: "CO" }, jobs: ["Starter"] },
-    mapleNoJob: { id: 3002, shopId: 3, number: 3002, customer: { firstName: "Kim", lastName: "Maple" }, vehicle: { year: 2016, make: "Nissan", model: "Altima", vin: "1N4AL3APXGC123456" }, jobs: [] }
+    vin: {
+      id: 1042,
+      shopId: 1,
+      number: 1042,
+      customer: { firstName: "Dana", lastName: "Reyes" },
+      vehicle: {
+        year: 2019,
+        make: "Ford",
+        model: "F-150",
+        vin: "1FTEW1E56KFA12345",
+        licensePlate: "8ABC123",
+        state: "CA"
+      },
+      jobs: ["Front brakes"]
+    },
+    plate: {
+      id: 1043,
+      shopId: 1,
+      number: 1043,
+      customer: { firstName: "Sam", lastName: "Okafor" },
+      vehicle: { year: 2018, make: "Toyota", model: "Camry", licensePlate: "TXK4521", state: "TX" },
+      jobs: ["Oil change"]
+    },
+    noVehicle: {
+      id: 1044,
+      shopId: 1,
+      number: 1044,
+      customer: { firstName: "Lee", lastName: "Park" },
+      vehicle: { year: 2017, make: "Honda", model: "Civic" },
+      jobs: ["Diagnosis"]
+    },
+    silverado: {
+      id: 1045,
+      shopId: 1,
+      number: 1045,
+      customer: { firstName: "Northern", lastName: "Fleet" },
+      vehicle: {
+        year: 2020,
+        make: "Chevrolet",
+        model: "Silverado 1500",
+        vin: "3GCUYDED2LG123456",
+        licensePlate: "CHV1500",
+        state: "MI"
+      },
+      jobs: ["Alternator", "Battery"]
+    },
+    secondShop: {
+      id: 2001,
+      shopId: 2,
+      number: 2001,
+      customer: { firstName: "Ana", lastName: "Lima" },
+      vehicle: {
+        year: 2016,
+        make: "Nissan",
+        model: "Altima",
+        vin: "1N4AL3APXGC123456",
+        licensePlate: "NSN7788",
+        state: "FL"
+      },
+      jobs: ["Brakes"]
+    },
+    maple: {
+      id: 3001,
+      shopId: 3,
+      number: 3001,
+      customer: { firstName: "Jo", lastName: "Maple" },
+      vehicle: { year: 2021, make: "Jeep", model: "Wrangler", licensePlate: "JEEP21", state: "CO" },
+      jobs: ["Starter"]
+    },
+    mapleNoJob: {
+      id: 3002,
+      shopId: 3,
+      number: 3002,
+      customer: { firstName: "Kim", lastName: "Maple" },
+      vehicle: { year: 2016, make: "Nissan", model: "Altima", vin: "1N4AL3APXGC123456" },
+      jobs: []
+    }
   }
 } as const satisfies {
   readonly clients: Record<string, FakeClient>
@@ -255,8 +325,17 @@ export const startFakeTekmetricServer = async (options: FakeTekmetricOptions = {
   const now = options.now ?? Date.now
   const clients = options.clients ?? Object.values(FAKE_TEKMETRIC_FIXTURES.clients)
   const limit = options.rateLimitPerMinute ?? 300
-  const state: State = { repairOrders: new Map(), vehicles: new Map(), customers: new Map(), jobs: new Map(), nextId: 10_000 }
-  const tokens = new Map<string, { readonly shops: ReadonlyArray<number>; readonly expiresAt: number | undefined; window: number; count: number }>()
+  const state: State = {
+    repairOrders: new Map(),
+    vehicles: new Map(),
+    customers: new Map(),
+    jobs: new Map(),
+    nextId: 10_000
+  }
+  const tokens = new Map<
+    string,
+    { readonly shops: ReadonlyArray<number>; readonly expiresAt: number | undefined; window: number; count: number }
+  >()
   let issued = 0
   let pending429: { times: number; retryAfter: number } = { times: 0, retryAfter: 0 }
   let failingWrites: { times: number; retryable: boolean } = { times: 0, retryable: true }
@@ -267,7 +346,12 @@ export const startFakeTekmetricServer = async (options: FakeTekmetricOptions = {
     let customerId: number | null = null
     if (seed.customer !== undefined) {
       customerId = state.nextId++
-      state.customers.set(customerId, { id: customerId, shopId: seed.shopId, firstName: seed.customer.firstName, lastName: seed.customer.lastName })
+      state.customers.set(customerId, {
+        id: customerId,
+        shopId: seed.shopId,
+        firstName: seed.customer.firstName,
+        lastName: seed.customer.lastName
+      })
     }
     if (seed.vehicle !== undefined) {
       vehicleId = state.nextId++
@@ -313,14 +397,26 @@ export const startFakeTekmetricServer = async (options: FakeTekmetricOptions = {
     if (body.get("grant_type") !== "client_credentials") {
       return { status: 400, body: { error: "unsupported_grant_type", error_description: "Unsupported grant type" } }
     }
-    if (client === undefined) return { status: 401, body: { error: "invalid_client", error_description: "Bad client credentials" } }
+    if (client === undefined) {
+      return { status: 401, body: { error: "invalid_client", error_description: "Bad client credentials" } }
+    }
     const token = `tok-${randomUUID()}`
     const lifetime = options.tokenLifetimeSeconds
-    tokens.set(token, { shops: client.shops, expiresAt: lifetime === undefined ? undefined : now() + lifetime * 1000, window: 0, count: 0 })
+    tokens.set(token, {
+      shops: client.shops,
+      expiresAt: lifetime === undefined ? undefined : now() + lifetime * 1000,
+      window: 0,
+      count: 0
+    })
     issued++
     return {
       status: 200,
-      body: { access_token: token, token_type: "bearer", scope: client.shops.join(" "), ...(lifetime === undefined ? {} : { expires_in: lifetime }) }
+      body: {
+        access_token: token,
+        token_type: "bearer",
+        scope: client.shops.join(" "),
+        ...(lifetime === undefined ? {} : { expires_in: lifetime })
+      }
     }
   }
 
@@ -331,7 +427,11 @@ export const startFakeTekmetricServer = async (options: FakeTekmetricOptions = {
 
   // Bearer token and rate limit, per token and minute.
   const before = (request: FakeServer.Request): FakeServer.Response | { readonly context: Grant | undefined } => {
-    if (request.path === TOKEN_PATH) return request.method === "POST" ? { context: undefined } : error(405, "Method Not Allowed")
+    if (request.path === TOKEN_PATH) {
+      return request.method === "POST"
+        ? { context: undefined }
+        : error(405, "Method Not Allowed")
+    }
     const bearer = /^Bearer (.+)$/i.exec(request.headers.authorization ?? "")?.[1]
     const grant = bearer === undefined ? undefined : tokens.get(bearer)
     if (grant === undefined || (grant.expiresAt !== undefined && now() >= grant.expiresAt)) {
@@ -344,11 +444,21 @@ export const startFakeTekmetricServer = async (options: FakeTekmetricOptions = {
     }
     grant.count++
     const reset = String((window + 1) * 60)
-    const rateHeaders = { "x-ratelimit-limit": String(limit), "x-ratelimit-remaining": String(Math.max(0, limit - grant.count)), "x-ratelimit-reset": reset }
+    const rateHeaders = {
+      "x-ratelimit-limit": String(limit),
+      "x-ratelimit-remaining": String(Math.max(0, limit - grant.count)),
+      "x-ratelimit-reset": reset
+    }
     if (pending429.times > 0 || grant.count > limit) {
       if (pending429.times > 0) pending429.times--
-      const retryAfter = pending429.retryAfter > 0 ? pending429.retryAfter : Math.max(1, (window + 1) * 60 - Math.floor(now() / 1000))
-      return error(429, "Too Many Requests", { ...rateHeaders, "x-ratelimit-remaining": "0", "retry-after": String(retryAfter) })
+      const retryAfter = pending429.retryAfter > 0
+        ? pending429.retryAfter
+        : Math.max(1, (window + 1) * 60 - Math.floor(now() / 1000))
+      return error(429, "Too Many Requests", {
+        ...rateHeaders,
+        "x-ratelimit-remaining": "0",
+        "retry-after": String(retryAfter)
+      })
     }
     return { context: { inScope: (shopId) => grant.shops.includes(shopId), rateHeaders } }
   }
@@ -365,7 +475,9 @@ export const startFakeTekmetricServer = async (options: FakeTekmetricOptions = {
         const direction = query["sortDirection"] === "DESC" ? -1 : 1
         const rows = [...state.repairOrders.values()]
           .filter((ro) => ro.shopId === shop && (statuses === undefined || statuses.includes(ro.repairOrderStatus.id)))
-          .sort((a, b) => query["sort"] === "createdDate" ? direction * a.createdDate.localeCompare(b.createdDate) : a.id - b.id)
+          .sort((a, b) =>
+            query["sort"] === "createdDate" ? direction * a.createdDate.localeCompare(b.createdDate) : a.id - b.id
+          )
         return ok(grant!, pageOf(rows, query))
       }
     },
@@ -380,8 +492,12 @@ export const startFakeTekmetricServer = async (options: FakeTekmetricOptions = {
     ...(["vehicles", "customers"] as const).map((table): FakeServer.Route<Grant | undefined> => ({
       route: `GET /api/v1/${table}/:id`,
       handle: ({ params }, grant) => {
-        const row = /^\d+$/.test(params.id!) ? (table === "vehicles" ? state.vehicles : state.customers).get(Number(params.id)) : undefined
-        return row === undefined ? error(404, `${table === "vehicles" ? "Vehicle" : "Customer"} not found`) : ok(grant!, row)
+        const row = /^\d+$/.test(params.id!)
+          ? (table === "vehicles" ? state.vehicles : state.customers).get(Number(params.id))
+          : undefined
+        return row === undefined
+          ? error(404, `${table === "vehicles" ? "Vehicle" : "Customer"} not found`)
+          : ok(grant!, row)
       }
     })),
     {
@@ -390,7 +506,9 @@ export const startFakeTekmetricServer = async (options: FakeTekmetricOptions = {
         const shop = Number(query["shop"])
         if (!grant!.inScope(shop)) return error(403, `Access denied to shop ${query["shop"] ?? ""}`)
         const roId = query["repairOrderId"] === undefined ? undefined : Number(query["repairOrderId"])
-        const rows = [...state.jobs.values()].filter((j) => j.shopId === shop && (roId === undefined || j.repairOrderId === roId))
+        const rows = [...state.jobs.values()].filter((j) =>
+          j.shopId === shop && (roId === undefined || j.repairOrderId === roId)
+        )
           .sort((a, b) => a.id - b.id)
         return ok(grant!, pageOf(rows, query))
       }
@@ -411,7 +529,9 @@ export const startFakeTekmetricServer = async (options: FakeTekmetricOptions = {
         } catch {
           return error(400, "Malformed JSON request")
         }
-        if (body["note"] !== undefined && body["note"] !== null && typeof body["note"] !== "string") return error(400, "note must be a string")
+        if (body["note"] !== undefined && body["note"] !== null && typeof body["note"] !== "string") {
+          return error(400, "note must be a string")
+        }
         if (typeof body["note"] === "string" || body["note"] === null) job.note = body["note"] as string | null
         if (typeof body["name"] === "string") job.name = body["name"]
         return ok(grant!, { type: "SUCCESS", message: "Job updated", data: job })
@@ -425,13 +545,19 @@ export const startFakeTekmetricServer = async (options: FakeTekmetricOptions = {
     before,
     routes,
     notFound: () => error(404, "Not Found"),
-    record: (request, status): FakeTekmetricRequest => ({ method: request.method, path: request.path, query: request.query, status })
+    record: (request, status): FakeTekmetricRequest => ({
+      method: request.method,
+      path: request.path,
+      query: request.query,
+      status
+    })
   })
   return {
     url: server.url,
     requests: server.requests,
     tokensIssued: () => issued,
-    jobs: (repairOrderId) => [...state.jobs.values()].filter((j) => j.repairOrderId === repairOrderId).sort((a, b) => a.id - b.id),
+    jobs: (repairOrderId) =>
+      [...state.jobs.values()].filter((j) => j.repairOrderId === repairOrderId).sort((a, b) => a.id - b.id),
     addRepairOrder,
     inject429: (times, retryAfterSeconds) => {
       pending429 = { times, retryAfter: retryAfterSeconds }
@@ -457,7 +583,9 @@ export const startFakeTekmetricServer = async (options: FakeTekmetricOptions = {
  *
  * @since 0.1.0
  */
-export const startFakeTekmetric = (options: FakeTekmetricOptions = {}): Effect.Effect<FakeTekmetric, never, Scope.Scope> =>
+export const startFakeTekmetric = (
+  options: FakeTekmetricOptions = {}
+): Effect.Effect<FakeTekmetric, never, Scope.Scope> =>
   Effect.acquireRelease(Effect.promise(() => startFakeTekmetricServer(options)), (fake) => Effect.promise(fake.close))
 
 /**
@@ -485,7 +613,11 @@ export interface ConformanceSeed {
   }>
 }
 
-const CONFORMANCE_CLIENT: FakeClient = { clientId: "conformance-client", clientSecret: "conformance-secret-0001", shops: [1] }
+const CONFORMANCE_CLIENT: FakeClient = {
+  clientId: "conformance-client",
+  clientSecret: "conformance-secret-0001",
+  shops: [1]
+}
 
 /**
  * The conformance harness (`ConformanceSms` of `@shoplink/connector-testkit`): a fake Tekmetric
@@ -525,7 +657,10 @@ export const conformanceHarness = {
       })
       return {
         layer: Layer.mergeAll(
-          Layer.succeed(TekmetricConfig, { baseUrl: fake.url, retry: { baseDelay: "10 millis", maxDelay: "50 millis" } }),
+          Layer.succeed(TekmetricConfig, {
+            baseUrl: fake.url,
+            retry: { baseDelay: "10 millis", maxDelay: "50 millis" }
+          }),
           FetchHttpClient.layer
         ),
         smsSecrets: {
@@ -534,7 +669,8 @@ export const conformanceHarness = {
         },
         repairOrders: { vin: ids[0] ?? "", licensePlate: ids[1] ?? "", baseVehicleID: ids[2] ?? "" },
         readLines: (_repairOrderId: string): Effect.Effect<ReadonlyArray<never>> => Effect.succeed([]),
-        readOrder: (repairOrderId: string) => Effect.sync(() => recordedOrders(fake.jobs(Number(repairOrderId))[0]?.note).at(-1)),
+        readOrder: (repairOrderId: string) =>
+          Effect.sync(() => recordedOrders(fake.jobs(Number(repairOrderId))[0]?.note).at(-1)),
         failNextWrites: (count: number, retryable: boolean) => Effect.sync(() => fake.failNextWrites(count, retryable)),
         fake
       }

@@ -44,7 +44,9 @@ export const RepairOrder = Schema.Struct({
   shopId: Schema.Number,
   customerId: OptionalId,
   vehicleId: OptionalId,
-  repairOrderStatus: Schema.optional(Schema.NullOr(Schema.Struct({ id: Schema.optional(Schema.Number), code: OptionalText, name: OptionalText })))
+  repairOrderStatus: Schema.optional(
+    Schema.NullOr(Schema.Struct({ id: Schema.optional(Schema.Number), code: OptionalText, name: OptionalText }))
+  )
 })
 
 /**

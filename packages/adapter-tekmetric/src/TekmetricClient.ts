@@ -104,7 +104,10 @@ export interface Client {
    * The shop's newest `limit` open repair orders (statuses {@link OPEN_STATUS_IDS}), newest first
    * (`sort=createdDate&sortDirection=DESC`), page after page until `limit`.
    */
-  readonly openRepairOrders: (shop: string, limit: number) => Effect.Effect<ReadonlyArray<Resources.RepairOrder>, CallError>
+  readonly openRepairOrders: (
+    shop: string,
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<Resources.RepairOrder>, CallError>
   readonly repairOrder: (id: string) => Effect.Effect<Resources.RepairOrder, CallError>
   readonly vehicle: (id: string) => Effect.Effect<Resources.Vehicle, CallError>
   readonly customer: (id: string) => Effect.Effect<Resources.Customer, CallError>
@@ -177,13 +180,22 @@ export const make = (options: Options): Effect.Effect<Client, never, HttpClient.
     const send = (operation: string, request: HttpClientRequest.HttpClientRequest, attempt: number) =>
       http.execute(request).pipe(
         Effect.flatMap((response) =>
-          Effect.map(response.text, (text) => ({ status: response.status, text, retryAfter: response.headers["retry-after"] }))
+          Effect.map(
+            response.text,
+            (text) => ({ status: response.status, text, retryAfter: response.headers["retry-after"] })
+          )
         ),
         Effect.timeout(timeout),
         Effect.mapError((error): AttemptError => {
           const url = `${baseUrl}${new URL(request.url).pathname}`
           if (error._tag === "TimeoutException") {
-            return new TransportError.Timeout({ operation, method: request.method, url, attempt, detail: `no answer within ${Duration.format(timeout)}` })
+            return new TransportError.Timeout({
+              operation,
+              method: request.method,
+              url,
+              attempt,
+              detail: `no answer within ${Duration.format(timeout)}`
+            })
           }
           if (error._tag === "RequestError" && error.reason !== "Transport") {
             return new TransportError.RequestFailed({
@@ -221,7 +233,14 @@ export const make = (options: Options): Effect.Effect<Client, never, HttpClient.
       const detail = messageOf(answer.text)
       const url = `${baseUrl}${call.path}`
       if (answer.status === 429) {
-        return new TransportError.RateLimited({ operation: call.operation, method: call.method, url, attempt, detail, ...(retryAfter ? { retryAfter } : {}) })
+        return new TransportError.RateLimited({
+          operation: call.operation,
+          method: call.method,
+          url,
+          attempt,
+          detail,
+          ...(retryAfter ? { retryAfter } : {})
+        })
       }
       if (answer.status === 408 || answer.status >= 500) {
         return new TransportError.UnexpectedResponse({
@@ -248,31 +267,33 @@ export const make = (options: Options): Effect.Effect<Client, never, HttpClient.
     }
 
     /** A transport error left after the retries, as a TekmetricError. */
-    const final = (call: { readonly operation: string; readonly method: string; readonly path: string }) => (error: AttemptError): CallError => {
-      if (error._tag === "TekmetricError" || error._tag === "TekmetricAuthError") return error
-      const common = { operation: call.operation, method: call.method, path: call.path, attempts: error.attempt }
-      switch (error._tag) {
-        case "Timeout":
-          return new TekmetricError({ ...common, reason: "Timeout", detail: error.detail, requestSent: true })
-        case "RequestFailed":
-          return new TekmetricError({
-            ...common,
-            reason: error.reason === "InvalidRequest" ? "InvalidRequest" : "Transport",
-            detail: error.detail,
-            requestSent: error.requestSent
-          })
-        case "RateLimited":
-        case "UnexpectedResponse":
-          return new TekmetricError({
-            ...common,
-            reason: "HttpStatus",
-            status: error.httpStatus,
-            detail: error.detail,
-            requestSent: true,
-            ...(error.retryAfter === undefined ? {} : { retryAfterMillis: Duration.toMillis(error.retryAfter) })
-          })
+    const final =
+      (call: { readonly operation: string; readonly method: string; readonly path: string }) =>
+      (error: AttemptError): CallError => {
+        if (error._tag === "TekmetricError" || error._tag === "TekmetricAuthError") return error
+        const common = { operation: call.operation, method: call.method, path: call.path, attempts: error.attempt }
+        switch (error._tag) {
+          case "Timeout":
+            return new TekmetricError({ ...common, reason: "Timeout", detail: error.detail, requestSent: true })
+          case "RequestFailed":
+            return new TekmetricError({
+              ...common,
+              reason: error.reason === "InvalidRequest" ? "InvalidRequest" : "Transport",
+              detail: error.detail,
+              requestSent: error.requestSent
+            })
+          case "RateLimited":
+          case "UnexpectedResponse":
+            return new TekmetricError({
+              ...common,
+              reason: "HttpStatus",
+              status: error.httpStatus,
+              detail: error.detail,
+              requestSent: true,
+              ...(error.retryAfter === undefined ? {} : { retryAfterMillis: Duration.toMillis(error.retryAfter) })
+            })
+        }
       }
-    }
 
     const withRetries = <A>(attempt: (n: number) => Effect.Effect<A, AttemptError>) =>
       Retry.retry(attempt, {
@@ -280,7 +301,15 @@ export const make = (options: Options): Effect.Effect<Client, never, HttpClient.
         idempotency: "idempotent",
         onRetry: ({ attempt: n, delay, error }) =>
           Effect.logDebug("Tekmetric call retried").pipe(
-            Effect.annotateLogs({ operation: error._tag === "TekmetricError" ? error.operation : "operation" in error ? error.operation : "", attempt: n, delayMillis: Duration.toMillis(delay) })
+            Effect.annotateLogs({
+              operation: error._tag === "TekmetricError"
+                ? error.operation
+                : "operation" in error
+                ? error.operation
+                : "",
+              attempt: n,
+              delayMillis: Duration.toMillis(delay)
+            })
           )
       })
 
@@ -330,16 +359,19 @@ export const make = (options: Options): Effect.Effect<Client, never, HttpClient.
     const token: Effect.Effect<Token, CallError> = lock.withPermits(1)(
       Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
-        if (cached !== undefined && (cached.expiresAt === undefined || now < cached.expiresAt - refreshBefore)) return cached
+        if (
+          cached !== undefined && (cached.expiresAt === undefined || now < cached.expiresAt - refreshBefore)
+        ) return cached
         const fresh = yield* fetchToken
         cached = fresh
         yield* Effect.logDebug("Tekmetric token fetched").pipe(Effect.annotateLogs({ shops: fresh.scope.join(" ") }))
         return fresh
       })
     )
-    const invalidate = (used: Token) => Effect.sync(() => {
-      if (cached === used) cached = undefined
-    })
+    const invalidate = (used: Token) =>
+      Effect.sync(() => {
+        if (cached === used) cached = undefined
+      })
 
     // --- API calls ---
     const call = <A>(spec: Call<A>): Effect.Effect<A, CallError> => {
@@ -349,7 +381,10 @@ export const make = (options: Options): Effect.Effect<Client, never, HttpClient.
           let renewed = false
           while (true) {
             const current = yield* token
-            let request = HttpClientRequest.make(spec.method)(`${baseUrl}${spec.path}`, { urlParams: spec.query ?? {}, acceptJson: true }).pipe(
+            let request = HttpClientRequest.make(spec.method)(`${baseUrl}${spec.path}`, {
+              urlParams: spec.query ?? {},
+              acceptJson: true
+            }).pipe(
               HttpClientRequest.bearerToken(Redacted.value(current.value))
             )
             if (spec.body !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, spec.body)
@@ -372,7 +407,9 @@ export const make = (options: Options): Effect.Effect<Client, never, HttpClient.
                 ...where,
                 reason: "Decode",
                 status: answer.status,
-                detail: `not the documented shape: ${excerpt(decoded.left instanceof Error ? decoded.left.message : String(decoded.left))}`,
+                detail: `not the documented shape: ${
+                  excerpt(decoded.left instanceof Error ? decoded.left.message : String(decoded.left))
+                }`,
                 requestSent: true,
                 attempts: attempt
               })
@@ -392,7 +429,8 @@ export const make = (options: Options): Effect.Effect<Client, never, HttpClient.
         for (let n = 0; n < 10_000; n++) {
           const current = yield* page(n)
           items.push(...current.content)
-          const done = current.last ?? (current.totalPages === undefined ? current.content.length === 0 : n + 1 >= current.totalPages)
+          const done = current.last ??
+            (current.totalPages === undefined ? current.content.length === 0 : n + 1 >= current.totalPages)
           if (done || current.content.length === 0) break
         }
         return items as ReadonlyArray<A>
@@ -447,10 +485,26 @@ export const make = (options: Options): Effect.Effect<Client, never, HttpClient.
       allRepairOrders: (shop) => allPages((n) => repairOrders(shop, { page: n })),
       openRepairOrders,
       repairOrder: (id) =>
-        call({ operation: "getRepairOrder", method: "GET", path: `/api/v1/repair-orders/${encodeURIComponent(id)}`, schema: Resources.RepairOrder }),
-      vehicle: (id) => call({ operation: "getVehicle", method: "GET", path: `/api/v1/vehicles/${encodeURIComponent(id)}`, schema: Resources.Vehicle }),
+        call({
+          operation: "getRepairOrder",
+          method: "GET",
+          path: `/api/v1/repair-orders/${encodeURIComponent(id)}`,
+          schema: Resources.RepairOrder
+        }),
+      vehicle: (id) =>
+        call({
+          operation: "getVehicle",
+          method: "GET",
+          path: `/api/v1/vehicles/${encodeURIComponent(id)}`,
+          schema: Resources.Vehicle
+        }),
       customer: (id) =>
-        call({ operation: "getCustomer", method: "GET", path: `/api/v1/customers/${encodeURIComponent(id)}`, schema: Resources.Customer }),
+        call({
+          operation: "getCustomer",
+          method: "GET",
+          path: `/api/v1/customers/${encodeURIComponent(id)}`,
+          schema: Resources.Customer
+        }),
       jobs: (shop, repairOrderId) => allPages((n) => jobsPage(shop, repairOrderId, n)),
       updateJob: (id, fields) =>
         Effect.asVoid(call({

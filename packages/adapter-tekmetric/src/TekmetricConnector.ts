@@ -115,8 +115,12 @@ const marker = (orderID: string) => `[shoplink-order:${orderID}]`
  *
  * @since 0.1.0
  */
-export const purchaseOrderLine = (order: { readonly orderID: string; readonly status: string; readonly statusDescription: string }): string =>
-  `Parts order ${order.orderID}: ${order.statusDescription.replace(/[\r\n]+/g, " ")} (status ${order.status}), via Shoplink ${marker(order.orderID)}`
+export const purchaseOrderLine = (
+  order: { readonly orderID: string; readonly status: string; readonly statusDescription: string }
+): string =>
+  `Parts order ${order.orderID}: ${
+    order.statusDescription.replace(/[\r\n]+/g, " ")
+  } (status ${order.status}), via Shoplink ${marker(order.orderID)}`
 
 /**
  * The orders recorded in a job note, newest status of each (what `purchaseOrderLine` wrote).
@@ -128,7 +132,9 @@ export const purchaseOrderLine = (order: { readonly orderID: string; readonly st
  *
  * @since 0.1.0
  */
-export const recordedOrders = (note: string | null | undefined): ReadonlyArray<{ readonly orderID: string; readonly status: string }> =>
+export const recordedOrders = (
+  note: string | null | undefined
+): ReadonlyArray<{ readonly orderID: string; readonly status: string }> =>
   (note ?? "").split("\n").flatMap((line) => {
     const match = /\(status ([^)]*)\), via Shoplink \[shoplink-order:([^\]]+)\]$/.exec(line)
     return match === null ? [] : [{ orderID: match[2]!, status: match[1]! }]
@@ -146,7 +152,9 @@ const notedWith = (note: string | null | undefined, line: string, orderID: strin
   return [...lines, line].join("\n")
 }
 
-const text = (value: string | null | undefined): string | undefined => (value === null || value === undefined || value.trim() === "" ? undefined : value.trim())
+const text = (
+  value: string | null | undefined
+): string | undefined => (value === null || value === undefined || value.trim() === "" ? undefined : value.trim())
 
 const toShopSystemError = (operation: string) => (error: AnyTekmetricError) =>
   new ShopSystem.ShopSystemError({ operation, reason: error.message, retryable: error.retryable })
@@ -178,12 +186,16 @@ const make = Effect.gen(function*() {
   const connect = (shopId: string, operation: string) =>
     Effect.gen(function*() {
       const { chosen, client } = yield* clientOf(shopId).pipe(
-        Effect.mapError((error) => new ShopSystem.ShopSystemError({ operation, reason: error.message, retryable: false }))
+        Effect.mapError((error) =>
+          new ShopSystem.ShopSystemError({ operation, reason: error.message, retryable: false })
+        )
       )
       const scope = yield* client.shops.pipe(Effect.mapError(toShopSystemError(operation)))
       const shop = chosen !== undefined ? Redacted.value(chosen).trim() : scope.length === 1 ? scope[0] : undefined
       if (shop === undefined || !scope.includes(shop)) {
-        return yield* Effect.fail(toShopSystemError(operation)(new TekmetricShopNotInScope({ ...(shop === undefined ? {} : { shop }), scope })))
+        return yield* Effect.fail(
+          toShopSystemError(operation)(new TekmetricShopNotInScope({ ...(shop === undefined ? {} : { shop }), scope }))
+        )
       }
       return { client, shop }
     })
@@ -209,8 +221,12 @@ const make = Effect.gen(function*() {
           make: text(vehicle?.make),
           model: text(vehicle?.model)
         },
-        customer: customer === undefined ? undefined : { id: String(customer.id), name: name === "" ? `Customer ${customer.id}` : name },
-        url: `${appUrl}/admin/shop/${encodeURIComponent(shop)}/repair-orders/${encodeURIComponent(String(ro.id))}/estimate`
+        customer: customer === undefined
+          ? undefined
+          : { id: String(customer.id), name: name === "" ? `Customer ${customer.id}` : name },
+        url: `${appUrl}/admin/shop/${encodeURIComponent(shop)}/repair-orders/${
+          encodeURIComponent(String(ro.id))
+        }/estimate`
       } satisfies ShopSystem.RepairOrder
     })
 
@@ -220,8 +236,13 @@ const make = Effect.gen(function*() {
       const notFound = new ShopSystem.RepairOrderNotFound({ shopId, repairOrderId })
       if (!/^\d{1,18}$/.test(repairOrderId)) return yield* notFound
       const ro = yield* client.repairOrder(repairOrderId).pipe(
-        Effect.catchIf((error) => error._tag === "TekmetricError" && (error.notFound || error.status === 403), () => Effect.fail(notFound)),
-        Effect.mapError((error) => (error._tag === "RepairOrderNotFound" ? error : toShopSystemError("loadRepairOrder")(error)))
+        Effect.catchIf(
+          (error) => error._tag === "TekmetricError" && (error.notFound || error.status === 403),
+          () => Effect.fail(notFound)
+        ),
+        Effect.mapError((
+          error
+        ) => (error._tag === "RepairOrderNotFound" ? error : toShopSystemError("loadRepairOrder")(error)))
       )
       // Another Tekmetric shop's repair order is not this shop's, even when the token reaches both.
       if (String(ro.shopId) !== shop) return yield* notFound
@@ -231,7 +252,8 @@ const make = Effect.gen(function*() {
       if (vin === undefined && (licensePlate === undefined || licensePlateState === undefined)) {
         return yield* new ShopSystem.ShopSystemError({
           operation: "loadRepairOrder",
-          reason: `Tekmetric repair order ${loaded.number} has no vehicle with a VIN or a license plate and state: add one in Tekmetric before ordering parts`,
+          reason:
+            `Tekmetric repair order ${loaded.number} has no vehicle with a VIN or a license plate and state: add one in Tekmetric before ordering parts`,
           retryable: false
         })
       }
@@ -251,7 +273,13 @@ const make = Effect.gen(function*() {
   // Tekmetric takes no part lines: the runtime never calls this for an adapter without
   // writeQuotedParts (it keeps the lines itself); a direct caller gets a clear refusal.
   const applyQuote: ShopSystem.Operations["applyQuote"] = () =>
-    Effect.fail(new ShopSystem.ShopSystemError({ operation: "applyQuote", reason: "Tekmetric's API has no part-line write", retryable: false }))
+    Effect.fail(
+      new ShopSystem.ShopSystemError({
+        operation: "applyQuote",
+        reason: "Tekmetric's API has no part-line write",
+        retryable: false
+      })
+    )
 
   // Records the distributor order on the first job's note; the lines themselves are the runtime's.
   const applyOrder: ShopSystem.Operations["applyOrder"] = (write) =>
@@ -263,7 +291,9 @@ const make = Effect.gen(function*() {
       if (job === undefined) {
         return yield* new ShopSystem.ShopSystemError({
           operation: "applyOrder",
-          reason: `Tekmetric repair order ${String(ro.repairOrderNumber ?? ro.id)} has no job to record parts order ${write.orderID} on: add a job, then replay`,
+          reason: `Tekmetric repair order ${
+            String(ro.repairOrderNumber ?? ro.id)
+          } has no job to record parts order ${write.orderID} on: add a job, then replay`,
           retryable: false
         })
       }
@@ -274,19 +304,35 @@ const make = Effect.gen(function*() {
       return { added: 0, alreadyPresent: 0 }
     })
 
-  const loadRepairOrderShallow = (client: TekmetricClient.Client, shop: string, shopId: string, repairOrderId: string) =>
+  const loadRepairOrderShallow = (
+    client: TekmetricClient.Client,
+    shop: string,
+    shopId: string,
+    repairOrderId: string
+  ) =>
     Effect.gen(function*() {
       const notFound = new ShopSystem.RepairOrderNotFound({ shopId, repairOrderId })
       if (!/^\d{1,18}$/.test(repairOrderId)) return yield* notFound
       const ro = yield* client.repairOrder(repairOrderId).pipe(
-        Effect.catchIf((error) => error._tag === "TekmetricError" && (error.notFound || error.status === 403), () => Effect.fail(notFound)),
-        Effect.mapError((error) => (error._tag === "RepairOrderNotFound" ? error : toShopSystemError("applyOrder")(error)))
+        Effect.catchIf((error) => error._tag === "TekmetricError" && (error.notFound || error.status === 403), () =>
+          Effect.fail(notFound)),
+        Effect.mapError((
+          error
+        ) => (error._tag === "RepairOrderNotFound" ? error : toShopSystemError("applyOrder")(error)))
       )
-      if (String(ro.shopId) !== shop) return yield* notFound
+      if (String(ro.shopId) !== shop) {
+        return yield* notFound
+      }
       return ro
     })
 
-  return ShopSystem.ShopSystem.of({ capabilities: new Set(CAPABILITIES), loadRepairOrder, listRepairOrders, applyQuote, applyOrder })
+  return ShopSystem.ShopSystem.of({
+    capabilities: new Set(CAPABILITIES),
+    loadRepairOrder,
+    listRepairOrders,
+    applyQuote,
+    applyOrder
+  })
 })
 
 /**
@@ -306,8 +352,11 @@ const make = Effect.gen(function*() {
  *
  * @since 0.1.0
  */
-export const layer: Layer.Layer<ShopSystem.ShopSystem, never, TekmetricConfig | HttpClient.HttpClient | SmsCredentials.SmsCredentials> =
-  Layer.effect(ShopSystem.ShopSystem, make)
+export const layer: Layer.Layer<
+  ShopSystem.ShopSystem,
+  never,
+  TekmetricConfig | HttpClient.HttpClient | SmsCredentials.SmsCredentials
+> = Layer.effect(ShopSystem.ShopSystem, make)
 
 /**
  * The Tekmetric connector.
@@ -318,10 +367,12 @@ export const layer: Layer.Layer<ShopSystem.ShopSystem, never, TekmetricConfig | 
  *
  * @since 0.1.0
  */
-export const connector: Connector.Connector<never, TekmetricConfig | HttpClient.HttpClient | SmsCredentials.SmsCredentials> =
-  Connector.defineConnector({
-    id: "tekmetric",
-    name: "Tekmetric",
-    capabilities: CAPABILITIES,
-    layer
-  })
+export const connector: Connector.Connector<
+  never,
+  TekmetricConfig | HttpClient.HttpClient | SmsCredentials.SmsCredentials
+> = Connector.defineConnector({
+  id: "tekmetric",
+  name: "Tekmetric",
+  capabilities: CAPABILITIES,
+  layer
+})

@@ -105,7 +105,9 @@ export class TekmetricError extends Schema.TaggedError<TekmetricError>()("Tekmet
   /** Whether the same call may succeed later: no answer, a timeout, 408, 429 or a 5xx. */
   get retryable(): boolean {
     if (this.reason === "Transport" || this.reason === "Timeout") return true
-    if (this.reason === "HttpStatus" && this.status !== undefined) return this.status === 408 || this.status === 429 || this.status >= 500
+    if (this.reason === "HttpStatus" && this.status !== undefined) {
+      return this.status === 408 || this.status === 429 || this.status >= 500
+    }
     return false
   }
   /** Tekmetric said the id does not exist. */

@@ -96,7 +96,9 @@ describe("TekmetricClient", () => {
       expect(error._tag).toBe("TekmetricError")
       expect(error).toMatchObject({ status: 429, retryAfterMillis: 120_000, attempts: 1 })
       expect(error._tag === "TekmetricError" && error.retryable).toBe(true)
-      expect(error.message).toBe("Tekmetric getRepairOrder (GET /api/v1/repair-orders/1042) failed: HttpStatus 429: Too Many Requests")
+      expect(error.message).toBe(
+        "Tekmetric getRepairOrder (GET /api/v1/repair-orders/1042) failed: HttpStatus 429: Too Many Requests"
+      )
     }).pipe(Effect.scoped))
 
   it.live("the fake's own rate limit answers 429 with the documented headers", () =>
@@ -105,19 +107,27 @@ describe("TekmetricClient", () => {
       const token = yield* Effect.promise(() =>
         fetch(`${fake.url}/api/v1/oauth/token`, {
           method: "POST",
-          headers: { authorization: `Basic ${Buffer.from(`${demo.clientId}:${demo.clientSecret}`).toString("base64")}`, "content-type": "application/x-www-form-urlencoded" },
+          headers: {
+            authorization: `Basic ${Buffer.from(`${demo.clientId}:${demo.clientSecret}`).toString("base64")}`,
+            "content-type": "application/x-www-form-urlencoded"
+          },
           body: "grant_type=client_credentials"
         }).then((r) => r.json() as Promise<{ access_token: string; scope: string }>)
       )
       expect(token.scope).toBe("1 2")
-      const get = () => fetch(`${fake.url}/api/v1/repair-orders/1042`, { headers: { authorization: `Bearer ${token.access_token}` } })
+      const get = () =>
+        fetch(`${fake.url}/api/v1/repair-orders/1042`, { headers: { authorization: `Bearer ${token.access_token}` } })
       for (let i = 0; i < 3; i++) expect((yield* Effect.promise(get)).status).toBe(200)
       const limited = yield* Effect.promise(get)
       expect(limited.status).toBe(429)
       expect(limited.headers.get("x-ratelimit-limit")).toBe("3")
       expect(limited.headers.get("x-ratelimit-remaining")).toBe("0")
       expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0)
-      expect(yield* Effect.promise(() => limited.json())).toEqual({ type: "ERROR", message: "Too Many Requests", data: null })
+      expect(yield* Effect.promise(() => limited.json())).toEqual({
+        type: "ERROR",
+        message: "Too Many Requests",
+        data: null
+      })
     }).pipe(Effect.scoped))
 
   it.live("wrong client credentials: a typed one-line error, no retry; unknown ids 404 and other shops 403 are not retried", () =>
@@ -126,13 +136,20 @@ describe("TekmetricClient", () => {
       const wrong = yield* clientOf(fake.url, { clientSecret: Redacted.make("not-the-secret") })
       const refused = yield* Effect.flip(wrong.repairOrder("1042"))
       expect(refused._tag).toBe("TekmetricAuthError")
-      expect(refused.message).toBe("Tekmetric refused the client credentials (HTTP 401: Bad client credentials): check the shop's clientId and clientSecret")
+      expect(refused.message).toBe(
+        "Tekmetric refused the client credentials (HTTP 401: Bad client credentials): check the shop's clientId and clientSecret"
+      )
       expect(tokenRequests(fake)).toBe(1)
       expect(fake.requests().filter((r) => r.path !== "/api/v1/oauth/token")).toEqual([])
 
       const client = yield* clientOf(fake.url)
       const missing = yield* Effect.flip(client.repairOrder("999999"))
-      expect(missing).toMatchObject({ _tag: "TekmetricError", status: 404, attempts: 1, detail: "Repair order not found" })
+      expect(missing).toMatchObject({
+        _tag: "TekmetricError",
+        status: 404,
+        attempts: 1,
+        detail: "Repair order not found"
+      })
       const foreign = yield* Effect.flip(client.repairOrder(String(FAKE_TEKMETRIC_FIXTURES.repairOrders.maple.id)))
       expect(foreign).toMatchObject({ _tag: "TekmetricError", status: 403, attempts: 1 })
       expect(fake.requests().filter((r) => r.path === "/api/v1/repair-orders/999999")).toHaveLength(1)

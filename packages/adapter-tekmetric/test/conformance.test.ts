@@ -15,7 +15,15 @@ const report = runConnectorConformance({
 
 it("the report shows the undeclared capabilities absent and the fallback checked", () => {
   const absent = report.checks.filter((c) => c.status === "absent").flatMap((c) => c.requires)
-  expect(new Set(absent)).toEqual(new Set(["writeQuotedParts", "writeOrderedParts", "writeOrderedParts or writeQuotedParts", "readRepairOrder", "baseVehicleID"]))
+  expect(new Set(absent)).toEqual(
+    new Set([
+      "writeQuotedParts",
+      "writeOrderedParts",
+      "writeOrderedParts or writeQuotedParts",
+      "readRepairOrder",
+      "baseVehicleID"
+    ])
+  )
   const fallback = report.checks.filter((c) => c.name.startsWith("fallback:"))
   expect(fallback.map((c) => c.status)).toEqual(["checked", "checked"])
   expect(fallback.every((c) => c.name.includes("kept by the runtime"))).toBe(true)

@@ -32,7 +32,9 @@ const setup = Effect.gen(function*() {
   const fake = yield* startFakeTekmetric()
   const context = yield* Layer.build(
     TekmetricConnector.layer.pipe(
-      Layer.provide(Layer.succeed(TekmetricConnector.TekmetricConfig, { baseUrl: fake.url, retry: { baseDelay: "10 millis" } })),
+      Layer.provide(
+        Layer.succeed(TekmetricConnector.TekmetricConfig, { baseUrl: fake.url, retry: { baseDelay: "10 millis" } })
+      ),
       Layer.provide(NodeHttpClient.layerUndici),
       Layer.provide(SmsCredentials.layerStatic(SHOPS))
     )
@@ -42,20 +44,42 @@ const setup = Effect.gen(function*() {
 
 const apiCalls = (fake: FakeTekmetric) => fake.requests().filter((r) => r.path !== "/api/v1/oauth/token")
 
-const order = (shopId: string, repairOrderId: string, orderID: string, status = "3", statusDescription = "Order submitted"): ShopSystem.OrderWrite => ({
+const order = (
+  shopId: string,
+  repairOrderId: string,
+  orderID: string,
+  status = "3",
+  statusDescription = "Order submitted"
+): ShopSystem.OrderWrite => ({
   shopId,
   repairOrderId,
   orderID,
   status,
   statusDescription,
-  lines: [{ idempotencyKey: `order:${orderID}:0`, productID: "51515", brandID: "WIX", description: "Oil Filter", quantity: 1, costCents: 649, listCents: 999, coreCents: 0, partTerminologyId: 5340, categoryID: "FLT" }]
+  lines: [{
+    idempotencyKey: `order:${orderID}:0`,
+    productID: "51515",
+    brandID: "WIX",
+    description: "Oil Filter",
+    quantity: 1,
+    costCents: 649,
+    listCents: 999,
+    coreCents: 0,
+    partTerminologyId: 5340,
+    categoryID: "FLT"
+  }]
 })
 
 describe("Tekmetric ShopSystem", () => {
   it.live("declares only what Tekmetric's API allows", () =>
     Effect.gen(function*() {
       const { sms } = yield* setup
-      expect([...sms.capabilities].sort()).toEqual(["linkToRepairOrder", "listRepairOrders", "readRepairOrder", "recordPurchaseOrder"])
+      expect([...sms.capabilities].sort()).toEqual([
+        "linkToRepairOrder",
+        "listRepairOrders",
+        "readRepairOrder",
+        "recordPurchaseOrder"
+      ])
       expect(TekmetricConnector.connector.capabilities).toEqual(sms.capabilities)
     }).pipe(Effect.scoped))
 
@@ -66,7 +90,14 @@ describe("Tekmetric ShopSystem", () => {
       expect(ro).toEqual({
         id: "1042",
         number: "1042",
-        vehicle: { vin: ros.vin.vehicle.vin, licensePlate: "8ABC123", licensePlateState: "CA", year: 2019, make: "Ford", model: "F-150" },
+        vehicle: {
+          vin: ros.vin.vehicle.vin,
+          licensePlate: "8ABC123",
+          licensePlateState: "CA",
+          year: 2019,
+          make: "Ford",
+          model: "F-150"
+        },
         customer: { id: expect.any(String), name: "Dana Reyes" },
         url: expect.stringMatching(/\/admin\/shop\/1\/repair-orders\/1042\/estimate$/)
       })
@@ -74,7 +105,9 @@ describe("Tekmetric ShopSystem", () => {
       expect(plate.vehicle).toMatchObject({ vin: undefined, licensePlate: "TXK4521", licensePlateState: "TX" })
       // Many shops: each reaches its own Tekmetric shop with its own credentials.
       expect((yield* sms.loadRepairOrder({ shopId: "second", repairOrderId: "2001" })).number).toBe("2001")
-      expect((yield* sms.loadRepairOrder({ shopId: "maple", repairOrderId: "3001" })).vehicle.licensePlate).toBe("JEEP21")
+      expect((yield* sms.loadRepairOrder({ shopId: "maple", repairOrderId: "3001" })).vehicle.licensePlate).toBe(
+        "JEEP21"
+      )
     }).pipe(Effect.scoped))
 
   it.live("lists a shop's open repair orders, newest first, at most limit, without VIN or plate too", () =>
@@ -83,30 +116,55 @@ describe("Tekmetric ShopSystem", () => {
       const list = sms.listRepairOrders!
       // Added after the fixtures, so newer: a posted one (not open) and an estimate (open).
       fake.addRepairOrder({ shopId: 1, number: 1046, statusId: 5, customer: { firstName: "Pat", lastName: "Posted" } })
-      fake.addRepairOrder({ shopId: 1, number: 1047, statusId: 1, customer: { firstName: "Eve", lastName: "Estimate" } })
+      fake.addRepairOrder({
+        shopId: 1,
+        number: 1047,
+        statusId: 1,
+        customer: { firstName: "Eve", lastName: "Estimate" }
+      })
       const all = yield* list({ shopId: "main", limit: 50 })
       expect(all.map((ro) => ro.number)).toEqual(["1047", "1045", "1044", "1043", "1042"])
       expect(all.find((ro) => ro.number === "1044")).toEqual({
         id: "1044",
         number: "1044",
-        vehicle: { vin: undefined, licensePlate: undefined, licensePlateState: undefined, year: 2017, make: "Honda", model: "Civic" },
+        vehicle: {
+          vin: undefined,
+          licensePlate: undefined,
+          licensePlateState: undefined,
+          year: 2017,
+          make: "Honda",
+          model: "Civic"
+        },
         customer: { id: expect.any(String), name: "Lee Park" },
         url: expect.stringMatching(/\/admin\/shop\/1\/repair-orders\/1044\/estimate$/)
       })
       const listed = apiCalls(fake).filter((r) => r.path === "/api/v1/repair-orders")
-      expect(listed.at(-1)?.query).toMatchObject({ shop: "1", repairOrderStatusId: "1,2,3", sort: "createdDate", sortDirection: "DESC" })
+      expect(listed.at(-1)?.query).toMatchObject({
+        shop: "1",
+        repairOrderStatusId: "1,2,3",
+        sort: "createdDate",
+        sortDirection: "DESC"
+      })
       expect((yield* list({ shopId: "main", limit: 2 })).map((ro) => ro.number)).toEqual(["1047", "1045"])
       expect(yield* list({ shopId: "main", limit: 0 })).toEqual([])
       // Each shop its own Tekmetric shop, even with the same credentials.
       expect((yield* list({ shopId: "second", limit: 50 })).map((ro) => ro.number)).toEqual(["2001"])
       expect((yield* list({ shopId: "maple", limit: 50 })).map((ro) => ro.number)).toEqual(["3002", "3001"])
-      expect(yield* Effect.flip(list({ shopId: "outOfScope", limit: 5 }))).toMatchObject({ _tag: "ShopSystemError", retryable: false })
+      expect(yield* Effect.flip(list({ shopId: "outOfScope", limit: 5 }))).toMatchObject({
+        _tag: "ShopSystemError",
+        retryable: false
+      })
     }).pipe(Effect.scoped))
 
   it.live("another shop's repair order, an unknown one and a malformed id are RepairOrderNotFound", () =>
     Effect.gen(function*() {
       const { sms } = yield* setup
-      for (const [shopId, repairOrderId] of [["main", "2001"], ["main", "3001"], ["main", "999999"], ["main", "ro_1"], ["maple", "1042"]] as const) {
+      for (
+        const [shopId, repairOrderId] of [["main", "2001"], ["main", "3001"], ["main", "999999"], ["main", "ro_1"], [
+          "maple",
+          "1042"
+        ]] as const
+      ) {
         const error = yield* Effect.flip(sms.loadRepairOrder({ shopId, repairOrderId }))
         expect(error._tag, `${shopId}/${repairOrderId}`).toBe("RepairOrderNotFound")
       }
@@ -116,10 +174,14 @@ describe("Tekmetric ShopSystem", () => {
     Effect.gen(function*() {
       const { fake, sms } = yield* setup
       const failure = (shopId: string, repairOrderId = "1042") =>
-        Effect.map(Effect.flip(sms.loadRepairOrder({ shopId, repairOrderId })), (e) => ({ tag: e._tag, message: e.message, retryable: e._tag === "ShopSystemError" && e.retryable }))
+        Effect.map(
+          Effect.flip(sms.loadRepairOrder({ shopId, repairOrderId })),
+          (e) => ({ tag: e._tag, message: e.message, retryable: e._tag === "ShopSystemError" && e.retryable })
+        )
       expect(yield* failure("wrong")).toEqual({
         tag: "ShopSystemError",
-        message: "loadRepairOrder: Tekmetric refused the client credentials (HTTP 401: Bad client credentials): check the shop's clientId and clientSecret",
+        message:
+          "loadRepairOrder: Tekmetric refused the client credentials (HTTP 401: Bad client credentials): check the shop's clientId and clientSecret",
         retryable: false
       })
       expect(yield* failure("outOfScope")).toEqual({
@@ -129,14 +191,16 @@ describe("Tekmetric ShopSystem", () => {
       })
       expect(yield* failure("ambiguous")).toEqual({
         tag: "ShopSystemError",
-        message: "loadRepairOrder: the Tekmetric credentials cover shops 1, 2: set the shop's secret tekmetricShopId to one of them",
+        message:
+          "loadRepairOrder: the Tekmetric credentials cover shops 1, 2: set the shop's secret tekmetricShopId to one of them",
         retryable: false
       })
       // None of these reached a repair order.
       expect(apiCalls(fake)).toEqual([])
       expect(yield* failure("main", String(ros.noVehicle.id))).toEqual({
         tag: "ShopSystemError",
-        message: "loadRepairOrder: Tekmetric repair order 1044 has no vehicle with a VIN or a license plate and state: add one in Tekmetric before ordering parts",
+        message:
+          "loadRepairOrder: Tekmetric repair order 1044 has no vehicle with a VIN or a license plate and state: add one in Tekmetric before ordering parts",
         retryable: false
       })
       expect(yield* failure("nobody")).toMatchObject({ tag: "ShopSystemError", retryable: false })
@@ -177,7 +241,9 @@ describe("Tekmetric ShopSystem", () => {
       const refusal = yield* Effect.flip(sms.applyOrder(order("main", "1042", "1")))
       expect(refusal._tag === "ShopSystemError" && refusal.retryable).toBe(false)
       const noJob = yield* Effect.flip(sms.applyOrder(order("maple", String(ros.mapleNoJob.id), "7")))
-      expect(noJob.message).toBe("applyOrder: Tekmetric repair order 3002 has no job to record parts order 7 on: add a job, then replay")
+      expect(noJob.message).toBe(
+        "applyOrder: Tekmetric repair order 3002 has no job to record parts order 7 on: add a job, then replay"
+      )
       const quote = yield* Effect.flip(sms.applyQuote({ shopId: "main", repairOrderId: "1042", lines: [] }))
       expect(quote.message).toBe("applyQuote: Tekmetric's API has no part-line write")
     }).pipe(Effect.scoped))
@@ -198,14 +264,25 @@ describe("Tekmetric ShopSystem", () => {
         worker: false,
         punchout: { baseUrl: "http://127.0.0.1:9", vendorApiKey: Redacted.make("vendor-key-not-used") }
       }).pipe(Effect.provide(http))
-      const distributor = { accountNo: "100200", username: "shop", country: "US" as const, apiToken: Redacted.make("token-not-used") }
+      const distributor = {
+        accountNo: "100200",
+        username: "shop",
+        country: "US" as const,
+        apiToken: Redacted.make("token-not-used")
+      }
       yield* runtime.shops.add({ id: "main", name: "Main", distributor, sms: SHOPS.main })
       yield* runtime.shops.add({ id: "outOfScope", name: "Out", distributor, sms: SHOPS.outOfScope })
       yield* runtime.shops.add({ id: "wrong", name: "Wrong", distributor, sms: SHOPS.wrong })
       const launch = (shopId: string, repairOrderId: string) =>
         Effect.map(Effect.flip(runtime.launch({ shopId, repairOrderId })), (e) => `${e._tag}: ${e.message}`)
-      expect(yield* launch("main", "1044")).toMatch(/^ShopSystemError: loadRepairOrder: Tekmetric repair order 1044 has no vehicle with a VIN/)
-      expect(yield* launch("outOfScope", "1042")).toBe("ShopSystemError: loadRepairOrder: Tekmetric shop 3 is not in the token's scope (shops 1, 2)")
-      expect(yield* launch("wrong", "1042")).toMatch(/^ShopSystemError: loadRepairOrder: Tekmetric refused the client credentials/)
+      expect(yield* launch("main", "1044")).toMatch(
+        /^ShopSystemError: loadRepairOrder: Tekmetric repair order 1044 has no vehicle with a VIN/
+      )
+      expect(yield* launch("outOfScope", "1042")).toBe(
+        "ShopSystemError: loadRepairOrder: Tekmetric shop 3 is not in the token's scope (shops 1, 2)"
+      )
+      expect(yield* launch("wrong", "1042")).toMatch(
+        /^ShopSystemError: loadRepairOrder: Tekmetric refused the client credentials/
+      )
     }).pipe(Effect.scoped))
 })

@@ -42,7 +42,11 @@ const median = (values) => {
 const node = median(samples["node -e 0"])
 console.log(`shoplink startup, ${ROUNDS} interleaved rounds (median wall time per spawn)`)
 for (const [name, values] of Object.entries(samples)) {
-  console.log(`  ${name.padEnd(20)} ${median(values).toFixed(1).padStart(7)} ms  ${(median(values) / node).toFixed(2)}×`)
+  console.log(
+    `  ${name.padEnd(20)} ${median(values).toFixed(1).padStart(7)} ms  ${(median(values) / node).toFixed(2)}×`
+  )
 }
 const ratio = median(samples["shoplink --version"]) / node
-console.log(`shoplink --version / node -e 0 = ${ratio.toFixed(2)}× (target ≤ ${TARGET}×): ${ratio <= TARGET ? "met" : "NOT met"}`)
+console.log(
+  `shoplink --version / node -e 0 = ${ratio.toFixed(2)}× (target ≤ ${TARGET}×): ${ratio <= TARGET ? "met" : "NOT met"}`
+)

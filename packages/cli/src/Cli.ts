@@ -17,7 +17,6 @@ import { formatUsage, route } from "./internal/router.js"
 import * as Spec from "./internal/spec.js"
 import { VERSION } from "./internal/version.js"
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Handler = (args: any) => Effect.Effect<void, unknown>
 
 /** Ties a leaf of the spec to its handler, checking that the handler takes what the spec parses. */
@@ -61,10 +60,9 @@ const handlers = new Map<Spec.LeafSpec, () => Promise<Handler>>([
   bind(Spec.dbMigrate, () => import("./internal/dbCommands.js").then((m) => m.migrate))
 ])
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const option = (key: string, spec: Spec.OptionSpec): Options.Options<any> => {
   const flag = Spec.flagOf(key)
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+
   const base: Options.Options<any> = spec.kind === "boolean"
     ? Options.boolean(flag)
     : spec.kind === "integer"
@@ -78,13 +76,11 @@ const option = (key: string, spec: Spec.OptionSpec): Options.Options<any> => {
   return spec.optional === true ? Options.optional(described) : described
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const argument = (spec: Spec.ArgSpec): Args.Args<any> => {
   const described = Args.withDescription(Args.text({ name: spec.name }), spec.description)
   return spec.optional === true ? Args.optional(described) : described
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyCommand = Command.Command<string, never, unknown, any>
 
 const toCommand = (spec: Spec.CommandSpec): AnyCommand => {
@@ -99,13 +95,16 @@ const toCommand = (spec: Spec.CommandSpec): AnyCommand => {
   if (load === undefined) throw new Error(`shoplink: no handler for command "${spec.name}"`)
   const config = {
     ...Object.fromEntries(
-      Object.entries({ ...(spec.global === true ? Spec.GLOBAL_OPTIONS : {}), ...spec.options }).map(([key, o]) => [key, option(key, o)])
+      Object.entries({ ...(spec.global === true ? Spec.GLOBAL_OPTIONS : {}), ...spec.options }).map((
+        [key, o]
+      ) => [key, option(key, o)])
     ),
     ...Object.fromEntries(Object.entries(spec.args).map(([key, a]) => [key, argument(a)]))
   }
-  return Command.make(spec.name, config, (args) => Effect.flatMap(Effect.promise(load), (handler) => handler(args))).pipe(
-    Command.withDescription(spec.description ?? spec.summary)
-  ) as AnyCommand
+  return Command.make(spec.name, config, (args) => Effect.flatMap(Effect.promise(load), (handler) => handler(args)))
+    .pipe(
+      Command.withDescription(spec.description ?? spec.summary)
+    ) as AnyCommand
 }
 
 /**
@@ -118,11 +117,11 @@ const toCommand = (spec: Spec.CommandSpec): AnyCommand => {
  *
  * @since 0.1.0
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+
 export const command: Command.Command<"shoplink", never, unknown, any> = toCommand(Spec.root) as any
 
 // Parse errors come styled with ANSI escapes; keep them only for a colour terminal.
-// eslint-disable-next-line no-control-regex
+
 const ansi = /\u001b\[[0-9;]*m/g
 const strip = (args: ReadonlyArray<unknown>) => args.map((a) => (typeof a === "string" ? a.replace(ansi, "") : a))
 const plain = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
@@ -173,7 +172,10 @@ export const run = (argv: ReadonlyArray<string>): Effect.Effect<number, never, C
         return Effect.succeed((error as unknown as { exitCode: number }).exitCode)
       }
       // @effect/cli has printed its parse error; point at the help that shows the right usage.
-      if (ExitCode.exitCodeOf(error) === ExitCode.ExitCode.Usage && "error" in (error as object) && !("message" in (error as object))) {
+      if (
+        ExitCode.exitCodeOf(error) === ExitCode.ExitCode.Usage && "error" in (error as object) &&
+        !("message" in (error as object))
+      ) {
         const help = ["shoplink", ...routed.path, "--help"].join(" ")
         return Effect.as(asJson ? Effect.void : err(`  fix: see \`${help}\``), ExitCode.ExitCode.Usage as number)
       }

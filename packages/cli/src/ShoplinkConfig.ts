@@ -177,7 +177,9 @@ export const fromSources = (
     }
   }
   // The environment wins over the file: what `values` says, as a provider of the same settings.
-  const provider = ConfigProvider.fromMap(fromEnvironment).pipe(ConfigProvider.orElse(() => ConfigProvider.fromMap(fromFile)))
+  const provider = ConfigProvider.fromMap(fromEnvironment).pipe(
+    ConfigProvider.orElse(() => ConfigProvider.fromMap(fromFile))
+  )
   return { configFile: file?.path, values, empty, provider }
 }
 
@@ -202,7 +204,9 @@ export const provider = (settings: Settings): ConfigProvider.ConfigProvider =>
   settings.provider ??
     ConfigProvider.fromMap(
       new Map(
-        (Object.entries(settings.values) as Array<[SettingKey, Setting]>).map(([key, found]) => [SETTINGS[key].env, found.value])
+        (Object.entries(settings.values) as Array<[SettingKey, Setting]>).map((
+          [key, found]
+        ) => [SETTINGS[key].env, found.value])
       )
     )
 
@@ -284,7 +288,9 @@ const issue = (settings: Settings, key: SettingKey): string | undefined => {
   // The database is checked where it is opened (service.ts), with the file system.
   if (SETTINGS[key].kind === "database") return undefined
   // Read through the connector's Config for the setting: one set of rules for every application.
-  const read = Effect.runSync(Effect.either(Effect.withConfigProvider(Standard.string(SETTINGS[key]), provider(settings))))
+  const read = Effect.runSync(
+    Effect.either(Effect.withConfigProvider(Standard.string(SETTINGS[key]), provider(settings)))
+  )
   if (Either.isRight(read)) return undefined
   const invalid = firstProblem(read.left)
   return found.source === `env ${SETTINGS[key].env}` ? invalid : `${invalid} (${found.source})`
@@ -307,7 +313,9 @@ const issue = (settings: Settings, key: SettingKey): string | undefined => {
  */
 export const problem = (settings: Settings, key: SettingKey): Option.Option<string> => {
   const found = issue(settings, key)
-  return found === undefined ? Option.none() : Option.some(`${SETTINGS[key].env} (${SETTINGS[key].description}) ${found}`)
+  return found === undefined
+    ? Option.none()
+    : Option.some(`${SETTINGS[key].env} (${SETTINGS[key].description}) ${found}`)
 }
 
 const problemOf = (keys: ReadonlyArray<SettingKey>, problems: ReadonlyArray<string>): ConfigProblem =>
@@ -341,7 +349,9 @@ export const requireAll = <const K extends SettingKey>(
     return Option.isSome(p) ? [[key, p.value] as const] : []
   })
   if (bad.length > 0) return Effect.fail(problemOf(bad.map(([k]) => k), bad.map(([, p]) => p)))
-  return Effect.succeed(Object.fromEntries(keys.map((key) => [key, settings.values[key]!.value])) as { readonly [P in K]: string })
+  return Effect.succeed(
+    Object.fromEntries(keys.map((key) => [key, settings.values[key]!.value])) as { readonly [P in K]: string }
+  )
 }
 
 /**

@@ -26,12 +26,17 @@ const noSecrets = (text: string) => {
 describe("shoplink configuration errors", () => {
   it.effect("a base URL that does not parse is a configuration error (exit 2) naming the variable, not a transport error", () =>
     Effect.gen(function*() {
-      const punchout = yield* runCliInProcess(["punchout", "quotes", "oil filter"], { ...env, SHOPLINK_PUNCHOUT_BASE_URL: "not-a-url" })
+      const punchout = yield* runCliInProcess(["punchout", "quotes", "oil filter"], {
+        ...env,
+        SHOPLINK_PUNCHOUT_BASE_URL: "not-a-url"
+      })
       expect(punchout.code).toBe(2)
       expect(punchout.stderr).toContain(
         "error (ConfigProblem): SHOPLINK_PUNCHOUT_BASE_URL (the Punchout API base URL, {base_url}) is not a URL: \"not-a-url\""
       )
-      expect(punchout.stderr).toContain("fix: set SHOPLINK_PUNCHOUT_BASE_URL or punchout.baseUrl in shoplink.config.json")
+      expect(punchout.stderr).toContain(
+        "fix: set SHOPLINK_PUNCHOUT_BASE_URL or punchout.baseUrl in shoplink.config.json"
+      )
       expect(punchout.stderr.split("\n").filter((l) => l !== "")).toHaveLength(2)
       noSecrets(punchout.stderr)
 
@@ -40,32 +45,47 @@ describe("shoplink configuration errors", () => {
       expect(oms.stderr).toContain("SHOPLINK_OMS_TEST_BASE_URL (the Order Management test host")
       expect(oms.stderr).toContain("is not an http(s) URL: \"localhost:4010\"")
 
-      const query = yield* runCliInProcess(["punchout", "session", "create"], { ...env, SHOPLINK_PUNCHOUT_BASE_URL: "http://127.0.0.1:9/?x=1" })
+      const query = yield* runCliInProcess(["punchout", "session", "create"], {
+        ...env,
+        SHOPLINK_PUNCHOUT_BASE_URL: "http://127.0.0.1:9/?x=1"
+      })
       expect(query.code).toBe(2)
-      expect(query.stderr).toContain("SHOPLINK_PUNCHOUT_BASE_URL (the Punchout API base URL, {base_url}) must not have a query")
+      expect(query.stderr).toContain(
+        "SHOPLINK_PUNCHOUT_BASE_URL (the Punchout API base URL, {base_url}) must not have a query"
+      )
     }))
 
   it.effect("a setting wrong on its face fails up front even when the command does not use it", () =>
     Effect.gen(function*() {
-      const result = yield* runCliInProcess(["oms", "account", "--json"], { ...env, SHOPLINK_WEBHOOK_ORDER_URL: "127.0.0.1:8787/order" })
+      const result = yield* runCliInProcess(["oms", "account", "--json"], {
+        ...env,
+        SHOPLINK_WEBHOOK_ORDER_URL: "127.0.0.1:8787/order"
+      })
       expect(result.code).toBe(2)
       expect(result.stdout).toBe("")
       expect(parseJson<{ error: unknown }>(result.stderr).error).toMatchObject({
         exitCode: 2,
         tag: "ConfigProblem",
-        message: "SHOPLINK_WEBHOOK_ORDER_URL (the order webhook URL for new sessions; default http://127.0.0.1:8787/order) is not a URL: \"127.0.0.1:8787/order\""
+        message:
+          "SHOPLINK_WEBHOOK_ORDER_URL (the order webhook URL for new sessions; default http://127.0.0.1:8787/order) is not a URL: \"127.0.0.1:8787/order\""
       })
     }))
 
   it.effect("an empty secret is named as empty, and a file value that does not parse names where it came from", () =>
     Effect.gen(function*() {
-      const empty = yield* runCliInProcess(["punchout", "quotes", "oil filter"], { ...env, SHOPLINK_VENDOR_API_KEY: "" })
+      const empty = yield* runCliInProcess(["punchout", "quotes", "oil filter"], {
+        ...env,
+        SHOPLINK_VENDOR_API_KEY: ""
+      })
       expect(empty.code).toBe(2)
       expect(empty.stderr).toContain(
         "SHOPLINK_VENDOR_API_KEY (the distributor's vendor API key, for Punchout) is set but empty (env SHOPLINK_VENDOR_API_KEY)"
       )
       const cwd = scratchDir()
-      writeFileSync(join(cwd, "shoplink.config.json"), JSON.stringify({ punchout: { baseUrl: "http//typo", vendorApiKey: "" } }))
+      writeFileSync(
+        join(cwd, "shoplink.config.json"),
+        JSON.stringify({ punchout: { baseUrl: "http//typo", vendorApiKey: "" } })
+      )
       const { SHOPLINK_PUNCHOUT_BASE_URL: _, SHOPLINK_VENDOR_API_KEY: __, ...rest } = env
       const file = yield* runCliInProcess(["punchout", "quotes", "oil filter"], rest, { cwd })
       expect(file.code).toBe(2)
@@ -76,7 +96,8 @@ describe("shoplink configuration errors", () => {
 
   it.effect("every missing setting is listed, one line each, naming the variable and what it is for", () =>
     Effect.gen(function*() {
-      const { SHOPLINK_VENDOR_API_KEY: _, SHOPLINK_CUSTOMER_API_TOKEN: __, SHOPLINK_CUSTOMER_USERNAME: ___, ...rest } = env
+      const { SHOPLINK_VENDOR_API_KEY: _, SHOPLINK_CUSTOMER_API_TOKEN: __, SHOPLINK_CUSTOMER_USERNAME: ___, ...rest } =
+        env
       const result = yield* runCliInProcess(["punchout", "quotes", "oil filter"], rest)
       expect(result.code).toBe(2)
       expect(result.stderr.trimEnd().split("\n")).toEqual([
@@ -100,7 +121,11 @@ describe("shoplink configuration errors", () => {
 
   it.effect("doctor fails the setting's own check for a value wrong on its face (exit 2)", () =>
     Effect.gen(function*() {
-      const result = yield* runCliInProcess(["doctor"], { ...env, SHOPLINK_PUNCHOUT_BASE_URL: "not-a-url", SHOPLINK_CUSTOMER_COUNTRY: "USA" })
+      const result = yield* runCliInProcess(["doctor"], {
+        ...env,
+        SHOPLINK_PUNCHOUT_BASE_URL: "not-a-url",
+        SHOPLINK_CUSTOMER_COUNTRY: "USA"
+      })
       expect(result.code).toBe(2)
       expect(result.stdout).toContain("FAIL  SHOPLINK_PUNCHOUT_BASE_URL: is not a URL: \"not-a-url\"")
       expect(result.stdout).toContain("FAIL  SHOPLINK_CUSTOMER_COUNTRY: is \"USA\"; expected US, US QA, CA or CA QA")

@@ -8,7 +8,9 @@ import { closedPort as refusedPort } from "@shoplink/vitest-config/net"
 
 interface DoctorJson {
   readonly ok: boolean
-  readonly checks: ReadonlyArray<{ name: string; status: "pass" | "fail" | "skip"; detail: string; fix?: string; exitCode?: number }>
+  readonly checks: ReadonlyArray<
+    { name: string; status: "pass" | "fail" | "skip"; detail: string; fix?: string; exitCode?: number }
+  >
 }
 
 /** A port that refuses connections: bound, then closed. */
@@ -22,7 +24,9 @@ layer(SandboxServer.layer(), { excludeTestServices: true })("shoplink doctor", (
       const result = yield* runCliInProcess(["doctor"], sandboxEnv(sandbox))
       expect(result.stderr).toBe("")
       expect(result.code).toBe(0)
-      expect(result.stdout).toContain("PASS  Punchout vendor key + customer credentials: session created for account 100200")
+      expect(result.stdout).toContain(
+        "PASS  Punchout vendor key + customer credentials: session created for account 100200"
+      )
       expect(result.stdout).toContain("PASS  customer token (accountDetails): account 100200")
       expect(result.stdout).toContain("PASS  SHOPLINK_VENDOR_API_KEY: <redacted>…0001 (env SHOPLINK_VENDOR_API_KEY)")
       expect(result.stdout).toContain("All checks passed.")
@@ -55,7 +59,10 @@ layer(SandboxServer.layer(), { excludeTestServices: true })("shoplink doctor", (
   it.effect("an unknown OMS key fails the key check and skips the token check", () =>
     Effect.gen(function*() {
       const sandbox = yield* SandboxServer
-      const result = yield* runCliInProcess(["doctor"], { ...sandboxEnv(sandbox), SHOPLINK_OMS_API_KEY: "sbx-oms-test-key-unknown" })
+      const result = yield* runCliInProcess(["doctor"], {
+        ...sandboxEnv(sandbox),
+        SHOPLINK_OMS_API_KEY: "sbx-oms-test-key-unknown"
+      })
       expect(result.code).toBe(3)
       expect(result.stdout).toMatch(/FAIL {2}Order Management API key: API0206/)
       expect(result.stdout).toContain("fix: check SHOPLINK_OMS_API_KEY")
@@ -70,7 +77,9 @@ layer(SandboxServer.layer(), { excludeTestServices: true })("shoplink doctor", (
       const result = yield* runCliInProcess(["doctor"], env)
       expect(result.code).toBe(2)
       expect(result.stdout).toContain("FAIL  SHOPLINK_CUSTOMER_API_TOKEN: is missing")
-      expect(result.stdout).toContain("fix: set SHOPLINK_CUSTOMER_API_TOKEN or customer.apiToken in shoplink.config.json")
+      expect(result.stdout).toContain(
+        "fix: set SHOPLINK_CUSTOMER_API_TOKEN or customer.apiToken in shoplink.config.json"
+      )
       expect(result.stdout).toContain("SKIP  Punchout API reachable: needs configuration")
       expect(result.stderr).toContain("first: SHOPLINK_CUSTOMER_API_TOKEN")
     }))
@@ -79,7 +88,10 @@ layer(SandboxServer.layer(), { excludeTestServices: true })("shoplink doctor", (
     Effect.gen(function*() {
       const sandbox = yield* SandboxServer
       const port = yield* closedPort
-      const result = yield* runCliInProcess(["doctor"], { ...sandboxEnv(sandbox), SHOPLINK_PUNCHOUT_BASE_URL: `http://127.0.0.1:${port}` })
+      const result = yield* runCliInProcess(["doctor"], {
+        ...sandboxEnv(sandbox),
+        SHOPLINK_PUNCHOUT_BASE_URL: `http://127.0.0.1:${port}`
+      })
       expect(result.code).toBe(5)
       expect(result.stdout).toMatch(/FAIL {2}Punchout API reachable: http:\/\/127\.0\.0\.1:\d+: .*ConnectionRefused/)
       expect(result.stdout).toContain("fix: check SHOPLINK_PUNCHOUT_BASE_URL and your network")
@@ -91,15 +103,27 @@ layer(SandboxServer.layer(), { excludeTestServices: true })("shoplink doctor", (
       const sandbox = yield* SandboxServer
       const env = sandboxEnv(sandbox)
       const cwd = scratchDir()
-      writeFileSync(join(cwd, "shoplink.config.json"), JSON.stringify({
-        punchout: { baseUrl: sandbox.url, vendorApiKey: "stale-key-in-the-file" },
-        oms: { environment: "US_QUA", apiKey: env.SHOPLINK_OMS_API_KEY, testBaseUrl: sandbox.url },
-        customer: { accountNo: "100200", username: "parts@mainstreet-auto.example", country: "US", apiToken: env.SHOPLINK_CUSTOMER_API_TOKEN }
-      }))
-      const result = yield* runCliInProcess(["doctor"], { SHOPLINK_VENDOR_API_KEY: env.SHOPLINK_VENDOR_API_KEY! }, { cwd })
+      writeFileSync(
+        join(cwd, "shoplink.config.json"),
+        JSON.stringify({
+          punchout: { baseUrl: sandbox.url, vendorApiKey: "stale-key-in-the-file" },
+          oms: { environment: "US_QUA", apiKey: env.SHOPLINK_OMS_API_KEY, testBaseUrl: sandbox.url },
+          customer: {
+            accountNo: "100200",
+            username: "parts@mainstreet-auto.example",
+            country: "US",
+            apiToken: env.SHOPLINK_CUSTOMER_API_TOKEN
+          }
+        })
+      )
+      const result = yield* runCliInProcess(["doctor"], { SHOPLINK_VENDOR_API_KEY: env.SHOPLINK_VENDOR_API_KEY! }, {
+        cwd
+      })
       expect(result.code).toBe(0)
       expect(result.stdout).toContain("PASS  config file: shoplink.config.json")
-      expect(result.stdout).toContain("PASS  SHOPLINK_PUNCHOUT_BASE_URL: " + sandbox.url + " (shoplink.config.json punchout.baseUrl)")
+      expect(result.stdout).toContain(
+        "PASS  SHOPLINK_PUNCHOUT_BASE_URL: " + sandbox.url + " (shoplink.config.json punchout.baseUrl)"
+      )
       expect(result.stdout).toContain("(env SHOPLINK_VENDOR_API_KEY)")
       expect(result.stdout).not.toContain("stale-key-in-the-file")
       expect(result.stdout).not.toContain(env.SHOPLINK_CUSTOMER_API_TOKEN)

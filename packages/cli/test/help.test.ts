@@ -22,7 +22,22 @@ const expectReadable = (text: string) => {
   expect(text).not.toContain("This setting is optional")
   expect(text).not.toContain("A user-defined piece of text")
   // A parent name never repeats: no "punchout punchout session create".
-  for (const name of ["shoplink", "punchout", "oms", "session", "order", "invoice", "webhook", "sandbox", "shops", "secrets", "keys", "inbox"]) {
+  for (
+    const name of [
+      "shoplink",
+      "punchout",
+      "oms",
+      "session",
+      "order",
+      "invoice",
+      "webhook",
+      "sandbox",
+      "shops",
+      "secrets",
+      "keys",
+      "inbox"
+    ]
+  ) {
     expect(text).not.toContain(`${name} ${name} `)
   }
 }
@@ -49,25 +64,29 @@ describe("shoplink --help", () => {
       expect(help).toMatch(/^USAGE\n {2}shoplink <command>/m)
     }))
 
-  it.effect("each command's help: usage with its full path, its own options only, a pointer to the rest", () =>
-    Effect.gen(function*() {
-      for (const path of [...leafPaths, ...groupPaths.filter((p) => p.length > 0)]) {
-        const result = yield* runCli([...path, "--help"], {})
-        const where = path.join(" ")
-        expect(result.code, where).toBe(0)
-        const help = result.stdout
-        expectReadable(help)
-        expect(help, where).toMatch(new RegExp(`^USAGE\\n {2}shoplink ${where}( |$)`, "m"))
-        expect(help, where).toMatch(/^EXAMPLES\n {2}\$ shoplink /m)
-        expect(help, where).toContain("`shoplink --help`")
-        // Not repeated from `shoplink --help`:
-        expect(help, where).not.toMatch(/^(GLOBAL OPTIONS|EXIT CODES|ENVIRONMENT)$/m)
-        expect(help, where).not.toMatch(/^ {2}(--config <file>|-h, --help|--version) /m)
-        expect(help, where).not.toContain("SHOPLINK_VENDOR_API_KEY ")
-        expect(help, where).not.toContain("--completions")
-        expect(help, where).not.toContain("--log-level")
-      }
-    }), { timeout: 180_000 })
+  it.effect(
+    "each command's help: usage with its full path, its own options only, a pointer to the rest",
+    () =>
+      Effect.gen(function*() {
+        for (const path of [...leafPaths, ...groupPaths.filter((p) => p.length > 0)]) {
+          const result = yield* runCli([...path, "--help"], {})
+          const where = path.join(" ")
+          expect(result.code, where).toBe(0)
+          const help = result.stdout
+          expectReadable(help)
+          expect(help, where).toMatch(new RegExp(`^USAGE\\n {2}shoplink ${where}( |$)`, "m"))
+          expect(help, where).toMatch(/^EXAMPLES\n {2}\$ shoplink /m)
+          expect(help, where).toContain("`shoplink --help`")
+          // Not repeated from `shoplink --help`:
+          expect(help, where).not.toMatch(/^(GLOBAL OPTIONS|EXIT CODES|ENVIRONMENT)$/m)
+          expect(help, where).not.toMatch(/^ {2}(--config <file>|-h, --help|--version) /m)
+          expect(help, where).not.toContain("SHOPLINK_VENDOR_API_KEY ")
+          expect(help, where).not.toContain("--completions")
+          expect(help, where).not.toContain("--log-level")
+        }
+      }),
+    { timeout: 180_000 }
+  )
 
   it.effect("a leaf lists its arguments and options with defaults; a group lists its commands by full path", () =>
     Effect.gen(function*() {
@@ -100,7 +119,11 @@ describe("shoplink --help", () => {
       const nested = yield* runCli(["oms", "order", "craete", "--json"], {})
       expect(nested.code).toBe(2)
       expect(JSON.parse(nested.stderr)).toMatchObject({
-        error: { exitCode: 2, tag: "UsageError", message: "unknown command \"craete\" for `shoplink oms order`; did you mean `create`?" }
+        error: {
+          exitCode: 2,
+          tag: "UsageError",
+          message: "unknown command \"craete\" for `shoplink oms order`; did you mean `create`?"
+        }
       })
       const option = yield* runCli(["punchout", "quotes", "oil", "--qyt", "2"], {})
       expect(option.code).toBe(2)
@@ -118,7 +141,9 @@ describe("shoplink --help", () => {
       expect(inline.stderr).toContain("--port: 'http' is not an integer")
       const choice = yield* runCli(["oms", "account", "--env", "US_QA"], {})
       expect(choice.code).toBe(2)
-      expect(choice.stderr).toContain("--env: 'US_QA' is not one of US_QUA, CA_QUA, US_PRD, CA_PRD; did you mean `US_QUA`?")
+      expect(choice.stderr).toContain(
+        "--env: 'US_QA' is not one of US_QUA, CA_QUA, US_PRD, CA_PRD; did you mean `US_QUA`?"
+      )
       const empty = yield* runCli(["punchout", "quotes", "oil", "--config", ""], {})
       expect(empty.code).toBe(2)
       expect(empty.stderr).toContain("--config needs a value")
@@ -128,7 +153,11 @@ describe("shoplink --help", () => {
       const missing = yield* runCli(["oms", "price", "51515", "--json"], {})
       expect(missing.code).toBe(2)
       expect(JSON.parse(missing.stderr)).toMatchObject({
-        error: { tag: "UsageError", message: "missing option --brand <code> (brand code, e.g. WIX)", fix: "see `shoplink oms price --help`" }
+        error: {
+          tag: "UsageError",
+          message: "missing option --brand <code> (brand code, e.g. WIX)",
+          fix: "see `shoplink oms price --help`"
+        }
       })
       const argument = yield* runCli(["punchout", "order", "submit"], {})
       expect(argument.code).toBe(2)
@@ -137,12 +166,16 @@ describe("shoplink --help", () => {
 
   it.effect("--version prints the package version", () =>
     Effect.gen(function*() {
-      const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
+      const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+        version: string
+      }
       const result = yield* runCli(["--version"], {})
       expect(result.code).toBe(0)
       expect(result.stdout).toBe(`${version}\n`)
       const source = readFileSync(new URL("../src/internal/version.ts", import.meta.url), "utf8")
-      expect(source, "src/internal/version.ts is stale: run the build").toContain(`export const VERSION = ${JSON.stringify(version)}`)
+      expect(source, "src/internal/version.ts is stale: run the build").toContain(
+        `export const VERSION = ${JSON.stringify(version)}`
+      )
     }))
 
   it.effect("the help's facts are the parser's: @effect/cli accepts every command, argument and option the spec lists", () =>
@@ -162,14 +195,23 @@ describe("shoplink --help", () => {
           Effect.provide(NodeContext.layer),
           Effect.either
         )
-        expect(Either.isRight(parsed) && parsed.right._tag === "UserDefined" && parsed.right.leftover.length === 0, argv.join(" "))
+        expect(
+          Either.isRight(parsed) && parsed.right._tag === "UserDefined" && parsed.right.leftover.length === 0,
+          argv.join(" ")
+        )
           .toBe(true)
         // …and nothing the spec leaves out.
-        const extra = yield* CommandDescriptor.parse(command.descriptor, [...argv, "--not-in-the-spec"], CliConfig.defaultConfig).pipe(
+        const extra = yield* CommandDescriptor.parse(
+          command.descriptor,
+          [...argv, "--not-in-the-spec"],
+          CliConfig.defaultConfig
+        ).pipe(
           Effect.provide(NodeContext.layer),
           Effect.either
         )
-        expect(Either.isRight(extra) && extra.right._tag === "UserDefined" && extra.right.leftover.length === 0).toBe(false)
+        expect(Either.isRight(extra) && extra.right._tag === "UserDefined" && extra.right.leftover.length === 0).toBe(
+          false
+        )
       }
     }))
 
@@ -183,7 +225,9 @@ describe("shoplink --help", () => {
         spawnSync(process.execPath, [join(dir, "dist", "bin.js"), ...args], { cwd: dir, encoding: "utf8" })
       const version = bare(["--version"])
       expect(version.status).toBe(0)
-      expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(dirname(BIN), "..", "package.json"), "utf8")).version)
+      expect(version.stdout.trim()).toBe(
+        JSON.parse(readFileSync(join(dirname(BIN), "..", "package.json"), "utf8")).version
+      )
       for (const args of [["--help"], ["punchout", "--help"], ["inbox", "list", "--help"]]) {
         const help = bare(args)
         expect(help.stderr).toBe("")

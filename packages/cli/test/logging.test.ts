@@ -16,7 +16,10 @@ describe("shoplink log lines", () => {
       expect(migrated.stderr).toBe("")
       expect(migrated.code).toBe(0)
       // As if a newer release had migrated it.
-      yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql`INSERT INTO ${sql(Migrations.table)} (migration_id, name) VALUES (99, 'future')`).pipe(
+      yield* Effect.flatMap(
+        SqlClient.SqlClient,
+        (sql) => sql`INSERT INTO ${sql(Migrations.table)} (migration_id, name) VALUES (99, 'future')`
+      ).pipe(
         Effect.provide(Storage.sqlite(file)),
         Effect.orDie
       )

@@ -18,7 +18,12 @@ layer(SandboxServer.layer(), { excludeTestServices: true })("shoplink oms", (it)
 
       const price = yield* runCliInProcess(["oms", "price", "51515", "--brand", "WIX", "--qty", "2", "--json"], env)
       expect(price.code).toBe(0)
-      const body = parseJson<{ status: { message: { ID: string } }; items: ReadonlyArray<{ productID: string; warehouses: ReadonlyArray<{ warehouseCode: string }> }> }>(price.stdout)
+      const body = parseJson<
+        {
+          status: { message: { ID: string } }
+          items: ReadonlyArray<{ productID: string; warehouses: ReadonlyArray<{ warehouseCode: string }> }>
+        }
+      >(price.stdout)
       expect(body.status.message.ID).toBe("API0200")
       expect(body.items[0]?.productID).toBe("51515")
       expect(body.items[0]?.warehouses.length).toBeGreaterThan(0)
@@ -34,7 +39,20 @@ layer(SandboxServer.layer(), { excludeTestServices: true })("shoplink oms", (it)
     Effect.gen(function*() {
       const sandbox = yield* SandboxServer
       const env = sandboxEnv(sandbox)
-      const created = yield* runCliInProcess(["oms", "order", "create", "--product", "51515", "--brand", "WIX", "--qty", "1", "--po", "PO-42", "--json"], env)
+      const created = yield* runCliInProcess([
+        "oms",
+        "order",
+        "create",
+        "--product",
+        "51515",
+        "--brand",
+        "WIX",
+        "--qty",
+        "1",
+        "--po",
+        "PO-42",
+        "--json"
+      ], env)
       expect(created.code).toBe(0)
       const orderNo = parseJson<{ orderHeader: { orderNo: string } }>(created.stdout).orderHeader.orderNo
       expect(orderNo).toMatch(/^\d+$/)
@@ -70,11 +88,14 @@ layer(SandboxServer.layer(), { excludeTestServices: true })("shoplink oms", (it)
       const sandbox = yield* SandboxServer
       const env = sandboxEnv(sandbox)
       const cwd = scratchDir()
-      writeFileSync(join(cwd, "address.json"), JSON.stringify({
-        name: "Jane Doe",
-        phoneNumber: "5125550100",
-        ...SANDBOX_FIXTURES.dropShip.recommendable
-      }))
+      writeFileSync(
+        join(cwd, "address.json"),
+        JSON.stringify({
+          name: "Jane Doe",
+          phoneNumber: "5125550100",
+          ...SANDBOX_FIXTURES.dropShip.recommendable
+        })
+      )
       const args = ["oms", "order", "create", "--product", "51515", "--brand", "WIX", "--ship-to", "address.json"]
       const refused = yield* runCliInProcess(args, env, { cwd })
       expect(refused.code).toBe(4)
@@ -84,7 +105,9 @@ layer(SandboxServer.layer(), { excludeTestServices: true })("shoplink oms", (it)
 
       const accepted = yield* runCliInProcess([...args, "--accept-recommendation", "--json"], env, { cwd })
       expect(accepted.code).toBe(0)
-      const header = parseJson<{ orderHeader: { orderNo: string; shippingAddress?: { zipCode: string } } }>(accepted.stdout).orderHeader
+      const header =
+        parseJson<{ orderHeader: { orderNo: string; shippingAddress?: { zipCode: string } } }>(accepted.stdout)
+          .orderHeader
       expect(header.orderNo).toMatch(/^\d+$/)
       expect(accepted.stderr).toMatch(/^API0327: using the recommended address /m)
     }))

@@ -26,8 +26,22 @@ const seed = () =>
     const file = join(scratchDir(), "shoplink.db")
     yield* Effect.gen(function*() {
       const ledger = yield* PartsLedger.PartsLedger
-      yield* ledger.recordQuote({ shopId: "shop_1", repairOrderId: "1042", lines: [part("quote:d1:0"), part("quote:d1:1", { productID: "=2+3", description: "Starter, \"reman\"", coreCents: 4500, quantity: 1 })] })
-      yield* ledger.recordOrder({ shopId: "shop_1", repairOrderId: "1042", orderID: "10423", status: "3", statusDescription: "Order submitted", lines: [part("order:10423:0")] })
+      yield* ledger.recordQuote({
+        shopId: "shop_1",
+        repairOrderId: "1042",
+        lines: [
+          part("quote:d1:0"),
+          part("quote:d1:1", { productID: "=2+3", description: "Starter, \"reman\"", coreCents: 4500, quantity: 1 })
+        ]
+      })
+      yield* ledger.recordOrder({
+        shopId: "shop_1",
+        repairOrderId: "1042",
+        orderID: "10423",
+        status: "3",
+        statusDescription: "Order submitted",
+        lines: [part("order:10423:0")]
+      })
       yield* ledger.recordQuote({ shopId: "shop_2", repairOrderId: "1042", lines: [part("quote:d9:0")] })
     }).pipe(Effect.provide(PartsLedger.layerSql.pipe(Layer.provide(Storage.sqlite(file)))))
     return { file, env: { SHOPLINK_DATABASE_URL: file } }
@@ -53,12 +67,28 @@ describe("shoplink parts list", () => {
       const csv = yield* runCliInProcess(["parts", "list", "--shop", "shop_1", "--ro", "1042", "--csv"], env)
       expect(csv.code).toBe(0)
       const rows = csv.stdout.split("\r\n")
-      expect(rows[0]).toBe("kind,order_id,status,brand,part_number,description,quantity,unit_cost,unit_list,unit_core,extended_cost,part_terminology_id,category,recorded_at")
+      expect(rows[0]).toBe(
+        "kind,order_id,status,brand,part_number,description,quantity,unit_cost,unit_list,unit_core,extended_cost,part_terminology_id,category,recorded_at"
+      )
       expect(rows[2]).toMatch(/^quote,,,WIX,'=2\+3,"Starter, ""reman""",1,6\.49,9\.99,45\.00,6\.49,5340,FLT,/)
       expect(rows).toHaveLength(5)
-      const asJson = yield* runCliInProcess(["parts", "list", "--shop", "shop_1", "--ro", "1042", "--json", "--database", file], {})
+      const asJson = yield* runCliInProcess([
+        "parts",
+        "list",
+        "--shop",
+        "shop_1",
+        "--ro",
+        "1042",
+        "--json",
+        "--database",
+        file
+      ], {})
       const parsed = parseJson<ReadonlyArray<Record<string, unknown>>>(asJson.stdout)
-      expect(parsed.map((l) => [l["kind"], l["orderID"], l["costCents"]])).toEqual([["quote", null, 649], ["quote", null, 649], ["order", "10423", 649]])
+      expect(parsed.map((l) => [l["kind"], l["orderID"], l["costCents"]])).toEqual([["quote", null, 649], [
+        "quote",
+        null,
+        649
+      ], ["order", "10423", 649]])
       const empty = yield* runCliInProcess(["parts", "list", "--shop", "shop_3", "--ro", "1042"], env)
       expect(empty.code).toBe(0)
       expect(empty.stdout).toContain("no parts kept for repair order 1042 of shop shop_3")
@@ -72,7 +102,9 @@ describe("shoplink parts list", () => {
       const both = yield* runCliInProcess(["parts", "list", "--shop", "shop_1", "--ro", "1042", "--csv", "--json"], env)
       expect(both.code).toBe(2)
       expect(both.stderr).toContain("--csv and --json are two formats")
-      const missing = yield* runCliInProcess(["parts", "list", "--shop", "shop_1", "--ro", "1042"], { SHOPLINK_DATABASE_URL: join(scratchDir(), "nope.db") })
+      const missing = yield* runCliInProcess(["parts", "list", "--shop", "shop_1", "--ro", "1042"], {
+        SHOPLINK_DATABASE_URL: join(scratchDir(), "nope.db")
+      })
       expect(missing.code).not.toBe(0)
       expect(missing.stdout).toBe("")
     }))

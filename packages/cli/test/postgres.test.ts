@@ -37,7 +37,21 @@ describe("shoplink on PostgreSQL", () => {
       withPassword.password = "not-checked-by-trust-auth"
       const env = { SHOPLINK_DATABASE_URL: withPassword.toString(), SHOPLINK_SECRET_KEYS: SecretBox.generateKey("k1") }
       const added = yield* runCli(
-        ["shops", "add", "shop_pg", "--name", "Main Street Auto", "--account", "100200", "--username", "parts@mainstreet.example", "--country", "US", "--sms-secret", "apiKey"],
+        [
+          "shops",
+          "add",
+          "shop_pg",
+          "--name",
+          "Main Street Auto",
+          "--account",
+          "100200",
+          "--username",
+          "parts@mainstreet.example",
+          "--country",
+          "US",
+          "--sms-secret",
+          "apiKey"
+        ],
         env,
         { stdin: JSON.stringify({ apiToken: TOKEN, sms: { apiKey: SMS_KEY } }) }
       )
@@ -55,7 +69,9 @@ describe("shoplink on PostgreSQL", () => {
       const stored = yield* everything(db.url)
       expect(stored).toContain("shop_pg")
       for (const secret of [TOKEN, SMS_KEY]) expect(stored).not.toContain(secret)
-      for (const output of [added, listed, key, inbox]) expect(`${output.stdout}${output.stderr}`).not.toContain("not-checked-by-trust-auth")
+      for (const output of [added, listed, key, inbox]) {
+        expect(`${output.stdout}${output.stderr}`).not.toContain("not-checked-by-trust-auth")
+      }
       const removed = yield* runCli(["shops", "remove", "shop_pg"], env)
       expect(removed.code).toBe(0)
       expect(parseJson((yield* runCli(["shops", "list", "--json"], env)).stdout)).toEqual([])
@@ -64,12 +80,20 @@ describe("shoplink on PostgreSQL", () => {
   it.effect("a database URL that cannot be used: one line, exit non-zero, no password", () =>
     Effect.gen(function*() {
       const env = { SHOPLINK_SECRET_KEYS: SecretBox.generateKey("k1") }
-      const scheme = yield* runCli(["shops", "list"], { ...env, SHOPLINK_DATABASE_URL: "mysql://root:hunter2@db/shoplink" })
+      const scheme = yield* runCli(["shops", "list"], {
+        ...env,
+        SHOPLINK_DATABASE_URL: "mysql://root:hunter2@db/shoplink"
+      })
       expect(scheme.code).toBe(2)
-      expect(scheme.stderr).toContain('unsupported scheme "mysql:"')
-      const refused = yield* runCli(["shops", "list"], { ...env, SHOPLINK_DATABASE_URL: "postgres://postgres:hunter2@127.0.0.1:9/shoplink" })
+      expect(scheme.stderr).toContain("unsupported scheme \"mysql:\"")
+      const refused = yield* runCli(["shops", "list"], {
+        ...env,
+        SHOPLINK_DATABASE_URL: "postgres://postgres:hunter2@127.0.0.1:9/shoplink"
+      })
       expect(refused.code).not.toBe(0)
-      expect(refused.stderr).toContain("database postgres://postgres:***@127.0.0.1:9/shoplink: nothing answers at that host and port")
+      expect(refused.stderr).toContain(
+        "database postgres://postgres:***@127.0.0.1:9/shoplink: nothing answers at that host and port"
+      )
       for (const output of [scheme, refused]) expect(`${output.stdout}${output.stderr}`).not.toContain("hunter2")
     }))
 
@@ -80,7 +104,10 @@ describe("shoplink on PostgreSQL", () => {
         const first = yield* runCliInProcess(["db", "migrate", "--json"], { SHOPLINK_DATABASE_URL: url })
         expect(first.stderr).toBe("")
         expect(first.code).toBe(0)
-        const report = parseJson(first.stdout) as { version: number; applied: ReadonlyArray<{ version: number; name: string }> }
+        const report = parseJson(first.stdout) as {
+          version: number
+          applied: ReadonlyArray<{ version: number; name: string }>
+        }
         expect(report.version).toBe(Migrations.latest)
         expect(report.applied.map((m) => m.version)).toEqual(Array.from({ length: Migrations.latest }, (_, i) => i + 1))
         expect(report.applied[0]).toEqual({ version: 1, name: "initial_schema" })

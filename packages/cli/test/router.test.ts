@@ -12,15 +12,27 @@ describe("global options anywhere", () => {
       args: ["shops", "list", "--config", "a.json"]
     })
     expect(route(["shops", "--json", "list"])).toMatchObject({ _tag: "Run", args: ["shops", "list", "--json"] })
-    expect(route(["--config=a.json", "doctor", "--json"])).toMatchObject({ _tag: "Run", args: ["doctor", "--json", "--config=a.json"] })
+    expect(route(["--config=a.json", "doctor", "--json"])).toMatchObject({
+      _tag: "Run",
+      args: ["doctor", "--json", "--config=a.json"]
+    })
     expect(route(["doctor", "--json"])).toMatchObject({ _tag: "Run", args: ["doctor", "--json"] })
     // `--log-level` stays where @effect/cli reads it.
-    expect(route(["--log-level", "debug", "--json", "doctor"])).toMatchObject({ _tag: "Run", args: ["--log-level", "debug", "doctor", "--json"] })
+    expect(route(["--log-level", "debug", "--json", "doctor"])).toMatchObject({
+      _tag: "Run",
+      args: ["--log-level", "debug", "doctor", "--json"]
+    })
   })
 
   it("a moved option is checked as if given after the command", () => {
-    expect(route(["--json", "doctor", "--no-such"])).toMatchObject({ _tag: "Usage", message: "unknown option --no-such for `shoplink doctor`" })
-    expect(route(["--nope", "doctor"])).toMatchObject({ _tag: "Usage", message: "unknown option --nope for `shoplink`" })
+    expect(route(["--json", "doctor", "--no-such"])).toMatchObject({
+      _tag: "Usage",
+      message: "unknown option --no-such for `shoplink doctor`"
+    })
+    expect(route(["--nope", "doctor"])).toMatchObject({
+      _tag: "Usage",
+      message: "unknown option --nope for `shoplink`"
+    })
   })
 
   it.effect("`shoplink --json doctor` runs doctor and answers JSON, as `doctor --json` does", () =>

@@ -29,7 +29,9 @@ layer(SandboxServer.layer(), { excludeTestServices: true })("shoplink webhook li
       yield* driver.press(token, "export")
       const quote = jsonLines(yield* listener.waitForStdout((s) => s.includes("\"kind\":\"quote\"")))
         .find((l) => l.kind === "quote")!
-      expect(quote.payload.quotes).toEqual([expect.objectContaining({ productID: "51515", brandID: "WIX", quantityReq: 3 })])
+      expect(quote.payload.quotes).toEqual([
+        expect.objectContaining({ productID: "51515", brandID: "WIX", quantityReq: 3 })
+      ])
 
       yield* driver.press(token, "exportAndSubmit")
       const order = jsonLines(yield* listener.waitForStdout((s) => s.includes("\"kind\":\"order\"")))
@@ -49,7 +51,9 @@ layer(SandboxServer.layer(), { excludeTestServices: true })("shoplink webhook li
   it.scoped("sandbox start prints settings that work for the other commands", () =>
     Effect.gen(function*() {
       const started = yield* startCli(["sandbox", "start", "--port", "0", "--json"], {})
-      const stdout = yield* started.waitForStdout((s) => s.trimEnd().endsWith("}") && s.includes("SHOPLINK_CUSTOMER_API_TOKEN"))
+      const stdout = yield* started.waitForStdout((s) =>
+        s.trimEnd().endsWith("}") && s.includes("SHOPLINK_CUSTOMER_API_TOKEN")
+      )
       const info = parseJson<{ url: string; env: Record<string, string> }>(stdout)
       expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
       const quotes = yield* runCli(["punchout", "quotes", "51515", "--brand", "WIX", "--json"], info.env)

@@ -39,7 +39,23 @@ const body = (n) =>
       status: 3,
       statusDescription: "Order submitted",
       orderLines: [
-        { acaPartTerminologyID: 5340, productID: "51515", brandID: "WIX", categoryID: "FLT", productDesc: "Oil Filter", dispatchTime: 1763773200000, quantity: 2, price: 6.49, listPrice: 9.99, corePrice: 0, weight: 0.8, quality: "", requestedProductId: "", status: "3", statusDescription: "Order submitted" }
+        {
+          acaPartTerminologyID: 5340,
+          productID: "51515",
+          brandID: "WIX",
+          categoryID: "FLT",
+          productDesc: "Oil Filter",
+          dispatchTime: 1763773200000,
+          quantity: 2,
+          price: 6.49,
+          listPrice: 9.99,
+          corePrice: 0,
+          weight: 0.8,
+          quality: "",
+          requestedProductId: "",
+          status: "3",
+          statusDescription: "Order submitted"
+        }
       ]
     }
   })
@@ -48,7 +64,8 @@ const dir = mkdtempSync(join(tmpdir(), "shoplink-bench-"))
 const scope = Effect.runSync(Scope.make())
 // Info logs (one per delivery) go to a terminal in this run; production keeps them, the bench
 // measures the receiver at warning level.
-const run = (effect) => Effect.runPromise(Scope.extend(effect, scope).pipe(Logger.withMinimumLogLevel(LogLevel.Warning)))
+const run = (effect) =>
+  Effect.runPromise(Scope.extend(effect, scope).pipe(Logger.withMinimumLogLevel(LogLevel.Warning)))
 
 // Our receiver on a SQLite inbox file, with one registered launch key.
 const stores = Layer.mergeAll(WebhookInbox.layerSql, LaunchRegistry.layerMemory).pipe(
@@ -61,13 +78,23 @@ const stores = Layer.mergeAll(WebhookInbox.layerSql, LaunchRegistry.layerMemory)
 const { key, receiverUrl, routerUrl } = await run(Effect.gen(function*() {
   const context = yield* Layer.build(stores)
   const registry = yield* Effect.provide(LaunchRegistry.LaunchRegistry, context)
-  const { key } = yield* registry.register({ shopId: "shop_1", repairOrderId: "ro_1", repairOrderNumber: "1042", repairOrderUrl: undefined, expiresAt: Date.now() + 3_600_000 })
+  const { key } = yield* registry.register({
+    shopId: "shop_1",
+    repairOrderId: "ro_1",
+    repairOrderNumber: "1042",
+    repairOrderUrl: undefined,
+    expiresAt: Date.now() + 3_600_000
+  })
   const app = HttpRouter.toHttpApp(WebhookReceiver.router()).pipe(Effect.flatten)
   const server = yield* NodeHttpServer.make(() => createServer(), { port: 0, host: "127.0.0.1" })
   yield* WebhookReceiver.serve(server, app).pipe(Effect.provide(context), Logger.withMinimumLogLevel(LogLevel.Warning))
   const routerServer = yield* NodeHttpServer.make(() => createServer(), { port: 0, host: "127.0.0.1" })
   yield* routerServer.serve(app).pipe(Effect.provide(context), Logger.withMinimumLogLevel(LogLevel.Warning))
-  return { key, receiverUrl: `http://127.0.0.1:${server.address.port}`, routerUrl: `http://127.0.0.1:${routerServer.address.port}` }
+  return {
+    key,
+    receiverUrl: `http://127.0.0.1:${server.address.port}`,
+    routerUrl: `http://127.0.0.1:${routerServer.address.port}`
+  }
 }))
 
 // The baseline: read the body, answer 200.
@@ -104,7 +131,10 @@ const isOrderWebhook = (value) =>
   typeof value === "object" && value !== null && typeof value.referenceID === "string" &&
   typeof value.order === "object" && value.order !== null && typeof value.order.orderID === "string" &&
   typeof value.order.status === "number" && Array.isArray(value.order.orderLines) &&
-  value.order.orderLines.every((l) => typeof l === "object" && l !== null && typeof l.productID === "string" && typeof l.brandID === "string" && typeof l.quantity === "number")
+  value.order.orderLines.every((l) =>
+    typeof l === "object" && l !== null && typeof l.productID === "string" && typeof l.brandID === "string" &&
+    typeof l.quantity === "number"
+  )
 const floor = createServer((req, res) => {
   const match = /^\/shoplink\/webhooks\/([^/]+)\/order$/.exec(req.url ?? "")
   const launch = match === null ? undefined : floorLaunches.get(match[1])
@@ -144,7 +174,12 @@ const load = async (origin, path) => {
   const worker = async () => {
     while (next < REQUESTS) {
       next++
-      const response = await pool.request({ path, method: "POST", headers: { "content-type": "application/json" }, body: body(sequence++) })
+      const response = await pool.request({
+        path,
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: body(sequence++)
+      })
       await response.body.text()
       if (response.statusCode !== 200) failures++
     }
@@ -170,11 +205,14 @@ const fixedRate = async (origin, path) => {
     const wait = due - performance.now()
     if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait))
     const sent = performance.now()
-    inFlight.push(pool.request({ path, method: "POST", headers: { "content-type": "application/json" }, body: body(sequence++) }).then(async (response) => {
-      await response.body.text()
-      if (response.statusCode !== 200) throw new Error(`HTTP ${response.statusCode} from ${origin}${path}`)
-      latencies.push(performance.now() - sent)
-    }))
+    inFlight.push(
+      pool.request({ path, method: "POST", headers: { "content-type": "application/json" }, body: body(sequence++) })
+        .then(async (response) => {
+          await response.body.text()
+          if (response.statusCode !== 200) throw new Error(`HTTP ${response.statusCode} from ${origin}${path}`)
+          latencies.push(performance.now() - sent)
+        })
+    )
   }
   await Promise.all(inFlight)
   await pool.close()
@@ -218,20 +256,44 @@ const floorCpu = median(floorRuns.map((r) => r.cpuMicros))
 const bareCpu = median(bareRuns.map((r) => r.cpuMicros))
 const routerCpu = median(routerRuns.map((r) => r.cpuMicros))
 const ratio = receiver / durable
-console.log(`webhook receiver → SQLite inbox: ${receiver.toFixed(0)} deliveries/s (median of ${ROUNDS} rounds × ${REQUESTS})`)
+console.log(
+  `webhook receiver → SQLite inbox: ${receiver.toFixed(0)} deliveries/s (median of ${ROUNDS} rounds × ${REQUESTS})`
+)
 console.log(`durable floor (node:http + better-sqlite3 by hand): ${durable.toFixed(0)} deliveries/s`)
 console.log(`bare node:http body reader (information only): ${baseline.toFixed(0)} requests/s`)
-console.log(`the router alone in a platform server, no lean handler (information only): ${routerOnly.toFixed(0)} deliveries/s (${(routerOnly / durable).toFixed(2)}× the floor)`)
-console.log(`CPU per request (load generator included): receiver ${receiverCpu.toFixed(0)} µs, floor ${floorCpu.toFixed(0)} µs, bare ${bareCpu.toFixed(0)} µs, router alone ${routerCpu.toFixed(0)} µs`)
-console.log(`ratio receiver / durable floor: ${ratio.toFixed(2)}× (target ≥ 0.50×: ${ratio >= 0.5 ? "met" : "NOT met"}) on ${availableParallelism()} cores, ${CONNECTIONS} connections`)
+console.log(
+  `the router alone in a platform server, no lean handler (information only): ${routerOnly.toFixed(0)} deliveries/s (${
+    (routerOnly / durable).toFixed(2)
+  }× the floor)`
+)
+console.log(
+  `CPU per request (load generator included): receiver ${receiverCpu.toFixed(0)} µs, floor ${
+    floorCpu.toFixed(0)
+  } µs, bare ${bareCpu.toFixed(0)} µs, router alone ${routerCpu.toFixed(0)} µs`
+)
+console.log(
+  `ratio receiver / durable floor: ${ratio.toFixed(2)}× (target ≥ 0.50×: ${
+    ratio >= 0.5 ? "met" : "NOT met"
+  }) on ${availableParallelism()} cores, ${CONNECTIONS} connections`
+)
 // Where a busy disk makes each commit wait, the floor (small batches, one sync each) slows down more
 // than the receiver (larger batches): the rate ratio then flatters the receiver. The CPU ratio does
 // not depend on the disk; it understates the rate ratio a little (garbage collection runs on helper
 // threads): 0.19× for a rate ratio of 0.27× in the quiet run of 2026-11-24 (README).
-console.log(`CPU ratio floor / receiver: ${(floorCpu / receiverCpu).toFixed(2)}× (router alone ${(floorCpu / routerCpu).toFixed(2)}×): the disk-independent view`)
+console.log(
+  `CPU ratio floor / receiver: ${(floorCpu / receiverCpu).toFixed(2)}× (router alone ${
+    (floorCpu / routerCpu).toFixed(2)
+  }×): the disk-independent view`
+)
 const fixedReceiver = await fixedRate(receiverUrl, receiverPath)
 const fixedFloor = await fixedRate(floorUrl, floorPath)
-console.log(`time to acknowledge at ${FIXED_RATE} deliveries/s for ${FIXED_SECONDS} s: receiver p50 ${fixedReceiver.p50.toFixed(1)} ms, p99 ${fixedReceiver.p99.toFixed(1)} ms (target ≤ 50 ms: ${fixedReceiver.p99 <= 50 ? "met" : "NOT met"}); durable floor p99 ${fixedFloor.p99.toFixed(1)} ms`)
+console.log(
+  `time to acknowledge at ${FIXED_RATE} deliveries/s for ${FIXED_SECONDS} s: receiver p50 ${
+    fixedReceiver.p50.toFixed(1)
+  } ms, p99 ${fixedReceiver.p99.toFixed(1)} ms (target ≤ 50 ms: ${
+    fixedReceiver.p99 <= 50 ? "met" : "NOT met"
+  }); durable floor p99 ${fixedFloor.p99.toFixed(1)} ms`
+)
 
 bare.close()
 floor.close()

@@ -33,9 +33,22 @@ const quote = (repairOrderId, n) =>
   JSON.stringify({
     referenceID: repairOrderId,
     quotes: [{
-      acaPartTerminologyID: 5340, productID: `${repairOrderId}#${n}`, brandID: "WIX", categoryID: "FLT", productDesc: "Oil Filter",
-      orderByTime: 1763769600000, dispatchTime: 1763773200000, quantityAvail: 12, quantityReq: 1,
-      price: 6.49, listPrice: 9.99, corePrice: 0, weight: 0.8, quality: "", makeId: 0, subtotal: 6.49
+      acaPartTerminologyID: 5340,
+      productID: `${repairOrderId}#${n}`,
+      brandID: "WIX",
+      categoryID: "FLT",
+      productDesc: "Oil Filter",
+      orderByTime: 1763769600000,
+      dispatchTime: 1763773200000,
+      quantityAvail: 12,
+      quantityReq: 1,
+      price: 6.49,
+      listPrice: 9.99,
+      corePrice: 0,
+      weight: 0.8,
+      quality: "",
+      makeId: 0,
+      subtotal: 6.49
     }]
   })
 const order = (repairOrderId, n) =>
@@ -48,9 +61,21 @@ const order = (repairOrderId, n) =>
       status: 3,
       statusDescription: "Order submitted",
       orderLines: Array.from({ length: 4 }, (_, i) => ({
-        acaPartTerminologyID: 5340 + i, productID: `P${n}-${i}`, brandID: "WIX", categoryID: "FLT", productDesc: "Oil Filter, spin-on, with anti-drainback valve",
-        dispatchTime: 1763773200000, quantity: 2, price: 6.49, listPrice: 9.99, corePrice: 0, weight: 0.8, quality: "",
-        requestedProductId: "", status: "3", statusDescription: "Order submitted"
+        acaPartTerminologyID: 5340 + i,
+        productID: `P${n}-${i}`,
+        brandID: "WIX",
+        categoryID: "FLT",
+        productDesc: "Oil Filter, spin-on, with anti-drainback valve",
+        dispatchTime: 1763773200000,
+        quantity: 2,
+        price: 6.49,
+        listPrice: 9.99,
+        corePrice: 0,
+        weight: 0.8,
+        quality: "",
+        requestedProductId: "",
+        status: "3",
+        statusDescription: "Order submitted"
       }))
     }
   })
@@ -76,7 +101,9 @@ const openStores = (scope) =>
   Effect.gen(function*() {
     const file = join(dir, `bench-${++files}.sqlite`)
     const context = yield* Layer.buildWithScope(
-      Layer.mergeAll(WebhookInbox.layerSql, LaunchRegistry.layerSql).pipe(Layer.provideMerge(SqliteClient.layer({ filename: file }))),
+      Layer.mergeAll(WebhookInbox.layerSql, LaunchRegistry.layerSql).pipe(
+        Layer.provideMerge(SqliteClient.layer({ filename: file }))
+      ),
       scope
     )
     return { file, context, inbox: yield* Effect.provide(WebhookInbox.WebhookInbox, context) }
@@ -94,7 +121,13 @@ const throughput = (concurrency, repairOrders, perRepairOrder) =>
     for (let n = 0; n < perRepairOrder; n++) {
       for (let r = 0; r < repairOrders; r++) {
         const ro = `ro_${r}`
-        yield* inbox.receive({ kind: "quote", contentKey: `quote:${ro}:${n}`, shopId: "shop_1", repairOrderId: ro, body: quote(ro, n) })
+        yield* inbox.receive({
+          kind: "quote",
+          contentKey: `quote:${ro}:${n}`,
+          shopId: "shop_1",
+          repairOrderId: ro,
+          body: quote(ro, n)
+        })
         expected.set(ro, [...(expected.get(ro) ?? []), `${ro}#${n}`])
       }
     }
@@ -106,7 +139,9 @@ const throughput = (concurrency, repairOrders, perRepairOrder) =>
       if (++writes === total) Deferred.unsafeDone(done, Exit.void)
     })
     const started = performance.now()
-    const worker = yield* Effect.fork(InboxWorker.run({ concurrency }).pipe(Effect.provide(Layer.merge(Layer.succeedContext(context), sms))))
+    const worker = yield* Effect.fork(
+      InboxWorker.run({ concurrency }).pipe(Effect.provide(Layer.merge(Layer.succeedContext(context), sms)))
+    )
     yield* Deferred.await(done)
     // The last write is done; wait for its mark too.
     while ((yield* inbox.backlog).size > 0) yield* Effect.sleep("1 millis")
@@ -128,10 +163,22 @@ const runThroughput = Effect.gen(function*() {
   const rate = median(concurrent.map((r) => r.rate))
   const anchor = median(sequential.map((r) => r.rate))
   const inOrder = [...concurrent, ...sequential].every((r) => r.inOrder)
-  console.log(`(a) worker throughput, fake SMS ${LATENCY_MS} ms per call, SQLite inbox, ${ROUNDS} interleaved rounds each`)
-  console.log(`    concurrency 8 (default), 20 ROs × 25: ${rate.toFixed(1)} applied/s (rounds: ${concurrent.map((r) => r.rate.toFixed(1)).join(", ")})`)
-  console.log(`    anchor: concurrency 1 (the old sequential worker), 20 ROs × 5: ${anchor.toFixed(1)} applied/s (rounds: ${sequential.map((r) => r.rate.toFixed(1)).join(", ")})`)
-  console.log(`    ratio: ${(rate / anchor).toFixed(1)}×; per-repair-order order held in every round: ${inOrder ? "yes" : "NO"}`)
+  console.log(
+    `(a) worker throughput, fake SMS ${LATENCY_MS} ms per call, SQLite inbox, ${ROUNDS} interleaved rounds each`
+  )
+  console.log(
+    `    concurrency 8 (default), 20 ROs × 25: ${rate.toFixed(1)} applied/s (rounds: ${
+      concurrent.map((r) => r.rate.toFixed(1)).join(", ")
+    })`
+  )
+  console.log(
+    `    anchor: concurrency 1 (the old sequential worker), 20 ROs × 5: ${anchor.toFixed(1)} applied/s (rounds: ${
+      sequential.map((r) => r.rate.toFixed(1)).join(", ")
+    })`
+  )
+  console.log(
+    `    ratio: ${(rate / anchor).toFixed(1)}×; per-repair-order order held in every round: ${inOrder ? "yes" : "NO"}`
+  )
   console.log(`    target ≥ 40 applied/s: ${rate >= 40 && inOrder ? "met" : "NOT met"}`)
 })
 
@@ -149,9 +196,16 @@ const runSoak = Effect.scoped(Effect.gen(function*() {
   const sms = fakeSms(0, () => {
     applied++
   })
-  const retention = { interval: "1 second", appliedBodies: "2 seconds", appliedEntries: "5 seconds", launchKeys: "1 second" }
+  const retention = {
+    interval: "1 second",
+    appliedBodies: "2 seconds",
+    appliedEntries: "5 seconds",
+    launchKeys: "1 second"
+  }
   yield* Effect.forkScoped(Retention.run(retention).pipe(Effect.provide(context)))
-  yield* Effect.forkScoped(InboxWorker.run({ concurrency: 8 }).pipe(Effect.provide(Layer.merge(Layer.succeedContext(context), sms))))
+  yield* Effect.forkScoped(
+    InboxWorker.run({ concurrency: 8 }).pipe(Effect.provide(Layer.merge(Layer.succeedContext(context), sms)))
+  )
 
   const BATCH = 200
   const MAX_BACKLOG = 2_000
@@ -173,8 +227,20 @@ const runSoak = Effect.scoped(Effect.gen(function*() {
     yield* Effect.forEach(batch, (d) => inbox.receive(d), { concurrency: "unbounded", discard: true })
     received += batch.length
     // A launch per 100 deliveries, expiring at once: retention deletes its key a second later.
-    yield* registry.register({ shopId: "shop_1", repairOrderId: "ro_0", repairOrderNumber: "1", repairOrderUrl: undefined, expiresAt: Date.now() })
-    yield* registry.register({ shopId: "shop_1", repairOrderId: "ro_1", repairOrderNumber: "2", repairOrderUrl: undefined, expiresAt: Date.now() })
+    yield* registry.register({
+      shopId: "shop_1",
+      repairOrderId: "ro_0",
+      repairOrderNumber: "1",
+      repairOrderUrl: undefined,
+      expiresAt: Date.now()
+    })
+    yield* registry.register({
+      shopId: "shop_1",
+      repairOrderId: "ro_1",
+      repairOrderNumber: "2",
+      repairOrderUrl: undefined,
+      expiresAt: Date.now()
+    })
     if (warm === undefined && applied >= SOAK_WARMUP) {
       // Measured in the state the end is measured in: the backlog drained, then a full GC. (Taken
       // mid-flight, the figure swings with how many bodies happen to be in the air.)
@@ -186,7 +252,13 @@ const runSoak = Effect.scoped(Effect.gen(function*() {
       peakRss = Math.max(peakRss, process.memoryUsage().rss)
       peakDb = Math.max(peakDb, dbSize(file))
     }
-    if (received % 20_000 === 0) samples.push(`${received / 1000}k: RSS ${mb(process.memoryUsage().rss)}, db ${mb(fileSize(file))} + WAL ${mb(fileSize(`${file}-wal`))}`)
+    if (received % 20_000 === 0) {
+      samples.push(
+        `${received / 1000}k: RSS ${mb(process.memoryUsage().rss)}, db ${mb(fileSize(file))} + WAL ${
+          mb(fileSize(`${file}-wal`))
+        }`
+      )
+    }
   }
   while (applied < SOAK) yield* Effect.sleep("10 millis")
   const seconds = (performance.now() - started) / 1000
@@ -197,11 +269,29 @@ const runSoak = Effect.scoped(Effect.gen(function*() {
   const left = yield* inbox.list()
   const rssRatio = end.rss / warm.rss
   const dbRatio = end.db / warm.db
-  console.log(`(b) soak: ${SOAK.toLocaleString("en")} deliveries received (WebhookInbox.receive, batches of ${BATCH}) and applied (concurrency 8, fake SMS without latency), retention every 1 s (bodies 2 s, entries 5 s, launch keys 1 s after expiry)`)
-  console.log(`    ${seconds.toFixed(1)} s: ${(SOAK / seconds).toFixed(0)} deliveries/s through receive → apply; ${left.length} entries left in the inbox after retention caught up`)
-  console.log(`    RSS after warm-up (${SOAK_WARMUP.toLocaleString("en")} applied): ${mb(warm.rss)}; peak after: ${mb(peakRss)}; at the end: ${mb(end.rss)} (${rssRatio.toFixed(2)}×, target within 0.80–1.20×: ${rssRatio >= 0.8 && rssRatio <= 1.2 ? "met" : "NOT met"})`)
+  console.log(
+    `(b) soak: ${
+      SOAK.toLocaleString("en")
+    } deliveries received (WebhookInbox.receive, batches of ${BATCH}) and applied (concurrency 8, fake SMS without latency), retention every 1 s (bodies 2 s, entries 5 s, launch keys 1 s after expiry)`
+  )
+  console.log(
+    `    ${seconds.toFixed(1)} s: ${
+      (SOAK / seconds).toFixed(0)
+    } deliveries/s through receive → apply; ${left.length} entries left in the inbox after retention caught up`
+  )
+  console.log(
+    `    RSS after warm-up (${SOAK_WARMUP.toLocaleString("en")} applied): ${mb(warm.rss)}; peak after: ${
+      mb(peakRss)
+    }; at the end: ${mb(end.rss)} (${rssRatio.toFixed(2)}×, target within 0.80–1.20×: ${
+      rssRatio >= 0.8 && rssRatio <= 1.2 ? "met" : "NOT met"
+    })`
+  )
   console.log(`    samples while receiving: ${samples.join("; ")}`)
-  console.log(`    database + WAL after warm-up: ${mb(warm.db)}; peak after: ${mb(peakDb)}; at the end: ${mb(end.db)} (${dbRatio.toFixed(2)}×, target ≤ 1.25×: ${dbRatio <= 1.25 ? "met" : "NOT met"})`)
+  console.log(
+    `    database + WAL after warm-up: ${mb(warm.db)}; peak after: ${mb(peakDb)}; at the end: ${mb(end.db)} (${
+      dbRatio.toFixed(2)
+    }×, target ≤ 1.25×: ${dbRatio <= 1.25 ? "met" : "NOT met"})`
+  )
 }))
 
 const scope = Effect.runSync(Scope.make())

@@ -74,7 +74,9 @@ export class ApiKeyNotFound extends Schema.TaggedError<ApiKeyNotFound>()("ApiKey
  *
  * @since 0.1.0
  */
-export class ApiKeyStoreError extends Schema.TaggedError<ApiKeyStoreError>()("ApiKeyStoreError", { reason: Schema.String }) {}
+export class ApiKeyStoreError
+  extends Schema.TaggedError<ApiKeyStoreError>()("ApiKeyStoreError", { reason: Schema.String })
+{}
 
 /**
  * The store's operations.
@@ -88,7 +90,9 @@ export class ApiKeyStoreError extends Schema.TaggedError<ApiKeyStoreError>()("Ap
  */
 export interface Operations {
   /** Creates a key; its secret is in the result only. */
-  readonly create: (name: string) => Effect.Effect<{ readonly apiKey: ApiKey; readonly key: Redacted.Redacted<string> }, ApiKeyStoreError>
+  readonly create: (
+    name: string
+  ) => Effect.Effect<{ readonly apiKey: ApiKey; readonly key: Redacted.Redacted<string> }, ApiKeyStoreError>
   readonly verify: (presented: string | undefined) => Effect.Effect<ApiKey, ApiKeyRefused | ApiKeyStoreError>
   readonly list: () => Effect.Effect<ReadonlyArray<ApiKey>, ApiKeyStoreError>
   readonly revoke: (id: string) => Effect.Effect<void, ApiKeyNotFound | ApiKeyStoreError>
@@ -157,7 +161,13 @@ export const layerMemory: Layer.Layer<ApiKeys> = Layer.effect(
       create: (name) =>
         Effect.gen(function*() {
           const { id, key } = newKey()
-          const stored: Stored = { id, name, createdAt: yield* Clock.currentTimeMillis, revokedAt: undefined, digest: digest(key) }
+          const stored: Stored = {
+            id,
+            name,
+            createdAt: yield* Clock.currentTimeMillis,
+            revokedAt: undefined,
+            digest: digest(key)
+          }
           yield* Ref.update(ref, (map) => new Map(map).set(id, stored))
           return { apiKey: publicView(stored), key: Redacted.make(key) }
         }),

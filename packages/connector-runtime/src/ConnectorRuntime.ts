@@ -117,7 +117,9 @@ export type StartError =
  *
  * @since 0.1.0
  */
-export class ConnectorRuntime extends Context.Tag("@shoplink/connector-runtime/ConnectorRuntime")<ConnectorRuntime, Runtime>() {}
+export class ConnectorRuntime
+  extends Context.Tag("@shoplink/connector-runtime/ConnectorRuntime")<ConnectorRuntime, Runtime>()
+{}
 
 /**
  * Builds the runtime in the current Scope (the worker runs until it closes). `shopSystem` is the
@@ -174,7 +176,11 @@ export const make = <E, R>(
     )
     const worker = options.worker === false
       ? undefined
-      : yield* startWorker(InboxWorker.run(options.worker ?? {}), context, Duration.decode(options.shutdownDeadline ?? "10 seconds"))
+      : yield* startWorker(
+        InboxWorker.run(options.worker ?? {}),
+        context,
+        Duration.decode(options.shutdownDeadline ?? "10 seconds")
+      )
     if (options.retention !== false) {
       yield* Effect.forkScoped(Retention.run(options.retention ?? {}).pipe(Effect.provide(context)))
     }
@@ -292,5 +298,4 @@ export const layerConfig = <E, R>(
   ConnectorRuntime,
   E | StartError | ConfigError.ConfigError,
   Exclude<R, ProvidedToAdapter> | HttpClient.HttpClient
-> =>
-  Layer.unwrapEffect(Effect.map(Config.unwrap(options), (resolved) => layer(shopSystem, resolved)))
+> => Layer.unwrapEffect(Effect.map(Config.unwrap(options), (resolved) => layer(shopSystem, resolved)))

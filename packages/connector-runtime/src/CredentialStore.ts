@@ -97,7 +97,9 @@ export class CredentialStoreError extends Schema.TaggedError<CredentialStoreErro
  * @since 0.1.0
  */
 export class CredentialStore extends Context.Tag("@shoplink/connector-runtime/CredentialStore")<CredentialStore, {
-  readonly get: (shopId: string) => Effect.Effect<CustomerCredentials, CredentialsNotFound | CredentialsRevoked | CredentialStoreError>
+  readonly get: (
+    shopId: string
+  ) => Effect.Effect<CustomerCredentials, CredentialsNotFound | CredentialsRevoked | CredentialStoreError>
   readonly put: (shopId: string, credentials: CustomerCredentials) => Effect.Effect<void, CredentialStoreError>
   readonly remove: (shopId: string) => Effect.Effect<void, CredentialStoreError>
   /** Records that the distributor refused the shop's token; `get` then fails with `CredentialsRevoked`. */
@@ -138,7 +140,10 @@ export const layerMemory = (seed: Readonly<Record<string, CustomerCredentials>> 
             )
           }),
         put: (shopId, credentials) =>
-          Effect.zipRight(Ref.update(revoked, forget(shopId)), Ref.update(ref, (map) => new Map(map).set(shopId, credentials))),
+          Effect.zipRight(
+            Ref.update(revoked, forget(shopId)),
+            Ref.update(ref, (map) => new Map(map).set(shopId, credentials))
+          ),
         remove: (shopId) => Effect.zipRight(Ref.update(revoked, forget(shopId)), Ref.update(ref, forget(shopId))),
         markRevoked: (shopId, reason) => Ref.update(revoked, (map) => new Map(map).set(shopId, reason))
       })
@@ -162,16 +167,18 @@ export const layerShopStore: Layer.Layer<CredentialStore, never, ShopStore.ShopS
     const storeError = (error: { readonly message: string }) => new CredentialStoreError({ reason: error.message })
     return CredentialStore.of({
       get: (shopId) =>
-        shops.customerCredentials(shopId).pipe(Effect.mapError((error): CredentialsNotFound | CredentialsRevoked | CredentialStoreError => {
-          switch (error._tag) {
-            case "ShopNotFound":
-              return new CredentialsNotFound({ shopId })
-            case "ShopRevoked":
-              return new CredentialsRevoked({ shopId, reason: error.reason })
-            default:
-              return storeError(error)
-          }
-        })),
+        shops.customerCredentials(shopId).pipe(
+          Effect.mapError((error): CredentialsNotFound | CredentialsRevoked | CredentialStoreError => {
+            switch (error._tag) {
+              case "ShopNotFound":
+                return new CredentialsNotFound({ shopId })
+              case "ShopRevoked":
+                return new CredentialsRevoked({ shopId, reason: error.reason })
+              default:
+                return storeError(error)
+            }
+          })
+        ),
       put: (shopId, credentials) =>
         Effect.gen(function*() {
           const existing = yield* shops.get(shopId).pipe(Effect.option)

@@ -16,7 +16,14 @@
  *
  * @since 0.1.0
  */
-export type FailureKind = "authentication" | "unavailable" | "notFound" | "rejected" | "verification" | "unreadable" | "internal"
+export type FailureKind =
+  | "authentication"
+  | "unavailable"
+  | "notFound"
+  | "rejected"
+  | "verification"
+  | "unreadable"
+  | "internal"
 
 /**
  * A failure in words.
@@ -46,8 +53,10 @@ const smsIn = (error: string): string | undefined =>
   /(?:^|: )([A-Z][A-Za-z0-9]+) [A-Za-z]+ \((?:GET|POST|PUT|PATCH|DELETE) /.exec(error)?.[1] ??
     /\b([A-Z][A-Za-z0-9]+) refused the client credentials\b/.exec(error)?.[1]
 
-const AUTH = /\bAPI0(?:202|204|206|207|244)\b|\bAPI key expired\b|\b(?:HttpStatus|HTTP) (?:401|403)\b|refused the client credentials|\bUNAUTHORI[SZ]ED\b|\bUnauthori[sz]ed\b|\b(?:invalid|wrong|expired) (?:api )?(?:key|token|credentials)\b/i
-const UNAVAILABLE = /timed out|\bTimeout\b|\bTransport\b|\bHttpStatus (?:408|429|5\d\d)\b|\bHTTP (?:408|429|5\d\d)\b|\banswered (?:408|429|5\d\d)\b|\(retryable\)|ECONNREFUSED|ECONNRESET|ENOTFOUND|socket hang up|unavailable|could not be reached/i
+const AUTH =
+  /\bAPI0(?:202|204|206|207|244)\b|\bAPI key expired\b|\b(?:HttpStatus|HTTP) (?:401|403)\b|refused the client credentials|\bUNAUTHORI[SZ]ED\b|\bUnauthori[sz]ed\b|\b(?:invalid|wrong|expired) (?:api )?(?:key|token|credentials)\b/i
+const UNAVAILABLE =
+  /timed out|\bTimeout\b|\bTransport\b|\bHttpStatus (?:408|429|5\d\d)\b|\bHTTP (?:408|429|5\d\d)\b|\banswered (?:408|429|5\d\d)\b|\(retryable\)|ECONNREFUSED|ECONNRESET|ENOTFOUND|socket hang up|unavailable|could not be reached/i
 
 /**
  * The failure a stored or raised error text describes. `smsName` names the shop-management system
@@ -63,7 +72,12 @@ export const describeFailure = (error: string | undefined, smsName?: string): Fa
   const text = error ?? ""
   const sms = smsIn(text) ?? smsName ?? SMS_FALLBACK
   if (/^stored body does not decode|the decoder failed/.test(text)) {
-    return { kind: "unreadable", system: "the distributor", what: "the distributor's message could not be read", transient: false }
+    return {
+      kind: "unreadable",
+      system: "the distributor",
+      what: "the distributor's message could not be read",
+      transient: false
+    }
   }
   if (/^order verification/.test(text) && AUTH.test(text)) {
     return {
@@ -75,16 +89,36 @@ export const describeFailure = (error: string | undefined, smsName?: string): Fa
     }
   }
   if (/^order verification unavailable/.test(text)) {
-    return { kind: "unavailable", system: "the distributor", what: "the distributor could not be reached to confirm the order", transient: true }
+    return {
+      kind: "unavailable",
+      system: "the distributor",
+      what: "the distributor could not be reached to confirm the order",
+      transient: true
+    }
   }
   if (/^order verification failed/.test(text)) {
-    return { kind: "verification", system: "the distributor", what: "the distributor did not confirm this order", transient: false }
+    return {
+      kind: "verification",
+      system: "the distributor",
+      what: "the distributor did not confirm this order",
+      transient: false
+    }
   }
   if (/^adapter defect/.test(text)) {
-    return { kind: "internal", system: "Shoplink", what: `an internal error stopped Shoplink from writing to ${sms}`, transient: true }
+    return {
+      kind: "internal",
+      system: "Shoplink",
+      what: `an internal error stopped Shoplink from writing to ${sms}`,
+      transient: true
+    }
   }
   if (/^parts ledger/.test(text)) {
-    return { kind: "unavailable", system: "Shoplink", what: "Shoplink's database could not keep the parts", transient: true }
+    return {
+      kind: "unavailable",
+      system: "Shoplink",
+      what: "Shoplink's database could not keep the parts",
+      transient: true
+    }
   }
   if (AUTH.test(text)) {
     return {
@@ -149,8 +183,12 @@ export const whatToDo = (words: FailureWords, reference: string | undefined): st
  */
 export const deadDeliveryText = (error: string | undefined, entryId: string | undefined, smsName?: string): string => {
   const words = describeFailure(error, smsName)
-  const retried = words.transient ? "Shoplink tried several times and has stopped." : "Retrying cannot help, so it is not retried automatically."
-  return `${capitalized(words.what)}. ${retried} ${whatToDo(words, entryId === undefined ? undefined : referenceOf(entryId))}`
+  const retried = words.transient
+    ? "Shoplink tried several times and has stopped."
+    : "Retrying cannot help, so it is not retried automatically."
+  return `${capitalized(words.what)}. ${retried} ${
+    whatToDo(words, entryId === undefined ? undefined : referenceOf(entryId))
+  }`
 }
 
 /**

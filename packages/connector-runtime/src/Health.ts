@@ -81,7 +81,10 @@ export const router = <R>(readiness: Effect.Effect<Readiness, never, R>): HttpRo
       "",
       Effect.map(readiness, (ready) =>
         ready.ok
-          ? HttpServerResponse.unsafeJson(ready.degraded === undefined ? { ok: true } : { ok: true, degraded: ready.degraded }, { headers: probeHeaders })
+          ? HttpServerResponse.unsafeJson(
+            ready.degraded === undefined ? { ok: true } : { ok: true, degraded: ready.degraded },
+            { headers: probeHeaders }
+          )
           : HttpServerResponse.unsafeJson({ ok: false, reason: ready.reason }, { status: 503, headers: probeHeaders }))
     )
   )
@@ -124,7 +127,9 @@ export const nodeServer = (options: ServerOptions = {}): Server => {
     }
   })
   server.on("removeListener", (event: string | symbol, listener: unknown) => {
-    if (event === "request" && listener !== placeholder && server.listenerCount("request") === 0) server.on("request", placeholder)
+    if (event === "request" && listener !== placeholder && server.listenerCount("request") === 0) {
+      server.on("request", placeholder)
+    }
   })
   return server
 }

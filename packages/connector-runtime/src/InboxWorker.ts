@@ -134,9 +134,19 @@ export const retryDelay = (
   options: { readonly baseDelay: Duration.DurationInput; readonly maxDelay: Duration.DurationInput }
 ): Effect.Effect<number> => {
   // The worker counts attempts itself and has no total deadline: an entry waits as long as it must.
-  const policy = Retry.make({ maxAttempts: Number.MAX_SAFE_INTEGER, baseDelay: options.baseDelay, maxDelay: options.maxDelay, maxElapsed: Duration.infinity })
-  return Effect.map(Random.next, (random) =>
-    Duration.toMillis(Retry.nextDelay(policy, { retry: Math.max(1, attempt), elapsedMillis: 0, random }) ?? policy.maxDelay))
+  const policy = Retry.make({
+    maxAttempts: Number.MAX_SAFE_INTEGER,
+    baseDelay: options.baseDelay,
+    maxDelay: options.maxDelay,
+    maxElapsed: Duration.infinity
+  })
+  return Effect.map(
+    Random.next,
+    (random) =>
+      Duration.toMillis(
+        Retry.nextDelay(policy, { retry: Math.max(1, attempt), elapsedMillis: 0, random }) ?? policy.maxDelay
+      )
+  )
 }
 
 interface Config {
@@ -167,13 +177,15 @@ type Fence = Effect.Effect<boolean>
 
 // Total: a stored body the decoder chokes on (a defect, not a ParseError) dead-letters its entry
 // instead of killing the worker's loop.
-const total = <A>(decode: (body: string) => Either.Either<A, { readonly message: string }>) => (body: string): Either.Either<A, string> => {
-  try {
-    return Either.mapLeft(decode(body), (error) => error.message)
-  } catch (error) {
-    return Either.left(`the decoder failed: ${error instanceof Error ? error.message.slice(0, 100) : "defect"}`)
+const total =
+  <A>(decode: (body: string) => Either.Either<A, { readonly message: string }>) =>
+  (body: string): Either.Either<A, string> => {
+    try {
+      return Either.mapLeft(decode(body), (error) => error.message)
+    } catch (error) {
+      return Either.left(`the decoder failed: ${error instanceof Error ? error.message.slice(0, 100) : "defect"}`)
+    }
   }
-}
 const decodeOrder = total(Schema.decodeUnknownEither(Schema.parseJson(Punchout.OrderWebhook)))
 const decodeQuote = total(Schema.decodeUnknownEither(Schema.parseJson(Punchout.QuoteWebhook)))
 
@@ -211,7 +223,11 @@ const guarded = <A, E extends { readonly message: string }>(
     })
   )
 
-const applyEntry = (entry: InboxEntry, timeout: Duration.Duration, fence: Fence): Effect.Effect<Outcome, never, ShopSystem> =>
+const applyEntry = (
+  entry: InboxEntry,
+  timeout: Duration.Duration,
+  fence: Fence
+): Effect.Effect<Outcome, never, ShopSystem> =>
   Effect.gen(function*() {
     const sms = yield* ShopSystem
     const ledger = yield* Effect.serviceOption(PartsLedger)
@@ -248,24 +264,42 @@ const applyEntry = (entry: InboxEntry, timeout: Duration.Duration, fence: Fence)
     if (write === undefined && (keep === undefined || Option.isNone(keep))) return "applied" as const
     const verifier = yield* Effect.serviceOption(OrderVerifier)
     if (orderID !== undefined && Option.isSome(verifier)) {
-      const checked = yield* guarded("order verification", timeout, verifier.value.verify({ shopId: entry.shopId, orderID, lines }), () => ({
-        error: "order verification failed",
-        retryable: true
-      }))
+      const checked = yield* guarded(
+        "order verification",
+        timeout,
+        verifier.value.verify({ shopId: entry.shopId, orderID, lines }),
+        () => ({
+          error: "order verification failed",
+          retryable: true
+        })
+      )
       if (Either.isLeft(checked)) return checked.left
       const verdict = checked.right
-      if (verdict._tag === "Unavailable") return { error: `order verification unavailable: ${verdict.reason}`, retryable: true }
+      if (verdict._tag === "Unavailable") {
+        return { error: `order verification unavailable: ${verdict.reason}`, retryable: true }
+      }
       if (verdict._tag === "Rejected") {
-        if (verifier.value.mode === "enforce") return { error: `order verification failed: ${verdict.reason}`, retryable: false }
-        yield* Effect.logWarning("order verification failed; applying anyway (warn mode)").pipe(Effect.annotateLogs({ reason: verdict.reason }))
+        if (verifier.value.mode === "enforce") {
+          return { error: `order verification failed: ${verdict.reason}`, retryable: false }
+        }
+        yield* Effect.logWarning("order verification failed; applying anyway (warn mode)").pipe(
+          Effect.annotateLogs({ reason: verdict.reason })
+        )
       }
     }
     // The last look at the lease before anything is written: a process frozen past its lease (a
     // stop, a long pause, a busy host) or one whose lease was taken over writes nothing.
-    if (!(yield* fence)) return "unconfirmed" as const
+    if (!(yield* fence)) {
+      return "unconfirmed" as const
+    }
     if (keep !== undefined && Option.isSome(keep)) {
       // The ledger is the runtime's own database: a failure of it may pass, so it is retried.
-      const kept = yield* guarded("parts ledger", timeout, keep.value, (error) => ({ error: error.message, retryable: true }))
+      const kept = yield* guarded(
+        "parts ledger",
+        timeout,
+        keep.value,
+        (error) => ({ error: error.message, retryable: true })
+      )
       if (Either.isLeft(kept)) return kept.left
     }
     if (write === undefined) return "applied" as const
@@ -280,8 +314,14 @@ type Settled = "applied" | "retrying" | "dead" | "refused"
 
 // The counters by kind, tagged once.
 const counters = {
-  applied: { order: Metric.tagged(metrics.applied, "kind", "order"), quote: Metric.tagged(metrics.applied, "kind", "quote") },
-  retrying: { order: Metric.tagged(metrics.retried, "kind", "order"), quote: Metric.tagged(metrics.retried, "kind", "quote") },
+  applied: {
+    order: Metric.tagged(metrics.applied, "kind", "order"),
+    quote: Metric.tagged(metrics.applied, "kind", "quote")
+  },
+  retrying: {
+    order: Metric.tagged(metrics.retried, "kind", "order"),
+    quote: Metric.tagged(metrics.retried, "kind", "quote")
+  },
   dead: { order: Metric.tagged(metrics.dead, "kind", "order"), quote: Metric.tagged(metrics.dead, "kind", "quote") }
 } as const
 
@@ -298,7 +338,11 @@ const describeDefect = (cause: Cause.Cause<unknown>): string => {
  * entry's failed attempt (retryable, recorded with its cause), never the worker's end. The worker
  * being stopped still interrupts it (the entry then stays pending).
  */
-const contained = (entry: InboxEntry, timeout: Duration.Duration, fence: Fence): Effect.Effect<Outcome, never, ShopSystem> =>
+const contained = (
+  entry: InboxEntry,
+  timeout: Duration.Duration,
+  fence: Fence
+): Effect.Effect<Outcome, never, ShopSystem> =>
   Effect.gen(function*() {
     const fiber = yield* Effect.fork(applyEntry(entry, timeout, fence))
     const exit = yield* Fiber.await(fiber)
@@ -315,7 +359,10 @@ const contained = (entry: InboxEntry, timeout: Duration.Duration, fence: Fence):
  * the mark waits, so an applied entry is not applied again by another process for a lost write of
  * its result. A mark the database refuses (the lease was lost) is an answer, not retried.
  */
-const persistently = <A>(inbox: WebhookInbox["Type"], mark: Effect.Effect<A, InboxError>): Effect.Effect<A, InboxError> =>
+const persistently = <A>(
+  inbox: WebhookInbox["Type"],
+  mark: Effect.Effect<A, InboxError>
+): Effect.Effect<A, InboxError> =>
   mark.pipe(
     Effect.tapError((error) => Effect.logWarning("inbox mark failed; trying again while the lease holds", error)),
     Effect.retry(
@@ -343,7 +390,9 @@ const settle = (
       // Not written and not an attempt: handed back (a no-op when another process holds it now).
       yield* Effect.ignore(inbox.release([entry.id]))
       yield* Metric.increment(metrics.writesFenced)
-      yield* Effect.logWarning("inbox entry's lease could not be confirmed before its write; nothing written here, left to its holder")
+      yield* Effect.logWarning(
+        "inbox entry's lease could not be confirmed before its write; nothing written here, left to its holder"
+      )
       yield* Effect.annotateCurrentSpan("outcome", "unconfirmed")
       return "refused" as const
     } else if (outcome === "applied") {
@@ -351,13 +400,21 @@ const settle = (
       if (settled === "applied") yield* Effect.logDebug("inbox entry applied").pipe(Effect.annotateLogs({ attempt }))
     } else if (outcome.retryable && attempt < config.maxAttempts) {
       const retryIn = yield* retryDelay(attempt, config.delays)
-      settled = (yield* persistently(inbox, inbox.markFailed(entry.id, { error: outcome.error, retryIn }))) ? "retrying" : "refused"
+      settled = (yield* persistently(inbox, inbox.markFailed(entry.id, { error: outcome.error, retryIn })))
+        ? "retrying"
+        : "refused"
       if (settled === "retrying") {
-        yield* Effect.logWarning("inbox entry failed; will retry").pipe(Effect.annotateLogs({ attempt, error: outcome.error }))
+        yield* Effect.logWarning("inbox entry failed; will retry").pipe(
+          Effect.annotateLogs({ attempt, error: outcome.error })
+        )
       }
     } else {
-      settled = (yield* persistently(inbox, inbox.markFailed(entry.id, { error: outcome.error, retryIn: undefined }))) ? "dead" : "refused"
-      if (settled === "dead") yield* Effect.logError("inbox entry dead-lettered").pipe(Effect.annotateLogs({ attempt, error: outcome.error }))
+      settled = (yield* persistently(inbox, inbox.markFailed(entry.id, { error: outcome.error, retryIn: undefined })))
+        ? "dead"
+        : "refused"
+      if (settled === "dead") {
+        yield* Effect.logError("inbox entry dead-lettered").pipe(Effect.annotateLogs({ attempt, error: outcome.error }))
+      }
     }
     // A refused mark (the lease was lost to another process, which applies the entry again) is
     // not counted: the new holder's mark is.
@@ -368,7 +425,13 @@ const settle = (
     return settled
   }).pipe(
     Effect.withSpan("InboxWorker.apply", {
-      attributes: { shopId: entry.shopId, repairOrderId: entry.repairOrderId, entryId: entry.id, kind: entry.kind, attempt: entry.attempts + 1 }
+      attributes: {
+        shopId: entry.shopId,
+        repairOrderId: entry.repairOrderId,
+        entryId: entry.id,
+        kind: entry.kind,
+        attempt: entry.attempts + 1
+      }
     }),
     Effect.annotateLogs({ shopId: entry.shopId, repairOrderId: entry.repairOrderId, entryId: entry.id })
   )
@@ -450,7 +513,9 @@ export const processDue = (options: Options = {}): Effect.Effect<PassResult, Inb
         taken.add(entry.id)
         confirmedAt.set(entry.id, claimedAt)
       }
-      const outcomes = yield* Effect.forEach(heads, (entry) => settle(inbox, entry, config, fence(entry.id)), { concurrency: config.concurrency })
+      const outcomes = yield* Effect.forEach(heads, (entry) => settle(inbox, entry, config, fence(entry.id)), {
+        concurrency: config.concurrency
+      })
       for (const outcome of outcomes) if (outcome !== "refused") result[outcome]++
     }
     return result
@@ -463,7 +528,10 @@ const setBacklogGauges = (inbox: WebhookInbox["Type"], now: number) =>
   Effect.gen(function*() {
     const backlog = yield* inbox.backlog
     yield* Metric.set(metrics.backlogSize, backlog.size)
-    yield* Metric.set(metrics.backlogOldestAge, backlog.oldestReceivedAt === undefined ? 0 : Math.max(0, now - backlog.oldestReceivedAt) / 1000)
+    yield* Metric.set(
+      metrics.backlogOldestAge,
+      backlog.oldestReceivedAt === undefined ? 0 : Math.max(0, now - backlog.oldestReceivedAt) / 1000
+    )
   }).pipe(Effect.ignore)
 
 /**
@@ -560,15 +628,18 @@ export const run = (options: Options = {}): Effect.Effect<never, never, WebhookI
     const executor: Effect.Effect<void, never, ShopSystem> = Effect.gen(function*() {
       const entry = yield* Queue.take(queue)
       // Unanswered (the database away), it may still be ours: the fence before the write decides.
-      if (!lost.has(entry.id) && performance.now() - (confirmedAt.get(entry.id) ?? 0) > heartbeatMillis) yield* confirm(entry.id)
+      if (!lost.has(entry.id) && performance.now() - (confirmedAt.get(entry.id) ?? 0) > heartbeatMillis) {
+        yield* confirm(entry.id)
+      }
       if (lost.has(entry.id)) {
         // Another process took it over before it started here: not applied in this process.
         lost.delete(entry.id)
         held.delete(entry.id)
         confirmedAt.delete(entry.id)
-        yield* Effect.logWarning("inbox entry's lease was lost before it was applied here; left to its new holder").pipe(
-          Effect.annotateLogs({ entryId: entry.id })
-        )
+        yield* Effect.logWarning("inbox entry's lease was lost before it was applied here; left to its new holder")
+          .pipe(
+            Effect.annotateLogs({ entryId: entry.id })
+          )
         yield* Effect.ignore(inbox.release([entry.id]))
         signal()
         return
@@ -604,7 +675,9 @@ export const run = (options: Options = {}): Effect.Effect<never, never, WebhookI
       for (const id of ids) {
         if (kept.has(id) || !held.has(id) || lost.has(id)) continue
         lost.add(id)
-        yield* Effect.logWarning("inbox entry's lease was lost (taken over or settled elsewhere)").pipe(Effect.annotateLogs({ entryId: id }))
+        yield* Effect.logWarning("inbox entry's lease was lost (taken over or settled elsewhere)").pipe(
+          Effect.annotateLogs({ entryId: id })
+        )
       }
     }).pipe(Effect.catchAll((error) => Effect.logWarning("inbox lease heartbeat failed", error)))
 
@@ -617,7 +690,9 @@ export const run = (options: Options = {}): Effect.Effect<never, never, WebhookI
           // An interruption is the worker being stopped (the adapter's own are contained per entry).
           Cause.isInterruptedOnly(cause)
             ? Effect.failCause(cause)
-            : Effect.logError(`inbox worker ${name} failed; restarting it`, cause).pipe(Effect.zipRight(Effect.sleep(config.pollInterval)))
+            : Effect.logError(`inbox worker ${name} failed; restarting it`, cause).pipe(
+              Effect.zipRight(Effect.sleep(config.pollInterval))
+            )
         ),
         Effect.forever
       )

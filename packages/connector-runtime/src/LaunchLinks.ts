@@ -184,6 +184,8 @@ export const verify = (
     return Either.left(new LinkRefused({ reason: other ? "wrong purpose" : "bad signature" }))
   }
   if (grant.expiresAt <= options.nowSeconds) return Either.left(new LinkRefused({ reason: "expired" }))
-  if (grant.expiresAt - options.nowSeconds > options.maxLifetimeSeconds) return Either.left(new LinkRefused({ reason: "lifetime too long" }))
+  if (grant.expiresAt - options.nowSeconds > options.maxLifetimeSeconds) {
+    return Either.left(new LinkRefused({ reason: "lifetime too long" }))
+  }
   return Either.right(grant)
 }

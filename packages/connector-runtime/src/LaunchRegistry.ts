@@ -108,7 +108,9 @@ export interface Operations {
   /** The launch of a webhook key (a callback key is unknown here). */
   readonly resolve: (key: string) => Effect.Effect<Launch, LaunchKeyUnknown | LaunchKeyExpired | LaunchRegistryError>
   /** The launch of a callback key (a webhook key is unknown here). */
-  readonly resolveCallback: (callbackKey: string) => Effect.Effect<Launch, LaunchKeyUnknown | LaunchKeyExpired | LaunchRegistryError>
+  readonly resolveCallback: (
+    callbackKey: string
+  ) => Effect.Effect<Launch, LaunchKeyUnknown | LaunchKeyExpired | LaunchRegistryError>
   /**
    * Deletes the launches that expired before `expiredBefore` (epoch milliseconds) and says how
    * many: their keys then answer unknown (404) instead of expired (410).
@@ -126,7 +128,9 @@ export interface Operations {
  *
  * @since 0.1.0
  */
-export class LaunchRegistry extends Context.Tag("@shoplink/connector-runtime/LaunchRegistry")<LaunchRegistry, Operations>() {}
+export class LaunchRegistry
+  extends Context.Tag("@shoplink/connector-runtime/LaunchRegistry")<LaunchRegistry, Operations>()
+{}
 
 /**
  * A new launch key: 24 random bytes (192 bits), base64url.
@@ -143,8 +147,13 @@ const digest = (key: string) => createHash("sha256").update(key).digest("hex")
 const idOf = (keyDigest: string) => keyDigest.slice(0, 16)
 
 const checkExpiry = (launch: Launch) =>
-  Effect.flatMap(Clock.currentTimeMillis, (now) =>
-    now > launch.expiresAt ? Effect.fail(new LaunchKeyExpired({ expiredAt: launch.expiresAt })) : Effect.succeed(launch))
+  Effect.flatMap(
+    Clock.currentTimeMillis,
+    (now) =>
+      now > launch.expiresAt
+        ? Effect.fail(new LaunchKeyExpired({ expiredAt: launch.expiresAt }))
+        : Effect.succeed(launch)
+  )
 
 /**
  * An in-memory registry.
@@ -179,7 +188,8 @@ export const layerMemory: Layer.Layer<LaunchRegistry> = Layer.effect(
           return { key, callbackKey, launch }
         }),
       resolve: (key) => lookup(digest(key)),
-      resolveCallback: (callbackKey) => Effect.flatMap(Ref.get(ref), ({ callbacks }) => lookup(callbacks.get(digest(callbackKey)))),
+      resolveCallback: (callbackKey) =>
+        Effect.flatMap(Ref.get(ref), ({ callbacks }) => lookup(callbacks.get(digest(callbackKey)))),
       purgeExpired: (expiredBefore) =>
         Ref.modify(ref, ({ callbacks, launches }) => {
           const next = new Map([...launches].filter(([, launch]) => launch.expiresAt >= expiredBefore))
@@ -278,8 +288,13 @@ export const layerSql: Layer.Layer<LaunchRegistry, LaunchRegistryError, SqlClien
           const launch: Launch = { ...input, id: idOf(keyDigest), createdAt: yield* Clock.currentTimeMillis }
           yield* sql`INSERT INTO shoplink_launches
               (key_digest, callback_digest, shop_id, repair_order_id, repair_order_number, repair_order_url, created_at, expires_at)
-            VALUES (${keyDigest}, ${digest(callbackKey)}, ${launch.shopId}, ${launch.repairOrderId}, ${launch.repairOrderNumber},
-              ${launch.repairOrderUrl ?? null}, ${launch.createdAt}, ${launch.expiresAt})`.pipe(retry, Effect.mapError(registryError))
+            VALUES (${keyDigest}, ${
+            digest(callbackKey)
+          }, ${launch.shopId}, ${launch.repairOrderId}, ${launch.repairOrderNumber},
+              ${launch.repairOrderUrl ?? null}, ${launch.createdAt}, ${launch.expiresAt})`.pipe(
+            retry,
+            Effect.mapError(registryError)
+          )
           return { key, callbackKey, launch }
         }),
       resolve: (key) =>
@@ -287,9 +302,13 @@ export const layerSql: Layer.Layer<LaunchRegistry, LaunchRegistryError, SqlClien
           const keyDigest = digest(key)
           const hit = resolved.get(keyDigest)
           if (hit !== undefined) return checkExpiry(hit)
-          return Effect.tap(lookup(sql`SELECT * FROM shoplink_launches WHERE key_digest = ${keyDigest}`), remember(keyDigest))
+          return Effect.tap(
+            lookup(sql`SELECT * FROM shoplink_launches WHERE key_digest = ${keyDigest}`),
+            remember(keyDigest)
+          )
         }),
-      resolveCallback: (callbackKey) => lookup(sql`SELECT * FROM shoplink_launches WHERE callback_digest = ${digest(callbackKey)}`),
+      resolveCallback: (callbackKey) =>
+        lookup(sql`SELECT * FROM shoplink_launches WHERE callback_digest = ${digest(callbackKey)}`),
       purgeExpired: (expiredBefore) =>
         Effect.gen(function*() {
           let total = 0

@@ -119,37 +119,39 @@ const stringify = (record: Record<string, unknown>): string => {
  *
  * @since 0.1.0
  */
-export const jsonLogger: Logger.Logger<unknown, string> = Logger.make(({ annotations, cause, context, date, logLevel, message, spans }) => {
-  const parts = Array.isArray(message) ? message : [message]
-  const texts: Array<string> = []
-  const details: Array<unknown> = []
-  for (const part of parts) {
-    if (typeof part === "string") texts.push(part)
-    else details.push(structured(part))
+export const jsonLogger: Logger.Logger<unknown, string> = Logger.make(
+  ({ annotations, cause, context, date, logLevel, message, spans }) => {
+    const parts = Array.isArray(message) ? message : [message]
+    const texts: Array<string> = []
+    const details: Array<unknown> = []
+    for (const part of parts) {
+      if (typeof part === "string") texts.push(part)
+      else details.push(structured(part))
+    }
+    const record: Record<string, unknown> = {
+      time: date.toISOString(),
+      level: levelNames[logLevel.label] ?? logLevel.label.toLowerCase(),
+      message: texts.join(" ")
+    }
+    if (details.length > 0) record["details"] = details.length === 1 ? details[0] : details
+    const span = Context.getOption(FiberRefs.getOrDefault(context, FiberRef.currentContext), Tracer.ParentSpan)
+    if (Option.isSome(span)) {
+      record["traceId"] = span.value.traceId
+      record["spanId"] = span.value.spanId
+    }
+    for (const [key, value] of HashMap.toEntries(annotations)) {
+      record[reserved.has(key) ? `annotation.${key}` : key] = structured(value)
+    }
+    if (List.isCons(spans)) {
+      const now = date.getTime()
+      const timings: Record<string, number> = {}
+      for (const logSpan of spans) timings[logSpan.label] = now - logSpan.startTime
+      record["spans"] = timings
+    }
+    if (!Cause.isEmpty(cause)) record["cause"] = Cause.pretty(cause, { renderErrorCause: true })
+    return redactText(stringify(record))
   }
-  const record: Record<string, unknown> = {
-    time: date.toISOString(),
-    level: levelNames[logLevel.label] ?? logLevel.label.toLowerCase(),
-    message: texts.join(" ")
-  }
-  if (details.length > 0) record["details"] = details.length === 1 ? details[0] : details
-  const span = Context.getOption(FiberRefs.getOrDefault(context, FiberRef.currentContext), Tracer.ParentSpan)
-  if (Option.isSome(span)) {
-    record["traceId"] = span.value.traceId
-    record["spanId"] = span.value.spanId
-  }
-  for (const [key, value] of HashMap.toEntries(annotations)) {
-    record[reserved.has(key) ? `annotation.${key}` : key] = structured(value)
-  }
-  if (List.isCons(spans)) {
-    const now = date.getTime()
-    const timings: Record<string, number> = {}
-    for (const logSpan of spans) timings[logSpan.label] = now - logSpan.startTime
-    record["spans"] = timings
-  }
-  if (!Cause.isEmpty(cause)) record["cause"] = Cause.pretty(cause, { renderErrorCause: true })
-  return redactText(stringify(record))
-})
+)
 
 /**
  * Logger settings. `format` `auto` (the default) is `pretty` when standard output is a terminal
@@ -197,7 +199,9 @@ const isTerminal = () => (globalThis as { process?: { stdout?: { isTTY?: boolean
  * @since 0.1.0
  */
 export const layerLogger = (options: LoggerOptions = {}): Layer.Layer<never> => {
-  const format = options.format === undefined || options.format === "auto" ? (isTerminal() ? "pretty" : "logfmt") : options.format
+  const format = options.format === undefined || options.format === "auto"
+    ? (isTerminal() ? "pretty" : "logfmt")
+    : options.format
   // Every format redacts: the JSON line itself (see `jsonLogger`), the logfmt line, and the
   // message, annotations and cause the pretty logger renders.
   const logger = format === "json"
@@ -212,7 +216,8 @@ export const layerLogger = (options: LoggerOptions = {}): Layer.Layer<never> => 
     // place (unless `disablePrettyLogger`): each event is written once, by this logger only.
     yield* Effect.locallyScopedWith(
       FiberRef.currentLoggers,
-      (loggers) => HashSet.add(HashSet.remove(HashSet.remove(loggers, Logger.defaultLogger), Logger.prettyLoggerDefault), logger)
+      (loggers) =>
+        HashSet.add(HashSet.remove(HashSet.remove(loggers, Logger.defaultLogger), Logger.prettyLoggerDefault), logger)
     )
     yield* Effect.locallyScoped(FiberRef.currentMinimumLogLevel, levels[options.level ?? "info"])
   }))
@@ -235,7 +240,12 @@ export const logLevelConfig = (name: string): Config.Config<LogLevelName> =>
       const level = value === "warn" ? "warning" : value === "" ? "info" : value
       return level in levels
         ? Either.right(level as LogLevelName)
-        : Either.left(ConfigError.InvalidData([name], `must be one of trace, debug, info, warning, error, none (got "${raw.slice(0, 40)}")`))
+        : Either.left(
+          ConfigError.InvalidData(
+            [name],
+            `must be one of trace, debug, info, warning, error, none (got "${raw.slice(0, 40)}")`
+          )
+        )
     })
   )
 
@@ -257,7 +267,9 @@ export const logFormatConfig = (name: string): Config.Config<LogFormat | "auto">
       const format = value === "" ? "auto" : value
       return format === "json" || format === "logfmt" || format === "pretty" || format === "auto"
         ? Either.right(format)
-        : Either.left(ConfigError.InvalidData([name], `must be json, logfmt, pretty or auto (got "${raw.slice(0, 40)}")`))
+        : Either.left(
+          ConfigError.InvalidData([name], `must be json, logfmt, pretty or auto (got "${raw.slice(0, 40)}")`)
+        )
     })
   )
 

@@ -312,7 +312,8 @@ const PG_LOCK = 0x73686c6b // "shlk"
 const applyPending = (sql: SqlClient.SqlClient) =>
   Effect.gen(function*() {
     const applied = yield* migrator
-    const rows = yield* sql<{ readonly version: number | null }>`SELECT MAX(migration_id) AS version FROM ${sql(table)}`.withoutTransform
+    const rows = yield* sql<{ readonly version: number | null }>`SELECT MAX(migration_id) AS version FROM ${sql(table)}`
+      .withoutTransform
     const version = Number(rows[0]?.version ?? 0)
     if (version < latest) return yield* new StillPending({ version })
     if (version > latest) {
@@ -332,7 +333,8 @@ const attempt = Effect.flatMap(SqlClient.SqlClient, (sql) =>
     pg: () =>
       sql.withTransaction(Effect.gen(function*() {
         yield* sql`SELECT pg_advisory_xact_lock(${PG_LOCK})`
-        const found = yield* sql<{ readonly found: string | null }>`SELECT to_regclass(${table}::text)::text AS found`.withoutTransform
+        const found = yield* sql<{ readonly found: string | null }>`SELECT to_regclass(${table}::text)::text AS found`
+          .withoutTransform
         if ((found[0]?.found ?? null) === null) {
           yield* sql`CREATE TABLE ${sql(table)} (
             migration_id integer PRIMARY KEY,
@@ -361,17 +363,28 @@ const attempt = Effect.flatMap(SqlClient.SqlClient, (sql) =>
  *
  * @since 0.1.0
  */
-export const run: Effect.Effect<ReadonlyArray<readonly [version: number, name: string]>, MigrationError, SqlClient.SqlClient> = attempt.pipe(
+export const run: Effect.Effect<
+  ReadonlyArray<readonly [version: number, name: string]>,
+  MigrationError,
+  SqlClient.SqlClient
+> = attempt.pipe(
   // SQLite only: another process holding the file's write lock (busy), or migrating right now.
   Effect.retry({ schedule: busySchedule, while: (error) => error._tag === "StillPending" || isBusy(error) }),
   Effect.tap((applied) =>
     applied.length === 0 ? Effect.void : Effect.logInfo("applied database migrations").pipe(
-      Effect.annotateLogs({ migrations: applied.map(([version, name]) => `${version}_${name}`).join(", "), version: latest })
+      Effect.annotateLogs({
+        migrations: applied.map(([version, name]) => `${version}_${name}`).join(", "),
+        version: latest
+      })
     )
   ),
   Effect.catchTags({
     StillPending: (pending) =>
-      Effect.fail(new MigrationError({ reason: `database still at version ${pending.version} of ${latest}: another process kept it locked` })),
+      Effect.fail(
+        new MigrationError({
+          reason: `database still at version ${pending.version} of ${latest}: another process kept it locked`
+        })
+      ),
     SqlError: (error) => Effect.fail(new MigrationError({ reason: describe(error) })),
     MigrationError: (error) => Effect.fail(new MigrationError({ reason: describe(error) }))
   }),

@@ -117,7 +117,9 @@ const norm = (text: string) => text.trim().toUpperCase()
 // Order Management answers the account number as a number; the shop's is a string ("00100200" is 100200).
 const sameAccount = (answered: number | string, accountNo: string) => {
   const [a, b] = [Number(answered), Number(accountNo)]
-  return Number.isFinite(a) && Number.isFinite(b) && accountNo.trim() !== "" ? a === b : norm(String(answered)) === norm(accountNo)
+  return Number.isFinite(a) && Number.isFinite(b) && accountNo.trim() !== ""
+    ? a === b
+    : norm(String(answered)) === norm(accountNo)
 }
 
 /** The brand codes a distributor line answers to: its brand code, and the codes of its brand information. */
@@ -150,7 +152,10 @@ export const linesMismatch = (
   distributor: ReadonlyArray<OrderManagement.OrderLineDetail>,
   toleranceCents: number
 ): string | undefined => {
-  const groups = new Map<string, { readonly productID: string; readonly brandID: string; quantity: number; readonly costs: Array<number> }>()
+  const groups = new Map<
+    string,
+    { readonly productID: string; readonly brandID: string; quantity: number; readonly costs: Array<number> }
+  >()
   for (const line of applied) {
     const key = `${norm(line.productID)}\u0000${norm(line.brandID)}`
     const group = groups.get(key) ?? { productID: line.productID, brandID: line.brandID, quantity: 0, costs: [] }
@@ -159,16 +164,22 @@ export const linesMismatch = (
     groups.set(key, group)
   }
   for (const group of groups.values()) {
-    const matching = distributor.filter((line) => norm(line.productID) === norm(group.productID) && brandsOf(line).has(norm(group.brandID)))
+    const matching = distributor.filter((line) =>
+      norm(line.productID) === norm(group.productID) && brandsOf(line).has(norm(group.brandID))
+    )
     const what = `${group.brandID} ${group.productID}`
     if (matching.length === 0) return `${what} is not on the distributor's order`
     const quantity = matching.reduce((n, line) => n + line.quantity, 0)
-    if (quantity !== group.quantity) return `${what}: quantity ${group.quantity} in the webhook, ${quantity} at the distributor`
+    if (quantity !== group.quantity) {
+      return `${what}: quantity ${group.quantity} in the webhook, ${quantity} at the distributor`
+    }
     if (Number.isFinite(toleranceCents)) {
       const prices = matching.map((line) => toCents(line.price))
       for (const cost of group.costs) {
         if (!prices.some((price) => Math.abs(price - cost) <= toleranceCents)) {
-          return `${what}: price ${(cost / 100).toFixed(2)} in the webhook, ${prices.map((p) => (p / 100).toFixed(2)).join(" / ")} at the distributor`
+          return `${what}: price ${(cost / 100).toFixed(2)} in the webhook, ${
+            prices.map((p) => (p / 100).toFixed(2)).join(" / ")
+          } at the distributor`
         }
       }
     }
@@ -197,9 +208,14 @@ const verifierOf = (
         }
         const status = details.orderHeader.orderStatus ?? details.status.message.ID
         if (status === undefined || !SUBMITTED.has(status)) {
-          return { _tag: "Rejected", reason: `order ${orderID} is not submitted at the distributor (status ${status ?? "unknown"})` } as const
+          return {
+            _tag: "Rejected",
+            reason: `order ${orderID} is not submitted at the distributor (status ${status ?? "unknown"})`
+          } as const
         }
-        const mismatch = checkLines && lines !== undefined ? linesMismatch(lines, details.orderLines, tolerance) : undefined
+        const mismatch = checkLines && lines !== undefined
+          ? linesMismatch(lines, details.orderLines, tolerance)
+          : undefined
         return mismatch === undefined
           ? { _tag: "Verified" } as const
           : { _tag: "Rejected", reason: `order ${orderID} does not match the distributor's: ${mismatch}` } as const
@@ -207,7 +223,10 @@ const verifierOf = (
         Effect.catchAll((error): Effect.Effect<Verdict> => {
           const code = "code" in error && typeof error.code === "string" ? error.code : undefined
           if (code !== undefined && NOT_FOUND.has(code)) {
-            return Effect.succeed({ _tag: "Rejected", reason: `order ${orderID} is unknown to the distributor (${code})` })
+            return Effect.succeed({
+              _tag: "Rejected",
+              reason: `order ${orderID} is unknown to the distributor (${code})`
+            })
           }
           return Effect.succeed({ _tag: "Unavailable", reason: error.message })
         }),

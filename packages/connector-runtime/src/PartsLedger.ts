@@ -69,7 +69,9 @@ export interface RepairOrderRef {
  *
  * @since 0.1.0
  */
-export class PartsLedgerError extends Schema.TaggedError<PartsLedgerError>()("PartsLedgerError", { reason: Schema.String }) {
+export class PartsLedgerError
+  extends Schema.TaggedError<PartsLedgerError>()("PartsLedgerError", { reason: Schema.String })
+{
   override get message(): string {
     return `parts ledger: ${this.reason}`
   }
@@ -110,7 +112,12 @@ export class PartsLedger extends Context.Tag("@shoplink/connector-runtime/PartsL
 
 type Source = Pick<LedgerLine, "kind" | "orderID" | "status" | "statusDescription">
 
-const toLines = (ref: RepairOrderRef, source: Source, lines: ReadonlyArray<PartLine>, at: number): ReadonlyArray<LedgerLine> =>
+const toLines = (
+  ref: RepairOrderRef,
+  source: Source,
+  lines: ReadonlyArray<PartLine>,
+  at: number
+): ReadonlyArray<LedgerLine> =>
   lines.map((line, position) => ({
     ...line,
     shopId: ref.shopId,
@@ -120,7 +127,6 @@ const toLines = (ref: RepairOrderRef, source: Source, lines: ReadonlyArray<PartL
     recordedAt: at,
     updatedAt: at
   }))
-
 
 const roKey = (ref: RepairOrderRef) => `${ref.shopId}\u0000${ref.repairOrderId}`
 
@@ -149,7 +155,12 @@ export const layerMemory: Layer.Layer<PartsLedger> = Layer.effect(
           if (source.kind === "order") {
             for (const [key, line] of lines) {
               if (line.kind === "order" && line.orderID === source.orderID) {
-                lines.set(key, { ...line, status: source.status, statusDescription: source.statusDescription, updatedAt: at })
+                lines.set(key, {
+                  ...line,
+                  status: source.status,
+                  statusDescription: source.statusDescription,
+                  updatedAt: at
+                })
               }
             }
           }
@@ -165,9 +176,15 @@ export const layerMemory: Layer.Layer<PartsLedger> = Layer.effect(
         })
       })
     return PartsLedger.of({
-      recordQuote: (write) => record(write, { kind: "quote", orderID: undefined, status: undefined, statusDescription: undefined }),
+      recordQuote: (write) =>
+        record(write, { kind: "quote", orderID: undefined, status: undefined, statusDescription: undefined }),
       recordOrder: (write) =>
-        record(write, { kind: "order", orderID: write.orderID, status: write.status, statusDescription: write.statusDescription }),
+        record(write, {
+          kind: "order",
+          orderID: write.orderID,
+          status: write.status,
+          statusDescription: write.statusDescription
+        }),
       // A Map iterates in insertion order: the order the lines were recorded.
       list: (where) => Effect.map(Ref.get(ref), (all) => [...(all.get(roKey(where))?.values() ?? [])])
     })
@@ -271,7 +288,9 @@ export const layerSql: Layer.Layer<PartsLedger, PartsLedgerError, SqlClient.SqlC
       Effect.gen(function*() {
         const at = yield* Clock.currentTimeMillis
         if (source.kind === "order" && source.orderID !== undefined) {
-          yield* sql`UPDATE shoplink_parts SET status = ${source.status ?? null}, status_description = ${source.statusDescription ?? null},
+          yield* sql`UPDATE shoplink_parts SET status = ${source.status ?? null}, status_description = ${
+            source.statusDescription ?? null
+          },
             updated_at = ${at}
             WHERE shop_id = ${write.shopId} AND repair_order_id = ${write.repairOrderId} AND kind = 'order' AND order_id = ${source.orderID}`
         }
@@ -294,9 +313,15 @@ export const layerSql: Layer.Layer<PartsLedger, PartsLedgerError, SqlClient.SqlC
         return { added: fresh.length, alreadyPresent: lines.length - fresh.length }
       }).pipe(sql.withTransaction, Effect.mapError(ledgerError))
     return PartsLedger.of({
-      recordQuote: (write) => record(write, { kind: "quote", orderID: undefined, status: undefined, statusDescription: undefined }),
+      recordQuote: (write) =>
+        record(write, { kind: "quote", orderID: undefined, status: undefined, statusDescription: undefined }),
       recordOrder: (write) =>
-        record(write, { kind: "order", orderID: write.orderID, status: write.status, statusDescription: write.statusDescription }),
+        record(write, {
+          kind: "order",
+          orderID: write.orderID,
+          status: write.status,
+          statusDescription: write.statusDescription
+        }),
       list
     })
   })

@@ -55,7 +55,10 @@ export const renderPrometheus = (pairs: ReadonlyArray<MetricPair.MetricPair.Unty
   // Series in a stable order; within a histogram or summary, buckets and quantiles stay in
   // increasing order, as the format requires.
   const sorted = pairs
-    .map((pair) => ({ pair, sortKey: `${metricName(pair.metricKey.name)}${labels(pair.metricKey.tags.map((t) => [t.key, t.value] as const))}` }))
+    .map((pair) => ({
+      pair,
+      sortKey: `${metricName(pair.metricKey.name)}${labels(pair.metricKey.tags.map((t) => [t.key, t.value] as const))}`
+    }))
     .sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0))
   for (const { pair: { metricKey, metricState } } of sorted) {
     const name = metricName(metricKey.name)
@@ -72,16 +75,26 @@ export const renderPrometheus = (pairs: ReadonlyArray<MetricPair.MetricPair.Unty
       if (!metricState.buckets.some(([boundary]) => boundary === Infinity)) {
         lines.push(`${name}_bucket${labels([...tags, ["le", "+Inf"]])} ${number(metricState.count)}`)
       }
-      lines.push(`${name}_sum${labels(tags)} ${number(metricState.sum)}`, `${name}_count${labels(tags)} ${number(metricState.count)}`)
+      lines.push(
+        `${name}_sum${labels(tags)} ${number(metricState.sum)}`,
+        `${name}_count${labels(tags)} ${number(metricState.count)}`
+      )
     } else if (MetricState.isSummaryState(metricState)) {
       const lines = family(name, "summary", metricKey.description).lines
       for (const [quantile, value] of metricState.quantiles) {
-        if (Option.isSome(value)) lines.push(`${name}${labels([...tags, ["quantile", String(quantile)]])} ${number(value.value)}`)
+        if (Option.isSome(value)) {
+          lines.push(`${name}${labels([...tags, ["quantile", String(quantile)]])} ${number(value.value)}`)
+        }
       }
-      lines.push(`${name}_sum${labels(tags)} ${number(metricState.sum)}`, `${name}_count${labels(tags)} ${number(metricState.count)}`)
+      lines.push(
+        `${name}_sum${labels(tags)} ${number(metricState.sum)}`,
+        `${name}_count${labels(tags)} ${number(metricState.count)}`
+      )
     } else if (MetricState.isFrequencyState(metricState)) {
       const lines = family(name, "counter", metricKey.description).lines
-      for (const [key, count] of metricState.occurrences) lines.push(`${name}${labels([...tags, ["key", key]])} ${number(count)}`)
+      for (const [key, count] of metricState.occurrences) {
+        lines.push(`${name}${labels([...tags, ["key", key]])} ${number(count)}`)
+      }
     }
   }
   const out: Array<string> = []

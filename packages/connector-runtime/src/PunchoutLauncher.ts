@@ -143,7 +143,9 @@ export interface Operations {
  *
  * @since 0.1.0
  */
-export class PunchoutLauncher extends Context.Tag("@shoplink/connector-runtime/PunchoutLauncher")<PunchoutLauncher, Operations>() {}
+export class PunchoutLauncher
+  extends Context.Tag("@shoplink/connector-runtime/PunchoutLauncher")<PunchoutLauncher, Operations>()
+{}
 
 /**
  * The distributor's identifier for a vehicle: VIN first (when VIN-shaped), then plate with its
@@ -259,7 +261,10 @@ export const make = (options: Options): Effect.Effect<
           // The caller learns it at once, as every later launch will.
           Effect.catchTag("Unauthorized", () => {
             const reason = "the distributor answered 401 UNAUTHORIZED when a session was created"
-            return Effect.zipRight(credentials.markRevoked(shopId, reason), Effect.fail(new CredentialsRevoked({ shopId, reason })))
+            return Effect.zipRight(
+              credentials.markRevoked(shopId, reason),
+              Effect.fail(new CredentialsRevoked({ shopId, reason }))
+            )
           })
         )
       })
@@ -279,7 +284,11 @@ export const make = (options: Options): Effect.Effect<
         if (term && vehicle.identifier === "none") return yield* new VehicleRequired({ repairOrderId })
         const session = yield* sessionFor(shopId, customer, repairOrder)
         const url = yield* Either.match(
-          ShowUrls.showCatalogUrl(session, { ...vehicle.params, ...(term ? { searchTerm: term } : {}), referenceID: repairOrder.number }),
+          ShowUrls.showCatalogUrl(session, {
+            ...vehicle.params,
+            ...(term ? { searchTerm: term } : {}),
+            referenceID: repairOrder.number
+          }),
           { onLeft: Effect.fail, onRight: Effect.succeed }
         )
         return { url, repairOrder, vehicle: vehicle.identifier }

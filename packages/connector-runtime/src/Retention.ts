@@ -67,7 +67,9 @@ export interface PurgeResult {
  *
  * @since 0.1.0
  */
-export const purge = (options: Options = {}): Effect.Effect<PurgeResult, InboxError | LaunchRegistryError, WebhookInbox | LaunchRegistry> =>
+export const purge = (
+  options: Options = {}
+): Effect.Effect<PurgeResult, InboxError | LaunchRegistryError, WebhookInbox | LaunchRegistry> =>
   Effect.gen(function*() {
     const inbox = yield* WebhookInbox
     const registry = yield* LaunchRegistry

@@ -185,7 +185,12 @@ export const make = (keyring: Keyring): Operations => {
       Effect.suspend(() => {
         const key = keyring.keys.get(sealed.keyId)
         if (key === undefined) {
-          return Effect.fail(new SecretUnreadable({ keyId: sealed.keyId, reason: `no key ${sealed.keyId} in the keyring (was it removed before rotation finished?)` }))
+          return Effect.fail(
+            new SecretUnreadable({
+              keyId: sealed.keyId,
+              reason: `no key ${sealed.keyId} in the keyring (was it removed before rotation finished?)`
+            })
+          )
         }
         const parts = sealed.ciphertext.split(".")
         if (parts.length !== 4 || parts[0] !== FORMAT) {
@@ -198,7 +203,12 @@ export const make = (keyring: Keyring): Operations => {
           const plain = Buffer.concat([decipher.update(Buffer.from(parts[2]!, "base64url")), decipher.final()])
           return Effect.succeed(Redacted.make(plain.toString("utf8")))
         } catch {
-          return Effect.fail(new SecretUnreadable({ keyId: sealed.keyId, reason: "authentication failed (altered, or sealed for another record)" }))
+          return Effect.fail(
+            new SecretUnreadable({
+              keyId: sealed.keyId,
+              reason: "authentication failed (altered, or sealed for another record)"
+            })
+          )
         }
       })
   }

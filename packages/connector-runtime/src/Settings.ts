@@ -95,7 +95,10 @@ export const punchoutClient = {
  */
 export const orderManagementClient = {
   // string() has checked the value against SETTINGS.omsEnvironment.oneOf.
-  environment: Config.map(string(SETTINGS.omsEnvironment), (value) => value as OrderManagementClient.Options["environment"]),
+  environment: Config.map(
+    string(SETTINGS.omsEnvironment),
+    (value) => value as OrderManagementClient.Options["environment"]
+  ),
   apiKey: redacted(SETTINGS.omsApiKey),
   testBaseUrl: optional(string(SETTINGS.omsTestBaseUrl)),
   prodBaseUrl: optional(string(SETTINGS.omsProdBaseUrl))
@@ -150,7 +153,10 @@ export const smsVendorName: Config.Config<string> = string(SETTINGS.smsVendorNam
  *
  * @since 0.1.0
  */
-export const publicBaseUrl: Config.Config<string> = Config.map(string(SETTINGS.publicBaseUrl), (url) => url.replace(/\/+$/, ""))
+export const publicBaseUrl: Config.Config<string> = Config.map(
+  string(SETTINGS.publicBaseUrl),
+  (url) => url.replace(/\/+$/, "")
+)
 
 /**
  * Logs and telemetry: `SHOPLINK_LOG_FORMAT`, `SHOPLINK_LOG_LEVEL`, and, when

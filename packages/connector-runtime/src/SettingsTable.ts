@@ -205,7 +205,8 @@ export const SETTINGS: { readonly [K in SettingKey]: SettingDefinition } = {
     env: "SHOPLINK_HEADERS_TIMEOUT",
     file: ["server", "headersTimeout"],
     secret: false,
-    description: "how long a client may take to send a request's headers, in seconds or as a duration (default 10 seconds; then 408)"
+    description:
+      "how long a client may take to send a request's headers, in seconds or as a duration (default 10 seconds; then 408)"
   },
   requestTimeout: {
     env: "SHOPLINK_REQUEST_TIMEOUT",
@@ -246,14 +247,18 @@ export const KEY_BYTES = 32
  */
 export const readKeyring = (
   text: string
-): { readonly problem: string } | { readonly entries: ReadonlyArray<{ readonly id: string; readonly key: Uint8Array }> } => {
+): { readonly problem: string } | {
+  readonly entries: ReadonlyArray<{ readonly id: string; readonly key: Uint8Array }>
+} => {
   const parts = text.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "")
   if (parts.length === 0) return { problem: "no key given" }
   const entries: Array<{ readonly id: string; readonly key: Uint8Array }> = []
   for (const [index, entry] of parts.entries()) {
     const colon = entry.indexOf(":")
     const id = colon === -1 ? "" : entry.slice(0, colon)
-    if (!KEY_ID.test(id)) return { problem: `entry ${index + 1} must read id:base64key, with an id of letters, digits, - or _` }
+    if (!KEY_ID.test(id)) {
+      return { problem: `entry ${index + 1} must read id:base64key, with an id of letters, digits, - or _` }
+    }
     const encoded = entry.slice(colon + 1)
     const key = Buffer.from(encoded, "base64")
     if (!/^[A-Za-z0-9+/=_-]+$/.test(encoded) || key.length !== KEY_BYTES) {

@@ -172,15 +172,25 @@ export interface RotationReport {
  */
 export interface Operations {
   /** Onboards a shop; fails with `ShopExists` unless `replace`, which also clears a revocation. */
-  readonly add: (input: ShopInput, options?: { readonly replace?: boolean }) => Effect.Effect<Shop, InvalidShop | ShopExists | ShopStoreError>
+  readonly add: (
+    input: ShopInput,
+    options?: { readonly replace?: boolean }
+  ) => Effect.Effect<Shop, InvalidShop | ShopExists | ShopStoreError>
   readonly get: (shopId: string) => Effect.Effect<Shop, ShopNotFound | ShopStoreError>
   readonly list: () => Effect.Effect<ReadonlyArray<Shop>, ShopStoreError>
   /** Removes the shop and its secrets. */
   readonly remove: (shopId: string) => Effect.Effect<void, ShopNotFound | ShopStoreError>
   /** The distributor credentials, decrypted; a revoked shop fails with `ShopRevoked`. */
-  readonly customerCredentials: (shopId: string) => Effect.Effect<CustomerCredentials, ShopNotFound | ShopRevoked | SecretUnreadable | ShopStoreError>
+  readonly customerCredentials: (
+    shopId: string
+  ) => Effect.Effect<CustomerCredentials, ShopNotFound | ShopRevoked | SecretUnreadable | ShopStoreError>
   /** The adapter's secrets for the shop, decrypted. */
-  readonly smsCredentials: (shopId: string) => Effect.Effect<Readonly<Record<string, Redacted.Redacted<string>>>, ShopNotFound | SecretUnreadable | ShopStoreError>
+  readonly smsCredentials: (
+    shopId: string
+  ) => Effect.Effect<
+    Readonly<Record<string, Redacted.Redacted<string>>>,
+    ShopNotFound | SecretUnreadable | ShopStoreError
+  >
   /** Marks the shop revoked (the distributor refused its token). */
   readonly markRevoked: (shopId: string, reason: string) => Effect.Effect<void, ShopNotFound | ShopStoreError>
   /** Re-seals every secret not under the box's current key. */
@@ -244,7 +254,9 @@ export const validateAll = (input: ShopInput): ReadonlyArray<InvalidShop> => {
   if (blank(d?.accountNo)) wrong("distributor.accountNo", "must not be empty")
   if (blank(d?.username)) wrong("distributor.username", "must not be empty")
   if (!Values.isCountry(d?.country)) wrong("distributor.country", `must be one of ${Values.COUNTRIES.join(", ")}`)
-  if (!Redacted.isRedacted(d?.apiToken) || blank(Redacted.value(d.apiToken))) wrong("distributor.apiToken", "must not be empty")
+  if (!Redacted.isRedacted(d?.apiToken) || blank(Redacted.value(d.apiToken))) {
+    wrong("distributor.apiToken", "must not be empty")
+  }
   for (const [name, value] of Object.entries(input.sms ?? {})) {
     if (!SECRET_NAME.test(name)) wrong(`sms.${name}`, "must be a name of letters, digits and '_'")
     else if (!Redacted.isRedacted(value) || blank(Redacted.value(value))) wrong(`sms.${name}`, "must not be empty")
@@ -265,7 +277,11 @@ interface Record_ {
 const toShop = (input: ShopInput, now: number, createdAt: number): Shop => ({
   id: input.id,
   name: input.name.trim(),
-  distributor: { accountNo: input.distributor.accountNo.trim(), username: input.distributor.username.trim(), country: input.distributor.country },
+  distributor: {
+    accountNo: input.distributor.accountNo.trim(),
+    username: input.distributor.username.trim(),
+    country: input.distributor.country
+  },
   smsSecrets: Object.keys(input.sms).sort(),
   status: "active",
   revoked: undefined,
@@ -274,12 +290,20 @@ const toShop = (input: ShopInput, now: number, createdAt: number): Shop => ({
 })
 
 const secretsOf = (input: ShopInput): ReadonlyMap<string, Redacted.Redacted<string>> =>
-  new Map([[DISTRIBUTOR_TOKEN, input.distributor.apiToken], ...Object.entries(input.sms).map(([n, v]) => [smsSecretName(n), v] as const)])
+  new Map([
+    [DISTRIBUTOR_TOKEN, input.distributor.apiToken],
+    ...Object.entries(input.sms).map(([n, v]) => [smsSecretName(n), v] as const)
+  ])
 
-const credentialsFrom = (shop: Shop, token: Redacted.Redacted<string>): CustomerCredentials => ({ ...shop.distributor, apiToken: token })
+const credentialsFrom = (shop: Shop, token: Redacted.Redacted<string>): CustomerCredentials => ({
+  ...shop.distributor,
+  apiToken: token
+})
 
 const smsFrom = (secrets: ReadonlyMap<string, Redacted.Redacted<string>>) =>
-  Object.fromEntries([...secrets].filter(([name]) => name.startsWith("sms.")).map(([name, value]) => [name.slice(4), value]))
+  Object.fromEntries(
+    [...secrets].filter(([name]) => name.startsWith("sms.")).map(([name, value]) => [name.slice(4), value])
+  )
 
 /**
  * An in-memory store (tests, demos): nothing is at rest, so nothing is sealed.
@@ -295,10 +319,11 @@ export const layerMemory: Layer.Layer<ShopStore> = Layer.effect(
   Effect.gen(function*() {
     const ref = yield* Ref.make(new Map<string, Record_>())
     const find = (shopId: string) =>
-      Effect.flatMap(Ref.get(ref), (map) => Option.match(Option.fromNullable(map.get(shopId)), {
-        onNone: () => Effect.fail(new ShopNotFound({ shopId })),
-        onSome: Effect.succeed
-      }))
+      Effect.flatMap(Ref.get(ref), (map) =>
+        Option.match(Option.fromNullable(map.get(shopId)), {
+          onNone: () => Effect.fail(new ShopNotFound({ shopId })),
+          onSome: Effect.succeed
+        }))
     return ShopStore.of({
       add: (input, options) =>
         Effect.gen(function*() {
@@ -312,13 +337,20 @@ export const layerMemory: Layer.Layer<ShopStore> = Layer.effect(
           return shop
         }),
       get: (shopId) => Effect.map(find(shopId), (r) => r.shop),
-      list: () => Effect.map(Ref.get(ref), (map) => [...map.values()].map((r) => r.shop).sort((a, b) => a.id.localeCompare(b.id))),
+      list: () =>
+        Effect.map(
+          Ref.get(ref),
+          (map) => [...map.values()].map((r) => r.shop).sort((a, b) => a.id.localeCompare(b.id))
+        ),
       remove: (shopId) =>
-        Effect.zipRight(find(shopId), Ref.update(ref, (map) => {
-          const next = new Map(map)
-          next.delete(shopId)
-          return next
-        })),
+        Effect.zipRight(
+          find(shopId),
+          Ref.update(ref, (map) => {
+            const next = new Map(map)
+            next.delete(shopId)
+            return next
+          })
+        ),
       customerCredentials: (shopId) =>
         Effect.flatMap(find(shopId), ({ secrets, shop }) =>
           shop.revoked
@@ -354,7 +386,12 @@ const ShopRow = Schema.Struct({
 })
 const decodeShopRow = Schema.decodeUnknown(ShopRow)
 
-const SecretRow = Schema.Struct({ shop_id: Schema.String, name: Schema.String, key_id: Schema.String, ciphertext: Schema.String })
+const SecretRow = Schema.Struct({
+  shop_id: Schema.String,
+  name: Schema.String,
+  key_id: Schema.String,
+  ciphertext: Schema.String
+})
 const decodeSecretRows = Schema.decodeUnknown(Schema.Array(SecretRow))
 const decodeCreatedAt = Schema.decodeUnknown(Schema.Array(Schema.Struct({ created_at: Millis })))
 
@@ -382,18 +419,25 @@ export const layerSql: Layer.Layer<ShopStore, ShopStoreError, SqlClient.SqlClien
     const sql = yield* SqlClient.SqlClient
     const box = yield* SecretBox
     // A connection setting, not schema: SQLite enforces the secrets' foreign key only when asked.
-    yield* sql.onDialectOrElse({ sqlite: () => Effect.ignore(sql`PRAGMA foreign_keys = ON`), orElse: () => Effect.void })
+    yield* sql.onDialectOrElse({
+      sqlite: () => Effect.ignore(sql`PRAGMA foreign_keys = ON`),
+      orElse: () => Effect.void
+    })
     yield* runMigrations.pipe(Effect.mapError(storeError))
 
     const readShop = (shopId: string) =>
       Effect.gen(function*() {
-        const rows = yield* sql`SELECT * FROM shoplink_shops WHERE shop_id = ${shopId}`.pipe(Effect.mapError(storeError))
+        const rows = yield* sql`SELECT * FROM shoplink_shops WHERE shop_id = ${shopId}`.pipe(
+          Effect.mapError(storeError)
+        )
         if (rows[0] === undefined) return yield* new ShopNotFound({ shopId })
         return fromRow(yield* decodeShopRow(rows[0]).pipe(Effect.mapError(storeError)), yield* secretNames(shopId))
       })
     const secretNames = (shopId: string) =>
       sql`SELECT name FROM shoplink_shop_secrets WHERE shop_id = ${shopId} ORDER BY name`.pipe(
-        Effect.map((rows) => rows.map((r) => String(r["name"])).filter((n) => n.startsWith("sms.")).map((n) => n.slice(4))),
+        Effect.map((rows) =>
+          rows.map((r) => String(r["name"])).filter((n) => n.startsWith("sms.")).map((n) => n.slice(4))
+        ),
         Effect.mapError(storeError)
       )
     const openSecrets = (shopId: string) =>
@@ -404,7 +448,10 @@ export const layerSql: Layer.Layer<ShopStore, ShopStoreError, SqlClient.SqlClien
         )
         const opened = new Map<string, Redacted.Redacted<string>>()
         for (const row of rows) {
-          opened.set(row.name, yield* box.open({ keyId: row.key_id, ciphertext: row.ciphertext }, sealContext(shopId, row.name)))
+          opened.set(
+            row.name,
+            yield* box.open({ keyId: row.key_id, ciphertext: row.ciphertext }, sealContext(shopId, row.name))
+          )
         }
         return opened
       })
@@ -431,14 +478,19 @@ export const layerSql: Layer.Layer<ShopStore, ShopStoreError, SqlClient.SqlClien
               'active', NULL, NULL, ${now}, ${now})
             ON CONFLICT (shop_id) ${onConflict}
             RETURNING created_at`.pipe(Effect.flatMap(decodeCreatedAt), Effect.mapError(storeError))
-          if (inserted[0] === undefined) return yield* new ShopExists({ shopId: input.id })
+          if (inserted[0] === undefined) {
+            return yield* new ShopExists({ shopId: input.id })
+          }
           const shop: Shop = { ...fresh, createdAt: inserted[0].created_at }
           yield* sql`DELETE FROM shoplink_shop_secrets WHERE shop_id = ${shop.id}`
           for (const s of sealed) {
             yield* sql`INSERT INTO shoplink_shop_secrets (shop_id, name, key_id, ciphertext) VALUES (${shop.id}, ${s.name}, ${s.keyId}, ${s.ciphertext})`
           }
           return shop
-        })).pipe(Effect.catchTags({ SqlError: (e) => Effect.fail(storeError(e)) }))
+        })).pipe(Effect.catchTags({
+          SqlError: (e) =>
+            Effect.fail(storeError(e))
+        }))
       })
 
     const rotate: Operations["rotate"] = () =>
@@ -456,11 +508,16 @@ export const layerSql: Layer.Layer<ShopStore, ShopStoreError, SqlClient.SqlClien
           const sealed = yield* box.seal(plain, context)
           // Guarded by the old key id: a row another process re-sealed (or replaced) meanwhile is
           // left alone and not counted.
-          const updated = yield* sql`UPDATE shoplink_shop_secrets SET key_id = ${sealed.keyId}, ciphertext = ${sealed.ciphertext}
-            WHERE shop_id = ${row.shop_id} AND name = ${row.name} AND key_id = ${row.key_id} RETURNING name`.pipe(Effect.mapError(storeError))
+          const updated =
+            yield* sql`UPDATE shoplink_shop_secrets SET key_id = ${sealed.keyId}, ciphertext = ${sealed.ciphertext}
+            WHERE shop_id = ${row.shop_id} AND name = ${row.name} AND key_id = ${row.key_id} RETURNING name`.pipe(
+              Effect.mapError(storeError)
+            )
           resealed += updated.length
         }
-        const usage = yield* sql`SELECT key_id, COUNT(*) AS n FROM shoplink_shop_secrets GROUP BY key_id`.pipe(Effect.mapError(storeError))
+        const usage = yield* sql`SELECT key_id, COUNT(*) AS n FROM shoplink_shop_secrets GROUP BY key_id`.pipe(
+          Effect.mapError(storeError)
+        )
         yield* Effect.logInfo("secrets re-sealed").pipe(Effect.annotateLogs({ resealed, keyId: box.currentKeyId }))
         return { resealed, keyUsage: Object.fromEntries(usage.map((r) => [String(r["key_id"]), Number(r["n"])])) }
       })
@@ -474,7 +531,8 @@ export const layerSql: Layer.Layer<ShopStore, ShopStoreError, SqlClient.SqlClien
             Effect.flatMap(Schema.decodeUnknown(Schema.Array(ShopRow))),
             Effect.mapError(storeError)
           )
-          return yield* Effect.forEach(rows, (row) => Effect.map(secretNames(row.shop_id), (names) => fromRow(row, names)))
+          return yield* Effect.forEach(rows, (row) =>
+            Effect.map(secretNames(row.shop_id), (names) => fromRow(row, names)))
         }),
       remove: (shopId) =>
         Effect.gen(function*() {
@@ -490,7 +548,9 @@ export const layerSql: Layer.Layer<ShopStore, ShopStoreError, SqlClient.SqlClien
           if (shop.revoked) return yield* new ShopRevoked({ shopId, reason: shop.revoked.reason })
           const secrets = yield* openSecrets(shopId)
           const token = secrets.get(DISTRIBUTOR_TOKEN)
-          if (token === undefined) return yield* new ShopStoreError({ reason: `shop ${shopId} has no distributor token` })
+          if (token === undefined) {
+            return yield* new ShopStoreError({ reason: `shop ${shopId} has no distributor token` })
+          }
           return credentialsFrom(shop, token)
         }),
       smsCredentials: (shopId) => Effect.zipRight(readShop(shopId), Effect.map(openSecrets(shopId), smsFrom)),
@@ -538,7 +598,8 @@ export const layerSmsCredentials: Layer.Layer<SmsCredentials.SmsCredentials, nev
           Effect.flatMap((secrets) =>
             secrets[name] === undefined
               ? Effect.fail(new SmsCredentials.SmsCredentialsUnavailable({ shopId, reason: `no ${name} stored` }))
-              : Effect.succeed(secrets[name]))
+              : Effect.succeed(secrets[name])
+          )
         )
     }))
 )

@@ -160,7 +160,9 @@ const describeConnectFailure = (error: unknown): string => {
   if (has("ENOTFOUND") || has("EAI_AGAIN")) return "the host name does not resolve"
   if (has("28P01") || has("28000")) return "the server refused the user name or password"
   if (has("3D000")) return "the database does not exist (create it first)"
-  if (has("ETIMEDOUT") || causes.some((c) => /timed out/i.test(String(c.message ?? "")))) return "the connection timed out"
+  if (has("ETIMEDOUT") || causes.some((c) => /timed out/i.test(String(c.message ?? "")))) {
+    return "the connection timed out"
+  }
   const last = causes.at(-1)
   return `could not connect: ${String(last?.message ?? "unknown error").split("\n")[0]!.slice(0, 200)}`
 }
@@ -185,7 +187,11 @@ export const postgres = (
     // Loaded on use: @effect/sql-pg is an optional peer (not needed on SQLite).
     const { PgClient } = yield* Effect.tryPromise({
       try: () => import("@effect/sql-pg"),
-      catch: () => new StorageUnavailable({ database, problem: "PostgreSQL needs the @effect/sql-pg package (npm install @effect/sql-pg@^0.53.0)" })
+      catch: () =>
+        new StorageUnavailable({
+          database,
+          problem: "PostgreSQL needs the @effect/sql-pg package (npm install @effect/sql-pg@^0.53.0)"
+        })
     })
     return PgClient.layer({
       url,
@@ -223,7 +229,5 @@ export const layer = (location: Location): Layer.Layer<SqlClient.SqlClient, Stor
  */
 export const config = (name: string): Config.Config<Location> =>
   Config.string(name).pipe(
-    Config.mapOrFail((value) =>
-      Either.mapLeft(parseUrl(value), (error) => ConfigError.InvalidData([], error.problem))
-    )
+    Config.mapOrFail((value) => Either.mapLeft(parseUrl(value), (error) => ConfigError.InvalidData([], error.problem)))
   )

@@ -89,7 +89,9 @@ export class TelemetryUnavailable extends Schema.TaggedError<TelemetryUnavailabl
  *
  * @since 0.1.0
  */
-export const layerTelemetry = (options: TelemetryOptions): Layer.Layer<never, TelemetryUnavailable, HttpClient.HttpClient> =>
+export const layerTelemetry = (
+  options: TelemetryOptions
+): Layer.Layer<never, TelemetryUnavailable, HttpClient.HttpClient> =>
   Layer.unwrapEffect(Effect.gen(function*() {
     const [OtlpTracer, OtlpMetrics, OtlpSerialization] = yield* Effect.tryPromise({
       try: () =>
@@ -98,7 +100,8 @@ export const layerTelemetry = (options: TelemetryOptions): Layer.Layer<never, Te
           import("@effect/opentelemetry/OtlpMetrics"),
           import("@effect/opentelemetry/OtlpSerialization")
         ]),
-      catch: (error) => new TelemetryUnavailable({ reason: error instanceof Error ? error.message.split("\n")[0]! : String(error) })
+      catch: (error) =>
+        new TelemetryUnavailable({ reason: error instanceof Error ? error.message.split("\n")[0]! : String(error) })
     })
     const base = options.endpoint.replace(/\/+$/, "")
     const resource = {
@@ -130,7 +133,9 @@ export const layerTelemetry = (options: TelemetryOptions): Layer.Layer<never, Te
         exportInterval: options.metricExportInterval ?? "10 seconds",
         shutdownTimeout
       })
-    ).pipe(Layer.provide(options.protocol === "http/json" ? OtlpSerialization.layerJson : OtlpSerialization.layerProtobuf))
+    ).pipe(
+      Layer.provide(options.protocol === "http/json" ? OtlpSerialization.layerJson : OtlpSerialization.layerProtobuf)
+    )
   }))
 
 /** `name=value,name2=value2` with URL-encoded values, as OpenTelemetry's headers variable has them. */
@@ -181,7 +186,9 @@ export const telemetryConfig = (names: TelemetryNames): Config.Config<TelemetryO
   Config.all({
     endpoint: Config.string(names.endpoint).pipe(Config.withDefault("")),
     protocol: names.protocol === undefined ? Config.succeed("http/protobuf" as const) : protocolConfig(names.protocol),
-    headers: names.headers === undefined ? Config.succeed(Option.none()) : Config.redacted(names.headers).pipe(Config.option),
+    headers: names.headers === undefined
+      ? Config.succeed(Option.none())
+      : Config.redacted(names.headers).pipe(Config.option),
     serviceName: names.serviceName === undefined
       ? Config.succeed("shoplink")
       : Config.string(names.serviceName).pipe(Config.withDefault("shoplink"))

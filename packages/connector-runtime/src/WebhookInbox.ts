@@ -186,7 +186,9 @@ export interface Backlog {
  */
 export interface Operations {
   /** Stores a delivery unless one with the same content key exists; says which happened. */
-  readonly receive: (delivery: Delivery) => Effect.Effect<{ readonly entry: InboxEntry; readonly duplicate: boolean }, InboxError>
+  readonly receive: (
+    delivery: Delivery
+  ) => Effect.Effect<{ readonly entry: InboxEntry; readonly duplicate: boolean }, InboxError>
   /**
    * Claims entries to apply now for this inbox instance (the worker's one fetcher calls it), oldest
    * first: for each repair order, its oldest pending entry, if its next attempt is due and nobody
@@ -326,7 +328,8 @@ export interface Page {
   readonly next: PageCursor | undefined
 }
 
-const statusLiteral = (status: EntryStatus): EntryStatus => status === "applied" ? "applied" : status === "dead" ? "dead" : "pending"
+const statusLiteral = (status: EntryStatus): EntryStatus =>
+  status === "applied" ? "applied" : status === "dead" ? "dead" : "pending"
 
 const pageLimit = (limit: number) => Math.max(1, Math.min(500, Math.floor(Number.isFinite(limit) ? limit : 50)))
 
@@ -335,12 +338,16 @@ const matchesPage = (query: PageQuery) => (e: InboxEntry) =>
   (query.retrying === undefined || (query.retrying ? e.attempts > 0 : e.attempts === 0)) &&
   (query.shopId === undefined || e.shopId === query.shopId) &&
   (query.repairOrderId === undefined || e.repairOrderId === query.repairOrderId) &&
-  (query.after === undefined || e.receivedAt < query.after.receivedAt || (e.receivedAt === query.after.receivedAt && e.id < query.after.id))
+  (query.after === undefined || e.receivedAt < query.after.receivedAt ||
+    (e.receivedAt === query.after.receivedAt && e.id < query.after.id))
 
 const toPage = (rows: ReadonlyArray<InboxEntry>, limit: number): Page => {
   const entries = rows.slice(0, limit)
   const last = entries.at(-1)
-  return { entries, next: rows.length > limit && last !== undefined ? { receivedAt: last.receivedAt, id: last.id } : undefined }
+  return {
+    entries,
+    next: rows.length > limit && last !== undefined ? { receivedAt: last.receivedAt, id: last.id } : undefined
+  }
 }
 
 const matches = (filter: ListFilter | undefined) => (e: InboxEntry) =>
@@ -361,7 +368,8 @@ const matches = (filter: ListFilter | undefined) => (e: InboxEntry) =>
  */
 export class WebhookInbox extends Context.Tag("@shoplink/connector-runtime/WebhookInbox")<WebhookInbox, Operations>() {}
 
-const repairOrderKey = (entry: { readonly shopId: string; readonly repairOrderId: string }) => `${entry.shopId}\u0000${entry.repairOrderId}`
+const repairOrderKey = (entry: { readonly shopId: string; readonly repairOrderId: string }) =>
+  `${entry.shopId}\u0000${entry.repairOrderId}`
 
 // Fields spelled out: on Node 20 `{ ...delivery, id, … }` costs microseconds per delivery.
 const newEntry = (delivery: Delivery, now: number): InboxEntry => ({
@@ -413,19 +421,29 @@ export const layerMemory: Layer.Layer<WebhookInbox> = Layer.effect(
       })
     return WebhookInbox.of({
       receive: (delivery) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          Ref.modify(entries, (map): readonly [{ readonly entry: InboxEntry; readonly duplicate: boolean }, Map<string, InboxEntry>] => {
-            for (const entry of map.values()) {
-              if (entry.contentKey === delivery.contentKey) return [{ entry, duplicate: true }, map]
-            }
-            const entry = newEntry(delivery, now)
-            return [{ entry, duplicate: false }, new Map(map).set(entry.id, entry)]
-          })),
+        Effect.flatMap(
+          Clock.currentTimeMillis,
+          (now) =>
+            Ref.modify(
+              entries,
+              (
+                map
+              ): readonly [{ readonly entry: InboxEntry; readonly duplicate: boolean }, Map<string, InboxEntry>] => {
+                for (const entry of map.values()) {
+                  if (entry.contentKey === delivery.contentKey) return [{ entry, duplicate: true }, map]
+                }
+                const entry = newEntry(delivery, now)
+                return [{ entry, duplicate: false }, new Map(map).set(entry.id, entry)]
+              }
+            )
+        ),
       claim: (limit) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
           Ref.get(entries).pipe(Effect.map((map) => {
             // The sort is stable: entries received in the same millisecond keep their order.
-            const pending = [...map.values()].filter((e) => e.status === "pending").sort((a, b) => a.receivedAt - b.receivedAt)
+            const pending = [...map.values()].filter((e) => e.status === "pending").sort((a, b) =>
+              a.receivedAt - b.receivedAt
+            )
             const seen = new Set<string>()
             const heads: Array<InboxEntry> = []
             for (const entry of pending) {
@@ -441,8 +459,14 @@ export const layerMemory: Layer.Layer<WebhookInbox> = Layer.effect(
       heartbeat: (ids) => Effect.sync(() => ids.filter((id) => held.has(id))),
       release: (ids) => Effect.sync(() => ids.forEach((id) => held.delete(id))),
       markApplied: (id) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          settle(id, (e) => ({ ...e, status: "applied", attempts: e.attempts + 1, appliedAt: now, lastError: undefined }))),
+        Effect.flatMap(
+          Clock.currentTimeMillis,
+          (now) =>
+            settle(
+              id,
+              (e) => ({ ...e, status: "applied", attempts: e.attempts + 1, appliedAt: now, lastError: undefined })
+            )
+        ),
       markFailed: (id, { error, retryIn }) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
           settle(id, (e) => ({
@@ -546,7 +570,9 @@ const fromRow = (row: typeof Row.Type): InboxEntry => ({
 // SqlError's message is generic ("Failed to execute statement"); the driver's reason is in its cause.
 const inboxError = (error: { readonly message: string; readonly cause?: unknown }) =>
   new InboxError({
-    reason: error.cause instanceof Error && error.cause.message !== "" ? `${error.message}: ${error.cause.message}` : error.message
+    reason: error.cause instanceof Error && error.cause.message !== ""
+      ? `${error.message}: ${error.cause.message}`
+      : error.message
   })
 // The worker reads a few rows per apply: rows of the expected shape are taken as they are (a check
 // per field, no decoder), anything else goes through the Schema for its exact error.
@@ -554,14 +580,18 @@ const decodeRowsStrictly = Schema.decodeUnknown(Schema.Array(Row))
 const isRow = (u: unknown): u is typeof Row.Type => {
   if (typeof u !== "object" || u === null) return false
   const r = u as Record<string, unknown>
-  return typeof r["id"] === "string" && (r["kind"] === "order" || r["kind"] === "quote") && typeof r["content_key"] === "string" &&
+  return typeof r["id"] === "string" && (r["kind"] === "order" || r["kind"] === "quote") &&
+    typeof r["content_key"] === "string" &&
     typeof r["shop_id"] === "string" && typeof r["repair_order_id"] === "string" && typeof r["body"] === "string" &&
-    (r["status"] === "pending" || r["status"] === "applied" || r["status"] === "dead") && typeof r["attempts"] === "number" &&
+    (r["status"] === "pending" || r["status"] === "applied" || r["status"] === "dead") &&
+    typeof r["attempts"] === "number" &&
     (r["last_error"] === null || typeof r["last_error"] === "string") && typeof r["received_at"] === "number" &&
     typeof r["next_attempt_at"] === "number" && (r["applied_at"] === null || typeof r["applied_at"] === "number")
 }
 const decodeRows = (rows: unknown) =>
-  Array.isArray(rows) && rows.every(isRow) ? Effect.succeed(rows as ReadonlyArray<typeof Row.Type>) : decodeRowsStrictly(rows)
+  Array.isArray(rows) && rows.every(isRow)
+    ? Effect.succeed(rows as ReadonlyArray<typeof Row.Type>)
+    : decodeRowsStrictly(rows)
 
 /** Rows a purge statement touches at most. */
 const PURGE_CHUNK = 500
@@ -601,7 +631,9 @@ type Received = { readonly entry: InboxEntry; readonly duplicate: boolean }
 // What both dialects share; the statements that differ are built per dialect below.
 interface Dialect {
   readonly run: <A>(statement: Effect.Effect<A, SqlFailure>) => Effect.Effect<A, InboxError>
-  readonly select: (rows: Effect.Effect<ReadonlyArray<unknown>, SqlFailure>) => Effect.Effect<ReadonlyArray<InboxEntry>, InboxError>
+  readonly select: (
+    rows: Effect.Effect<ReadonlyArray<unknown>, SqlFailure>
+  ) => Effect.Effect<ReadonlyArray<InboxEntry>, InboxError>
   /** Receipt order (SQLite: time, then rowid; PostgreSQL: the identity column). */
   readonly order: Statement.Fragment
   /** A row's cheapest key, for the purge's chunked statements. */
@@ -612,7 +644,10 @@ interface Dialect {
   readonly replayNextAttempt: Effect.Effect<Statement.Fragment>
 }
 
-const sharedOperations = (sql: SqlClient.SqlClient, { order, replayNextAttempt, rowKey, run, select, wakeWorkers }: Dialect) => {
+const sharedOperations = (
+  sql: SqlClient.SqlClient,
+  { order, replayNextAttempt, rowKey, run, select, wakeWorkers }: Dialect
+) => {
   const get = (id: string) =>
     select(sql`SELECT * FROM shoplink_inbox WHERE id = ${id}`).pipe(
       Effect.flatMap((rows) => rows[0] === undefined ? Effect.fail(new EntryNotFound({ id })) : Effect.succeed(rows[0]))
@@ -633,7 +668,9 @@ const sharedOperations = (sql: SqlClient.SqlClient, { order, replayNextAttempt, 
       Effect.gen(function*() {
         yield* get(id)
         const next = yield* replayNextAttempt
-        yield* run(sql`UPDATE shoplink_inbox SET status = 'pending', attempts = 0, next_attempt_at = ${next} WHERE id = ${id}`)
+        yield* run(
+          sql`UPDATE shoplink_inbox SET status = 'pending', attempts = 0, next_attempt_at = ${next} WHERE id = ${id}`
+        )
         yield* wakeWorkers
         return yield* get(id)
       }),
@@ -666,7 +703,9 @@ const sharedOperations = (sql: SqlClient.SqlClient, { order, replayNextAttempt, 
           query.retrying === undefined ? undefined : query.retrying ? sql`attempts > 0` : sql`attempts = 0`,
           query.shopId === undefined ? undefined : sql`shop_id = ${query.shopId}`,
           query.repairOrderId === undefined ? undefined : sql`repair_order_id = ${query.repairOrderId}`,
-          query.after === undefined ? undefined : sql`(received_at, id) < (${query.after.receivedAt}, ${query.after.id})`
+          query.after === undefined
+            ? undefined
+            : sql`(received_at, id) < (${query.after.receivedAt}, ${query.after.id})`
         ].filter((c) => c !== undefined)
         const rows = yield* select(sql`SELECT * FROM shoplink_inbox WHERE ${sql.and(conditions)}
           ORDER BY received_at DESC, id DESC LIMIT ${limit + 1}`)
@@ -691,7 +730,9 @@ const sharedOperations = (sql: SqlClient.SqlClient, { order, replayNextAttempt, 
       }),
     // PostgreSQL answers COUNT and MIN of a BIGINT as strings.
     backlog: run(
-      sql<{ readonly size: number | string; readonly oldest: number | string | null }>`SELECT COUNT(*) AS size, MIN(received_at) AS oldest
+      sql<
+        { readonly size: number | string; readonly oldest: number | string | null }
+      >`SELECT COUNT(*) AS size, MIN(received_at) AS oldest
         FROM shoplink_inbox WHERE status = 'pending'`
     ).pipe(Effect.map((rows): Backlog => {
       const oldest = rows[0]?.oldest ?? null
@@ -707,7 +748,10 @@ const sharedOperations = (sql: SqlClient.SqlClient, { order, replayNextAttempt, 
 /** Group-commit batches up to this many rows are one INSERT (SQLite commits it atomically). */
 const SINGLE_STATEMENT_ROWS = 16
 
-const makeSqlite = (sql: SqlClient.SqlClient, wakeupsEnabled: boolean): Effect.Effect<Operations, InboxError, Scope.Scope> =>
+const makeSqlite = (
+  sql: SqlClient.SqlClient,
+  wakeupsEnabled: boolean
+): Effect.Effect<Operations, InboxError, Scope.Scope> =>
   Effect.gen(function*() {
     // The schema is the migrations' (see Migrations); the busy timeout is this connection's.
     yield* shortenBusyTimeout(sql)
@@ -732,9 +776,12 @@ const makeSqlite = (sql: SqlClient.SqlClient, wakeupsEnabled: boolean): Effect.E
     const held = new Set<string>()
     const mark = (id: string, statement: Effect.Effect<ReadonlyArray<unknown>, SqlFailure>) =>
       Effect.map(run(statement.pipe(Effect.ensuring(Effect.sync(() => held.delete(id))))), (rows) => rows.length > 0)
-    const columns = "(id, kind, content_key, shop_id, repair_order_id, body, status, attempts, last_error, received_at, next_attempt_at, applied_at)"
+    const columns =
+      "(id, kind, content_key, shop_id, repair_order_id, body, status, attempts, last_error, received_at, next_attempt_at, applied_at)"
     const insertText = (rows: number) =>
-      `INSERT INTO shoplink_inbox ${columns} VALUES ${Array(rows).fill("(?, ?, ?, ?, ?, ?, 'pending', 0, NULL, ?, ?, NULL)").join(", ")}
+      `INSERT INTO shoplink_inbox ${columns} VALUES ${
+        Array(rows).fill("(?, ?, ?, ?, ?, ?, 'pending', 0, NULL, ?, ?, NULL)").join(", ")
+      }
        ON CONFLICT (content_key) DO NOTHING RETURNING content_key`
     // Batches of up to SINGLE_STATEMENT_ROWS are one statement of their exact size; larger ones are
     // cut into power-of-two chunks in a transaction. Either way only a few dozen statement texts
@@ -750,7 +797,9 @@ const makeSqlite = (sql: SqlClient.SqlClient, wakeupsEnabled: boolean): Effect.E
           offset += size
           const rows = yield* sql.unsafe<{ readonly content_key: string }>(
             insertText(size),
-            chunk.flatMap((e) => [e.id, e.kind, e.contentKey, e.shopId, e.repairOrderId, e.body, e.receivedAt, e.nextAttemptAt])
+            chunk.flatMap((
+              e
+            ) => [e.id, e.kind, e.contentKey, e.shopId, e.repairOrderId, e.body, e.receivedAt, e.nextAttemptAt])
           )
           for (const row of rows) inserted.add(row.content_key)
         }
@@ -761,7 +810,9 @@ const makeSqlite = (sql: SqlClient.SqlClient, wakeupsEnabled: boolean): Effect.E
         const conflicted = [...firstByKey.keys()].filter((key) => !inserted.has(key))
         const existing = new Map<string, InboxEntry>()
         if (conflicted.length > 0) {
-          const rows = yield* decodeRows(yield* sql`SELECT * FROM shoplink_inbox WHERE ${sql.in("content_key", conflicted)}`)
+          const rows = yield* decodeRows(
+            yield* sql`SELECT * FROM shoplink_inbox WHERE ${sql.in("content_key", conflicted)}`
+          )
           for (const row of rows) existing.set(row.content_key, fromRow(row))
         }
         return yield* Effect.forEach(entries, (entry): Effect.Effect<Received, { readonly message: string }> => {
@@ -779,7 +830,10 @@ const makeSqlite = (sql: SqlClient.SqlClient, wakeupsEnabled: boolean): Effect.E
     // The group-commit writer. Deliveries queue in memory; one flush per turn of the event loop
     // (setImmediate runs after every socket read of that turn) writes all of them in one
     // transaction, so a burst costs one disk sync, and each caller resumes only after the commit.
-    type Waiting = { readonly entry: InboxEntry; readonly resume: (result: Effect.Effect<Received, InboxError>) => void }
+    type Waiting = {
+      readonly entry: InboxEntry
+      readonly resume: (result: Effect.Effect<Received, InboxError>) => void
+    }
     const runtime = yield* Effect.runtime<never>()
     let waiting: Array<Waiting> = []
     let flushing = false
@@ -798,17 +852,20 @@ const makeSqlite = (sql: SqlClient.SqlClient, wakeupsEnabled: boolean): Effect.E
       const entries = batch.map((w) => w.entry)
       // A batch that fits one statement is written by that statement alone: SQLite commits it
       // atomically (one sync), without the BEGIN and COMMIT round trips of a transaction.
-      const write = entries.length <= SINGLE_STATEMENT_ROWS ? insertBatch(entries, true) : sql.withTransaction(insertBatch(entries, false))
+      const write = entries.length <= SINGLE_STATEMENT_ROWS
+        ? insertBatch(entries, true)
+        : sql.withTransaction(insertBatch(entries, false))
       Runtime.runCallback(runtime)(retryBusy(write), {
         onExit: (exit) => {
           flushing = false
           if (Exit.isSuccess(exit)) {
             batch.forEach((w, i) => w.resume(Effect.succeed(exit.value[i]!)))
             local?.signal()
-          }
-          else {
+          } else {
             const failure = Cause.failureOption(exit.cause)
-            const error = Option.isSome(failure) ? inboxError(failure.value) : new InboxError({ reason: Cause.pretty(exit.cause) })
+            const error = Option.isSome(failure)
+              ? inboxError(failure.value)
+              : new InboxError({ reason: Cause.pretty(exit.cause) })
             batch.forEach((w) => w.resume(Effect.fail(error)))
           }
           schedule()
@@ -862,8 +919,11 @@ const makeSqlite = (sql: SqlClient.SqlClient, wakeupsEnabled: boolean): Effect.E
       release: (ids) => Effect.sync(() => ids.forEach((id) => held.delete(id))),
       markApplied: (id) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          mark(id, sql`UPDATE shoplink_inbox SET status = 'applied', attempts = attempts + 1, applied_at = ${now}, last_error = NULL
-              WHERE id = ${id} AND status = 'pending' RETURNING id`)),
+          mark(
+            id,
+            sql`UPDATE shoplink_inbox SET status = 'applied', attempts = attempts + 1, applied_at = ${now}, last_error = NULL
+              WHERE id = ${id} AND status = 'pending' RETURNING id`
+          )),
       markFailed: (id, { error, retryIn }) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
           mark(
@@ -950,7 +1010,12 @@ const batched = <I, O>(
 
 type Settlement =
   | { readonly id: string; readonly status: "applied" }
-  | { readonly id: string; readonly status: "pending" | "dead"; readonly error: string; readonly delayMillis: number | null }
+  | {
+    readonly id: string
+    readonly status: "pending" | "dead"
+    readonly error: string
+    readonly delayMillis: number | null
+  }
 
 const makePg = (sql: SqlClient.SqlClient, options: PgOptions): Effect.Effect<Operations, InboxError, Scope.Scope> =>
   Effect.gen(function*() {
@@ -1008,10 +1073,12 @@ const makePg = (sql: SqlClient.SqlClient, options: PgOptions): Effect.Effect<Ope
 
     // Said in the marking fiber (its logger, its annotations), not in the batch's.
     const refusedUnlessCounted = (id: string) => (counted: boolean) =>
-      counted ? Effect.void : Effect.logWarning("inbox entry not marked: another worker holds its lease, or it is no longer pending").pipe(
-        Effect.annotateLogs({ entryId: id }),
-        Effect.zipRight(Metric.increment(metrics.markRefused))
-      )
+      counted ?
+        Effect.void :
+        Effect.logWarning("inbox entry not marked: another worker holds its lease, or it is no longer pending").pipe(
+          Effect.annotateLogs({ entryId: id }),
+          Effect.zipRight(Metric.increment(metrics.markRefused))
+        )
 
     // One statement settles a batch: only entries still pending and held by this instance (or by
     // nobody) change; the others' ids are missing from the answer, and their marks refused.
@@ -1023,8 +1090,12 @@ const makePg = (sql: SqlClient.SqlClient, options: PgOptions): Effect.Effect<Ope
               status = (${items.map((s) => s.status)}::text[])[${at}],
               attempts = i.attempts + 1,
               last_error = (${items.map((s) => (s.status === "applied" ? null : s.error))}::text[])[${at}],
-              applied_at = CASE WHEN (${items.map((s) => s.status)}::text[])[${at}] = 'applied' THEN ${now} ELSE i.applied_at END,
-              next_attempt_at = COALESCE(${now} + (${items.map((s) => (s.status === "applied" ? null : s.delayMillis))}::bigint[])[${at}],
+              applied_at = CASE WHEN (${
+          items.map((s) => s.status)
+        }::text[])[${at}] = 'applied' THEN ${now} ELSE i.applied_at END,
+              next_attempt_at = COALESCE(${now} + (${
+          items.map((s) => (s.status === "applied" ? null : s.delayMillis))
+        }::bigint[])[${at}],
                                          i.next_attempt_at),
               lease_owner = NULL, lease_until = NULL
             WHERE i.id = ANY(${items.map((s) => s.id)}::text[]) AND i.status = 'pending'
@@ -1106,7 +1177,9 @@ const makePg = (sql: SqlClient.SqlClient, options: PgOptions): Effect.Effect<Ope
         limit <= 0 ? Effect.succeed([]) : Effect.gen(function*() {
           const rows = yield* run(sql`SELECT * FROM shoplink_inbox_claim(${limit}, ${owner}, ${leaseMillis})`)
           // RETURNING follows no ORDER BY.
-          const sorted = rows.map(normalizePgRow).sort((a, b) => (a as { seq: number }).seq - (b as { seq: number }).seq)
+          const sorted = rows.map(normalizePgRow).sort((a, b) =>
+            (a as { seq: number }).seq - (b as { seq: number }).seq
+          )
           return yield* decode(sorted)
         }),
       heartbeat: (ids) =>
@@ -1118,14 +1191,19 @@ const makePg = (sql: SqlClient.SqlClient, options: PgOptions): Effect.Effect<Ope
         ids.length === 0 ? Effect.void : run(sql`UPDATE shoplink_inbox
             SET lease_owner = NULL, lease_until = NULL, next_attempt_at = ${now}
             WHERE id = ANY(${ids}::text[]) AND status = 'pending' AND lease_owner = ${owner}`).pipe(
-            Effect.zipRight(wakeWorkers)
-          ),
+          Effect.zipRight(wakeWorkers)
+        ),
       markApplied: (id) => Effect.tap(settle({ id, status: "applied" }), refusedUnlessCounted(id)),
       markFailed: (id, { error, retryIn }) =>
         settle(
           retryIn === undefined
             ? { id, status: "dead", error, delayMillis: null }
-            : { id, status: "pending", error, delayMillis: Math.max(0, Math.round(Duration.toMillis(Duration.decode(retryIn)))) }
+            : {
+              id,
+              status: "pending",
+              error,
+              delayMillis: Math.max(0, Math.round(Duration.toMillis(Duration.decode(retryIn))))
+            }
         ).pipe(Effect.tap(refusedUnlessCounted(id)))
     })
   })

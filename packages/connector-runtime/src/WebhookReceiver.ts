@@ -23,7 +23,13 @@ import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Html } from "@shoplink/http"
-import { CALLBACK_WAIT_MILLIS, callbackView, renderCallbackPage, renderStatusPage, SEEN_COOKIE } from "./internal/callbackPage.js"
+import {
+  CALLBACK_WAIT_MILLIS,
+  callbackView,
+  renderCallbackPage,
+  renderStatusPage,
+  SEEN_COOKIE
+} from "./internal/callbackPage.js"
 import { lineKeysOf, receivedOnLaunch } from "./internal/deliveries.js"
 import {
   clip,
@@ -61,7 +67,8 @@ const json = (status: number, body: unknown) => HttpServerResponse.unsafeJson(bo
 // Every page with the security headers (CSP without scripts, no framing, nosniff, no Referer, no-store).
 const html = (body: string, status = 200) => Html.page(body, { status })
 // `connection: close`: the rest of an oversized body is not read, so the connection cannot be reused.
-const tooLarge = () => HttpServerResponse.unsafeJson({ error: "body too large" }, { status: 413, headers: { connection: "close" } })
+const tooLarge = () =>
+  HttpServerResponse.unsafeJson({ error: "body too large" }, { status: 413, headers: { connection: "close" } })
 
 /**
  * The body's bytes, or `undefined` once it passes `maxBytes`. Reads the stream in the request's
@@ -116,7 +123,12 @@ export const router = (options: Options = {}): HttpRouter.HttpRouter<never, Webh
   const accept = (
     kind: "order" | "quote",
     request: HttpServerRequest.HttpServerRequest,
-    launch: { readonly id: string; readonly shopId: string; readonly repairOrderId: string; readonly repairOrderNumber: string }
+    launch: {
+      readonly id: string
+      readonly shopId: string
+      readonly repairOrderId: string
+      readonly repairOrderNumber: string
+    }
   ) =>
     Effect.gen(function*() {
       // A declared length is the framing (Node's parser reads no more), checked before the key
@@ -156,9 +168,14 @@ export const router = (options: Options = {}): HttpRouter.HttpRouter<never, Webh
       return json(200, { received: true, duplicate })
     }).pipe(
       Effect.catchTags({
-        RequestError: () => Effect.logWarning("webhook refused: body unreadable").pipe(Effect.as(json(400, { error: "body unreadable" }))),
+        RequestError: () =>
+          Effect.logWarning("webhook refused: body unreadable").pipe(
+            Effect.as(json(400, { error: "body unreadable" }))
+          ),
         InboxError: (error) =>
-          Effect.logError("inbox write failed; asking the sender to retry", error).pipe(Effect.as(json(503, { error: "try again" })))
+          Effect.logError("inbox write failed; asking the sender to retry", error).pipe(
+            Effect.as(json(503, { error: "try again" }))
+          )
       }),
       Effect.annotateLogs({ shopId: launch.shopId, repairOrderId: launch.repairOrderId })
     )
@@ -178,7 +195,8 @@ export const router = (options: Options = {}): HttpRouter.HttpRouter<never, Webh
       Effect.catchTags({
         LaunchKeyUnknown: () => Effect.succeed(json(404, {})),
         LaunchKeyExpired: () => Effect.succeed(json(410, {})),
-        LaunchRegistryError: (error) => Effect.logError("launch registry failed", error).pipe(Effect.as(json(503, { error: "try again" })))
+        LaunchRegistryError: (error) =>
+          Effect.logError("launch registry failed", error).pipe(Effect.as(json(503, { error: "try again" })))
       }),
       Effect.annotateLogs({ kind }),
       Effect.withSpan("WebhookReceiver.receive", { attributes: { kind } })
@@ -202,7 +220,11 @@ export const router = (options: Options = {}): HttpRouter.HttpRouter<never, Webh
     const landedAt = Number(query["at"])
     const inbox = yield* WebhookInbox
     // This launch's deliveries only (those received on its webhook key), not the repair order's others.
-    const entries = (yield* inbox.list({ shopId: launch.shopId, repairOrderId: launch.repairOrderId, receivedSince: launch.createdAt }))
+    const entries = (yield* inbox.list({
+      shopId: launch.shopId,
+      repairOrderId: launch.repairOrderId,
+      receivedSince: launch.createdAt
+    }))
       .filter((entry) => receivedOnLaunch(entry, launch.id))
     // A shop system that cannot take part lines: the runtime's parts ledger holds them, and the page
     // lists those of this launch's deliveries (not the lines earlier launches kept for the repair order).
@@ -217,7 +239,9 @@ export const router = (options: Options = {}): HttpRouter.HttpRouter<never, Webh
       landedAt: Number.isFinite(landedAt) && landedAt <= now ? landedAt : now,
       now
     }, kept)
-    const page = html(renderCallbackPage(launch, view, kept)).pipe(HttpServerResponse.setHeader("cache-control", "no-store"))
+    const page = html(renderCallbackPage(launch, view, kept)).pipe(
+      HttpServerResponse.setHeader("cache-control", "no-store")
+    )
     if (view.shown === undefined) return page
     return page.pipe(HttpServerResponse.unsafeSetCookie(SEEN_COOKIE, view.shown.id, {
       path: Routes.path("callback", base, callbackKey ?? ""),
@@ -325,4 +349,8 @@ export const serve = <E, R>(
     const front = frontOnFirstRequest(handler)
     yield* Effect.addFinalizer(() => Effect.sync(front.remove))
     yield* server.serve(front.middleware(app))
-  }) as Effect.Effect<void, never, Exclude<R, HttpServerRequest.HttpServerRequest | Scope.Scope> | Scope.Scope | WebhookInbox | LaunchRegistry>
+  }) as Effect.Effect<
+    void,
+    never,
+    Exclude<R, HttpServerRequest.HttpServerRequest | Scope.Scope> | Scope.Scope | WebhookInbox | LaunchRegistry
+  >

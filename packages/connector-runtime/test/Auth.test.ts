@@ -17,11 +17,14 @@ const keysContract = (name: string, layer: () => Layer.Layer<ApiKeys.ApiKeys, un
       expect(String(key)).not.toContain(secret)
       expect(yield* keys.verify(secret)).toEqual(apiKey)
       expect(yield* keys.verify(`Bearer ${secret}`)).toEqual(apiKey)
-      const refused = (presented: string | undefined) => Effect.map(Effect.flip(keys.verify(presented)), (e) => e.message)
+      const refused = (presented: string | undefined) =>
+        Effect.map(Effect.flip(keys.verify(presented)), (e) => e.message)
       expect(yield* refused(undefined)).toBe("API key refused: missing")
       expect(yield* refused("letmein")).toBe("API key refused: malformed")
       // Right id, wrong secret; and a well-formed key nobody created.
-      expect(yield* refused(secret.slice(0, -1) + (secret.endsWith("A") ? "B" : "A"))).toBe("API key refused: unknown key")
+      expect(yield* refused(secret.slice(0, -1) + (secret.endsWith("A") ? "B" : "A"))).toBe(
+        "API key refused: unknown key"
+      )
       expect(yield* refused(`slk_0000000000_${"A".repeat(43)}`)).toBe("API key refused: unknown key")
       yield* keys.revoke(apiKey.id)
       expect(yield* refused(secret)).toBe("API key refused: revoked")
@@ -48,13 +51,21 @@ describe("ApiKeys", () => {
       expect(yield* on(two, (keys) => keys.list())).toEqual([apiKey])
 
       const sql = yield* SqlClient.SqlClient
-      const rows = yield* sql<{ readonly key_id: string; readonly name: string; readonly digest: string }>`SELECT key_id, name, digest FROM shoplink_api_keys`
-      expect(rows).toEqual([{ key_id: apiKey.id, name: "sms-backend", digest: createHash("sha256").update(Redacted.value(key)).digest("hex") }])
+      const rows = yield* sql<
+        { readonly key_id: string; readonly name: string; readonly digest: string }
+      >`SELECT key_id, name, digest FROM shoplink_api_keys`
+      expect(rows).toEqual([{
+        key_id: apiKey.id,
+        name: "sms-backend",
+        digest: createHash("sha256").update(Redacted.value(key)).digest("hex")
+      }])
       expect(JSON.stringify(rows)).not.toContain(Redacted.value(key).slice("slk_".length + 10 + 1))
 
       // Revoked through one: refused by the other on its next request.
       yield* on(two, (keys) => keys.revoke(apiKey.id))
-      expect((yield* on(one, (keys) => Effect.flip(keys.verify(Redacted.value(key))))).message).toBe("API key refused: revoked")
+      expect((yield* on(one, (keys) => Effect.flip(keys.verify(Redacted.value(key))))).message).toBe(
+        "API key refused: revoked"
+      )
       expect((yield* on(one, (keys) => keys.list()))[0]?.revokedAt).toBeTypeOf("number")
     }).pipe(Effect.scoped, Effect.provide(postgres()), Effect.orDie))
 

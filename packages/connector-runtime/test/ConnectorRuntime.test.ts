@@ -16,7 +16,11 @@ import { makeMemorySms } from "./support/memorySms.js"
 
 const [ford, camry] = SANDBOX_FIXTURES.vehicles
 const SHOP_A_RO = { id: "ro_a", number: "1042", vehicle: { vin: ford!.vin } }
-const SHOP_B_RO = { id: "ro_b", number: "2001", vehicle: { licensePlate: camry!.licensePlate, licensePlateState: camry!.licensePlateState } }
+const SHOP_B_RO = {
+  id: "ro_b",
+  number: "2001",
+  vehicle: { licensePlate: camry!.licensePlate, licensePlateState: camry!.licensePlateState }
+}
 const secretKeys = Redacted.make("k1:" + Buffer.alloc(32, 7).toString("base64"))
 const linkSecret = Redacted.make("launch-link-secret-for-tests")
 
@@ -31,7 +35,9 @@ const perShopSms = () => {
       ...inner,
       loadRepairOrder: (ref: { readonly shopId: string; readonly repairOrderId: string }) => {
         loads.push(`${ref.shopId}/${ref.repairOrderId}`)
-        return owner[ref.repairOrderId] === ref.shopId ? inner.loadRepairOrder(ref) : Effect.fail(new ShopSystem.RepairOrderNotFound(ref))
+        return owner[ref.repairOrderId] === ref.shopId
+          ? inner.loadRepairOrder(ref)
+          : Effect.fail(new ShopSystem.RepairOrderNotFound(ref))
       }
     }))
   ).pipe(Layer.provide(sms.layer))
@@ -79,18 +85,31 @@ const setup = (options: { readonly storage?: "memory" | "sqlite" } = {}) =>
       worker: false
       // The HttpClient must live as long as the runtime: built in the test's scope, not per call.
     }).pipe(Effect.provide(yield* Layer.build(UndiciHttpClient.layer)))
-    yield* runtime.serve(server, HttpRouter.concat(runtime.publicRouter, runtime.apiRouter).pipe(HttpRouter.toHttpApp, Effect.flatten))
+    yield* runtime.serve(
+      server,
+      HttpRouter.concat(runtime.publicRouter, runtime.apiRouter).pipe(HttpRouter.toHttpApp, Effect.flatten)
+    )
     const { ca, us } = sandbox.credentials.customers
     yield* runtime.shops.add({
       id: "shop_a",
       name: "Main Street Auto",
-      distributor: { accountNo: us.accountNo, username: us.username, country: "US", apiToken: Redacted.make(us.apiToken) },
+      distributor: {
+        accountNo: us.accountNo,
+        username: us.username,
+        country: "US",
+        apiToken: Redacted.make(us.apiToken)
+      },
       sms: { apiKey: Redacted.make("sms-key-of-shop-a-0001") }
     })
     yield* runtime.shops.add({
       id: "shop_b",
       name: "Maple Garage",
-      distributor: { accountNo: ca.accountNo, username: ca.username, country: "CA", apiToken: Redacted.make(ca.apiToken) },
+      distributor: {
+        accountNo: ca.accountNo,
+        username: ca.username,
+        country: "CA",
+        apiToken: Redacted.make(ca.apiToken)
+      },
       sms: { apiKey: Redacted.make("sms-key-of-shop-b-0002") }
     })
     const { key } = yield* runtime.apiKeys.create("sms-backend")
@@ -115,7 +134,12 @@ describe("ConnectorRuntime", () => {
     Effect.gen(function*() {
       const { publicBaseUrl, sandbox, vendorKey } = yield* setup()
       const body = { shopId: "shop_a", repairOrderId: "ro_a" }
-      for (const [key, headers] of [[undefined, {}], ["slk_0000000000_" + "A".repeat(43), {}], ["not-a-key", {}], [undefined, { origin: "https://evil.example", cookie: "x=1" }]] as const) {
+      for (
+        const [key, headers] of [[undefined, {}], ["slk_0000000000_" + "A".repeat(43), {}], ["not-a-key", {}], [
+          undefined,
+          { origin: "https://evil.example", cookie: "x=1" }
+        ]] as const
+      ) {
         const refused = yield* postLaunch(publicBaseUrl, body, key, headers)
         expect(refused.status).toBe(401)
         expect(refused.text).not.toContain(sandbox.url)
@@ -127,7 +151,9 @@ describe("ConnectorRuntime", () => {
       expect(launched).toMatchObject({ repairOrder: { id: "ro_a", number: "1042" }, vehicle: "vin" })
       expect(launched.url).toContain(`${sandbox.url}/`)
       // Shop B's launch uses shop B's distributor account (the CA customer).
-      const b = JSON.parse((yield* postLaunch(publicBaseUrl, { shopId: "shop_b", repairOrderId: "ro_b" }, vendorKey)).text)
+      const b = JSON.parse(
+        (yield* postLaunch(publicBaseUrl, { shopId: "shop_b", repairOrderId: "ro_b" }, vendorKey)).text
+      )
       expect(b.vehicle).toBe("licensePlate")
       // Cross-shop and unknown: 404 with nothing in it.
       const cross = yield* postLaunch(publicBaseUrl, { shopId: "shop_a", repairOrderId: "ro_b" }, vendorKey)
@@ -148,13 +174,17 @@ describe("ConnectorRuntime", () => {
       expect(ok.location).toContain(`${sandbox.url}/`)
       expect(ok.location).toContain(ford!.vin)
       const now = Math.floor(Date.now() / 1000)
-      const signed = (grant: LaunchLinks.Grant, secret = linkSecret) => LaunchLinks.url(publicBaseUrl, "/shoplink", secret, grant)
+      const signed = (grant: LaunchLinks.Grant, secret = linkSecret) =>
+        LaunchLinks.url(publicBaseUrl, "/shoplink", secret, grant)
       const forbidden = [
         link.replace("ro=ro_a", "ro=ro_b"),
         link.replace(/sig=[^&]+/, "sig=" + "A".repeat(43)),
         signed({ shopId: "shop_a", repairOrderId: "ro_a", expiresAt: now - 1 }),
         signed({ shopId: "shop_a", repairOrderId: "ro_a", expiresAt: now + 86_400 * 365 }),
-        signed({ shopId: "shop_a", repairOrderId: "ro_a", expiresAt: now + 60 }, Redacted.make("someone else's secret")),
+        signed(
+          { shopId: "shop_a", repairOrderId: "ro_a", expiresAt: now + 60 },
+          Redacted.make("someone else's secret")
+        ),
         // Well signed, but shop A's link for shop B's repair order.
         signed({ shopId: "shop_a", repairOrderId: "ro_b", expiresAt: now + 60 }),
         `${publicBaseUrl}/shoplink/launch/link`
@@ -183,7 +213,9 @@ describe("ConnectorRuntime", () => {
       expect(JSON.parse(second.text).error).toContain("onboard the shop again")
       expect(sms.loads).toEqual(["shop_a/ro_a"])
       // Shop B is untouched.
-      expect((yield* postLaunch(publicBaseUrl, { shopId: "shop_b", repairOrderId: "ro_b" }, vendorKey)).status).toBe(200)
+      expect((yield* postLaunch(publicBaseUrl, { shopId: "shop_b", repairOrderId: "ro_b" }, vendorKey)).status).toBe(
+        200
+      )
     }))
 
   it.scoped("an unknown shop is 404 before the shop system is asked; a wrong vendor key is 401 and changes nothing", () =>
@@ -195,7 +227,11 @@ describe("ConnectorRuntime", () => {
       expect(sms.loads).toEqual([])
       const shopsBefore = yield* runtime.shops.list()
       const keysBefore = yield* runtime.apiKeys.list()
-      const wrong = yield* postLaunch(publicBaseUrl, { shopId: "shop_a", repairOrderId: "ro_a" }, `${vendorKey.slice(0, -1)}${vendorKey.endsWith("A") ? "B" : "A"}`)
+      const wrong = yield* postLaunch(
+        publicBaseUrl,
+        { shopId: "shop_a", repairOrderId: "ro_a" },
+        `${vendorKey.slice(0, -1)}${vendorKey.endsWith("A") ? "B" : "A"}`
+      )
       expect(wrong.status).toBe(401)
       expect(sms.loads).toEqual([])
       expect(yield* runtime.shops.list()).toEqual(shopsBefore)
@@ -214,7 +250,13 @@ describe("ConnectorRuntime", () => {
         }
       }).join("")
       expect(bytes).toContain("shop_a")
-      for (const secret of [sandbox.credentials.customers.us.apiToken, sandbox.credentials.customers.ca.apiToken, "sms-key-of-shop-a-0001"]) {
+      for (
+        const secret of [
+          sandbox.credentials.customers.us.apiToken,
+          sandbox.credentials.customers.ca.apiToken,
+          "sms-key-of-shop-a-0001"
+        ]
+      ) {
         expect(bytes).not.toContain(secret)
       }
     }))
@@ -222,13 +264,15 @@ describe("ConnectorRuntime", () => {
   it.scoped("SQLite storage without a secret key does not start, and says why in one line", () =>
     Effect.gen(function*() {
       const sandbox = yield* startSandbox()
-      const exit = yield* Effect.exit(ConnectorRuntime.make(perShopSms().layer, {
-        publicBaseUrl: "http://127.0.0.1:1",
-        smsVendorName: "x",
-        punchout: { baseUrl: sandbox.url, vendorApiKey: Redacted.make(sandbox.credentials.vendorApiKey) },
-        storage: { sqlite: scratchDatabase() },
-        worker: false
-      }).pipe(Effect.provide(UndiciHttpClient.layer)))
+      const exit = yield* Effect.exit(
+        ConnectorRuntime.make(perShopSms().layer, {
+          publicBaseUrl: "http://127.0.0.1:1",
+          smsVendorName: "x",
+          punchout: { baseUrl: sandbox.url, vendorApiKey: Redacted.make(sandbox.credentials.vendorApiKey) },
+          storage: { sqlite: scratchDatabase() },
+          worker: false
+        }).pipe(Effect.provide(UndiciHttpClient.layer))
+      )
       expect(Exit.isFailure(exit)).toBe(true)
       if (Exit.isFailure(exit)) {
         const error = exit.cause._tag === "Fail" ? exit.cause.error : undefined
@@ -241,7 +285,9 @@ describe("ConnectorRuntime", () => {
     const seen = capture()
     return Effect.gen(function*() {
       const { publicBaseUrl, runtime, sandbox, sms, vendorKey } = yield* setup()
-      const launched = JSON.parse((yield* postLaunch(publicBaseUrl, { shopId: "shop_a", repairOrderId: "ro_a" }, vendorKey)).text)
+      const launched = JSON.parse(
+        (yield* postLaunch(publicBaseUrl, { shopId: "shop_a", repairOrderId: "ro_a" }, vendorKey)).text
+      )
       const token = new URL(launched.url).searchParams.get("token")!
       const viaLink = yield* request(yield* runtime.launchLink({ shopId: "shop_a", repairOrderId: "ro_a" }))
       expect(viaLink.status).toBe(303)
@@ -259,7 +305,15 @@ describe("ConnectorRuntime", () => {
       const text = seen.lines.join("\n")
       expect(seen.lines.some((line) => line.includes("url.path=/shoplink/webhooks/:key/order"))).toBe(true)
       expect(seen.lines.some((line) => line.includes("punchout launched"))).toBe(true)
-      for (const secret of [launchKey, token, vendorKey, sandbox.credentials.customers.us.apiToken, sandbox.credentials.vendorApiKey]) {
+      for (
+        const secret of [
+          launchKey,
+          token,
+          vendorKey,
+          sandbox.credentials.customers.us.apiToken,
+          sandbox.credentials.vendorApiKey
+        ]
+      ) {
         expect(seen.lines.filter((line) => line.includes(secret))).toEqual([])
       }
       expect(text).not.toContain("token=")

@@ -19,7 +19,9 @@ const credentials: CredentialStore.CustomerCredentials = {
 const roundTrip = Effect.gen(function*() {
   const store = yield* CredentialStore.CredentialStore
   const missing = yield* Effect.exit(store.get("shop_1"))
-  expect(Exit.isFailure(missing) && String(missing.cause)).toContain("no distributor credentials stored for shop shop_1")
+  expect(Exit.isFailure(missing) && String(missing.cause)).toContain(
+    "no distributor credentials stored for shop shop_1"
+  )
   yield* store.put("shop_1", credentials)
   const read = yield* store.get("shop_1")
   expect(read.accountNo).toBe("100200")
@@ -50,18 +52,31 @@ describe("CredentialStore", () => {
   it.effect("through the ShopStore: put keeps the shop's name and SMS secrets", () =>
     Effect.gen(function*() {
       const shops = yield* ShopStore.ShopStore
-      yield* shops.add({ id: "shop_1", name: "Main Street Auto", distributor: credentials, sms: { apiKey: Redacted.make("k") } })
+      yield* shops.add({
+        id: "shop_1",
+        name: "Main Street Auto",
+        distributor: credentials,
+        sms: { apiKey: Redacted.make("k") }
+      })
       const store = yield* CredentialStore.CredentialStore
       yield* store.put("shop_1", { ...credentials, accountNo: "100201" })
-      expect(yield* shops.get("shop_1")).toMatchObject({ name: "Main Street Auto", smsSecrets: ["apiKey"], distributor: { accountNo: "100201" } })
+      expect(yield* shops.get("shop_1")).toMatchObject({
+        name: "Main Street Auto",
+        smsSecrets: ["apiKey"],
+        distributor: { accountNo: "100201" }
+      })
     }).pipe(Effect.provide(CredentialStore.layerShopStore.pipe(Layer.provideMerge(ShopStore.layerMemory)))))
 
   it.effect("sqlite: credentials survive reopening the database", () =>
     Effect.gen(function*() {
       const file = scratchDatabase()
       const layer = () => sqlStore(file)
-      yield* Effect.flatMap(CredentialStore.CredentialStore, (s) => s.put("shop_9", credentials)).pipe(Effect.provide(layer()))
-      const read = yield* Effect.flatMap(CredentialStore.CredentialStore, (s) => s.get("shop_9")).pipe(Effect.provide(layer()))
+      yield* Effect.flatMap(CredentialStore.CredentialStore, (s) => s.put("shop_9", credentials)).pipe(
+        Effect.provide(layer())
+      )
+      const read = yield* Effect.flatMap(CredentialStore.CredentialStore, (s) => s.get("shop_9")).pipe(
+        Effect.provide(layer())
+      )
       expect(read.username).toBe("parts@mainstreet-auto.example")
       expect(readFileSync(file, "latin1")).not.toContain("sbx-token-us-100200")
     }))
@@ -71,8 +86,12 @@ describe("CredentialStore on PostgreSQL", () => {
   it.effect("credentials put through one client are read through another (or after a restart), sealed at rest", () =>
     Effect.gen(function*() {
       const url = yield* TestDatabaseUrl
-      yield* Effect.flatMap(CredentialStore.CredentialStore, (s) => s.put("shop_9", credentials)).pipe(Effect.provide(pgStore(url)))
-      const read = yield* Effect.flatMap(CredentialStore.CredentialStore, (s) => s.get("shop_9")).pipe(Effect.provide(pgStore(url)))
+      yield* Effect.flatMap(CredentialStore.CredentialStore, (s) => s.put("shop_9", credentials)).pipe(
+        Effect.provide(pgStore(url))
+      )
+      const read = yield* Effect.flatMap(CredentialStore.CredentialStore, (s) => s.get("shop_9")).pipe(
+        Effect.provide(pgStore(url))
+      )
       expect(read.username).toBe("parts@mainstreet-auto.example")
       expect(Redacted.value(read.apiToken)).toBe("sbx-token-us-100200")
       const sql = yield* SqlClient.SqlClient

@@ -23,13 +23,31 @@ const orderBody = JSON.stringify({
     status: 3,
     statusDescription: "Order submitted",
     orderLines: [{
-      acaPartTerminologyID: 5340, productID: "51515", brandID: "WIX", categoryID: "FLT", productDesc: "Oil Filter",
-      dispatchTime: 1763773200000, quantity: 2, price: 6.49, listPrice: 9.99, corePrice: 0, weight: 0.8, quality: "",
-      requestedProductId: "", status: "3", statusDescription: "Order submitted"
+      acaPartTerminologyID: 5340,
+      productID: "51515",
+      brandID: "WIX",
+      categoryID: "FLT",
+      productDesc: "Oil Filter",
+      dispatchTime: 1763773200000,
+      quantity: 2,
+      price: 6.49,
+      listPrice: 9.99,
+      corePrice: 0,
+      weight: 0.8,
+      quality: "",
+      requestedProductId: "",
+      status: "3",
+      statusDescription: "Order submitted"
     }]
   }
 })
-const delivery = { kind: "order", contentKey: "order:shop_1:ro_1:10423:3", shopId: "shop_1", repairOrderId: "ro_1", body: orderBody } as const
+const delivery = {
+  kind: "order",
+  contentKey: "order:shop_1:ro_1:10423:3",
+  shopId: "shop_1",
+  repairOrderId: "ro_1",
+  body: orderBody
+} as const
 
 /** A shop system whose `applyOrder` is the given effect. */
 const smsApplying = (applyOrder: ShopSystem.Operations["applyOrder"]) =>
@@ -60,11 +78,18 @@ const start = (
       secretKeys,
       ...options
     }).pipe(Effect.provide(client))
-    yield* runtime.serve(server, HttpRouter.concat(runtime.healthRouter, runtime.adminRouter).pipe(HttpRouter.toHttpApp, Effect.flatten))
+    yield* runtime.serve(
+      server,
+      HttpRouter.concat(runtime.healthRouter, runtime.adminRouter).pipe(HttpRouter.toHttpApp, Effect.flatten)
+    )
     const get = (path: string) =>
       Effect.promise(async () => {
         const response = await fetch(`http://127.0.0.1:${port}${path}`)
-        return { status: response.status, body: await response.json() as unknown, cacheControl: response.headers.get("cache-control") }
+        return {
+          status: response.status,
+          body: await response.json() as unknown,
+          cacheControl: response.headers.get("cache-control")
+        }
       })
     return { runtime, database, get }
   })
@@ -98,7 +123,9 @@ describe("Health", () => {
     Effect.gen(function*() {
       // Every apply fails retryably and is retried an hour later: the entry stays pending. (The
       // worker polls hourly so that moving the clock does not spin it.)
-      const sms = smsApplying(() => Effect.fail(new ShopSystem.ShopSystemError({ operation: "applyOrder", reason: "SMS down", retryable: true })))
+      const sms = smsApplying(() =>
+        Effect.fail(new ShopSystem.ShopSystemError({ operation: "applyOrder", reason: "SMS down", retryable: true }))
+      )
       const { get, runtime } = yield* start(sms, {
         worker: { baseDelay: "1 hour", maxDelay: "1 hour", pollInterval: "1 hour" },
         readiness: { maxBacklogAge: "5 minutes" }
@@ -110,7 +137,10 @@ describe("Health", () => {
       yield* TestClock.adjust("2 minutes")
       const stale = yield* get("/readyz")
       expect(stale.status).toBe(503)
-      expect(stale.body).toEqual({ ok: false, reason: "backlog stale: the oldest pending delivery is 360s old (limit 300s)" })
+      expect(stale.body).toEqual({
+        ok: false,
+        reason: "backlog stale: the oldest pending delivery is 360s old (limit 300s)"
+      })
       expect((yield* runtime.inbox.get(entry.id)).status).toBe("pending")
       yield* runtime.inbox.markApplied(entry.id)
       expect((yield* get("/readyz")).status).toBe(200)
@@ -118,8 +148,13 @@ describe("Health", () => {
 
   it.scoped("maxBacklogAge false turns the backlog check off; a receive-only process (worker: false) checks only the database", () =>
     Effect.gen(function*() {
-      const sms = smsApplying(() => Effect.fail(new ShopSystem.ShopSystemError({ operation: "applyOrder", reason: "SMS down", retryable: true })))
-      const withoutCheck = yield* start(sms, { worker: { baseDelay: "1 hour", pollInterval: "1 hour" }, readiness: { maxBacklogAge: false } })
+      const sms = smsApplying(() =>
+        Effect.fail(new ShopSystem.ShopSystemError({ operation: "applyOrder", reason: "SMS down", retryable: true }))
+      )
+      const withoutCheck = yield* start(sms, {
+        worker: { baseDelay: "1 hour", pollInterval: "1 hour" },
+        readiness: { maxBacklogAge: false }
+      })
       const receiveOnly = yield* start(sms, { worker: false })
       yield* withoutCheck.runtime.inbox.receive(delivery)
       yield* receiveOnly.runtime.inbox.receive(delivery)
@@ -134,8 +169,14 @@ describe("Health", () => {
         worker: { pollInterval: "10 millis", baseDelay: "1 hour", maxDelay: "1 hour" }
       })
       const { entry } = yield* runtime.inbox.receive(delivery)
-      for (let i = 0; i < 200 && (yield* runtime.inbox.get(entry.id)).attempts === 0; i++) yield* Effect.sleep("10 millis")
-      expect(yield* runtime.inbox.get(entry.id)).toMatchObject({ status: "pending", attempts: 1, lastError: "adapter defect: RuntimeException: adapter bug" })
+      for (let i = 0; i < 200 && (yield* runtime.inbox.get(entry.id)).attempts === 0; i++) {
+        yield* Effect.sleep("10 millis")
+      }
+      expect(yield* runtime.inbox.get(entry.id)).toMatchObject({
+        status: "pending",
+        attempts: 1,
+        lastError: "adapter defect: RuntimeException: adapter bug"
+      })
       expect(yield* runtime.readiness).toEqual({ ok: true })
       expect((yield* get("/readyz")).status).toBe(200)
     }))
@@ -146,9 +187,13 @@ describe("Graceful shutdown", () => {
     Effect.gen(function*() {
       const started = yield* Deferred.make<void>()
       const release = yield* Deferred.make<void>()
-      const sms = smsApplying((w) => Deferred.succeed(started, undefined).pipe(Effect.zipRight(Deferred.await(release)), Effect.as(added(w))))
+      const sms = smsApplying((w) =>
+        Deferred.succeed(started, undefined).pipe(Effect.zipRight(Deferred.await(release)), Effect.as(added(w)))
+      )
       const scope = yield* Scope.make()
-      const { database, runtime } = yield* start(sms, { worker: { pollInterval: "10 millis" } }).pipe(Scope.extend(scope))
+      const { database, runtime } = yield* start(sms, { worker: { pollInterval: "10 millis" } }).pipe(
+        Scope.extend(scope)
+      )
       yield* runtime.inbox.receive(delivery)
       yield* Deferred.await(started)
       const closing = yield* Effect.fork(Scope.close(scope, Exit.void))
@@ -165,7 +210,10 @@ describe("Graceful shutdown", () => {
       const started = yield* Deferred.make<void>()
       const sms = smsApplying(() => Deferred.succeed(started, undefined).pipe(Effect.zipRight(Effect.never)))
       const scope = yield* Scope.make()
-      const { database, runtime } = yield* start(sms, { worker: { pollInterval: "10 millis" }, shutdownDeadline: "300 millis" }).pipe(
+      const { database, runtime } = yield* start(sms, {
+        worker: { pollInterval: "10 millis" },
+        shutdownDeadline: "300 millis"
+      }).pipe(
         Scope.extend(scope)
       )
       yield* runtime.inbox.receive(delivery)
@@ -179,7 +227,9 @@ describe("Graceful shutdown", () => {
   it.scopedLive("an idle worker stops at once", () =>
     Effect.gen(function*() {
       const scope = yield* Scope.make()
-      yield* start(smsApplying((w) => Effect.succeed(added(w))), { worker: { pollInterval: "10 millis" } }).pipe(Scope.extend(scope))
+      yield* start(smsApplying((w) => Effect.succeed(added(w))), { worker: { pollInterval: "10 millis" } }).pipe(
+        Scope.extend(scope)
+      )
       yield* Effect.sleep("50 millis")
       const [took] = yield* Effect.timed(Scope.close(scope, Exit.void))
       // Far below the 10-second shutdown deadline (with room for a loaded machine).
@@ -197,7 +247,10 @@ describe("Health.nodeServer", () => {
   it.scopedLive("answers 503 (Retry-After) while nothing serves, steps aside for the app, and answers 503 again once it stops", () =>
     Effect.gen(function*() {
       let node: import("node:http").Server | undefined
-      const server = yield* NodeHttpServer.make(() => (node = HealthModule.nodeServer()), { port: 0, host: "127.0.0.1" })
+      const server = yield* NodeHttpServer.make(() => (node = HealthModule.nodeServer()), {
+        port: 0,
+        host: "127.0.0.1"
+      })
       const url = `http://127.0.0.1:${server.address._tag === "TcpAddress" ? server.address.port : 0}/healthz`
       // Listening, not serving yet (the runtime is still starting): answered at once, not left hanging.
       expect(yield* get(url)).toEqual({ status: 503, retryAfter: "1", text: "{\"ok\":false,\"reason\":\"starting\"}" })

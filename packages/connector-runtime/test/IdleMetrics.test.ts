@@ -20,7 +20,9 @@ const counters = (text: string): Map<string, number> => {
   const series = new Map<string, number>()
   for (const line of text.split("\n")) {
     const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})? (\S+)$/.exec(line)
-    if (match !== null && types.get(match[1]!) === "counter") series.set(`${match[1]}${match[2] ?? ""}`, Number(match[3]))
+    if (match !== null && types.get(match[1]!) === "counter") {
+      series.set(`${match[1]}${match[2] ?? ""}`, Number(match[3]))
+    }
   }
   return series
 }
@@ -40,10 +42,15 @@ describe("Idle metrics", () => {
         // The samples' polling interval: the idle loop runs 10 times a second.
         worker: { pollInterval: "100 millis" }
       }).pipe(Effect.provide(yield* Layer.build(UndiciHttpClient.layer)))
-      yield* runtime.serve(server, HttpRouter.concatAll(runtime.healthRouter, runtime.adminRouter).pipe(HttpRouter.toHttpApp, Effect.flatten))
+      yield* runtime.serve(
+        server,
+        HttpRouter.concatAll(runtime.healthRouter, runtime.adminRouter).pipe(HttpRouter.toHttpApp, Effect.flatten)
+      )
       const key = Redacted.value((yield* runtime.apiKeys.create("prometheus")).key)
       const scrape = Effect.promise(async () => {
-        const response = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${key}`, connection: "close" } })
+        const response = await fetch(`${base}/metrics`, {
+          headers: { authorization: `Bearer ${key}`, connection: "close" }
+        })
         expect(response.status).toBe(200)
         return counters(await response.text())
       })
@@ -59,6 +66,8 @@ describe("Idle metrics", () => {
       expect([...after].filter(([name, value]) => value > (before.get(name) ?? 0))).toEqual([])
       // Over HTTP, as Prometheus scrapes it: the scrapes' own fibers start and succeed, none fails.
       expect(second.get("effect_fiber_failures") ?? 0).toBe(first.get("effect_fiber_failures") ?? 0)
-      for (const [name, value] of second) if (name.startsWith("shoplink_")) expect(value, name).toBe(first.get(name) ?? 0)
+      for (const [name, value] of second) {
+        if (name.startsWith("shoplink_")) expect(value, name).toBe(first.get(name) ?? 0)
+      }
     }))
 })

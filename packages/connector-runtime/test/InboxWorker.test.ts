@@ -13,15 +13,64 @@ const orderBody = (status: number | string = 3) =>
       status,
       statusDescription: "Order submitted",
       orderLines: [
-        { acaPartTerminologyID: 5340, productID: "51515", brandID: "WIX", categoryID: "FLT", productDesc: "Oil Filter", dispatchTime: 1763773200000, quantity: 2, price: 6.49, listPrice: 9.99, corePrice: 0, weight: 0.8, quality: "", requestedProductId: "", status: "3", statusDescription: "Order submitted" },
-        { acaPartTerminologyID: 1896, productID: "MKD1210", brandID: "WGN", categoryID: "BRK", productDesc: "Brake Pad Set", dispatchTime: 1763773200000, quantity: 1, price: 42.19, listPrice: 61.5, corePrice: 15, weight: 3.1, quality: "Premium", requestedProductId: "", status: "3", statusDescription: "Order submitted" }
+        {
+          acaPartTerminologyID: 5340,
+          productID: "51515",
+          brandID: "WIX",
+          categoryID: "FLT",
+          productDesc: "Oil Filter",
+          dispatchTime: 1763773200000,
+          quantity: 2,
+          price: 6.49,
+          listPrice: 9.99,
+          corePrice: 0,
+          weight: 0.8,
+          quality: "",
+          requestedProductId: "",
+          status: "3",
+          statusDescription: "Order submitted"
+        },
+        {
+          acaPartTerminologyID: 1896,
+          productID: "MKD1210",
+          brandID: "WGN",
+          categoryID: "BRK",
+          productDesc: "Brake Pad Set",
+          dispatchTime: 1763773200000,
+          quantity: 1,
+          price: 42.19,
+          listPrice: 61.5,
+          corePrice: 15,
+          weight: 3.1,
+          quality: "Premium",
+          requestedProductId: "",
+          status: "3",
+          statusDescription: "Order submitted"
+        }
       ]
     }
   })
 
 const quoteBody = JSON.stringify({
   referenceID: "ro_1042",
-  quotes: [{ acaPartTerminologyID: 5340, productID: "51515", brandID: "WIX", categoryID: "FLT", productDesc: "Oil Filter", orderByTime: 1763769600000, dispatchTime: 1763773200000, quantityAvail: 12, quantityReq: 1, price: 6.49, listPrice: 9.99, corePrice: 0, weight: 0.8, quality: "", makeId: 0, subtotal: 6.49 }]
+  quotes: [{
+    acaPartTerminologyID: 5340,
+    productID: "51515",
+    brandID: "WIX",
+    categoryID: "FLT",
+    productDesc: "Oil Filter",
+    orderByTime: 1763769600000,
+    dispatchTime: 1763773200000,
+    quantityAvail: 12,
+    quantityReq: 1,
+    price: 6.49,
+    listPrice: 9.99,
+    corePrice: 0,
+    weight: 0.8,
+    quality: "",
+    makeId: 0,
+    subtotal: 6.49
+  }]
 })
 
 interface Recorder {
@@ -39,7 +88,11 @@ const recordingShopSystem = (recorder: Recorder, capabilities: ReadonlyArray<Sho
       const [next, ...rest] = yield* Ref.get(recorder.failures)
       if (next !== undefined) {
         yield* Ref.set(recorder.failures, rest)
-        return yield* new ShopSystem.ShopSystemError({ operation, reason: `SMS failure (${next})`, retryable: next === "retryable" })
+        return yield* new ShopSystem.ShopSystemError({
+          operation,
+          reason: `SMS failure (${next})`,
+          retryable: next === "retryable"
+        })
       }
       return yield* Ref.modify(recorder.lines, (map) => {
         const next = new Map(map)
@@ -59,7 +112,10 @@ const recordingShopSystem = (recorder: Recorder, capabilities: ReadonlyArray<Sho
   })
 }
 
-const setup = (capabilities: ReadonlyArray<ShopSystem.Capability> = ShopSystem.ALL_CAPABILITIES, failures: ReadonlyArray<"retryable" | "fatal"> = []) =>
+const setup = (
+  capabilities: ReadonlyArray<ShopSystem.Capability> = ShopSystem.ALL_CAPABILITIES,
+  failures: ReadonlyArray<"retryable" | "fatal"> = []
+) =>
   Effect.gen(function*() {
     const recorder: Recorder = {
       lines: yield* Ref.make<ReadonlyMap<string, ShopSystem.PartLine>>(new Map()),
@@ -71,7 +127,10 @@ const setup = (capabilities: ReadonlyArray<ShopSystem.Capability> = ShopSystem.A
   })
 
 const receive = (kind: WebhookInbox.DeliveryKind, body: string, contentKey: string) =>
-  Effect.flatMap(WebhookInbox.WebhookInbox, (inbox) => inbox.receive({ kind, body, contentKey, shopId: "shop_1", repairOrderId: "ro_1042" }))
+  Effect.flatMap(
+    WebhookInbox.WebhookInbox,
+    (inbox) => inbox.receive({ kind, body, contentKey, shopId: "shop_1", repairOrderId: "ro_1042" })
+  )
 
 const options = { baseDelay: "1 second", maxDelay: "1 minute", maxAttempts: 4 } as const
 
@@ -89,7 +148,15 @@ describe("InboxWorker.processDue", () => {
       }).pipe(Effect.provide(layer))
       const lines = [...(yield* Ref.get(recorder.lines)).values()]
       expect(lines).toHaveLength(2)
-      expect(lines[1]).toMatchObject({ idempotencyKey: "order:10423:1", productID: "MKD1210", brandID: "WGN", quantity: 1, costCents: 4219, listCents: 6150, coreCents: 1500 })
+      expect(lines[1]).toMatchObject({
+        idempotencyKey: "order:10423:1",
+        productID: "MKD1210",
+        brandID: "WGN",
+        quantity: 1,
+        costCents: 4219,
+        listCents: 6150,
+        coreCents: 1500
+      })
       expect(yield* Ref.get(recorder.calls)).toBe(1)
     }))
 
@@ -120,7 +187,10 @@ describe("InboxWorker.processDue", () => {
         const inbox = yield* WebhookInbox.WebhookInbox
         const { entry } = yield* receive("order", orderBody(), "order:10423:3")
         expect((yield* InboxWorker.processDue(options)).dead).toBe(1)
-        expect(yield* inbox.get(entry.id)).toMatchObject({ status: "dead", lastError: "applyOrder: SMS failure (fatal)" })
+        expect(yield* inbox.get(entry.id)).toMatchObject({
+          status: "dead",
+          lastError: "applyOrder: SMS failure (fatal)"
+        })
         yield* inbox.replay(entry.id)
         expect((yield* InboxWorker.processDue(options)).applied).toBe(1)
 
@@ -130,7 +200,11 @@ describe("InboxWorker.processDue", () => {
           yield* InboxWorker.processDue(options)
           yield* TestClock.adjust("1 minute")
         }
-        expect(yield* inbox.get(second.id)).toMatchObject({ status: "dead", attempts: 4, lastError: "applyOrder: SMS failure (retryable) (retryable)" })
+        expect(yield* inbox.get(second.id)).toMatchObject({
+          status: "dead",
+          attempts: 4,
+          lastError: "applyOrder: SMS failure (retryable) (retryable)"
+        })
       }).pipe(Effect.provide(layer))
       // The second order (a new status) re-used the first order's line keys: still 2 lines.
       expect((yield* Ref.get(recorder.lines)).size).toBe(2)
@@ -160,7 +234,9 @@ describe("InboxWorker.processDue with a body the decoder chokes on", () => {
         const { entry } = yield* receive("order", `{"referenceID":${deep},"order":1}`, "order:deep")
         yield* receive("order", orderBody(), "order:10423:3")
         expect(yield* InboxWorker.processDue(options)).toEqual({ applied: 1, retrying: 0, dead: 1 })
-        expect((yield* inbox.get(entry.id)).lastError).toBe("stored body does not decode: the decoder failed: Maximum call stack size exceeded")
+        expect((yield* inbox.get(entry.id)).lastError).toBe(
+          "stored body does not decode: the decoder failed: Maximum call stack size exceeded"
+        )
       }).pipe(Effect.provide(layer))
     }))
 })

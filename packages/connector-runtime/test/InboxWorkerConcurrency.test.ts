@@ -19,7 +19,11 @@ const openInbox = (file: string) =>
   Effect.gen(function*() {
     const scope = yield* Scope.make()
     const context = yield* Layer.buildWithScope(WebhookInbox.layerSql.pipe(Layer.provideMerge(sqlite(file))), scope)
-    return { context, inbox: yield* Effect.provide(WebhookInbox.WebhookInbox, context), close: Scope.close(scope, Exit.void) }
+    return {
+      context,
+      inbox: yield* Effect.provide(WebhookInbox.WebhookInbox, context),
+      close: Scope.close(scope, Exit.void)
+    }
   })
 
 /** A counter of Effect's metric registry, by name and `kind` label (0 when not yet counted). */
@@ -61,10 +65,12 @@ describe("InboxWorker.run: concurrency, in order per repair order", () => {
       // Half of the deliveries wait in the inbox when the worker starts, the rest arrive while it runs.
       for (let round = 0; round < Math.ceil(PER_RO / 2); round++) yield* receive(round)
       const appliedBefore = yield* appliedCount
-      const worker = yield* Effect.fork(InboxWorker.run({ concurrency: 8, pollInterval: "20 millis" }).pipe(
-        Effect.provide(Layer.merge(Layer.succeedContext(context), sms.layer)),
-        quiet
-      ))
+      const worker = yield* Effect.fork(
+        InboxWorker.run({ concurrency: 8, pollInterval: "20 millis" }).pipe(
+          Effect.provide(Layer.merge(Layer.succeedContext(context), sms.layer)),
+          quiet
+        )
+      )
       for (let round = Math.ceil(PER_RO / 2); round < PER_RO; round++) {
         yield* receive(round)
         yield* Effect.sleep(`${Math.floor(Math.random() * 10)} millis`)
@@ -89,20 +95,27 @@ describe("InboxWorker.run: concurrency, in order per repair order", () => {
       const failing = Layer.succeed(ShopSystem.ShopSystem, {
         capabilities: new Set(ShopSystem.ALL_CAPABILITIES),
         loadRepairOrder: ({ repairOrderId }) => Effect.succeed({ id: repairOrderId, number: "1", vehicle: {} }),
-        applyQuote: () => Effect.fail(new ShopSystem.ShopSystemError({ operation: "applyQuote", reason: "SMS down", retryable: true })),
-        applyOrder: () => Effect.fail(new ShopSystem.ShopSystemError({ operation: "applyOrder", reason: "SMS down", retryable: true }))
+        applyQuote: () =>
+          Effect.fail(new ShopSystem.ShopSystemError({ operation: "applyQuote", reason: "SMS down", retryable: true })),
+        applyOrder: () =>
+          Effect.fail(new ShopSystem.ShopSystemError({ operation: "applyOrder", reason: "SMS down", retryable: true }))
       })
       for (const ro of ["ro_1", "ro_2", "ro_3"]) yield* inbox.receive(quoteDelivery("shop_1", ro, 0))
-      yield* Effect.forkScoped(InboxWorker.run({ concurrency: 2, pollInterval: "1 second", baseDelay: "1 hour", maxDelay: "1 hour" }).pipe(
-        Effect.provide(Layer.merge(Layer.succeedContext(context), failing)),
-        quiet
-      ))
+      yield* Effect.forkScoped(
+        InboxWorker.run({ concurrency: 2, pollInterval: "1 second", baseDelay: "1 hour", maxDelay: "1 hour" }).pipe(
+          Effect.provide(Layer.merge(Layer.succeedContext(context), failing)),
+          quiet
+        )
+      )
       yield* TestClock.adjust("1 second")
       expect(yield* gauge("shoplink_inbox_backlog")).toBe(3)
       yield* TestClock.adjust("10 seconds")
       expect(yield* gauge("shoplink_inbox_backlog")).toBe(3)
       expect(yield* gauge("shoplink_inbox_backlog_oldest_age_seconds")).toBeGreaterThanOrEqual(5)
-      expect((yield* inbox.list()).map((e) => [e.status, e.attempts])).toEqual([["pending", 1], ["pending", 1], ["pending", 1]])
+      expect((yield* inbox.list()).map((e) => [e.status, e.attempts])).toEqual([["pending", 1], ["pending", 1], [
+        "pending",
+        1
+      ]])
     }))
 
   it.live("a hung call times out as a retryable failure of its entry only; other repair orders are not held up", () =>
@@ -116,7 +129,12 @@ describe("InboxWorker.run: concurrency, in order per repair order", () => {
       const retriedBefore = yield* retried
       const started = Date.now()
       const worker = yield* Effect.fork(
-        InboxWorker.run({ concurrency: 4, pollInterval: "20 millis", operationTimeout: "2 seconds", baseDelay: "100 millis" }).pipe(
+        InboxWorker.run({
+          concurrency: 4,
+          pollInterval: "20 millis",
+          operationTimeout: "2 seconds",
+          baseDelay: "100 millis"
+        }).pipe(
           Effect.provide(Layer.merge(Layer.succeedContext(context), sms.layer)),
           quiet
         )
@@ -126,7 +144,7 @@ describe("InboxWorker.run: concurrency, in order per repair order", () => {
       const othersDone = Date.now() - started
       expect(othersDone).toBeLessThan(1500)
       // Meanwhile the hung repair order's first entry is still in flight and its later ones wait.
-      expect((yield* inbox.get(hung[0]!.entry.id))).toMatchObject({ status: "pending", attempts: 0 })
+      expect(yield* inbox.get(hung[0]!.entry.id)).toMatchObject({ status: "pending", attempts: 0 })
       expect(sms.order.get("ro_hung")).toBeUndefined()
 
       // After the timeout: a retryable failure of that entry, retried, then everything in order.
@@ -171,12 +189,16 @@ describe("InboxWorker.run across a restart", () => {
       const first = yield* openInbox(file)
       const ids: Array<string> = []
       for (let n = 0; n < 10; n++) {
-        for (let r = 0; r < 10; r++) ids.push((yield* first.inbox.receive(quoteDelivery("shop_1", `ro_${r}`, n))).entry.id)
+        for (let r = 0; r < 10; r++) {
+          ids.push((yield* first.inbox.receive(quoteDelivery("shop_1", `ro_${r}`, n))).entry.id)
+        }
       }
-      const worker = yield* Effect.fork(InboxWorker.run({ concurrency: 8, pollInterval: "20 millis" }).pipe(
-        Effect.provide(Layer.merge(Layer.succeedContext(first.context), sms.layer)),
-        quiet
-      ))
+      const worker = yield* Effect.fork(
+        InboxWorker.run({ concurrency: 8, pollInterval: "20 millis" }).pipe(
+          Effect.provide(Layer.merge(Layer.succeedContext(first.context), sms.layer)),
+          quiet
+        )
+      )
       yield* eventually(Effect.map(first.inbox.list({ status: "applied" }), (applied) => applied.length >= 30))
       const inFlight = sms.stats.inFlight
       // The crash: the worker stops mid-apply and the database is closed under it.
@@ -188,10 +210,12 @@ describe("InboxWorker.run across a restart", () => {
       const second = yield* openInbox(file)
       const pending = (yield* second.inbox.list({ status: "pending" })).length
       expect(pending).toBeGreaterThan(0)
-      const restarted = yield* Effect.fork(InboxWorker.run({ concurrency: 8, pollInterval: "20 millis" }).pipe(
-        Effect.provide(Layer.merge(Layer.succeedContext(second.context), sms.layer)),
-        quiet
-      ))
+      const restarted = yield* Effect.fork(
+        InboxWorker.run({ concurrency: 8, pollInterval: "20 millis" }).pipe(
+          Effect.provide(Layer.merge(Layer.succeedContext(second.context), sms.layer)),
+          quiet
+        )
+      )
       yield* eventually(Effect.map(second.inbox.backlog, (b) => b.size === 0))
       yield* Fiber.interrupt(restarted)
       const entries = yield* second.inbox.list()
@@ -228,10 +252,12 @@ describe("InboxWorker and WebhookInbox on a database another connection has lock
       delay.enable()
       const started = Date.now()
       const receiving = yield* Effect.fork(inbox.receive(quoteDelivery("shop_1", "ro_2", 0)))
-      const applying = yield* Effect.fork(InboxWorker.processDue().pipe(
-        Effect.provide(Layer.merge(Layer.succeedContext(context), sms.layer)),
-        quiet
-      ))
+      const applying = yield* Effect.fork(
+        InboxWorker.processDue().pipe(
+          Effect.provide(Layer.merge(Layer.succeedContext(context), sms.layer)),
+          quiet
+        )
+      )
       yield* Effect.sleep("1 second")
       yield* other.unsafe("COMMIT")
       const received = yield* Fiber.join(receiving)

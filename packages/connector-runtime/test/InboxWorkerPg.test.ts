@@ -27,7 +27,8 @@ const countedBy = (sms: Layer.Layer<ShopSystem.ShopSystem>, count: { n: number }
     ShopSystem.ShopSystem,
     Effect.map(ShopSystem.ShopSystem, (system) => ({
       ...system,
-      applyQuote: (write: Parameters<typeof system.applyQuote>[0]) => system.applyQuote(write).pipe(Effect.tap(() => count.n++))
+      applyQuote: (write: Parameters<typeof system.applyQuote>[0]) =>
+        system.applyQuote(write).pipe(Effect.tap(() => count.n++))
     }))
   ).pipe(Layer.provide(sms))
 
@@ -50,11 +51,16 @@ describe("InboxWorker.run on PostgreSQL, two processes", () => {
           }))
       for (let round = 0; round < PER_RO / 2; round++) yield* receive(round)
       const counts = [{ n: 0 }, { n: 0 }] as const
-      const workers = yield* Effect.forEach([one, two], (p, i) =>
-        Effect.fork(InboxWorker.run({ concurrency: 4, pollInterval: "20 millis" }).pipe(
-          Effect.provide(Layer.merge(Layer.succeedContext(p.context), countedBy(sms.layer, counts[i]!))),
-          quiet
-        )))
+      const workers = yield* Effect.forEach(
+        [one, two],
+        (p, i) =>
+          Effect.fork(
+            InboxWorker.run({ concurrency: 4, pollInterval: "20 millis" }).pipe(
+              Effect.provide(Layer.merge(Layer.succeedContext(p.context), countedBy(sms.layer, counts[i]!))),
+              quiet
+            )
+          )
+      )
       for (let round = PER_RO / 2; round < PER_RO; round++) {
         yield* receive(round)
         yield* Effect.sleep(`${Math.floor(Math.random() * 10)} millis`)
@@ -97,10 +103,12 @@ describe("InboxWorker.run on PostgreSQL, two processes", () => {
             })
         }))
       ).pipe(Layer.provide(sms.layer))
-      const fiber = yield* Effect.fork(InboxWorker.run({ concurrency: 2, pollInterval: "10 seconds" }).pipe(
-        Effect.provide(Layer.merge(Layer.succeedContext(worker.context), timed)),
-        quiet
-      ))
+      const fiber = yield* Effect.fork(
+        InboxWorker.run({ concurrency: 2, pollInterval: "10 seconds" }).pipe(
+          Effect.provide(Layer.merge(Layer.succeedContext(worker.context), timed)),
+          quiet
+        )
+      )
       // Let the worker look once (nothing due: its lanes go idle for 10 s) and start listening.
       yield* Effect.sleep("1 second")
       const latencies: Array<number> = []

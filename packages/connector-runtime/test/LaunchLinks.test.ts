@@ -15,10 +15,16 @@ const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
 
 describe("LaunchLinks", () => {
   it("accepts a link it signed, with any configured secret (rotation), at the route of its purpose", () => {
-    expect(LaunchLinks.verify([secret], params(LaunchLinks.sign(secret, grant, "launch")), launch)).toEqual(Either.right(grant))
-    expect(LaunchLinks.verify([secret], params(LaunchLinks.sign(secret, grant, "parts")), parts)).toEqual(Either.right(grant))
+    expect(LaunchLinks.verify([secret], params(LaunchLinks.sign(secret, grant, "launch")), launch)).toEqual(
+      Either.right(grant)
+    )
+    expect(LaunchLinks.verify([secret], params(LaunchLinks.sign(secret, grant, "parts")), parts)).toEqual(
+      Either.right(grant)
+    )
     const next = Redacted.make("next-secret")
-    expect(reason(LaunchLinks.verify([next, secret], params(LaunchLinks.sign(secret, grant, "launch")), launch))).toBe("accepted")
+    expect(reason(LaunchLinks.verify([next, secret], params(LaunchLinks.sign(secret, grant, "launch")), launch))).toBe(
+      "accepted"
+    )
     expect(LaunchLinks.url("https://sms.example/", "/shoplink", secret, grant)).toMatch(
       /^https:\/\/sms\.example\/shoplink\/launch\/link\?shop=shop_1&ro=ro_8f2&exp=10000&sig=[A-Za-z0-9_-]{43}$/
     )
@@ -78,7 +84,12 @@ describe("LaunchLinks", () => {
     expect(reason(LaunchLinks.verify([secret], good, { ...launch, nowSeconds: 10_000 }))).toBe("expired")
     const forever = params(LaunchLinks.sign(secret, { ...grant, expiresAt: 9_999_999 }, "launch"))
     expect(reason(LaunchLinks.verify([secret], forever, launch))).toBe("lifetime too long")
-    for (const broken of [{}, { ...good, sig: "short" }, { ...good, exp: "soon" }, { ...good, shop: "a/b" }, { ...good, ro: ["a", "b"] }]) {
+    for (
+      const broken of [{}, { ...good, sig: "short" }, { ...good, exp: "soon" }, { ...good, shop: "a/b" }, {
+        ...good,
+        ro: ["a", "b"]
+      }]
+    ) {
       expect(reason(LaunchLinks.verify([secret], broken, launch))).toBe("malformed")
     }
     expect(new LaunchLinks.LinkRefused({ reason: "wrong purpose" }).message).toBe("signed link refused: wrong purpose")

@@ -64,12 +64,18 @@ describe("LaunchRegistry.layerSql storage", () => {
     Effect.gen(function*() {
       const file = scratchDatabase()
       const open = () => LaunchRegistry.layerSql.pipe(Layer.provide(sqlite(file)))
-      const { callbackKey, key } = yield* Effect.flatMap(LaunchRegistry.LaunchRegistry, (r) => r.register(launch(60_000))).pipe(
+      const { callbackKey, key } = yield* Effect.flatMap(
+        LaunchRegistry.LaunchRegistry,
+        (r) => r.register(launch(60_000))
+      ).pipe(
         Effect.provide(open())
       )
-      const resolved = yield* Effect.flatMap(LaunchRegistry.LaunchRegistry, (r) => r.resolve(key)).pipe(Effect.provide(open()))
+      const resolved = yield* Effect.flatMap(LaunchRegistry.LaunchRegistry, (r) => r.resolve(key)).pipe(
+        Effect.provide(open())
+      )
       expect(resolved.shopId).toBe("shop_1")
-      const byCallback = yield* Effect.flatMap(LaunchRegistry.LaunchRegistry, (r) => r.resolveCallback(callbackKey)).pipe(Effect.provide(open()))
+      const byCallback = yield* Effect.flatMap(LaunchRegistry.LaunchRegistry, (r) => r.resolveCallback(callbackKey))
+        .pipe(Effect.provide(open()))
       expect(byCallback).toEqual(resolved)
       const { readFileSync } = yield* Effect.promise(() => import("node:fs"))
       expect(readFileSync(file).includes(Buffer.from(key))).toBe(false)
@@ -93,11 +99,13 @@ describe("LaunchRegistry.layerSql resolves a known key from memory", () => {
 })
 
 describe("LaunchRegistry.purgeExpired", () => {
-  for (const [name, layer] of [
-    ["layerMemory", () => LaunchRegistry.layerMemory],
-    ["layerSql", () => LaunchRegistry.layerSql.pipe(Layer.provide(sqlite(scratchDatabase())))],
-    ["layerSql on PostgreSQL", () => LaunchRegistry.layerSql.pipe(Layer.provide(postgres()))]
-  ] as const) {
+  for (
+    const [name, layer] of [
+      ["layerMemory", () => LaunchRegistry.layerMemory],
+      ["layerSql", () => LaunchRegistry.layerSql.pipe(Layer.provide(sqlite(scratchDatabase())))],
+      ["layerSql on PostgreSQL", () => LaunchRegistry.layerSql.pipe(Layer.provide(postgres()))]
+    ] as const
+  ) {
     it.effect(`${name}: deletes launches expired before the cutoff, keeps the others`, () =>
       Effect.gen(function*() {
         const registry = yield* LaunchRegistry.LaunchRegistry
@@ -121,9 +129,17 @@ describe("LaunchRegistry.layerSql on PostgreSQL, shared by two processes", () =>
     Effect.gen(function*() {
       const url = yield* TestDatabaseUrl
       // Both start at once: their CREATE TABLE IF NOT EXISTS must not collide.
-      const [one, two] = yield* Effect.all([Layer.build(registryOn(url)), Layer.build(registryOn(url))], { concurrency: 2 })
-      const registered = yield* LaunchRegistry.LaunchRegistry.pipe(Effect.flatMap((r) => r.register(launch(60_000))), Effect.provide(one))
-      const resolved = yield* LaunchRegistry.LaunchRegistry.pipe(Effect.flatMap((r) => r.resolve(registered.key)), Effect.provide(two))
+      const [one, two] = yield* Effect.all([Layer.build(registryOn(url)), Layer.build(registryOn(url))], {
+        concurrency: 2
+      })
+      const registered = yield* LaunchRegistry.LaunchRegistry.pipe(
+        Effect.flatMap((r) => r.register(launch(60_000))),
+        Effect.provide(one)
+      )
+      const resolved = yield* LaunchRegistry.LaunchRegistry.pipe(
+        Effect.flatMap((r) => r.resolve(registered.key)),
+        Effect.provide(two)
+      )
       expect(resolved).toEqual(registered.launch)
       expect(resolved.createdAt).toBeTypeOf("number")
 
@@ -138,12 +154,19 @@ describe("LaunchRegistry.layerSql on PostgreSQL, shared by two processes", () =>
       const url = yield* TestDatabaseUrl
       const [one, two] = yield* Effect.all([Layer.build(registryOn(url)), Layer.build(registryOn(url))])
       const registerOn = (context: typeof one, expiresAt: number) =>
-        LaunchRegistry.LaunchRegistry.pipe(Effect.flatMap((r) => r.register(launch(expiresAt))), Effect.provide(context))
+        LaunchRegistry.LaunchRegistry.pipe(
+          Effect.flatMap((r) => r.register(launch(expiresAt))),
+          Effect.provide(context)
+        )
       // More than one chunk of 500 expired launches, from both clients.
-      yield* Effect.forEach(Array.from({ length: 1_100 }, (_, i) => i), (i) => registerOn(i % 2 === 0 ? one : two, 1_000 + i), {
-        concurrency: 4,
-        discard: true
-      })
+      yield* Effect.forEach(
+        Array.from({ length: 1_100 }, (_, i) => i),
+        (i) => registerOn(i % 2 === 0 ? one : two, 1_000 + i),
+        {
+          concurrency: 4,
+          discard: true
+        }
+      )
       const edge = yield* registerOn(one, 9_999)
       const atCutoff = yield* registerOn(two, 10_000)
       const live = yield* registerOn(two, 200_000)

@@ -22,29 +22,50 @@ const ALL = [[1, "initial_schema"]]
 
 // --- What a database holds ---
 
-const sqliteTables = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql<{ readonly name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'shoplink%' ORDER BY name`).pipe(
-    Effect.map((rows) => rows.map((r) => r.name))
-  )
+const sqliteTables = Effect.flatMap(
+  SqlClient.SqlClient,
+  (sql) =>
+    sql<
+      { readonly name: string }
+    >`SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'shoplink%' ORDER BY name`
+).pipe(
+  Effect.map((rows) => rows.map((r) => r.name))
+)
 
-const pgTables = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql<{ readonly name: string }>`SELECT tablename AS name FROM pg_tables
-    WHERE schemaname = current_schema() AND tablename LIKE 'shoplink%' ORDER BY tablename`).pipe(
-    Effect.map((rows) => rows.map((r) => r.name))
-  )
+const pgTables = Effect.flatMap(
+  SqlClient.SqlClient,
+  (sql) =>
+    sql<{ readonly name: string }>`SELECT tablename AS name FROM pg_tables
+    WHERE schemaname = current_schema() AND tablename LIKE 'shoplink%' ORDER BY tablename`
+).pipe(
+  Effect.map((rows) => rows.map((r) => r.name))
+)
 
-const recorded = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql<{ readonly migration_id: number; readonly name: string }>`SELECT migration_id, name FROM ${sql(Migrations.table)}
-    ORDER BY migration_id`.withoutTransform).pipe(Effect.map((rows) => rows.map((r) => [r.migration_id, r.name])))
+const recorded = Effect.flatMap(
+  SqlClient.SqlClient,
+  (sql) =>
+    sql<{ readonly migration_id: number; readonly name: string }>`SELECT migration_id, name FROM ${
+      sql(Migrations.table)
+    }
+    ORDER BY migration_id`.withoutTransform
+).pipe(Effect.map((rows) => rows.map((r) => [r.migration_id, r.name])))
 
-const sqliteIndexes = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql<{ readonly name: string }>`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name LIKE 'shoplink%' AND sql IS NOT NULL
-    ORDER BY name`).pipe(Effect.map((rows) => rows.map((r) => r.name)))
+const sqliteIndexes = Effect.flatMap(
+  SqlClient.SqlClient,
+  (sql) =>
+    sql<
+      { readonly name: string }
+    >`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name LIKE 'shoplink%' AND sql IS NOT NULL
+    ORDER BY name`
+).pipe(Effect.map((rows) => rows.map((r) => r.name)))
 
-const pgIndexes = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql<{ readonly name: string }>`SELECT indexname AS name FROM pg_indexes
+const pgIndexes = Effect.flatMap(
+  SqlClient.SqlClient,
+  (sql) =>
+    sql<{ readonly name: string }>`SELECT indexname AS name FROM pg_indexes
     WHERE schemaname = current_schema() AND tablename LIKE 'shoplink%' AND indexname NOT LIKE '%_pkey' AND indexname NOT LIKE '%_key'
-    ORDER BY indexname`).pipe(Effect.map((rows) => rows.map((r) => r.name)))
+    ORDER BY indexname`
+).pipe(Effect.map((rows) => rows.map((r) => r.name)))
 
 // The named indexes both dialects have; PostgreSQL adds the inbox's claim index.
 const INDEXES = [
@@ -71,7 +92,12 @@ const pgRoutines = Effect.flatMap(SqlClient.SqlClient, (sql) =>
       WHERE pronamespace = current_schema()::regnamespace AND proname LIKE 'shoplink%' ORDER BY proname`,
     triggers: sql<{ readonly name: string }>`SELECT tgname AS name FROM pg_trigger
       WHERE NOT tgisinternal AND tgrelid = 'shoplink_inbox'::regclass ORDER BY tgname`
-  })).pipe(Effect.map(({ functions, triggers }) => ({ functions: functions.map((r) => r.name), triggers: triggers.map((r) => r.name) })))
+  })).pipe(
+    Effect.map(({ functions, triggers }) => ({
+      functions: functions.map((r) => r.name),
+      triggers: triggers.map((r) => r.name)
+    }))
+  )
 
 // --- Both dialects ---
 
@@ -82,8 +108,20 @@ const dialects: ReadonlyArray<{
   readonly indexes: typeof sqliteIndexes
   readonly extraIndexes: ReadonlyArray<string>
 }> = [
-  { name: "sqlite", database: () => Storage.sqlite(scratchDatabase()), tables: sqliteTables, indexes: sqliteIndexes, extraIndexes: [] },
-  { name: "postgres", database: () => postgres(), tables: pgTables, indexes: pgIndexes, extraIndexes: ["shoplink_inbox_claim"] }
+  {
+    name: "sqlite",
+    database: () => Storage.sqlite(scratchDatabase()),
+    tables: sqliteTables,
+    indexes: sqliteIndexes,
+    extraIndexes: []
+  },
+  {
+    name: "postgres",
+    database: () => postgres(),
+    tables: pgTables,
+    indexes: pgIndexes,
+    extraIndexes: ["shoplink_inbox_claim"]
+  }
 ]
 
 describe("Migrations", () => {
@@ -110,7 +148,9 @@ describe("Migrations", () => {
       Effect.gen(function*() {
         yield* Migrations.run
         const sql = yield* SqlClient.SqlClient
-        yield* sql`INSERT INTO ${sql(Migrations.table)} (migration_id, name) VALUES (${Migrations.latest + 1}, 'future')`
+        yield* sql`INSERT INTO ${sql(Migrations.table)} (migration_id, name) VALUES (${
+          Migrations.latest + 1
+        }, 'future')`
         const warnings: Array<unknown> = []
         const logger = Logger.make(({ logLevel, message }) => {
           if (logLevel._tag === "Warning") warnings.push(message)
@@ -146,8 +186,16 @@ describe("Migrations: several processes starting at once", () => {
       expect(yield* Effect.provide(pgTables, one)).toEqual(TABLES)
       // The stores, each process its own, start together on the migrated database.
       yield* Effect.all([
-        Layer.build(Layer.mergeAll(WebhookInbox.layerSql, LaunchRegistry.layerSql, ApiKeys.layerSql).pipe(Layer.provide(pgOn(url)))),
-        Layer.build(Layer.mergeAll(WebhookInbox.layerSql, LaunchRegistry.layerSql, ApiKeys.layerSql).pipe(Layer.provide(pgOn(url))))
+        Layer.build(
+          Layer.mergeAll(WebhookInbox.layerSql, LaunchRegistry.layerSql, ApiKeys.layerSql).pipe(
+            Layer.provide(pgOn(url))
+          )
+        ),
+        Layer.build(
+          Layer.mergeAll(WebhookInbox.layerSql, LaunchRegistry.layerSql, ApiKeys.layerSql).pipe(
+            Layer.provide(pgOn(url))
+          )
+        )
       ], { concurrency: 2 })
     }).pipe(Effect.scoped, Effect.provide(postgres()), Effect.orDie))
 
@@ -155,7 +203,9 @@ describe("Migrations: several processes starting at once", () => {
     Effect.gen(function*() {
       const file = scratchDatabase()
       const [one, two] = yield* Effect.all([Layer.build(Storage.sqlite(file)), Layer.build(Storage.sqlite(file))])
-      const results = yield* Effect.all([Effect.provide(Migrations.run, one), Effect.provide(Migrations.run, two)], { concurrency: 2 })
+      const results = yield* Effect.all([Effect.provide(Migrations.run, one), Effect.provide(Migrations.run, two)], {
+        concurrency: 2
+      })
       expect(results.flat()).toEqual(ALL)
       expect(yield* Effect.provide(recorded, two)).toEqual(ALL)
       expect(yield* Effect.provide(sqliteTables, one)).toEqual(TABLES)

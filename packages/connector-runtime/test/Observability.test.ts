@@ -25,7 +25,11 @@ const startCollector = Effect.gen(function*() {
     const chunks: Array<Buffer> = []
     req.on("data", (chunk: Buffer) => chunks.push(chunk))
     req.on("end", () => {
-      requests.push({ path: req.url ?? "", contentType: String(req.headers["content-type"] ?? ""), body: Buffer.concat(chunks) })
+      requests.push({
+        path: req.url ?? "",
+        contentType: String(req.headers["content-type"] ?? ""),
+        body: Buffer.concat(chunks)
+      })
       res.writeHead(200, { "content-type": "application/json" }).end("{}")
     })
   })
@@ -85,7 +89,12 @@ const launchExportApply = (sandbox: Effect.Effect.Success<ReturnType<typeof star
     yield* runtime.shops.add({
       id: "shop_a",
       name: "Main Street Auto",
-      distributor: { accountNo: us.accountNo, username: us.username, country: "US", apiToken: Redacted.make(us.apiToken) },
+      distributor: {
+        accountNo: us.accountNo,
+        username: us.username,
+        country: "US",
+        apiToken: Redacted.make(us.apiToken)
+      },
       sms: { apiKey: Redacted.make(SMS_KEY) }
     })
     const vendorKey = Redacted.value((yield* runtime.apiKeys.create("sms-backend")).key)
@@ -134,7 +143,10 @@ describe("Observability: logs", () => {
 
       // /metrics: the vendor API key, or 401.
       for (const authorization of [undefined, "Bearer not-a-key", `Bearer slk_0000000000_${"A".repeat(43)}`]) {
-        const refused = yield* request(`${base}/metrics`, authorization === undefined ? {} : { headers: { authorization } })
+        const refused = yield* request(
+          `${base}/metrics`,
+          authorization === undefined ? {} : { headers: { authorization } }
+        )
         expect(refused.status).toBe(401)
         expect(refused.text).not.toContain("shoplink_")
       }
@@ -144,20 +156,33 @@ describe("Observability: logs", () => {
       expect(metrics.text).toContain("# TYPE shoplink_deliveries_received_total counter")
       const received = /^shoplink_deliveries_received_total\{kind="order"\} (\d+)$/m.exec(metrics.text)
       expect(Number(received?.[1])).toBeGreaterThanOrEqual(1)
-      expect(metrics.text).toMatch(/^shoplink_sms_call_duration_seconds_count\{operation="applyOrder",outcome="ok"\} [1-9]/m)
-      expect(metrics.text).toMatch(/^shoplink_sms_call_duration_seconds_bucket\{operation="loadRepairOrder",outcome="ok",le="\+Inf"\} [1-9]/m)
+      expect(metrics.text).toMatch(
+        /^shoplink_sms_call_duration_seconds_count\{operation="applyOrder",outcome="ok"\} [1-9]/m
+      )
+      expect(metrics.text).toMatch(
+        /^shoplink_sms_call_duration_seconds_bucket\{operation="loadRepairOrder",outcome="ok",le="\+Inf"\} [1-9]/m
+      )
       for (const secret of secrets) expect(metrics.text).not.toContain(secret)
 
       expect(lines.length).toBeGreaterThan(3)
       const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>)
       for (const record of records) {
-        expect(record).toMatchObject({ time: expect.any(String), level: expect.any(String), message: expect.any(String) })
+        expect(record).toMatchObject({
+          time: expect.any(String),
+          level: expect.any(String),
+          message: expect.any(String)
+        })
         expect(["trace", "debug", "info", "warning", "error", "fatal"]).toContain(record["level"])
       }
       const deliveryLines = records.filter((r) => /^webhook (received|already received)$/.test(String(r["message"])))
       expect(deliveryLines.length).toBeGreaterThanOrEqual(1)
       for (const line of deliveryLines) {
-        expect(line).toMatchObject({ kind: "order", shopId: "shop_a", repairOrderId: "ro_a", entryId: expect.stringMatching(/^[0-9a-f-]{36}$/) })
+        expect(line).toMatchObject({
+          kind: "order",
+          shopId: "shop_a",
+          repairOrderId: "ro_a",
+          entryId: expect.stringMatching(/^[0-9a-f-]{36}$/)
+        })
       }
       expect(records.some((r) => r["message"] === "punchout launched" && r["shopId"] === "shop_a")).toBe(true)
       // Lines logged inside a span say which trace they belong to.
@@ -175,11 +200,15 @@ describe("Observability: logs", () => {
   it.effect("levels and formats: warning drops info; none drops everything; logfmt is one line; bad settings are config errors", () =>
     Effect.gen(function*() {
       const written: Array<string> = []
-      const spy = vi.spyOn(console, "log").mockImplementation((...args: Array<unknown>) => void written.push(args.map(String).join(" ")))
+      const spy = vi.spyOn(console, "log").mockImplementation((...args: Array<unknown>) =>
+        void written.push(args.map(String).join(" "))
+      )
       const logSome = Effect.gen(function*() {
         yield* Effect.logDebug("debug line")
         yield* Effect.logInfo("info line")
-        yield* Effect.logWarning("warning line").pipe(Effect.annotateLogs({ shopId: "shop_1", message: "an annotation named message" }))
+        yield* Effect.logWarning("warning line").pipe(
+          Effect.annotateLogs({ shopId: "shop_1", message: "an annotation named message" })
+        )
         yield* Effect.logError("error line", { detail: 12n })
       })
       yield* logSome.pipe(Effect.provide(Observability.layerLogger({ format: "json", level: "warning" })))
@@ -196,20 +225,37 @@ describe("Observability: logs", () => {
       spy.mockRestore()
 
       const settings = (env: Record<string, string>) =>
-        Effect.either(Effect.withConfigProvider(Config.unwrap(Settings.observability), ConfigProvider.fromMap(new Map(Object.entries(env)))))
+        Effect.either(
+          Effect.withConfigProvider(
+            Config.unwrap(Settings.observability),
+            ConfigProvider.fromMap(new Map(Object.entries(env)))
+          )
+        )
       expect(yield* settings({})).toEqual(Either.right({ logFormat: "auto", logLevel: "info", telemetry: undefined }))
-      expect(yield* settings({ SHOPLINK_LOG_FORMAT: "JSON", SHOPLINK_LOG_LEVEL: "Warn", OTEL_EXPORTER_OTLP_ENDPOINT: "" })).toEqual(
+      expect(
+        yield* settings({ SHOPLINK_LOG_FORMAT: "JSON", SHOPLINK_LOG_LEVEL: "Warn", OTEL_EXPORTER_OTLP_ENDPOINT: "" })
+      ).toEqual(
         Either.right({ logFormat: "json", logLevel: "warning", telemetry: undefined })
       )
-      const otlp = yield* settings({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318", OTEL_EXPORTER_OTLP_HEADERS: "x-api-key=abc%3D,bad" })
+      const otlp = yield* settings({
+        OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318",
+        OTEL_EXPORTER_OTLP_HEADERS: "x-api-key=abc%3D,bad"
+      })
       expect(Either.isRight(otlp) && otlp.right.telemetry).toMatchObject({
         endpoint: "http://collector:4318",
         protocol: "http/protobuf",
         serviceName: "shoplink",
         headers: { "x-api-key": expect.anything() }
       })
-      expect(Either.isRight(otlp) && Redacted.value(otlp.right.telemetry!.headers!["x-api-key"] as Redacted.Redacted<string>)).toBe("abc=")
-      for (const bad of [{ SHOPLINK_LOG_LEVEL: "verbose" }, { SHOPLINK_LOG_FORMAT: "xml" }, { OTEL_EXPORTER_OTLP_ENDPOINT: "http://c", OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }]) {
+      expect(
+        Either.isRight(otlp) && Redacted.value(otlp.right.telemetry!.headers!["x-api-key"] as Redacted.Redacted<string>)
+      ).toBe("abc=")
+      for (
+        const bad of [{ SHOPLINK_LOG_LEVEL: "verbose" }, { SHOPLINK_LOG_FORMAT: "xml" }, {
+          OTEL_EXPORTER_OTLP_ENDPOINT: "http://c",
+          OTEL_EXPORTER_OTLP_PROTOCOL: "grpc"
+        }]
+      ) {
         const refused = yield* settings(bad)
         expect(Either.isLeft(refused), JSON.stringify(bad)).toBe(true)
         if (Either.isLeft(refused)) expect(String(refused.left)).toContain(Object.keys(bad).at(-1)!)
@@ -240,23 +286,45 @@ describe("Observability: OpenTelemetry", () => {
       expect(collector.requests.every((r) => r.contentType.startsWith("application/json"))).toBe(true)
       type Attribute = { readonly key: string; readonly value: Record<string, unknown> }
       const spans = traces.flatMap((r) =>
-        JSON.parse(r.body.toString("utf8")).resourceSpans.flatMap((rs: any) => rs.scopeSpans.flatMap((ss: any) => ss.spans))
+        JSON.parse(r.body.toString("utf8")).resourceSpans.flatMap((rs: any) =>
+          rs.scopeSpans.flatMap((ss: any) => ss.spans)
+        )
       ) as Array<{ readonly name: string; readonly attributes: ReadonlyArray<Attribute> }>
       const attributes = (span: { readonly attributes: ReadonlyArray<Attribute> }) =>
         Object.fromEntries(span.attributes.map((a) => [a.key, Object.values(a.value)[0]]))
       const names = new Set(spans.map((s) => s.name))
-      for (const name of ["ConnectorRuntime.launch", "ShopSystem.loadRepairOrder", "WebhookReceiver.receive", "ShopSystem.applyOrder"]) {
+      for (
+        const name of [
+          "ConnectorRuntime.launch",
+          "ShopSystem.loadRepairOrder",
+          "WebhookReceiver.receive",
+          "ShopSystem.applyOrder"
+        ]
+      ) {
         expect(names, name).toContain(name)
       }
       const receive = spans.find((s) => s.name === "WebhookReceiver.receive")!
-      expect(attributes(receive)).toMatchObject({ kind: "order", shopId: "shop_a", repairOrderId: "ro_a", duplicate: false })
-      expect(attributes(spans.find((s) => s.name === "ShopSystem.applyOrder")!)).toMatchObject({ shopId: "shop_a", repairOrderId: "ro_a" })
-      const resource = JSON.parse(traces[0]!.body.toString("utf8")).resourceSpans[0].resource.attributes as ReadonlyArray<Attribute>
+      expect(attributes(receive)).toMatchObject({
+        kind: "order",
+        shopId: "shop_a",
+        repairOrderId: "ro_a",
+        duplicate: false
+      })
+      expect(attributes(spans.find((s) => s.name === "ShopSystem.applyOrder")!)).toMatchObject({
+        shopId: "shop_a",
+        repairOrderId: "ro_a"
+      })
+      const resource = JSON.parse(traces[0]!.body.toString("utf8")).resourceSpans[0].resource
+        .attributes as ReadonlyArray<Attribute>
       expect(resource).toContainEqual({ key: "service.name", value: { stringValue: "shoplink-test" } })
 
-      const metricNames = new Set(metrics.flatMap((r) =>
-        JSON.parse(r.body.toString("utf8")).resourceMetrics.flatMap((rm: any) => rm.scopeMetrics.flatMap((sm: any) => sm.metrics.map((m: any) => m.name)))
-      ))
+      const metricNames = new Set(
+        metrics.flatMap((r) =>
+          JSON.parse(r.body.toString("utf8")).resourceMetrics.flatMap((rm: any) =>
+            rm.scopeMetrics.flatMap((sm: any) => sm.metrics.map((m: any) => m.name))
+          )
+        )
+      )
       expect(metricNames).toContain("shoplink_deliveries_received_total")
       expect(metricNames).toContain("shoplink_sms_call_duration_seconds")
 
@@ -271,13 +339,17 @@ describe("Observability: OpenTelemetry", () => {
       const collector = yield* startCollector
       const client = yield* Layer.build(UndiciHttpClient.layer)
       const written: Array<string> = []
-      const spy = vi.spyOn(console, "log").mockImplementation((...args: Array<unknown>) => void written.push(args.map(String).join(" ")))
-      const env = ConfigProvider.fromMap(new Map([
-        ["OTEL_EXPORTER_OTLP_ENDPOINT", collector.url],
-        ["OTEL_SERVICE_NAME", "acme-shoplink"],
-        ["SHOPLINK_LOG_FORMAT", "json"],
-        ["SHOPLINK_LOG_LEVEL", "warning"]
-      ]))
+      const spy = vi.spyOn(console, "log").mockImplementation((...args: Array<unknown>) =>
+        void written.push(args.map(String).join(" "))
+      )
+      const env = ConfigProvider.fromMap(
+        new Map([
+          ["OTEL_EXPORTER_OTLP_ENDPOINT", collector.url],
+          ["OTEL_SERVICE_NAME", "acme-shoplink"],
+          ["SHOPLINK_LOG_FORMAT", "json"],
+          ["SHOPLINK_LOG_LEVEL", "warning"]
+        ])
+      )
       const observability = Observability.layerConfig(Settings.observability).pipe(
         Layer.provide(Layer.succeedContext(client)),
         Layer.provide(Layer.setConfigProvider(env))
@@ -338,7 +410,9 @@ describe("Observability: Prometheus text", () => {
 describe("Observability after the split into Logging, Telemetry and Prometheus", () => {
   it("still exports every name of the three modules, as the same values", () => {
     for (const part of [Logging, Telemetry, Prometheus]) {
-      for (const [name, value] of Object.entries(part)) expect(Observability[name as keyof typeof Observability], name).toBe(value)
+      for (const [name, value] of Object.entries(part)) {
+        expect(Observability[name as keyof typeof Observability], name).toBe(value)
+      }
     }
   })
 })

@@ -37,10 +37,19 @@ const storeChecks = Effect.gen(function*() {
   expect(yield* ledger.recordQuote(quote)).toEqual({ added: 2, alreadyPresent: 0 })
   // The same delivery again (a replay): nothing added.
   expect(yield* ledger.recordQuote(quote)).toEqual({ added: 0, alreadyPresent: 2 })
-  const order = { ...ro, orderID: "10423", status: "3", statusDescription: "Order submitted", lines: [line("order:10423:0", { quantity: 1 })] }
+  const order = {
+    ...ro,
+    orderID: "10423",
+    status: "3",
+    statusDescription: "Order submitted",
+    lines: [line("order:10423:0", { quantity: 1 })]
+  }
   expect(yield* ledger.recordOrder(order)).toEqual({ added: 1, alreadyPresent: 0 })
   // A later status of the same order updates its lines, adds none.
-  expect(yield* ledger.recordOrder({ ...order, status: "5", statusDescription: "Shipped" })).toEqual({ added: 0, alreadyPresent: 1 })
+  expect(yield* ledger.recordOrder({ ...order, status: "5", statusDescription: "Shipped" })).toEqual({
+    added: 0,
+    alreadyPresent: 1
+  })
   // Another shop's and another repair order's lines are their own.
   yield* ledger.recordQuote({ shopId: "shop_2", repairOrderId: "ro_1", lines: [line("quote:d1:0")] })
   yield* ledger.recordQuote({ shopId: "shop_1", repairOrderId: "ro_2", lines: [line("quote:d9:0")] })
@@ -50,7 +59,15 @@ const storeChecks = Effect.gen(function*() {
     ["quote", "quote:d1:1", undefined, undefined, undefined],
     ["order", "order:10423:0", "10423", "5", "Shipped"]
   ])
-  expect(lines[0]).toMatchObject({ productID: "51515", brandID: "WIX", quantity: 2, costCents: 649, listCents: 999, coreCents: 0, partTerminologyId: 5340 })
+  expect(lines[0]).toMatchObject({
+    productID: "51515",
+    brandID: "WIX",
+    quantity: 2,
+    costCents: 649,
+    listCents: 999,
+    coreCents: 0,
+    partTerminologyId: 5340
+  })
   expect(yield* ledger.list({ shopId: "shop_3", repairOrderId: "ro_1" })).toEqual([])
 })
 
@@ -58,7 +75,9 @@ const withSql = (database: () => Layer.Layer<SqlClient.SqlClient>) =>
   Effect.gen(function*() {
     yield* storeChecks.pipe(Effect.provide(PartsLedger.layerSql))
     // A second process (or a restart) on the same database sees the same lines.
-    const again = yield* Effect.flatMap(PartsLedger.PartsLedger, (l) => l.list(ro)).pipe(Effect.provide(PartsLedger.layerSql))
+    const again = yield* Effect.flatMap(PartsLedger.PartsLedger, (l) => l.list(ro)).pipe(
+      Effect.provide(PartsLedger.layerSql)
+    )
     expect(again).toHaveLength(3)
   }).pipe(Effect.provide(database()), Effect.orDie)
 
@@ -86,8 +105,12 @@ describe("PartsLedger", () => {
       updatedAt: Date.UTC(2026, 0, 2)
     }])
     const [header, row, end] = csv.split("\r\n")
-    expect(header).toBe("kind,order_id,status,brand,part_number,description,quantity,unit_cost,unit_list,unit_core,extended_cost,part_terminology_id,category,recorded_at")
-    expect(row).toBe("quote,,,WIX,51515,\"'=HYPERLINK(\"\"x\"\"), \"\"best\"\"\",3,6.49,9.99,0.00,19.47,5340,FLT,2026-01-02T00:00:00.000Z")
+    expect(header).toBe(
+      "kind,order_id,status,brand,part_number,description,quantity,unit_cost,unit_list,unit_core,extended_cost,part_terminology_id,category,recorded_at"
+    )
+    expect(row).toBe(
+      "quote,,,WIX,51515,\"'=HYPERLINK(\"\"x\"\"), \"\"best\"\"\",3,6.49,9.99,0.00,19.47,5340,FLT,2026-01-02T00:00:00.000Z"
+    )
     expect(end).toBe("")
   })
 
@@ -162,17 +185,29 @@ const runtimeOn = (storage: "memory" | "sqlite" | "postgres") =>
       publicBaseUrl,
       smsVendorName: "Shoplink Tests",
       punchout: { baseUrl: sandbox.url, vendorApiKey: Redacted.make(sandbox.credentials.vendorApiKey) },
-      storage: pgUrl !== undefined ? { postgres: Redacted.make(pgUrl) } : storage === "memory" ? "memory" : { sqlite: scratchDatabase() },
+      storage: pgUrl !== undefined
+        ? { postgres: Redacted.make(pgUrl) }
+        : storage === "memory"
+        ? "memory"
+        : { sqlite: scratchDatabase() },
       secretKeys: Redacted.make("k1:" + Buffer.alloc(32, 9).toString("base64")),
       launchLinkSecrets: [linkSecret],
       worker: false
     }).pipe(Effect.provide(yield* Layer.build(UndiciHttpClient.layer)))
-    yield* runtime.serve(server, HttpRouter.concat(runtime.publicRouter, runtime.apiRouter).pipe(HttpRouter.toHttpApp, Effect.flatten))
+    yield* runtime.serve(
+      server,
+      HttpRouter.concat(runtime.publicRouter, runtime.apiRouter).pipe(HttpRouter.toHttpApp, Effect.flatten)
+    )
     const { us } = sandbox.credentials.customers
     yield* runtime.shops.add({
       id: "shop_a",
       name: "Main Street Auto",
-      distributor: { accountNo: us.accountNo, username: us.username, country: "US", apiToken: Redacted.make(us.apiToken) },
+      distributor: {
+        accountNo: us.accountNo,
+        username: us.username,
+        country: "US",
+        apiToken: Redacted.make(us.apiToken)
+      },
       sms: { apiKey: Redacted.make("sms-key-of-shop-a-0001") }
     })
     const { key } = yield* runtime.apiKeys.create("sms-backend")
@@ -199,10 +234,16 @@ for (const storage of ["memory", "sqlite", "postgres"] as const) {
         expect(sms.applyOrders).toEqual([`${pressed.orderID}:3`])
         expect(sms.read.order("ro_a")).toMatchObject({ orderID: pressed.orderID })
         const kept = yield* runtime.parts.list({ shopId: "shop_a", repairOrderId: "ro_a" })
-        expect(kept.map((l) => [l.kind, l.orderID, l.quantity])).toEqual([["quote", undefined, 2], ["order", pressed.orderID, 2]])
+        expect(kept.map((l) => [l.kind, l.orderID, l.quantity])).toEqual([["quote", undefined, 2], [
+          "order",
+          pressed.orderID,
+          2
+        ]])
 
         // A replay of both deliveries keeps each line once.
-        for (const entry of yield* runtime.inbox.list({ shopId: "shop_a" })) yield* runtime.inbox.replay(entry.id).pipe(Effect.ignore)
+        for (const entry of yield* runtime.inbox.list({ shopId: "shop_a" })) {
+          yield* runtime.inbox.replay(entry.id).pipe(Effect.ignore)
+        }
         yield* runtime.drain
         expect(yield* runtime.parts.list({ shopId: "shop_a", repairOrderId: "ro_a" })).toHaveLength(2)
 
@@ -215,7 +256,8 @@ for (const storage of ["memory", "sqlite", "postgres"] as const) {
         // The parts page: refused without credentials, with a wrong key, or with a tampered link.
         const page = `${publicBaseUrl}/shoplink/parts?shop=shop_a&ro=ro_a`
         expect((yield* request(page)).status).toBe(403)
-        expect((yield* request(page, { headers: { authorization: "Bearer slk_0000000000_" + "x".repeat(43) } })).status).toBe(401)
+        expect((yield* request(page, { headers: { authorization: "Bearer slk_0000000000_" + "x".repeat(43) } })).status)
+          .toBe(401)
         const link = yield* runtime.partsLink({ shopId: "shop_a", repairOrderId: "ro_a" })
         expect((yield* request(link.replace("ro=ro_a", "ro=ro_b"))).status).toBe(403)
         const byKey = yield* request(page, { headers: { authorization: `Bearer ${vendorKey}` } })
@@ -233,7 +275,9 @@ for (const storage of ["memory", "sqlite", "postgres"] as const) {
         expect(rows).toHaveLength(3)
         expect(rows[2]).toContain(`order,${pressed.orderID},`)
         // Another shop's repair order through the vendor key: an empty list, never someone else's lines.
-        const other = yield* request(`${publicBaseUrl}/shoplink/parts.csv?shop=shop_b&ro=ro_a`, { headers: { authorization: `Bearer ${vendorKey}` } })
+        const other = yield* request(`${publicBaseUrl}/shoplink/parts.csv?shop=shop_b&ro=ro_a`, {
+          headers: { authorization: `Bearer ${vendorKey}` }
+        })
         expect(other.text.trim().split("\r\n")).toHaveLength(1)
         expect(runtime.redactPath("/shoplink/parts?shop=a&ro=b&exp=1&sig=x")).toBe("/shoplink/parts?…")
       }))

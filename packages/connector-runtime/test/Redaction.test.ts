@@ -39,11 +39,14 @@ const startCollector = Effect.gen(function*() {
 /** One raw request (any method, any path, exactly as written), its status or `0` if the socket closed. */
 const send = (port: number, method: string, path: string, body?: string, headers: Record<string, string> = {}) =>
   Effect.async<number>((resume) => {
-    const req = httpRequest({ host: "127.0.0.1", port, method, path, headers: { connection: "close", ...headers } }, (res) => {
-      res.resume()
-      res.on("end", () => resume(Effect.succeed(res.statusCode ?? 0)))
-      res.on("error", () => resume(Effect.succeed(res.statusCode ?? 0)))
-    })
+    const req = httpRequest(
+      { host: "127.0.0.1", port, method, path, headers: { connection: "close", ...headers } },
+      (res) => {
+        res.resume()
+        res.on("end", () => resume(Effect.succeed(res.statusCode ?? 0)))
+        res.on("error", () => resume(Effect.succeed(res.statusCode ?? 0)))
+      }
+    )
     req.on("error", () => resume(Effect.succeed(0)))
     req.end(body)
   })
@@ -51,7 +54,13 @@ const send = (port: number, method: string, path: string, body?: string, headers
 const scenarios = [
   ["the runtime's JSON logger and OTLP export", Observability.layerLogger({ format: "json", level: "trace" })],
   // Effect's own logfmt logger, which redacts nothing: what `serve` and the lean path log is clean by itself.
-  ["Effect's plain logfmt logger", Layer.merge(Logger.replace(Logger.defaultLogger, Logger.withConsoleLog(Logger.logfmtLogger)), Logger.minimumLogLevel(LogLevel.All))]
+  [
+    "Effect's plain logfmt logger",
+    Layer.merge(
+      Logger.replace(Logger.defaultLogger, Logger.withConsoleLog(Logger.logfmtLogger)),
+      Logger.minimumLogLevel(LogLevel.All)
+    )
+  ]
 ] as const
 
 describe("Redaction: keys, signatures and tokens never reach logs or traces", () => {
@@ -90,16 +99,22 @@ describe("Redaction: keys, signatures and tokens never reach logs or traces", ()
           }).pipe(Effect.provide(client))
           yield* runtime.serve(
             server,
-            HttpRouter.concatAll(runtime.publicRouter, runtime.apiRouter, runtime.healthRouter, runtime.adminRouter).pipe(
-              HttpRouter.toHttpApp,
-              Effect.flatten
-            )
+            HttpRouter.concatAll(runtime.publicRouter, runtime.apiRouter, runtime.healthRouter, runtime.adminRouter)
+              .pipe(
+                HttpRouter.toHttpApp,
+                Effect.flatten
+              )
           )
           const { us } = sandbox.credentials.customers
           yield* runtime.shops.add({
             id: "shop_a",
             name: "Main Street Auto",
-            distributor: { accountNo: us.accountNo, username: us.username, country: "US", apiToken: Redacted.make(us.apiToken) },
+            distributor: {
+              accountNo: us.accountNo,
+              username: us.username,
+              country: "US",
+              apiToken: Redacted.make(us.apiToken)
+            },
             sms: { apiKey: Redacted.make("sms-key-for-redaction") }
           })
           const vendorKey = Redacted.value((yield* runtime.apiKeys.create("sms-backend")).key)
@@ -107,7 +122,9 @@ describe("Redaction: keys, signatures and tokens never reach logs or traces", ()
           const launched = yield* runtime.launch({ shopId: "shop_a", repairOrderId: "ro_a" })
           const token = new URL(Redacted.value(launched.url)).searchParams.get("token")!
           const distributor = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.withTracerEnabled(effect, false)
-          yield* distributor(sandbox.admin.driver.addToCart(token, { ...SANDBOX_FIXTURES.products.oilFilter, quantity: 1 }))
+          yield* distributor(
+            sandbox.admin.driver.addToCart(token, { ...SANDBOX_FIXTURES.products.oilFilter, quantity: 1 })
+          )
           yield* distributor(sandbox.admin.driver.press(token, "exportAndSubmit"))
           const [delivery] = yield* distributor(sandbox.admin.awaitDeliveries(1))
           const key = /\/webhooks\/([^/]+)\//.exec(delivery!.url)![1]!
@@ -119,7 +136,18 @@ describe("Redaction: keys, signatures and tokens never reach logs or traces", ()
           const unknownKey = "UnknownLaunchKeyForRedactionTest"
           const badSig = "BadSignatureForTheRedactionTest_0123456789A"
           const badToken = "slk_0000000000_BadBearerTokenForRedactionTest0000000000000"
-          secrets.push(key, token, sig, partsSig, unknownKey, badSig, vendorKey, badToken, us.apiToken, sandbox.credentials.vendorApiKey)
+          secrets.push(
+            key,
+            token,
+            sig,
+            partsSig,
+            unknownKey,
+            badSig,
+            vendorKey,
+            badToken,
+            us.apiToken,
+            sandbox.credentials.vendorApiKey
+          )
 
           const tampered = (query: string) => query.replace(/sig=[^&]+/, `sig=${badSig}`)
           const bodies = ["", "{not json", JSON.stringify({ orderID: 1 }), "x".repeat(5000), `<a>${key}</a>`]
@@ -162,7 +190,13 @@ describe("Redaction: keys, signatures and tokens never reach logs or traces", ()
           for (const path of paths) {
             for (const method of methods) {
               const body = method === "GET" || method === "OPTIONS" ? undefined : bodies[answered % bodies.length]
-              const status = yield* send(port, method, path, body, body === undefined ? {} : { "content-type": "application/json" })
+              const status = yield* send(
+                port,
+                method,
+                path,
+                body,
+                body === undefined ? {} : { "content-type": "application/json" }
+              )
               if (status > 0) answered++
             }
           }

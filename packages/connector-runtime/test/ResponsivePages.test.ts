@@ -7,7 +7,9 @@ const VIEWPORT = `<meta name="viewport" content="width=device-width, initial-sca
 
 describe("responsive pages", () => {
   it("every runtime page declares a viewport", () => {
-    const launch = { repairOrderNumber: "1042", repairOrderUrl: undefined } as unknown as Parameters<typeof renderCallbackPage>[0]
+    const launch = { repairOrderNumber: "1042", repairOrderUrl: undefined } as unknown as Parameters<
+      typeof renderCallbackPage
+    >[0]
     const pages = {
       callback: renderCallbackPage(launch, { text: "Waiting", refresh: false, state: "waiting", shown: undefined }),
       parts: renderPartsPage({ shopId: "s", repairOrderId: "ro_1" }, [], "/parts.csv"),

@@ -19,7 +19,13 @@ const delivery = (name: string, repairOrderId = `ro_${name}`): WebhookInbox.Deli
   body: JSON.stringify({ referenceID: repairOrderId, name })
 })
 
-const launch = (expiresAt: number) => ({ shopId: "shop_1", repairOrderId: "ro_1", repairOrderNumber: "1042", repairOrderUrl: undefined, expiresAt })
+const launch = (expiresAt: number) => ({
+  shopId: "shop_1",
+  repairOrderId: "ro_1",
+  repairOrderNumber: "1042",
+  repairOrderUrl: undefined,
+  expiresAt
+})
 
 const failureTag = <A, E extends { readonly _tag: string }>(exit: Exit.Exit<A, E>) =>
   Exit.isFailure(exit) && exit.cause._tag === "Fail" ? exit.cause.error._tag : "no failure"
@@ -27,7 +33,9 @@ const failureTag = <A, E extends { readonly _tag: string }>(exit: Exit.Exit<A, E
 describe("Retention.run", () => {
   it.scoped("purges on the Effect Clock: old applied bodies, then old applied entries and long-expired launch keys; never pending or dead entries", () =>
     Effect.gen(function*() {
-      const stores = Layer.mergeAll(WebhookInbox.layerSql, LaunchRegistry.layerSql).pipe(Layer.provide(sqlite(scratchDatabase())))
+      const stores = Layer.mergeAll(WebhookInbox.layerSql, LaunchRegistry.layerSql).pipe(
+        Layer.provide(sqlite(scratchDatabase()))
+      )
       const context = yield* Layer.build(stores)
       const inbox = yield* Effect.provide(WebhookInbox.WebhookInbox, context)
       const registry = yield* Effect.provide(LaunchRegistry.LaunchRegistry, context)
@@ -43,10 +51,11 @@ describe("Retention.run", () => {
       const longLaunch = yield* registry.register(launch(30 * DAY))
 
       yield* Effect.forkScoped(
-        Retention.run({ interval: "1 day", appliedBodies: "30 days", appliedEntries: "90 days", launchKeys: "7 days" }).pipe(
-          Effect.provide(context),
-          Logger.withMinimumLogLevel(LogLevel.None)
-        )
+        Retention.run({ interval: "1 day", appliedBodies: "30 days", appliedEntries: "90 days", launchKeys: "7 days" })
+          .pipe(
+            Effect.provide(context),
+            Logger.withMinimumLogLevel(LogLevel.None)
+          )
       )
       const byId = () => Effect.map(inbox.list(), (entries) => new Map(entries.map((e) => [e.id, e])))
 
@@ -83,29 +92,33 @@ describe("Retention.run", () => {
       yield* inbox.markApplied(entry.id)
       yield* registry.register(launch(HOUR))
       yield* TestClock.adjust(`${10 * DAY} millis`)
-      expect(yield* Retention.purge({ appliedBodies: "1 day", appliedEntries: "30 days", launchKeys: "1 day" })).toEqual({
-        bodiesCleared: 1,
-        entriesDeleted: 0,
-        launchKeysDeleted: 1
-      })
+      expect(yield* Retention.purge({ appliedBodies: "1 day", appliedEntries: "30 days", launchKeys: "1 day" }))
+        .toEqual({
+          bodiesCleared: 1,
+          entriesDeleted: 0,
+          launchKeysDeleted: 1
+        })
     }).pipe(Effect.provide(Layer.merge(WebhookInbox.layerMemory, LaunchRegistry.layerMemory))))
 })
 
 describe("ConnectorRuntime retention", () => {
   const runtime = (retention: ConnectorRuntime.Options["retention"], client: Layer.Layer<HttpClient.HttpClient>) =>
-    ConnectorRuntime.make(Layer.succeed(ShopSystem.ShopSystem, {
-      capabilities: new Set(ShopSystem.ALL_CAPABILITIES),
-      loadRepairOrder: ({ repairOrderId }) => Effect.succeed({ id: repairOrderId, number: "1042", vehicle: {} }),
-      applyQuote: ({ lines }) => Effect.succeed({ added: lines.length, alreadyPresent: 0 }),
-      applyOrder: ({ lines }) => Effect.succeed({ added: lines.length, alreadyPresent: 0 })
-    }), {
-      publicBaseUrl: "http://127.0.0.1:1",
-      smsVendorName: "Shoplink Tests",
-      punchout: { baseUrl: "http://127.0.0.1:1", vendorApiKey: Redacted.make("vendor-key") },
-      storage: "memory",
-      worker: false,
-      ...(retention === undefined ? {} : { retention })
-    }).pipe(Effect.provide(client), Logger.withMinimumLogLevel(LogLevel.None))
+    ConnectorRuntime.make(
+      Layer.succeed(ShopSystem.ShopSystem, {
+        capabilities: new Set(ShopSystem.ALL_CAPABILITIES),
+        loadRepairOrder: ({ repairOrderId }) => Effect.succeed({ id: repairOrderId, number: "1042", vehicle: {} }),
+        applyQuote: ({ lines }) => Effect.succeed({ added: lines.length, alreadyPresent: 0 }),
+        applyOrder: ({ lines }) => Effect.succeed({ added: lines.length, alreadyPresent: 0 })
+      }),
+      {
+        publicBaseUrl: "http://127.0.0.1:1",
+        smsVendorName: "Shoplink Tests",
+        punchout: { baseUrl: "http://127.0.0.1:1", vendorApiKey: Redacted.make("vendor-key") },
+        storage: "memory",
+        worker: false,
+        ...(retention === undefined ? {} : { retention })
+      }
+    ).pipe(Effect.provide(client), Logger.withMinimumLogLevel(LogLevel.None))
 
   it.scoped("runs the retention fiber with the runtime's retention options; `false` keeps everything", () =>
     Effect.gen(function*() {

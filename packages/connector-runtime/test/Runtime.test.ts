@@ -3,7 +3,15 @@
 import { HttpRouter } from "@effect/platform"
 import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
-import { CredentialStore, InboxWorker, LaunchRegistry, OrderVerifier, PunchoutLauncher, WebhookInbox, WebhookReceiver } from "@shoplink/connector-runtime"
+import {
+  CredentialStore,
+  InboxWorker,
+  LaunchRegistry,
+  OrderVerifier,
+  PunchoutLauncher,
+  WebhookInbox,
+  WebhookReceiver
+} from "@shoplink/connector-runtime"
 import { OrderManagementClient } from "@shoplink/order-management"
 import { PunchoutClient, SessionPool } from "@shoplink/punchout"
 import { SANDBOX_FIXTURES, startSandbox } from "@shoplink/sandbox"
@@ -13,8 +21,17 @@ import { makeMemorySms } from "./support/memorySms.js"
 
 const [ford, camry, civic] = SANDBOX_FIXTURES.vehicles
 const repairOrders = [
-  { id: "ro_vin", number: "1042", url: "https://sms.example/ro/1042", vehicle: { vin: ford!.vin, year: 2019, make: "Ford", model: "F-150" } },
-  { id: "ro_plate", number: "1043", vehicle: { licensePlate: camry!.licensePlate, licensePlateState: camry!.licensePlateState } },
+  {
+    id: "ro_vin",
+    number: "1042",
+    url: "https://sms.example/ro/1042",
+    vehicle: { vin: ford!.vin, year: 2019, make: "Ford", model: "F-150" }
+  },
+  {
+    id: "ro_plate",
+    number: "1043",
+    vehicle: { licensePlate: camry!.licensePlate, licensePlateState: camry!.licensePlateState }
+  },
   { id: "ro_aces", number: "1044", vehicle: { baseVehicleId: civic!.baseVehicleID } },
   { id: "ro_none", number: "1045", vehicle: {} }
 ]
@@ -34,24 +51,32 @@ const setup = Effect.gen(function*() {
   const server = yield* NodeHttpServer.make(() => createServer(), { port: 0, host: "127.0.0.1" })
   const address = server.address._tag === "TcpAddress" ? server.address : undefined
   const publicBaseUrl = `http://127.0.0.1:${address?.port}`
-  yield* server.serve(HttpRouter.toHttpApp(WebhookReceiver.router({ maxBodyBytes: 64 * 1024 })).pipe(Effect.flatten)).pipe(
-    Effect.provide(context)
-  )
+  yield* server.serve(HttpRouter.toHttpApp(WebhookReceiver.router({ maxBodyBytes: 64 * 1024 })).pipe(Effect.flatten))
+    .pipe(
+      Effect.provide(context)
+    )
   const punchout = SessionPool.layer().pipe(
-    Layer.provideMerge(PunchoutClient.layer({ baseUrl: sandbox.url, vendorApiKey: Redacted.make(sandbox.credentials.vendorApiKey) })),
+    Layer.provideMerge(
+      PunchoutClient.layer({ baseUrl: sandbox.url, vendorApiKey: Redacted.make(sandbox.credentials.vendorApiKey) })
+    ),
     Layer.provide(NodeHttpClient.layerUndici)
   )
   const launcher = yield* Layer.build(
-    PunchoutLauncher.layer({ publicBaseUrl, smsVendorName: "Shoplink Tests" }).pipe(Layer.provide(punchout), Layer.provide(Layer.succeedContext(context)))
+    PunchoutLauncher.layer({ publicBaseUrl, smsVendorName: "Shoplink Tests" }).pipe(
+      Layer.provide(punchout),
+      Layer.provide(Layer.succeedContext(context))
+    )
   )
   const openOrder = (repairOrderId: string, orderId: string) =>
-    Effect.flatMap(PunchoutLauncher.PunchoutLauncher, (l) => l.openOrder({ shopId: "shop_1", repairOrderId, orderId })).pipe(
-      Effect.provide(launcher)
-    )
+    Effect.flatMap(PunchoutLauncher.PunchoutLauncher, (l) => l.openOrder({ shopId: "shop_1", repairOrderId, orderId }))
+      .pipe(
+        Effect.provide(launcher)
+      )
   const launch = (repairOrderId: string, searchTerm?: string) =>
-    Effect.flatMap(PunchoutLauncher.PunchoutLauncher, (l) => l.launch({ shopId: "shop_1", repairOrderId, searchTerm })).pipe(
-      Effect.provide(launcher)
-    )
+    Effect.flatMap(PunchoutLauncher.PunchoutLauncher, (l) => l.launch({ shopId: "shop_1", repairOrderId, searchTerm }))
+      .pipe(
+        Effect.provide(launcher)
+      )
   const drain = InboxWorker.processDue({ maxAttempts: 3 }).pipe(Effect.provide(context))
   const inbox = Effect.provide(WebhookInbox.WebhookInbox, context)
   // The same worker, checking orders against the sandbox's Order Management API first.
@@ -65,7 +90,10 @@ const setup = Effect.gen(function*() {
     Layer.provide(Layer.succeedContext(context)),
     Layer.orDie
   )
-  const drainVerified = InboxWorker.processDue({ maxAttempts: 3 }).pipe(Effect.provide(verifier), Effect.provide(context))
+  const drainVerified = InboxWorker.processDue({ maxAttempts: 3 }).pipe(
+    Effect.provide(verifier),
+    Effect.provide(context)
+  )
   return { sandbox, sms, launch, openOrder, drain, drainVerified, inbox, publicBaseUrl }
 })
 
@@ -86,7 +114,7 @@ describe("connector runtime against the sandbox", () => {
       const page = yield* fetchText(Redacted.value(launched.url))
       expect(page.status).toBe(200)
       expect(page.text).toContain(ford!.vin)
-      expect(page.text).toContain('<footer data-testid="footer">Shoplink Tests · Reference 1042</footer>')
+      expect(page.text).toContain("<footer data-testid=\"footer\">Shoplink Tests · Reference 1042</footer>")
 
       const token = tokenOf(launched.url)
       const { oilFilter } = SANDBOX_FIXTURES.products
@@ -96,7 +124,12 @@ describe("connector runtime against the sandbox", () => {
       expect(yield* drain).toMatchObject({ applied: 1, dead: 0 })
       const quoted = sms.read.lines("ro_vin")
       expect(quoted).toHaveLength(1)
-      expect(quoted[0]).toMatchObject({ kind: "quoted", productID: oilFilter.productID, brandID: oilFilter.brandID, quantity: 2 })
+      expect(quoted[0]).toMatchObject({
+        kind: "quoted",
+        productID: oilFilter.productID,
+        brandID: oilFilter.brandID,
+        quantity: 2
+      })
       expect(Number.isInteger(quoted[0]!.costCents) && quoted[0]!.costCents > 0).toBe(true)
 
       // The browser lands on the callback page, which says what happened.
@@ -118,7 +151,10 @@ describe("connector runtime against the sandbox", () => {
       const byPlate = yield* launch("ro_plate")
       expect(byPlate.vehicle).toBe("licensePlate")
       const params = new URL(Redacted.value(byPlate.url)).searchParams
-      expect([params.get("licensePlate"), params.get("licensePlateState")]).toEqual([camry!.licensePlate, camry!.licensePlateState])
+      expect([params.get("licensePlate"), params.get("licensePlateState")]).toEqual([
+        camry!.licensePlate,
+        camry!.licensePlateState
+      ])
       const byAces = yield* launch("ro_aces", "brake pads")
       expect(new URL(Redacted.value(byAces.url)).searchParams.get("baseVehicleID")).toBe(civic!.baseVehicleID)
       expect((yield* launch("ro_none")).vehicle).toBe("none")
@@ -135,12 +171,16 @@ describe("connector runtime against the sandbox", () => {
       yield* sandbox.admin.driver.addToCart(token, { ...SANDBOX_FIXTURES.products.oilFilter, quantity: 1 })
       yield* sandbox.admin.driver.press(token, "exportAndSubmit")
       const [delivery] = yield* sandbox.admin.awaitDeliveries(1)
-      const again = yield* fetchText(delivery!.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(delivery!.body) })
+      const again = yield* fetchText(delivery!.url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(delivery!.body)
+      })
       expect(again.status).toBe(200)
       expect(JSON.parse(again.text)).toEqual({ received: true, duplicate: true })
       yield* drain
       yield* drain
-      expect((yield* Effect.flatMap(inbox, (i) => i.list()))).toHaveLength(1)
+      expect(yield* Effect.flatMap(inbox, (i) => i.list())).toHaveLength(1)
       expect(sms.read.lines("ro_vin")).toHaveLength(1)
     }))
 
@@ -184,7 +224,10 @@ describe("connector runtime against the sandbox", () => {
       expect(sms.read.order("ro_vin")?.orderID).toBe(submitted.orderID)
 
       // Same launch URL, but orders the distributor does not confirm: unknown, and still in a cart.
-      const inCart = yield* sandbox.admin.driver.addToCart(token, { ...SANDBOX_FIXTURES.products.oilFilter, quantity: 1 })
+      const inCart = yield* sandbox.admin.driver.addToCart(token, {
+        ...SANDBOX_FIXTURES.products.oilFilter,
+        quantity: 1
+      })
       const forge = (orderID: string) => {
         const body = delivery!.body as { order: Record<string, unknown> }
         return fetchText(delivery!.url, {
@@ -221,6 +264,6 @@ describe("connector runtime against the sandbox", () => {
       const page = yield* fetchText(url.toString())
       expect(page.status).toBe(200)
       expect(page.text).toContain(`<span data-testid="order-id">${submitted.orderID}</span>`)
-      expect(page.text).toContain('<span data-testid="order-status">Order submitted</span>')
+      expect(page.text).toContain("<span data-testid=\"order-status\">Order submitted</span>")
     }))
 })

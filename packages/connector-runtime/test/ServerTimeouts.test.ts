@@ -37,13 +37,16 @@ const trickle = (port: number, head: string) =>
 describe("server timeouts", () => {
   it.scopedLive("trickled bodies (lean webhook path, platform routes) and trickled headers: 408, socket closed", () =>
     Effect.gen(function*() {
-      const env = ConfigProvider.fromMap(new Map([["SHOPLINK_HEADERS_TIMEOUT", "1"], ["SHOPLINK_REQUEST_TIMEOUT", "1500 millis"]]))
+      const env = ConfigProvider.fromMap(
+        new Map([["SHOPLINK_HEADERS_TIMEOUT", "1"], ["SHOPLINK_REQUEST_TIMEOUT", "1500 millis"]])
+      )
       const timeouts = yield* Effect.withConfigProvider(Settings.serverTimeouts, env)
       expect(timeouts).toMatchObject({ headersTimeout: 1000, requestTimeout: 1500, keepAliveTimeout: 5000 })
-      expect(yield* Effect.withConfigProvider(Settings.serverTimeouts, ConfigProvider.fromMap(new Map()))).toMatchObject({
-        headersTimeout: 10_000,
-        requestTimeout: 30_000
-      })
+      expect(yield* Effect.withConfigProvider(Settings.serverTimeouts, ConfigProvider.fromMap(new Map())))
+        .toMatchObject({
+          headersTimeout: 10_000,
+          requestTimeout: 30_000
+        })
 
       const sandbox = yield* startSandbox()
       const sms = makeMemorySms([{ id: "ro_a", number: "1042", vehicle: { vin: ford!.vin } }])
@@ -56,27 +59,40 @@ describe("server timeouts", () => {
         storage: "memory",
         worker: false
       }).pipe(Effect.provide(yield* Layer.build(UndiciHttpClient.layer)))
-      yield* runtime.serve(server, HttpRouter.concat(runtime.publicRouter, runtime.apiRouter).pipe(HttpRouter.toHttpApp, Effect.flatten))
+      yield* runtime.serve(
+        server,
+        HttpRouter.concat(runtime.publicRouter, runtime.apiRouter).pipe(HttpRouter.toHttpApp, Effect.flatten)
+      )
       const { us } = sandbox.credentials.customers
       yield* runtime.shops.add({
         id: "shop_a",
         name: "Main Street Auto",
-        distributor: { accountNo: us.accountNo, username: us.username, country: "US", apiToken: Redacted.make(us.apiToken) },
+        distributor: {
+          accountNo: us.accountNo,
+          username: us.username,
+          country: "US",
+          apiToken: Redacted.make(us.apiToken)
+        },
         sms: { apiKey: Redacted.make("sms-key") }
       })
       const vendorKey = Redacted.value((yield* runtime.apiKeys.create("sms-backend")).key)
       // A real launch key (from the distributor's delivery); the delivery also puts the lean path in front.
       const launched = yield* runtime.launch({ shopId: "shop_a", repairOrderId: "ro_a" })
       const token = new URL(Redacted.value(launched.url)).searchParams.get("token")!
-      yield* Effect.withTracerEnabled(sandbox.admin.driver.addToCart(token, { ...SANDBOX_FIXTURES.products.oilFilter, quantity: 1 }), false)
+      yield* Effect.withTracerEnabled(
+        sandbox.admin.driver.addToCart(token, { ...SANDBOX_FIXTURES.products.oilFilter, quantity: 1 }),
+        false
+      )
       yield* Effect.withTracerEnabled(sandbox.admin.driver.press(token, "export"), false)
       const [delivery] = yield* Effect.withTracerEnabled(sandbox.admin.awaitDeliveries(1), false)
       expect(delivery!.status).toBe(200)
       const webhookPath = new URL(delivery!.url).pathname
 
       const cases = {
-        webhook: `POST ${webhookPath} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 4000\r\n\r\n{`,
-        launch: `POST /shoplink/launch HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${vendorKey}\r\nContent-Type: application/json\r\nContent-Length: 4000\r\n\r\n{`,
+        webhook:
+          `POST ${webhookPath} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 4000\r\n\r\n{`,
+        launch:
+          `POST /shoplink/launch HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${vendorKey}\r\nContent-Type: application/json\r\nContent-Length: 4000\r\n\r\n{`,
         headers: `GET /shoplink/parts HTTP/1.1\r\nHost: x\r\nX-Slow:`
       }
       const results = yield* Effect.all(

@@ -23,12 +23,18 @@ describe("SettingsTable", () => {
     const { SETTINGS, problemOf } = SettingsTable
     expect(problemOf(SETTINGS.punchoutBaseUrl, "http://127.0.0.1:4010")).toBeUndefined()
     expect(problemOf(SETTINGS.punchoutBaseUrl, "htp//typo")).toBe("is not a URL: \"htp//typo\"")
-    expect(problemOf(SETTINGS.omsTestBaseUrl, "ftp://files.example")).toBe("is not an http(s) URL: \"ftp://files.example\"")
+    expect(problemOf(SETTINGS.omsTestBaseUrl, "ftp://files.example")).toBe(
+      "is not an http(s) URL: \"ftp://files.example\""
+    )
     expect(problemOf(SETTINGS.omsProdBaseUrl, "https://oms.example/?a=1")).toMatch(/^must not have a query or fragment/)
-    expect(problemOf(SETTINGS.punchoutBaseUrl, "https://me:pw@x.example")).toBe("must not carry credentials (user:password@)")
+    expect(problemOf(SETTINGS.punchoutBaseUrl, "https://me:pw@x.example")).toBe(
+      "must not carry credentials (user:password@)"
+    )
     expect(problemOf(SETTINGS.omsEnvironment, "US_QA")).toBe("is \"US_QA\"; expected US_QUA, CA_QUA, US_PRD or CA_PRD")
     expect(problemOf(SETTINGS.secretKeys, `k1:${key(1)}`)).toBeUndefined()
-    expect(problemOf(SETTINGS.secretKeys, `k1:${key(1, 16)}`)).toBe("is invalid: key k1 is 16 bytes; AES-256 needs 32 (base64 of 32 random bytes)")
+    expect(problemOf(SETTINGS.secretKeys, `k1:${key(1, 16)}`)).toBe(
+      "is invalid: key k1 is 16 bytes; AES-256 needs 32 (base64 of 32 random bytes)"
+    )
     expect(problemOf(SETTINGS.secretKeys, "no-colon-here")).toMatch(/^is invalid: entry 1 must read id:base64key/)
     expect(problemOf(SETTINGS.secretKeys, `k1:${key(1)},k1:${key(2)}`)).toBe("is invalid: key id k1 appears twice")
     expect(SettingsTable.keyringIds(`k2:${key(2)}, k1:${key(1)}`)).toEqual(["k2", "k1"])
@@ -54,10 +60,16 @@ describe("Settings", () => {
       expect(Either.isRight(punchout) && punchout.right.baseUrl).toBe("http://127.0.0.1:4010")
       expect(Either.isRight(punchout) && Redacted.value(punchout.right.vendorApiKey)).toBe("vendor-key")
 
-      const blank = yield* read(Config.unwrap(Settings.punchoutClient), { SHOPLINK_PUNCHOUT_BASE_URL: "http://x.example", SHOPLINK_VENDOR_API_KEY: " " })
+      const blank = yield* read(Config.unwrap(Settings.punchoutClient), {
+        SHOPLINK_PUNCHOUT_BASE_URL: "http://x.example",
+        SHOPLINK_VENDOR_API_KEY: " "
+      })
       expect(Either.isLeft(blank) && String(blank.left)).toContain("SHOPLINK_VENDOR_API_KEY")
 
-      const wrong = yield* read(Config.unwrap(Settings.punchoutClient), { SHOPLINK_PUNCHOUT_BASE_URL: "localhost:4010", SHOPLINK_VENDOR_API_KEY: "k" })
+      const wrong = yield* read(Config.unwrap(Settings.punchoutClient), {
+        SHOPLINK_PUNCHOUT_BASE_URL: "localhost:4010",
+        SHOPLINK_VENDOR_API_KEY: "k"
+      })
       expect(Either.isLeft(wrong) && String(wrong.left)).toContain("SHOPLINK_PUNCHOUT_BASE_URL")
       expect(Either.isLeft(wrong) && String(wrong.left)).toContain("is not an http(s) URL")
 
@@ -72,17 +84,22 @@ describe("Settings", () => {
         testBaseUrl: "http://127.0.0.1:4010",
         prodBaseUrl: undefined
       })
-      const env = yield* read(Config.unwrap(Settings.orderManagementClient), { SHOPLINK_OMS_ENVIRONMENT: "US_QA", SHOPLINK_OMS_API_KEY: "k" })
+      const env = yield* read(Config.unwrap(Settings.orderManagementClient), {
+        SHOPLINK_OMS_ENVIRONMENT: "US_QA",
+        SHOPLINK_OMS_API_KEY: "k"
+      })
       expect(Either.isLeft(env) && String(env.left)).toContain("expected US_QUA, CA_QUA, US_PRD or CA_PRD")
     }))
 
   it.effect("secretBox: SecretBox.layerConfig over the standard keyring; its problem, never a key", () =>
     Effect.gen(function*() {
       const build = (env: Record<string, string>) =>
-        Effect.exit(Layer.build(SecretBox.layerConfig(Settings.secretBox)).pipe(
-          Effect.scoped,
-          Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
-        ))
+        Effect.exit(
+          Layer.build(SecretBox.layerConfig(Settings.secretBox)).pipe(
+            Effect.scoped,
+            Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
+          )
+        )
       const ok = yield* build({ SHOPLINK_SECRET_KEYS: `k1:${key(7)}` })
       expect(Exit.isSuccess(ok)).toBe(true)
       const missing = yield* build({})
@@ -91,20 +108,25 @@ describe("Settings", () => {
       expect(Exit.isFailure(short) && String(short.cause)).toContain("AES-256 needs 32")
       expect(Exit.isFailure(short) && String(short.cause)).not.toContain(key(7, 16))
       // An application's own name works the same way.
-      const own = yield* Effect.exit(Layer.build(SecretBox.layerConfig({ keys: Config.redacted("ACME_KEYS") })).pipe(
-        Effect.scoped,
-        Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["ACME_KEYS", `k1:${key(3)}`]])))
-      ))
+      const own = yield* Effect.exit(
+        Layer.build(SecretBox.layerConfig({ keys: Config.redacted("ACME_KEYS") })).pipe(
+          Effect.scoped,
+          Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["ACME_KEYS", `k1:${key(3)}`]])))
+        )
+      )
       expect(Exit.isSuccess(own)).toBe(true)
     }))
 
   it.effect("storage, smsVendorName, publicBaseUrl", () =>
     Effect.gen(function*() {
-      expect(yield* read(Settings.storage, { SHOPLINK_DATABASE_URL: "shoplink.db" })).toEqual(Either.right({ sqlite: "shoplink.db" }))
+      expect(yield* read(Settings.storage, { SHOPLINK_DATABASE_URL: "shoplink.db" })).toEqual(
+        Either.right({ sqlite: "shoplink.db" })
+      )
       const refused = yield* read(Settings.storage, { SHOPLINK_DATABASE_URL: "mysql://u:secret@db/x" })
       expect(Either.isLeft(refused) && String(refused.left)).toContain("unsupported scheme")
       expect(Either.isLeft(refused) && String(refused.left)).not.toContain("secret")
-      expect(yield* read(Settings.smsVendorName.pipe(Config.withDefault("Acme")), { SHOPLINK_SMS_VENDOR_NAME: "" })).toEqual(Either.right("Acme"))
+      expect(yield* read(Settings.smsVendorName.pipe(Config.withDefault("Acme")), { SHOPLINK_SMS_VENDOR_NAME: "" }))
+        .toEqual(Either.right("Acme"))
       expect(yield* read(Settings.publicBaseUrl, { SHOPLINK_PUBLIC_BASE_URL: "https://parts.example/" })).toEqual(
         Either.right("https://parts.example")
       )

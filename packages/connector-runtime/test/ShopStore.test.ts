@@ -12,7 +12,12 @@ const SMS_KEY = "shopmonkey-key-7f3a9c-very-secret"
 const input = (id = "shop_1", token = TOKEN): ShopStore.ShopInput => ({
   id,
   name: "Main Street Auto",
-  distributor: { accountNo: "100200", username: "parts@mainstreet.example", country: "US", apiToken: Redacted.make(token) },
+  distributor: {
+    accountNo: "100200",
+    username: "parts@mainstreet.example",
+    country: "US",
+    apiToken: Redacted.make(token)
+  },
   sms: { apiKey: Redacted.make(SMS_KEY) }
 })
 
@@ -26,8 +31,10 @@ const sqlStore = (file: string, keys: SecretBox.Keyring) =>
 const storeOn = (database: Layer.Layer<SqlClient.SqlClient>, keys: SecretBox.Keyring) =>
   ShopStore.layerSql.pipe(Layer.provide(database), Layer.provide(SecretBox.layer(keys)))
 
-const withStore = <A, E, R>(layer: Layer.Layer<ShopStore.ShopStore, unknown, R>, f: (store: ShopStore.Operations) => Effect.Effect<A, E>) =>
-  Effect.flatMap(ShopStore.ShopStore, f).pipe(Effect.provide(layer), Effect.orDie)
+const withStore = <A, E, R>(
+  layer: Layer.Layer<ShopStore.ShopStore, unknown, R>,
+  f: (store: ShopStore.Operations) => Effect.Effect<A, E>
+) => Effect.flatMap(ShopStore.ShopStore, f).pipe(Effect.provide(layer), Effect.orDie)
 
 type Open = () => Layer.Layer<SqlClient.SqlClient>
 
@@ -35,7 +42,9 @@ type Open = () => Layer.Layer<SqlClient.SqlClient>
  * Each SQL backend: `run(f)` makes a fresh database for one test and hands `f` a way to open it,
  * as often as it likes (a restart, or another process on the same database).
  */
-const backends: ReadonlyArray<{ readonly name: string; readonly run: <A, E>(f: (open: Open) => Effect.Effect<A, E>) => Effect.Effect<A, E> }> = [
+const backends: ReadonlyArray<
+  { readonly name: string; readonly run: <A, E>(f: (open: Open) => Effect.Effect<A, E>) => Effect.Effect<A, E> }
+> = [
   {
     name: "sqlite",
     run: (f) =>
@@ -56,7 +65,10 @@ const pgTextColumns = Effect.gen(function*() {
   const columns = yield* sql<{ readonly table_name: string; readonly column_name: string }>`
     SELECT table_name, column_name FROM information_schema.columns
     WHERE table_schema = current_schema() AND table_name LIKE 'shoplink%' AND data_type IN ('text', 'character varying')`
-  const values = yield* Effect.forEach(columns, (c) => sql<{ readonly v: string | null }>`SELECT ${sql(c.column_name)} AS v FROM ${sql(c.table_name)}`)
+  const values = yield* Effect.forEach(
+    columns,
+    (c) => sql<{ readonly v: string | null }>`SELECT ${sql(c.column_name)} AS v FROM ${sql(c.table_name)}`
+  )
   return { columns: columns.length, text: values.flat().map((row) => row.v ?? "").join("\n") }
 }).pipe(Effect.orDie)
 
@@ -80,19 +92,24 @@ describe("SecretBox", () => {
       expect(Redacted.value(yield* box.open(sealed, "shop_1/distributor.apiToken"))).toBe(TOKEN)
       const moved = yield* Effect.flip(box.open(sealed, "shop_2/distributor.apiToken"))
       expect(moved.message).toContain("authentication failed")
-      const altered = { ...sealed, ciphertext: sealed.ciphertext.replace(/\.(.)/, (_, c) => `.${c === "A" ? "B" : "A"}`) }
+      const altered = {
+        ...sealed,
+        ciphertext: sealed.ciphertext.replace(/\.(.)/, (_, c) => `.${c === "A" ? "B" : "A"}`)
+      }
       expect((yield* Effect.flip(box.open(altered, "shop_1/distributor.apiToken")))._tag).toBe("SecretUnreadable")
       const unknownKey = yield* Effect.flip(SecretBox.make(ring(k2)).open(sealed, "shop_1/distributor.apiToken"))
       expect(unknownKey.message).toContain("no key k1 in the keyring")
     }))
 
   it("refuses malformed keyrings with a message that quotes no key", () => {
-    for (const [text, problem] of [
-      ["", "no key given"],
-      ["k1:c2hvcnQ=", "key k1 is 5 bytes"],
-      ["nokey", "entry 1 must read id:base64key"],
-      [`${k1},${k1}`, "key id k1 appears twice"]
-    ] as const) {
+    for (
+      const [text, problem] of [
+        ["", "no key given"],
+        ["k1:c2hvcnQ=", "key k1 is 5 bytes"],
+        ["nokey", "entry 1 must read id:base64key"],
+        [`${k1},${k1}`, "key id k1 appears twice"]
+      ] as const
+    ) {
       const parsed = SecretBox.parseKeyring(text)
       expect(Either.isLeft(parsed) && parsed.left.message).toContain(problem)
       if (Either.isLeft(parsed)) expect(parsed.left.message).not.toContain("c2hvcnQ")
@@ -133,7 +150,15 @@ describe("ShopStore", () => {
       "sms.apiKey"
     ])
     expect(ShopStore.validate(input)?.field).toBe("id")
-    expect(ShopStore.validateAll({ ...input, id: "shop_1", name: "Main", sms: {}, distributor: { ...input.distributor, accountNo: "1", country: "US" } })).toEqual([])
+    expect(
+      ShopStore.validateAll({
+        ...input,
+        id: "shop_1",
+        name: "Main",
+        sms: {},
+        distributor: { ...input.distributor, accountNo: "1", country: "US" }
+      })
+    ).toEqual([])
   })
 
   const contract = (name: string, layer: () => Layer.Layer<ShopStore.ShopStore, unknown>) =>
@@ -141,7 +166,12 @@ describe("ShopStore", () => {
       withStore(layer(), (store) =>
         Effect.gen(function*() {
           const shop = yield* store.add(input())
-          expect(shop).toMatchObject({ id: "shop_1", status: "active", smsSecrets: ["apiKey"], distributor: { accountNo: "100200" } })
+          expect(shop).toMatchObject({
+            id: "shop_1",
+            status: "active",
+            smsSecrets: ["apiKey"],
+            distributor: { accountNo: "100200" }
+          })
           expect(JSON.stringify(shop)).not.toContain(TOKEN)
           expect((yield* Effect.flip(store.add(input())))._tag).toBe("ShopExists")
           yield* store.add(input("shop_2", "other-token"))
@@ -151,7 +181,10 @@ describe("ShopStore", () => {
           expect(Redacted.value((yield* store.smsCredentials("shop_1"))["apiKey"]!)).toBe(SMS_KEY)
 
           yield* store.markRevoked("shop_1", "API token refused (401 UNAUTHORIZED)")
-          expect(yield* store.get("shop_1")).toMatchObject({ status: "revoked", revoked: { reason: "API token refused (401 UNAUTHORIZED)" } })
+          expect(yield* store.get("shop_1")).toMatchObject({
+            status: "revoked",
+            revoked: { reason: "API token refused (401 UNAUTHORIZED)" }
+          })
           const revoked = yield* Effect.flip(store.customerCredentials("shop_1"))
           expect(revoked._tag).toBe("ShopRevoked")
           yield* store.add(input("shop_1", "new-token"), { replace: true })
@@ -178,7 +211,10 @@ describe("ShopStore", () => {
               [input("shop_1", "   "), "distributor.apiToken must not be empty"],
               [{ ...input(), id: "bad id!" }, "id must be 1 to 64"],
               [{ ...input(), sms: { apiKey: Redacted.make("") } }, "sms.apiKey must not be empty"],
-              [{ ...input(), distributor: { ...input().distributor, country: "MX" as never } }, "distributor.country must be one of"]
+              [
+                { ...input(), distributor: { ...input().distributor, country: "MX" as never } },
+                "distributor.country must be one of"
+              ]
             ]
             for (const [bad, message] of cases) {
               const error = yield* Effect.flip(store.add(bad))
@@ -187,12 +223,14 @@ describe("ShopStore", () => {
               expect(error.message.split("\n")).toHaveLength(1)
             }
             expect(yield* store.list()).toEqual([])
-          }))))
+          }))
+      ))
 
     it.effect(`${name}: rotation: old values open while both keys are in the ring, rotate re-seals all, then the old key can go`, () =>
       run((open) =>
         Effect.gen(function*() {
-          yield* withStore(storeOn(open(), ring(k1)), (store) => Effect.zipRight(store.add(input()), store.add(input("shop_2", "t2"))))
+          yield* withStore(storeOn(open(), ring(k1)), (store) =>
+            Effect.zipRight(store.add(input()), store.add(input("shop_2", "t2"))))
           // The new key first; the old one still opens what it sealed.
           const report = yield* withStore(storeOn(open(), ring(k2, k1)), (store) =>
             Effect.gen(function*() {
@@ -206,36 +244,55 @@ describe("ShopStore", () => {
             Effect.all([store.customerCredentials("shop_1"), store.smsCredentials("shop_2")]))
           expect(Redacted.value(opened[0].apiToken)).toBe(TOKEN)
           expect(Redacted.value(opened[1]["apiKey"]!)).toBe(SMS_KEY)
-          expect(yield* withStore(storeOn(open(), ring(k2)), (store) => store.rotate())).toEqual({ resealed: 0, keyUsage: { k2: 6 } })
-        })))
+          expect(
+            yield* withStore(storeOn(open(), ring(k2)), (store) =>
+              store.rotate())
+          ).toEqual({ resealed: 0, keyUsage: { k2: 6 } })
+        })
+      ))
 
     it.effect(`${name}: before rotation, a ring without the old key says which key is missing`, () =>
       run((open) =>
         Effect.gen(function*() {
           yield* withStore(storeOn(open(), ring(k1)), (store) => store.add(input()))
-          const error = yield* withStore(storeOn(open(), ring(k2)), (store) => Effect.flip(store.customerCredentials("shop_1")))
+          const error = yield* withStore(storeOn(open(), ring(k2)), (store) =>
+            Effect.flip(store.customerCredentials("shop_1")))
           expect(error.message).toContain("no key k1 in the keyring")
-        })))
+        })
+      ))
   }
 
   it.effect("postgres: no text column of any shoplink table holds a token, SMS key, API key or launch key", () =>
     Effect.gen(function*() {
-      yield* withStore(ShopStore.layerSql.pipe(Layer.provide(SecretBox.layer(ring(k1)))), (store) =>
-        Effect.zipRight(store.add(input()), store.add(input("shop_2", "other-token"))))
+      yield* withStore(
+        ShopStore.layerSql.pipe(Layer.provide(SecretBox.layer(ring(k1)))),
+        (store) => Effect.zipRight(store.add(input()), store.add(input("shop_2", "other-token")))
+      )
       const { key: apiKey } = yield* Effect.flatMap(ApiKeys.ApiKeys, (keys) => keys.create("sms-backend")).pipe(
         Effect.provide(ApiKeys.layerSql),
         Effect.orDie
       )
-      const { key: launchKey } = yield* Effect.flatMap(LaunchRegistry.LaunchRegistry, (launches) =>
-        launches.register({ shopId: "shop_1", repairOrderId: "ro_1", repairOrderNumber: "1", repairOrderUrl: undefined, expiresAt: 60_000 })).pipe(
-          Effect.provide(LaunchRegistry.layerSql),
-          Effect.orDie
-        )
+      const { key: launchKey } = yield* Effect.flatMap(
+        LaunchRegistry.LaunchRegistry,
+        (launches) =>
+          launches.register({
+            shopId: "shop_1",
+            repairOrderId: "ro_1",
+            repairOrderNumber: "1",
+            repairOrderUrl: undefined,
+            expiresAt: 60_000
+          })
+      ).pipe(
+        Effect.provide(LaunchRegistry.layerSql),
+        Effect.orDie
+      )
       const { columns, text } = yield* pgTextColumns
       expect(columns).toBeGreaterThanOrEqual(17) // shops, shop secrets, API keys, launches
       expect(text).toContain("shop_1")
       expect(text).toContain("distributor.apiToken") // the secrets' rows are there, sealed
-      for (const secret of [TOKEN, SMS_KEY, "other-token", Redacted.value(apiKey).slice("slk_".length + 10 + 1), launchKey]) {
+      for (
+        const secret of [TOKEN, SMS_KEY, "other-token", Redacted.value(apiKey).slice("slk_".length + 10 + 1), launchKey]
+      ) {
         expect(text).not.toContain(secret)
       }
     }).pipe(Effect.provide(postgres())))
@@ -244,7 +301,10 @@ describe("ShopStore", () => {
     Effect.gen(function*() {
       const url = yield* TestDatabaseUrl
       // Two processes starting at once on an empty database.
-      const [one, two] = yield* Effect.all([Layer.build(storeOn(pgOn(url), ring(k1))), Layer.build(storeOn(pgOn(url), ring(k1)))], {
+      const [one, two] = yield* Effect.all([
+        Layer.build(storeOn(pgOn(url), ring(k1))),
+        Layer.build(storeOn(pgOn(url), ring(k1)))
+      ], {
         concurrency: 2
       })
       const on = <A, E>(context: typeof one, f: (store: ShopStore.Operations) => Effect.Effect<A, E>) =>
@@ -258,23 +318,33 @@ describe("ShopStore", () => {
 
       // The same new shop from both at once: one wins, the other is told it exists.
       const outcomes = yield* Effect.all(
-        [one, two, one, two].map((context, i) => on(context, (store) => store.add(input("shop_9", `token-${i}`))).pipe(Effect.either)),
+        [one, two, one, two].map((context, i) =>
+          on(context, (store) => store.add(input("shop_9", `token-${i}`))).pipe(Effect.either)
+        ),
         { concurrency: "unbounded" }
       )
       expect(outcomes.filter(Either.isRight)).toHaveLength(1)
       expect(outcomes.filter(Either.isLeft).map((e) => e.left._tag)).toEqual(["ShopExists", "ShopExists", "ShopExists"])
       const winner = outcomes.findIndex(Either.isRight)
-      expect(Redacted.value((yield* on(two, (store) => store.customerCredentials("shop_9"))).apiToken)).toBe(`token-${winner}`)
+      expect(Redacted.value((yield* on(two, (store) => store.customerCredentials("shop_9"))).apiToken)).toBe(
+        `token-${winner}`
+      )
 
       // Concurrent replaces take turns: the shop ends with one complete set of secrets.
       yield* Effect.all(
-        [one, two, one, two].map((context, i) => on(context, (store) => store.add(input("shop_9", `again-${i}`), { replace: true }))),
+        [one, two, one, two].map((context, i) =>
+          on(context, (store) => store.add(input("shop_9", `again-${i}`), { replace: true }))
+        ),
         { concurrency: "unbounded", discard: true }
       )
       const sql = yield* SqlClient.SqlClient
-      const names = yield* sql<{ readonly name: string }>`SELECT name FROM shoplink_shop_secrets WHERE shop_id = 'shop_9' ORDER BY name`
+      const names = yield* sql<
+        { readonly name: string }
+      >`SELECT name FROM shoplink_shop_secrets WHERE shop_id = 'shop_9' ORDER BY name`
       expect(names.map((row) => row.name)).toEqual(["distributor.apiToken", "sms.apiKey"])
-      expect(Redacted.value((yield* on(one, (store) => store.customerCredentials("shop_9"))).apiToken)).toMatch(/^again-[0-3]$/)
+      expect(Redacted.value((yield* on(one, (store) => store.customerCredentials("shop_9"))).apiToken)).toMatch(
+        /^again-[0-3]$/
+      )
 
       yield* on(one, (store) => store.remove("shop_9"))
       expect((yield* on(two, (store) => Effect.flip(store.get("shop_9"))))._tag).toBe("ShopNotFound")

@@ -38,11 +38,13 @@ describe("Storage.fromUrl", () => {
 
   it.effect("a wrong scheme or an empty value is refused before anything is opened, with the password masked", () =>
     Effect.gen(function*() {
-      for (const [url, problem] of [
-        ["mysql://root:hunter2@db/shoplink", `database mysql://root:***@db/shoplink: unsupported scheme "mysql:"`],
-        ["postgress://u:hunter2@db/x", `database postgress://u:***@db/x: unsupported scheme "postgress:"`],
-        ["  ", "the setting is empty"]
-      ] as const) {
+      for (
+        const [url, problem] of [
+          ["mysql://root:hunter2@db/shoplink", `database mysql://root:***@db/shoplink: unsupported scheme "mysql:"`],
+          ["postgress://u:hunter2@db/x", `database postgress://u:***@db/x: unsupported scheme "postgress:"`],
+          ["  ", "the setting is empty"]
+        ] as const
+      ) {
         const error = yield* Effect.flip(Storage.fromUrl(url))
         expect(error.message).toContain(problem)
         expect(error.message).not.toContain("hunter2")
@@ -55,12 +57,16 @@ describe("Storage.postgres at start-up", () => {
     Effect.gen(function*() {
       const port = yield* Effect.promise(closedPort)
       const message = yield* failure(`postgres://postgres:hunter2@127.0.0.1:${port}/shoplink`)
-      expect(message).toBe(`database postgres://postgres:***@127.0.0.1:${port}/shoplink: nothing answers at that host and port (is PostgreSQL running there?)`)
+      expect(message).toBe(
+        `database postgres://postgres:***@127.0.0.1:${port}/shoplink: nothing answers at that host and port (is PostgreSQL running there?)`
+      )
     }))
 
   it.effect("a host that does not resolve", () =>
     Effect.gen(function*() {
-      expect(yield* failure("postgres://postgres@no-such-host.invalid:5432/shoplink")).toContain("the host name does not resolve")
+      expect(yield* failure("postgres://postgres@no-such-host.invalid:5432/shoplink")).toContain(
+        "the host name does not resolve"
+      )
     }))
 
   it.layer(postgres())((it) => {

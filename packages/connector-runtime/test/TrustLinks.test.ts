@@ -20,7 +20,10 @@ const setup = Effect.gen(function*() {
   const distributorCalls: Array<string> = []
   const recordingClient = Layer.effect(
     HttpClient.HttpClient,
-    Effect.map(HttpClient.HttpClient, HttpClient.tapRequest((request) => Effect.sync(() => distributorCalls.push(`${request.method} ${request.url}`))))
+    Effect.map(
+      HttpClient.HttpClient,
+      HttpClient.tapRequest((request) => Effect.sync(() => distributorCalls.push(`${request.method} ${request.url}`)))
+    )
   ).pipe(Layer.provide(UndiciHttpClient.layer))
   const server = yield* NodeHttpServer.make(() => createServer(), { port: 0, host: "127.0.0.1" })
   const port = server.address._tag === "TcpAddress" ? server.address.port : 0
@@ -34,12 +37,20 @@ const setup = Effect.gen(function*() {
     worker: false,
     retention: false
   }).pipe(Effect.provide(yield* Layer.build(recordingClient)))
-  yield* runtime.serve(server, HttpRouter.concat(runtime.publicRouter, runtime.apiRouter).pipe(HttpRouter.toHttpApp, Effect.flatten))
+  yield* runtime.serve(
+    server,
+    HttpRouter.concat(runtime.publicRouter, runtime.apiRouter).pipe(HttpRouter.toHttpApp, Effect.flatten)
+  )
   const { us } = sandbox.credentials.customers
   yield* runtime.shops.add({
     id: "shop_a",
     name: "Main Street Auto",
-    distributor: { accountNo: us.accountNo, username: us.username, country: "US", apiToken: Redacted.make(us.apiToken) },
+    distributor: {
+      accountNo: us.accountNo,
+      username: us.username,
+      country: "US",
+      apiToken: Redacted.make(us.apiToken)
+    },
     sms: { apiKey: Redacted.make("sms-key-of-shop-a-0001") }
   })
   return { sandbox, runtime, publicBaseUrl, distributorCalls }
@@ -106,7 +117,11 @@ describe("signed links and their purpose", () => {
 
   it("LaunchLinks.url builds the route of each purpose", () => {
     const grant = { shopId: "shop_a", repairOrderId: "ro_a", expiresAt: 2_000_000_000 }
-    expect(new URL(LaunchLinks.url("https://x.example", "/shoplink", linkSecret, grant, "parts")).pathname).toBe("/shoplink/parts")
-    expect(new URL(LaunchLinks.url("https://x.example", "/shoplink", linkSecret, grant, "launch")).pathname).toBe("/shoplink/launch/link")
+    expect(new URL(LaunchLinks.url("https://x.example", "/shoplink", linkSecret, grant, "parts")).pathname).toBe(
+      "/shoplink/parts"
+    )
+    expect(new URL(LaunchLinks.url("https://x.example", "/shoplink", linkSecret, grant, "launch")).pathname).toBe(
+      "/shoplink/launch/link"
+    )
   })
 })

@@ -4,7 +4,11 @@ import { SqlClient } from "@effect/sql"
 import { Clock, Effect, Exit, Fiber, Layer, TestClock } from "effect"
 import { postgres, scratchDatabase, sqlite } from "./fixtures.js"
 
-const delivery = (contentKey: string, kind: WebhookInbox.DeliveryKind = "order", repairOrderId = "ro_1042"): WebhookInbox.Delivery => ({
+const delivery = (
+  contentKey: string,
+  kind: WebhookInbox.DeliveryKind = "order",
+  repairOrderId = "ro_1042"
+): WebhookInbox.Delivery => ({
   kind,
   contentKey,
   shopId: "shop_1",
@@ -125,31 +129,35 @@ const suite = (name: string, layer: () => Layer.Layer<WebhookInbox.WebhookInbox,
 
     // Applied times 40 days apart on the Effect Clock; PostgreSQL (the database's clock) has its own
     // version of this test in WebhookInboxPg.test.ts, which ages the rows in SQL.
-    if (time.effectClock) it.effect("purge clears the bodies of old applied entries and deletes older ones; pending and dead entries stay whole", () =>
-      Effect.gen(function*() {
-        const box = yield* inbox
-        const day = 86_400_000
-        const received = yield* Effect.forEach(["old", "middle", "recent", "dead", "pending"], (name) =>
-          box.receive(delivery(`order:${name}:3`, "order", `ro_${name}`)))
-        const [old, middle, recent, dead, pending] = received.map((r) => r.entry)
-        yield* box.markApplied(old!.id)
-        yield* box.markFailed(dead!.id, { error: "gone", retryIn: undefined })
-        yield* TestClock.adjust(`${40 * day} millis`)
-        yield* box.markApplied(middle!.id)
-        yield* TestClock.adjust(`${40 * day} millis`)
-        yield* box.markApplied(recent!.id)
-        const now = yield* Clock.currentTimeMillis
-        // Bodies older than 30 days cleared, entries older than 60 days deleted.
-        const cutoffs = { clearBodiesAppliedBefore: now - 30 * day, deleteAppliedBefore: now - 60 * day }
-        expect(yield* box.purge(cutoffs)).toEqual({ bodiesCleared: 1, deleted: 1 })
-        expect(yield* box.purge(cutoffs)).toEqual({ bodiesCleared: 0, deleted: 0 })
-        const left = new Map((yield* box.list()).map((e) => [e.id, e]))
-        expect(left.has(old!.id)).toBe(false)
-        expect(left.get(middle!.id)).toMatchObject({ status: "applied", body: "" })
-        expect(left.get(recent!.id)).toMatchObject({ status: "applied", body: recent!.body })
-        expect(left.get(dead!.id)).toMatchObject({ status: "dead", body: dead!.body })
-        expect(left.get(pending!.id)).toMatchObject({ status: "pending", body: pending!.body })
-      }).pipe(Effect.provide(layer())))
+    if (time.effectClock) {
+      it.effect("purge clears the bodies of old applied entries and deletes older ones; pending and dead entries stay whole", () =>
+        Effect.gen(function*() {
+          const box = yield* inbox
+          const day = 86_400_000
+          const received = yield* Effect.forEach(
+            ["old", "middle", "recent", "dead", "pending"],
+            (name) => box.receive(delivery(`order:${name}:3`, "order", `ro_${name}`))
+          )
+          const [old, middle, recent, dead, pending] = received.map((r) => r.entry)
+          yield* box.markApplied(old!.id)
+          yield* box.markFailed(dead!.id, { error: "gone", retryIn: undefined })
+          yield* TestClock.adjust(`${40 * day} millis`)
+          yield* box.markApplied(middle!.id)
+          yield* TestClock.adjust(`${40 * day} millis`)
+          yield* box.markApplied(recent!.id)
+          const now = yield* Clock.currentTimeMillis
+          // Bodies older than 30 days cleared, entries older than 60 days deleted.
+          const cutoffs = { clearBodiesAppliedBefore: now - 30 * day, deleteAppliedBefore: now - 60 * day }
+          expect(yield* box.purge(cutoffs)).toEqual({ bodiesCleared: 1, deleted: 1 })
+          expect(yield* box.purge(cutoffs)).toEqual({ bodiesCleared: 0, deleted: 0 })
+          const left = new Map((yield* box.list()).map((e) => [e.id, e]))
+          expect(left.has(old!.id)).toBe(false)
+          expect(left.get(middle!.id)).toMatchObject({ status: "applied", body: "" })
+          expect(left.get(recent!.id)).toMatchObject({ status: "applied", body: recent!.body })
+          expect(left.get(dead!.id)).toMatchObject({ status: "dead", body: dead!.body })
+          expect(left.get(pending!.id)).toMatchObject({ status: "pending", body: pending!.body })
+        }).pipe(Effect.provide(layer())))
+    }
 
     it.effect("applied entries leave the line; dead ones keep their last error and can be replayed", () =>
       Effect.gen(function*() {
@@ -184,9 +192,13 @@ describe("WebhookInbox.layerSql across a restart", () => {
     Effect.gen(function*() {
       const file = scratchDatabase()
       const open = () => WebhookInbox.layerSql.pipe(Layer.provide(sqlite(file)))
-      const { entry } = yield* Effect.flatMap(inbox, (box) => box.receive(delivery("order:10423:3"))).pipe(Effect.provide(open()))
-      const [looked, again] = yield* Effect.flatMap(inbox, (box) =>
-        Effect.all([due(box, 10), box.receive(delivery("order:10423:3"))])).pipe(Effect.provide(open()))
+      const { entry } = yield* Effect.flatMap(inbox, (box) => box.receive(delivery("order:10423:3"))).pipe(
+        Effect.provide(open())
+      )
+      const [looked, again] = yield* Effect.flatMap(
+        inbox,
+        (box) => Effect.all([due(box, 10), box.receive(delivery("order:10423:3"))])
+      ).pipe(Effect.provide(open()))
       expect(looked.map((e) => e.id)).toEqual([entry.id])
       expect(again.duplicate).toBe(true)
     }))
@@ -229,7 +241,9 @@ describe("WebhookInbox.layerSql group commit", () => {
       )
       for (const result of results) {
         expect(result._tag).toBe("Left")
-        if (result._tag === "Left") expect(result.left).toMatchObject({ _tag: "InboxError", reason: expect.stringContaining("poisoned") })
+        if (result._tag === "Left") {
+          expect(result.left).toMatchObject({ _tag: "InboxError", reason: expect.stringContaining("poisoned") })
+        }
       }
       yield* sql`DROP TRIGGER reject_poison`
       expect(yield* box.list()).toHaveLength(0)

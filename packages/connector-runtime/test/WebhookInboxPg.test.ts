@@ -24,7 +24,10 @@ const openProcess = (options: WebhookInbox.SqlOptions = {}) =>
   Effect.gen(function*() {
     const url = yield* TestDatabaseUrl
     const scope = yield* Scope.make()
-    const context = yield* Layer.buildWithScope(WebhookInbox.layerSqlWith(options).pipe(Layer.provideMerge(pgOn(url))), scope)
+    const context = yield* Layer.buildWithScope(
+      WebhookInbox.layerSqlWith(options).pipe(Layer.provideMerge(pgOn(url))),
+      scope
+    )
     return {
       inbox: Context.get(context, WebhookInbox.WebhookInbox),
       sql: Context.get(context, SqlClient.SqlClient),
@@ -66,7 +69,9 @@ describe("WebhookInbox.layerSql on PostgreSQL, two processes", () => {
         const PER_RO = 5
         const received: Array<WebhookInbox.InboxEntry> = []
         for (let n = 0; n < PER_RO; n++) {
-          for (let r = 0; r < ROS; r++) received.push((yield* (r % 2 === 0 ? a : b).receive(delivery(`ro_${r}`, n))).entry)
+          for (let r = 0; r < ROS; r++) {
+            received.push((yield* (r % 2 === 0 ? a : b).receive(delivery(`ro_${r}`, n))).entry)
+          }
         }
         // Every claim in the order it was made; a claimer applies what it got before asking again.
         const claims: Array<{ readonly by: string; readonly entry: WebhookInbox.InboxEntry }> = []
@@ -80,7 +85,9 @@ describe("WebhookInbox.layerSql on PostgreSQL, two processes", () => {
                 continue
               }
               for (const entry of got) claims.push({ by, entry })
-              const counted = yield* Effect.forEach(got, (entry) => box.markApplied(entry.id), { concurrency: "unbounded" })
+              const counted = yield* Effect.forEach(got, (entry) => box.markApplied(entry.id), {
+                concurrency: "unbounded"
+              })
               expect(counted.every((c) => c)).toBe(true)
             }
           })
@@ -100,7 +107,8 @@ describe("WebhookInbox.layerSql on PostgreSQL, two processes", () => {
         const entries = yield* a.list()
         expect(entries.every((e) => e.status === "applied" && e.attempts === 1)).toBe(true)
         expect(yield* b.claim(10)).toEqual([])
-      })))
+      })
+    ))
 
   it.live("concurrent receives and settles of the same repair orders in two processes keep one head per repair order: its oldest pending entry", () =>
     Effect.gen(function*() {
@@ -113,14 +121,19 @@ describe("WebhookInbox.layerSql on PostgreSQL, two processes", () => {
           HAVING COUNT(*) FILTER (WHERE is_head) <> 1
              OR MIN(seq) <> MIN(seq) FILTER (WHERE is_head)) AS broken`
       // Receives from both processes, all at once, while both claim and settle.
-      const receiving = Effect.forEach(Array.from({ length: 300 }, (_, n) => n), (n) =>
-        (n % 2 === 0 ? a : b).inbox.receive(delivery(`ro_${n % ROS}`, n)), { concurrency: 16, discard: true })
+      const receiving = Effect.forEach(
+        Array.from({ length: 300 }, (_, n) => n),
+        (n) => (n % 2 === 0 ? a : b).inbox.receive(delivery(`ro_${n % ROS}`, n)),
+        { concurrency: 16, discard: true }
+      )
       const settling = (box: WebhookInbox.Operations) =>
         Effect.gen(function*() {
           for (let round = 0; round < 40; round++) {
             const got = yield* box.claim(5)
             yield* Effect.forEach(got, (e, i) =>
-              i % 3 === 0 ? box.markFailed(e.id, { error: "gone", retryIn: undefined }) : box.markApplied(e.id), { concurrency: "unbounded" })
+              i % 3 === 0 ? box.markFailed(e.id, { error: "gone", retryIn: undefined }) : box.markApplied(e.id), {
+              concurrency: "unbounded"
+            })
           }
         })
       yield* Effect.all([receiving, settling(a.inbox), settling(b.inbox)], { concurrency: "unbounded", discard: true })
@@ -159,7 +172,8 @@ describe("WebhookInbox.layerSql on PostgreSQL, two processes", () => {
           [e2.id, "applied", 1],
           [other.id, "applied", 1]
         ])
-      })))
+      })
+    ))
 
   it.live("an entry whose holder went quiet is claimed by the other once the lease runs out; the old holder's marks are then refused", () =>
     withTwo((a, b) =>
@@ -174,9 +188,13 @@ describe("WebhookInbox.layerSql on PostgreSQL, two processes", () => {
         // A comes back and reports: too late, B holds the entry now. Its heartbeat says so too.
         expect(yield* a.heartbeat([entry.id])).toEqual([])
         const logs: Array<string> = []
-        const capture = Logger.add(Logger.make(({ logLevel, message }) => logs.push(`${logLevel.label} ${String(message)}`)))
+        const capture = Logger.add(
+          Logger.make(({ logLevel, message }) => logs.push(`${logLevel.label} ${String(message)}`))
+        )
         expect(yield* a.markApplied(entry.id).pipe(Effect.provide(capture))).toBe(false)
-        expect(yield* a.markFailed(entry.id, { error: "late", retryIn: undefined }).pipe(Effect.provide(capture))).toBe(false)
+        expect(yield* a.markFailed(entry.id, { error: "late", retryIn: undefined }).pipe(Effect.provide(capture))).toBe(
+          false
+        )
         expect(logs.filter((line) => line.startsWith("WARN inbox entry not marked"))).toHaveLength(2)
         expect(yield* a.get(entry.id)).toMatchObject({ status: "pending", attempts: 0, lastError: undefined })
         // Nor can A take the repair order's next entry meanwhile.
@@ -208,14 +226,18 @@ describe("WebhookInbox.layerSql on PostgreSQL, two processes", () => {
         expect(yield* b.claim(10)).toEqual([])
         yield* closeA
         expect(ids(yield* b.claim(10))).toEqual([entry.id])
-      })))
+      })
+    ))
 
   it.live("purge clears the bodies of old applied entries and deletes older ones; pending and dead entries stay whole", () =>
     Effect.gen(function*() {
       const { close, inbox, sql } = yield* openProcess()
       yield* Effect.gen(function*() {
         const day = 86_400_000
-        const received = yield* Effect.forEach(["old", "middle", "recent", "dead", "pending"], (name) => inbox.receive(delivery(`ro_${name}`, 1)))
+        const received = yield* Effect.forEach(
+          ["old", "middle", "recent", "dead", "pending"],
+          (name) => inbox.receive(delivery(`ro_${name}`, 1))
+        )
         const [old, middle, recent, dead, pending] = received.map((r) => r.entry)
         for (const entry of [old!, middle!, recent!]) expect(yield* inbox.markApplied(entry.id)).toBe(true)
         yield* inbox.markFailed(dead!.id, { error: "gone", retryIn: undefined })
@@ -243,7 +265,8 @@ describe("WebhookInbox.layerSql on PostgreSQL, two processes", () => {
         yield* a.release([entry.id])
         expect(ids(yield* b.claim(10))).toEqual([entry.id])
         expect(yield* b.get(entry.id)).toMatchObject({ attempts: 0, status: "pending" })
-      })))
+      })
+    ))
 
   it.live("wakeups: a receive that stored a new entry, or a replay, in either process wakes the listeners; a duplicate does not", () =>
     withTwo((a, b) =>
@@ -262,7 +285,8 @@ describe("WebhookInbox.layerSql on PostgreSQL, two processes", () => {
         yield* b.markFailed(entry.id, { error: "repair order closed", retryIn: undefined })
         yield* b.replay(entry.id)
         yield* eventually(() => woken === 3)
-      }).pipe(Effect.scoped)))
+      }).pipe(Effect.scoped)
+    ))
 
   it.live("wakeups are coalesced: a burst of receives sends far fewer NOTIFYs than deliveries", () =>
     withTwo((a, b) =>
@@ -277,19 +301,26 @@ describe("WebhookInbox.layerSql on PostgreSQL, two processes", () => {
         yield* realSleep(300)
         expect(woken).toBeGreaterThan(1)
         expect(woken).toBeLessThan(100)
-      }).pipe(Effect.scoped)))
+      }).pipe(Effect.scoped)
+    ))
 
   it.live("LISTEN recovers: after pg_terminate_backend of its connection, it reconnects within 5 s, logs the loss and the recovery, and wakes again", () =>
     Effect.gen(function*() {
       const logs: Array<string> = []
-      const capture = Logger.add(Logger.make(({ logLevel, message }) => logs.push(`${logLevel.label} ${String(message)}`)))
+      const capture = Logger.add(
+        Logger.make(({ logLevel, message }) => logs.push(`${logLevel.label} ${String(message)}`))
+      )
       const a = yield* openProcess().pipe(Effect.provide(capture))
       const b = yield* openProcess()
       let woken = 0
       yield* Effect.forkScoped(Stream.runForEach(a.inbox.wakeups!, () => Effect.sync(() => woken++)))
       yield* eventually(() => woken === 1)
-      const terminated = yield* b.sql<{ readonly done: boolean }>`SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity
-        WHERE application_name = 'shoplink-inbox-listen' AND datname = current_database()`.pipe(Effect.map((rows) => rows.length))
+      const terminated = yield* b.sql<
+        { readonly done: boolean }
+      >`SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity
+        WHERE application_name = 'shoplink-inbox-listen' AND datname = current_database()`.pipe(
+        Effect.map((rows) => rows.length)
+      )
       expect(terminated).toBe(1)
       yield* eventually(() => logs.some((line) => line.startsWith("WARN inbox wake-ups (LISTEN) lost")))
       const lostAt = Date.now()
@@ -365,5 +396,6 @@ describe("WebhookInbox.layerSql on PostgreSQL, two processes", () => {
         expect(stored.appliedAt!).toBeGreaterThanOrEqual(stored.receivedAt)
         const second = (yield* a.receive(delivery("ro_1", 2))).entry
         expect(yield* a.backlog).toEqual({ size: 1, oldestReceivedAt: second.receivedAt })
-      })))
+      })
+    ))
 })

@@ -32,7 +32,10 @@ const send = (url: string, options: {
     const finish = (effect: Effect.Effect<Reply>) => {
       if (!done) (done = true, resume(effect))
     }
-    const req = request(url, { method: options.method ?? "POST", headers: { "content-type": "application/json", ...options.headers } })
+    const req = request(url, {
+      method: options.method ?? "POST",
+      headers: { "content-type": "application/json", ...options.headers }
+    })
     req.on("response", (res) => {
       let text = ""
       res.setEncoding("utf8")
@@ -53,21 +56,53 @@ const send = (url: string, options: {
   })
 
 const line = (productID: string, quantity: number) => ({
-  acaPartTerminologyID: 5340, productID, brandID: "WIX", categoryID: "FLT", productDesc: `Part ${productID}`,
-  dispatchTime: 1763773200000, quantity, price: 6.49, listPrice: 9.99, corePrice: 0, weight: 0.8, quality: "",
-  requestedProductId: "", status: "3", statusDescription: "Order submitted"
+  acaPartTerminologyID: 5340,
+  productID,
+  brandID: "WIX",
+  categoryID: "FLT",
+  productDesc: `Part ${productID}`,
+  dispatchTime: 1763773200000,
+  quantity,
+  price: 6.49,
+  listPrice: 9.99,
+  corePrice: 0,
+  weight: 0.8,
+  quality: "",
+  requestedProductId: "",
+  status: "3",
+  statusDescription: "Order submitted"
 })
 const orderBody = (orderID: string, lines: ReadonlyArray<ReturnType<typeof line>>) =>
   JSON.stringify({
     referenceID: "1042",
-    order: { orderID, orderCreateTime: 1763769600000, comment: "", status: 3, statusDescription: "Order submitted", orderLines: lines }
+    order: {
+      orderID,
+      orderCreateTime: 1763769600000,
+      comment: "",
+      status: 3,
+      statusDescription: "Order submitted",
+      orderLines: lines
+    }
   })
 const quoteBody = JSON.stringify({
   referenceID: "1042",
   quotes: [{
-    acaPartTerminologyID: 5340, productID: "51515", brandID: "WIX", categoryID: "FLT", productDesc: "Oil Filter",
-    orderByTime: 1763769600000, dispatchTime: 1763773200000, quantityAvail: 12, quantityReq: 1, price: 6.49,
-    listPrice: 9.99, corePrice: 0, weight: 0.8, quality: "", makeId: 0, subtotal: 6.49
+    acaPartTerminologyID: 5340,
+    productID: "51515",
+    brandID: "WIX",
+    categoryID: "FLT",
+    productDesc: "Oil Filter",
+    orderByTime: 1763769600000,
+    dispatchTime: 1763773200000,
+    quantityAvail: 12,
+    quantityReq: 1,
+    price: 6.49,
+    listPrice: 9.99,
+    corePrice: 0,
+    weight: 0.8,
+    quality: "",
+    makeId: 0,
+    subtotal: 6.49
   }]
 })
 
@@ -82,7 +117,10 @@ type Mode = "router" | "lean"
 // A shop system that takes no part lines: the runtime's parts ledger keeps them, and the callback page lists them.
 const withoutPartWrites = Layer.effect(
   ShopSystem.ShopSystem,
-  Effect.map(ShopSystem.ShopSystem, (inner) => ({ ...inner, capabilities: new Set(["readRepairOrder", "linkToRepairOrder"] as const) }))
+  Effect.map(
+    ShopSystem.ShopSystem,
+    (inner) => ({ ...inner, capabilities: new Set(["readRepairOrder", "linkToRepairOrder"] as const) })
+  )
 )
 
 const setupIn = (mode: Mode, options: WebhookReceiver.Options = {}, setupOptions: { readonly ledger?: boolean } = {}) =>
@@ -156,7 +194,8 @@ const setupIn = (mode: Mode, options: WebhookReceiver.Options = {}, setupOptions
 const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth)
 
 for (const mode of ["router", "lean"] as const) {
-  const setup = (options: WebhookReceiver.Options = {}, setupOptions: { readonly ledger?: boolean } = {}) => setupIn(mode, options, setupOptions)
+  const setup = (options: WebhookReceiver.Options = {}, setupOptions: { readonly ledger?: boolean } = {}) =>
+    setupIn(mode, options, setupOptions)
 
   describe(`WebhookReceiver (${mode}): bodies it refuses`, () => {
     it.scoped("a deeply nested body (240 KB) answers 400 with a short reason and a warning without the key, on both hooks", () =>
@@ -184,7 +223,9 @@ for (const mode of ["router", "lean"] as const) {
     it.scoped("a chunked body over the limit gets a 413 the sender receives; a chunked body within it is accepted", () =>
       Effect.gen(function*() {
         const { inbox, logs, quoteUrl } = yield* setup({ maxBodyBytes: 64 * 1024 })
-        const oversized = yield* send(quoteUrl, { chunks: Array.from({ length: 32 }, () => Buffer.alloc(16 * 1024, " ")) })
+        const oversized = yield* send(quoteUrl, {
+          chunks: Array.from({ length: 32 }, () => Buffer.alloc(16 * 1024, " "))
+        })
         expect(oversized.status).toBe(413)
         expect(oversized.headers["connection"]).toBe("close")
         expect(JSON.parse(oversized.text)).toEqual({ error: "body too large" })
@@ -215,7 +256,11 @@ for (const mode of ["router", "lean"] as const) {
     // A body with two bytes that are not UTF-8 in place of a space of its description.
     const withBadBytes = (body: string, at: string) => {
       const i = body.indexOf(at)
-      return Buffer.concat([Buffer.from(body.slice(0, i)), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from(body.slice(i + at.length))])
+      return Buffer.concat([
+        Buffer.from(body.slice(0, i)),
+        Buffer.from([0xc3, 0x28, 0xff]),
+        Buffer.from(body.slice(i + at.length))
+      ])
     }
 
     it.scoped("answer 400 with a warning and store nothing, with a declared length or chunked, on both hooks", () =>
@@ -227,12 +272,19 @@ for (const mode of ["router", "lean"] as const) {
         ] as const
         for (const [url, body] of bodies) {
           for (const how of ["declared", "chunked"] as const) {
-            const reply = yield* send(url, how === "declared" ? { body } : { chunks: [body.subarray(0, 40), body.subarray(40)] })
-            expect([reply.status, JSON.parse(reply.text)], `${how} to ${url.slice(-5)}`).toEqual([400, { error: "body is not valid UTF-8" }])
+            const reply = yield* send(
+              url,
+              how === "declared" ? { body } : { chunks: [body.subarray(0, 40), body.subarray(40)] }
+            )
+            expect([reply.status, JSON.parse(reply.text)], `${how} to ${url.slice(-5)}`).toEqual([400, {
+              error: "body is not valid UTF-8"
+            }])
           }
         }
         expect(yield* inbox.list()).toEqual([])
-        const warnings = logs.filter((l) => l.level === "WARN" && l.line.includes("webhook refused") && l.line.includes("NotUtf8"))
+        const warnings = logs.filter((l) =>
+          l.level === "WARN" && l.line.includes("webhook refused") && l.line.includes("NotUtf8")
+        )
         expect(warnings).toHaveLength(4)
         for (const log of logs) expect(log.line).not.toContain(key)
       }))
@@ -256,7 +308,9 @@ for (const mode of ["router", "lean"] as const) {
         expect(callbackKey).not.toBe(key)
         expect(callbackUrl).not.toContain(key)
         // What someone who saw the callback URL (history, a proxy log, a Referer) would post.
-        for (const [hook, body] of [["order", orderBody("66666666", [line("51515", 1)])], ["quote", quoteBody]] as const) {
+        for (
+          const [hook, body] of [["order", orderBody("66666666", [line("51515", 1)])], ["quote", quoteBody]] as const
+        ) {
           const forged = yield* send(`${base}/webhooks/${callbackKey}/${hook}`, { body })
           expect([forged.status, forged.text], hook).toEqual([404, "{}"])
         }
@@ -268,28 +322,35 @@ for (const mode of ["router", "lean"] as const) {
   })
 
   describe(`WebhookReceiver (${mode}): which path answers`, () => {
-    it.scoped(mode === "lean" ? "webhooks never reach the app; the callback page and other paths do" : "every request reaches the app", () =>
-      Effect.gen(function*() {
-        const { appRequests, callbackKey, callbackUrl, key, orderUrl, quoteUrl } = yield* setup()
-        const before = appRequests.length
-        expect((yield* send(quoteUrl, { body: quoteBody })).status).toBe(200)
-        expect((yield* send(orderUrl, { body: orderBody("10000009", [line("51515", 1)]) })).status).toBe(200)
-        expect((yield* send(orderUrl.replace(key, "unknown-key"), { body: quoteBody })).status).toBe(404)
-        expect((yield* send(`${orderUrl}/extra`, { body: quoteBody })).status).toBe(404)
-        expect((yield* send(callbackUrl, { method: "GET" })).status).toBe(303)
-        const reached = appRequests.slice(before).map((url) => url.replace(key, ":key").replace(callbackKey, ":callbackKey"))
-        expect(reached).toEqual(
-          mode === "lean"
-            ? ["/shoplink/webhooks/:key/order/extra", "/shoplink/callback/:callbackKey"]
-            : [
-              "/shoplink/webhooks/:key/quote",
-              "/shoplink/webhooks/:key/order",
-              "/shoplink/webhooks/unknown-key/order",
-              "/shoplink/webhooks/:key/order/extra",
-              "/shoplink/callback/:callbackKey"
-            ]
-        )
-      }))
+    it.scoped(
+      mode === "lean"
+        ? "webhooks never reach the app; the callback page and other paths do"
+        : "every request reaches the app",
+      () =>
+        Effect.gen(function*() {
+          const { appRequests, callbackKey, callbackUrl, key, orderUrl, quoteUrl } = yield* setup()
+          const before = appRequests.length
+          expect((yield* send(quoteUrl, { body: quoteBody })).status).toBe(200)
+          expect((yield* send(orderUrl, { body: orderBody("10000009", [line("51515", 1)]) })).status).toBe(200)
+          expect((yield* send(orderUrl.replace(key, "unknown-key"), { body: quoteBody })).status).toBe(404)
+          expect((yield* send(`${orderUrl}/extra`, { body: quoteBody })).status).toBe(404)
+          expect((yield* send(callbackUrl, { method: "GET" })).status).toBe(303)
+          const reached = appRequests.slice(before).map((url) =>
+            url.replace(key, ":key").replace(callbackKey, ":callbackKey")
+          )
+          expect(reached).toEqual(
+            mode === "lean"
+              ? ["/shoplink/webhooks/:key/order/extra", "/shoplink/callback/:callbackKey"]
+              : [
+                "/shoplink/webhooks/:key/quote",
+                "/shoplink/webhooks/:key/order",
+                "/shoplink/webhooks/unknown-key/order",
+                "/shoplink/webhooks/:key/order/extra",
+                "/shoplink/callback/:callbackKey"
+              ]
+          )
+        })
+    )
   })
 
   describe(`WebhookReceiver (${mode}): redeliveries`, () => {
@@ -321,7 +382,13 @@ for (const mode of ["router", "lean"] as const) {
         const { drain, inbox, orderUrl, sms } = yield* setup()
         const body = orderBody("10000002", [line("51515", 1)])
         // What an inbox written before the digest holds: key ends at the status.
-        const old = yield* inbox.receive({ kind: "order", contentKey: "order:shop_1:ro_1:10000002:3", shopId: "shop_1", repairOrderId: "ro_1", body })
+        const old = yield* inbox.receive({
+          kind: "order",
+          contentKey: "order:shop_1:ro_1:10000002:3",
+          shopId: "shop_1",
+          repairOrderId: "ro_1",
+          body
+        })
         expect(yield* drain).toMatchObject({ applied: 1 })
         expect(sms.read.lines("ro_1")).toHaveLength(1)
 
@@ -375,9 +442,16 @@ for (const mode of ["router", "lean"] as const) {
         })
         yield* drain
         const applied = yield* view(second.pageUrl, second.cookie)
-        expect(applied).toMatchObject({ state: "applied", text: "2 parts ordered and added to RO 1042.", refreshes: false })
+        expect(applied).toMatchObject({
+          state: "applied",
+          text: "2 parts ordered and added to RO 1042.",
+          refreshes: false
+        })
         // A reload of the same page shows the same export.
-        expect(yield* view(second.pageUrl, applied.cookie)).toMatchObject({ state: "applied", text: "2 parts ordered and added to RO 1042." })
+        expect(yield* view(second.pageUrl, applied.cookie)).toMatchObject({
+          state: "applied",
+          text: "2 parts ordered and added to RO 1042."
+        })
       }))
 
     it.scoped("a landing whose export never arrives stops waiting after two minutes; a browser without the cookie sees the newest", () =>
@@ -394,7 +468,10 @@ for (const mode of ["router", "lean"] as const) {
           text: "Nothing new has arrived from the distributor for RO 1042. Reload this page to check again.",
           refreshes: false
         })
-        expect(yield* land(callbackUrl, "shoplink_seen=not-an-entry")).toMatchObject({ state: "applied", text: "1 part quoted and added to RO 1042." })
+        expect(yield* land(callbackUrl, "shoplink_seen=not-an-entry")).toMatchObject({
+          state: "applied",
+          text: "1 part quoted and added to RO 1042."
+        })
       }))
   })
 
@@ -406,7 +483,7 @@ for (const mode of ["router", "lean"] as const) {
         expect(landing.status).toBe(303)
         const shown = yield* send(new URL(landing.headers.location!, callbackUrl).toString(), { method: "GET" })
         const summary = /data-testid="callback-summary" data-state="([^"]*)">([^<]*)</.exec(shown.text)
-        const rows = shown.text.split('data-testid="parts-row"').slice(1).map((row) => {
+        const rows = shown.text.split("data-testid=\"parts-row\"").slice(1).map((row) => {
           const cells = [...row.matchAll(/<td>([^<]*)<\/td>/g)].map((m) => m[1])
           return [cells[0], cells[4]]
         })
@@ -420,12 +497,24 @@ for (const mode of ["router", "lean"] as const) {
         // Launch A's export arrives after launch B was made (two users, or two instances, on one repair order).
         expect((yield* send(a.quoteUrl, { body: quoteBody })).status).toBe(200)
         yield* drain
-        expect(yield* page(b.callbackUrl)).toEqual({ state: "waiting", text: "Waiting for the distributor to send the parts for RO 1042…", rows: [] })
+        expect(yield* page(b.callbackUrl)).toEqual({
+          state: "waiting",
+          text: "Waiting for the distributor to send the parts for RO 1042…",
+          rows: []
+        })
 
         expect((yield* send(b.orderUrl, { body: orderBody("10000005", [line("57060", 2)]) })).status).toBe(200)
         yield* drain
-        expect(yield* page(b.callbackUrl)).toEqual({ state: "applied", text: "1 part ordered and kept with RO 1042.", rows: [["order", "57060"]] })
-        expect(yield* page(a.callbackUrl)).toEqual({ state: "applied", text: "1 part quoted and kept with RO 1042.", rows: [["quote", "51515"]] })
+        expect(yield* page(b.callbackUrl)).toEqual({
+          state: "applied",
+          text: "1 part ordered and kept with RO 1042.",
+          rows: [["order", "57060"]]
+        })
+        expect(yield* page(a.callbackUrl)).toEqual({
+          state: "applied",
+          text: "1 part quoted and kept with RO 1042.",
+          rows: [["quote", "51515"]]
+        })
       }))
 
     it.scoped("a launch made after earlier launches kept parts lists none of them", () =>

@@ -15,7 +15,11 @@ import { makeMemorySms } from "./support/memorySms.js"
 const [ford, camry] = SANDBOX_FIXTURES.vehicles
 const repairOrders = [
   { id: "ro_us", number: "1042", vehicle: { vin: ford!.vin } },
-  { id: "ro_ca", number: "2001", vehicle: { licensePlate: camry!.licensePlate, licensePlateState: camry!.licensePlateState } }
+  {
+    id: "ro_ca",
+    number: "2001",
+    vehicle: { licensePlate: camry!.licensePlate, licensePlateState: camry!.licensePlateState }
+  }
 ]
 
 /**
@@ -24,7 +28,10 @@ const repairOrders = [
  */
 type Mode = "router" | "lean"
 
-const setup = (mode: Mode, options: { readonly orderManagement?: boolean; readonly priceToleranceCents?: number } = {}) =>
+const setup = (
+  mode: Mode,
+  options: { readonly orderManagement?: boolean; readonly priceToleranceCents?: number } = {}
+) =>
   Effect.gen(function*() {
     const sandbox = yield* startSandbox()
     const sms = makeMemorySms(repairOrders)
@@ -39,9 +46,15 @@ const setup = (mode: Mode, options: { readonly orderManagement?: boolean; readon
       smsVendorName: "Shoplink Tests",
       punchout: { baseUrl: sandbox.url, vendorApiKey: Redacted.make(sandbox.credentials.vendorApiKey) },
       ...(options.orderManagement === false ? {} : {
-        orderManagement: { environment: "US_QUA", testBaseUrl: sandbox.url, apiKey: Redacted.make(sandbox.credentials.oms.testApiKey) }
+        orderManagement: {
+          environment: "US_QUA",
+          testBaseUrl: sandbox.url,
+          apiKey: Redacted.make(sandbox.credentials.oms.testApiKey)
+        }
       }),
-      ...(options.priceToleranceCents === undefined ? {} : { orderVerification: { priceToleranceCents: options.priceToleranceCents } }),
+      ...(options.priceToleranceCents === undefined
+        ? {}
+        : { orderVerification: { priceToleranceCents: options.priceToleranceCents } }),
       storage: "memory",
       worker: false
     }).pipe(Effect.provide(yield* Layer.build(UndiciHttpClient.layer)), Effect.provide(Logger.add(collector)))
@@ -51,13 +64,23 @@ const setup = (mode: Mode, options: { readonly orderManagement?: boolean; readon
     yield* runtime.shops.add({
       id: "shop_us",
       name: "Main Street Auto",
-      distributor: { accountNo: us.accountNo, username: us.username, country: "US", apiToken: Redacted.make(us.apiToken) },
+      distributor: {
+        accountNo: us.accountNo,
+        username: us.username,
+        country: "US",
+        apiToken: Redacted.make(us.apiToken)
+      },
       sms: {}
     })
     yield* runtime.shops.add({
       id: "shop_ca",
       name: "Maple Garage",
-      distributor: { accountNo: ca.accountNo, username: ca.username, country: "CA", apiToken: Redacted.make(ca.apiToken) },
+      distributor: {
+        accountNo: ca.accountNo,
+        username: ca.username,
+        country: "CA",
+        apiToken: Redacted.make(ca.apiToken)
+      },
       sms: {}
     })
     // Launch → add the oil filter → press a button, as the user would; the sandbox posts the webhook.
@@ -91,14 +114,20 @@ const post = (url: string, body: string, method = "POST") =>
 
 interface OrderBody {
   readonly referenceID: string
-  readonly order: { readonly orderID: string; readonly orderLines: ReadonlyArray<Record<string, unknown>> } & Record<string, unknown>
+  readonly order:
+    & { readonly orderID: string; readonly orderLines: ReadonlyArray<Record<string, unknown>> }
+    & Record<string, unknown>
 }
 /** The genuine order webhook with its order (and its first line) changed. */
 const forge = (body: unknown, order: Record<string, unknown>, line: Record<string, unknown> = {}) => {
   const genuine = body as OrderBody
   return JSON.stringify({
     ...genuine,
-    order: { ...genuine.order, ...order, orderLines: genuine.order.orderLines.map((l, i) => (i === 0 ? { ...l, ...line } : l)) }
+    order: {
+      ...genuine.order,
+      ...order,
+      orderLines: genuine.order.orderLines.map((l, i) => (i === 0 ? { ...l, ...line } : l))
+    }
   })
 }
 
@@ -121,7 +150,9 @@ for (const mode of ["router", "lean"] as const) {
           expect((yield* post(`${base}/webhooks/${callbackKey}/${hook}`, forged)).status, hook).toBe(404)
         }
         expect((yield* post(callbackUrl.replace("/callback/", "/webhooks/") + "/order", forged)).status).toBe(404)
-        expect((yield* runtime.inbox.list()).map((e) => e.contentKey)).toEqual([expect.stringContaining(":" + (delivery.body as OrderBody).order.orderID + ":")])
+        expect((yield* runtime.inbox.list()).map((e) => e.contentKey)).toEqual([
+          expect.stringContaining(":" + (delivery.body as OrderBody).order.orderID + ":")
+        ])
         // The callback page opens with the callback key, and not with the webhook key.
         expect((yield* post(callbackUrl, "", "GET")).status).toBe(303)
         expect((yield* post(`${base}/callback/${webhookKey}`, "", "GET")).status).toBe(404)
@@ -157,10 +188,13 @@ describe("order verification (Order Management configured)", () => {
       yield* runtime.drain
       const before = sms.read.lines("ro_us").length
 
-      expect((yield* post(webhookUrl, forge(genuine.delivery.body, { orderID: "66666666" }, { price: 0.01 }))).status).toBe(200)
+      expect((yield* post(webhookUrl, forge(genuine.delivery.body, { orderID: "66666666" }, { price: 0.01 }))).status)
+        .toBe(200)
       expect(yield* runtime.drain).toMatchObject({ applied: 0, dead: 1 })
       const dead = yield* runtime.inbox.list({ status: "dead" })
-      expect(dead.map((e) => e.lastError)).toEqual([expect.stringMatching(/^order verification failed: order 66666666 is unknown to the distributor/)])
+      expect(dead.map((e) => e.lastError)).toEqual([
+        expect.stringMatching(/^order verification failed: order 66666666 is unknown to the distributor/)
+      ])
       expect(sms.read.lines("ro_us")).toHaveLength(before)
       expect(sms.read.order("ro_us")?.orderID).toBe(genuine.pressed.orderID)
     }))
@@ -171,13 +205,19 @@ describe("order verification (Order Management configured)", () => {
       const genuine = yield* exportFrom("shop_ca", "ro_ca", "exportAndSubmit")
       const orderID = (genuine.delivery.body as OrderBody).order.orderID
       // Changed before the genuine delivery was applied: none of these may reach the shop system.
-      for (const [order, line] of [[{}, { price: 0.01 }], [{}, { quantity: 20 }], [{}, { productID: "99999" }]] as const) {
+      for (
+        const [order, line] of [[{}, { price: 0.01 }], [{}, { quantity: 20 }], [{}, { productID: "99999" }]] as const
+      ) {
         expect((yield* post(genuine.delivery.url, forge(genuine.delivery.body, order, line))).status).toBe(200)
       }
       expect(yield* runtime.drain).toMatchObject({ applied: 1, dead: 3 })
       const dead = yield* runtime.inbox.list({ status: "dead" })
       expect(dead.map((e) => e.lastError)).toEqual([
-        expect.stringMatching(new RegExp(`^order verification failed: order ${orderID} does not match the distributor's: .*price 0\\.01 in the webhook`)),
+        expect.stringMatching(
+          new RegExp(
+            `^order verification failed: order ${orderID} does not match the distributor's: .*price 0\\.01 in the webhook`
+          )
+        ),
         expect.stringMatching(/quantity 20 in the webhook, 2 at the distributor/),
         expect.stringMatching(/99999 is not on the distributor's order/)
       ])
@@ -189,7 +229,7 @@ describe("order verification (Order Management configured)", () => {
     Effect.gen(function*() {
       const { exportFrom, runtime } = yield* setup("router", { priceToleranceCents: 5 })
       const genuine = yield* exportFrom("shop_us", "ro_us", "exportAndSubmit")
-      const price = ((genuine.delivery.body as OrderBody).order.orderLines[0]!["price"] as number)
+      const price = (genuine.delivery.body as OrderBody).order.orderLines[0]!["price"] as number
       yield* post(genuine.delivery.url, forge(genuine.delivery.body, {}, { price: Math.round(price * 100 + 3) / 100 }))
       yield* post(genuine.delivery.url, forge(genuine.delivery.body, {}, { price: Math.round(price * 100 + 9) / 100 }))
       expect(yield* runtime.drain).toMatchObject({ applied: 2, dead: 1 })

@@ -49,40 +49,77 @@ describe("callback page", () => {
     expect(callbackView(launch, [refused], { after: undefined, landedAt: 0, now: 1 }).text).toBe(
       "1 part quoted, but it could not be added to RO 1042. Shopmonkey refused this shop's credentials. Retrying cannot help, so it is not retried automatically. The shop must be connected to Shopmonkey again; your administrator has been notified (reference 3F1C2A4E)."
     )
-    const tekmetric = { ...refused, lastError: "applyOrder: Tekmetric refused the client credentials (HTTP 401: invalid_client): check the shop's clientId and clientSecret" }
-    expect(callbackView(launch, [tekmetric], { after: undefined, landedAt: 0, now: 1 }).text).toContain("Tekmetric refused this shop's credentials")
+    const tekmetric = {
+      ...refused,
+      lastError:
+        "applyOrder: Tekmetric refused the client credentials (HTTP 401: invalid_client): check the shop's clientId and clientSecret"
+    }
+    expect(callbackView(launch, [tekmetric], { after: undefined, landedAt: 0, now: 1 }).text).toContain(
+      "Tekmetric refused this shop's credentials"
+    )
   })
 
   it("a delivery that failed and will be retried says Shoplink retries by itself", () => {
-    const retrying = { ...entry("pending"), attempts: 2, lastError: "applyOrder: Shopmonkey createPart (POST /v3/x) failed: Timeout: no answer within 10s (retryable)" }
+    const retrying = {
+      ...entry("pending"),
+      attempts: 2,
+      lastError: "applyOrder: Shopmonkey createPart (POST /v3/x) failed: Timeout: no answer within 10s (retryable)"
+    }
     const view = callbackView(launch, [retrying], { after: undefined, landedAt: 0, now: 1 })
     expect(view).toMatchObject({ state: "pending", refresh: true })
-    expect(view.text).toBe("2 parts ordered; adding them to RO 1042 did not work yet. Shopmonkey could not be reached; Shoplink retries automatically, nothing to do.")
+    expect(view.text).toBe(
+      "2 parts ordered; adding them to RO 1042 did not work yet. Shopmonkey could not be reached; Shoplink retries automatically, nothing to do."
+    )
   })
 
   it("applied and pending read as final and as still working", () => {
-    expect(callbackView(launch, [entry("applied")], { after: undefined, landedAt: 0, now: 1 }).text).toBe("2 parts ordered and added to RO 1042.")
+    expect(callbackView(launch, [entry("applied")], { after: undefined, landedAt: 0, now: 1 }).text).toBe(
+      "2 parts ordered and added to RO 1042."
+    )
     const fresh = { ...entry("pending"), attempts: 0, lastError: undefined }
-    expect(callbackView(launch, [fresh], { after: undefined, landedAt: 0, now: 1 })).toMatchObject({ refresh: true, text: "2 parts ordered; adding them to RO 1042…" })
+    expect(callbackView(launch, [fresh], { after: undefined, landedAt: 0, now: 1 })).toMatchObject({
+      refresh: true,
+      text: "2 parts ordered; adding them to RO 1042…"
+    })
   })
 })
 
 describe("failure words", () => {
   it("reads every failure the worker and the adapters record", () => {
     const cases: ReadonlyArray<readonly [string, string, boolean]> = [
-      ["applyQuote: Shopmonkey createPart (POST /v3/order/o/service) failed: HttpStatus 403: Forbidden", "authentication", false],
-      ["applyQuote: Shopmonkey createPart (POST /v3/order/o/service) failed: HttpStatus 503: busy after 5 attempts (retryable)", "unavailable", true],
+      [
+        "applyQuote: Shopmonkey createPart (POST /v3/order/o/service) failed: HttpStatus 403: Forbidden",
+        "authentication",
+        false
+      ],
+      [
+        "applyQuote: Shopmonkey createPart (POST /v3/order/o/service) failed: HttpStatus 503: busy after 5 attempts (retryable)",
+        "unavailable",
+        true
+      ],
       ["applyQuote: Shopmonkey getOrder (GET /v3/order/o) failed: HttpStatus 404: Not Found", "notFound", false],
-      ["applyQuote: Shopmonkey createPart (POST /v3/order/o/service) failed: HttpStatus 422: quantity must be positive", "rejected", false],
+      [
+        "applyQuote: Shopmonkey createPart (POST /v3/order/o/service) failed: HttpStatus 422: quantity must be positive",
+        "rejected",
+        false
+      ],
       ["applyOrder timed out after 30s", "unavailable", true],
       ["stored body does not decode: Expected string", "unreadable", false],
       ["order verification failed: order 10423 is unknown to the distributor (API0215)", "verification", false],
       ["order verification unavailable: Transport: ECONNREFUSED", "unavailable", true],
       ["adapter defect: TypeError: x is undefined", "internal", true],
-      ["order verification unavailable: Order Management getOrderDetails failed: API0206 Invalid API key (401)", "authentication", false]
+      [
+        "order verification unavailable: Order Management getOrderDetails failed: API0206 Invalid API key (401)",
+        "authentication",
+        false
+      ]
     ]
-    for (const [error, kind, transient] of cases) expect(describeFailure(error), error).toMatchObject({ kind, transient })
+    for (const [error, kind, transient] of cases) {
+      expect(describeFailure(error), error).toMatchObject({ kind, transient })
+    }
     expect(referenceOf("ec89f3a0-1111-4000-8000-000000000000")).toBe("EC89F3A0")
-    expect(describeFailure("order verification unavailable: API0207 API key expired")).toMatchObject({ system: "the distributor" })
+    expect(describeFailure("order verification unavailable: API0207 API key expired")).toMatchObject({
+      system: "the distributor"
+    })
   })
 })

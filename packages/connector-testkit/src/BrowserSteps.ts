@@ -95,7 +95,11 @@ const fail = (message: string) => {
  *
  * @since 0.1.0
  */
-export const signIn = async (page: PageLike, appUrl: string, user: { readonly email: string; readonly password: string }): Promise<void> => {
+export const signIn = async (
+  page: PageLike,
+  appUrl: string,
+  user: { readonly email: string; readonly password: string }
+): Promise<void> => {
   await page.goto(appUrl)
   if (page.url() !== `${appUrl}/sign-in?next=%2F`) fail(`not sent to sign in first: ${page.url()}`)
   await page.fill("#email", user.email)
@@ -115,7 +119,11 @@ export const signIn = async (page: PageLike, appUrl: string, user: { readonly em
  *
  * @since 0.1.0
  */
-export const openCatalog = async <P extends PageLike>(context: ContextLike<P>, page: PageLike, number: string): Promise<P> => {
+export const openCatalog = async <P extends PageLike>(
+  context: ContextLike<P>,
+  page: PageLike,
+  number: string
+): Promise<P> => {
   const [catalog] = await Promise.all([
     context.waitForEvent("page"),
     page.locator(`[data-testid="repair-order"][data-ro="${number}"]`).getByTestId("order-parts").click()
@@ -140,7 +148,9 @@ export const addToCart = async (
 ): Promise<void> => {
   await catalog.fill("input[name=searchTerm]", part.search)
   await Promise.all([catalog.waitForURL(/searchTerm=/), catalog.click("button[type=submit] >> text=Search")])
-  const row = catalog.locator(`[data-testid=result][data-product-id="${part.productID}"][data-brand-id="${part.brandID}"]`)
+  const row = catalog.locator(
+    `[data-testid=result][data-product-id="${part.productID}"][data-brand-id="${part.brandID}"]`
+  )
   await row.locator("input[name=quantity]").fill(String(part.quantity))
   await Promise.all([catalog.waitForLoadState("load"), row.getByTestId("add-to-cart").click()])
   await catalog.getByTestId("cart-line").first().waitFor()

@@ -110,7 +110,9 @@ export const runConnectorConformance = <E, R>(options: Options<E, R>): Conforman
   const { checks, environment, report } = makeSuite(options)
   describe(`${options.connector.name} (${options.connector.id}) conformance`, () => {
     for (const check of checks) {
-      const label = check.status === "checked" ? check.name : `${check.name} [${check.status}: ${check.requires.join(", ")}]`
+      const label = check.status === "checked"
+        ? check.name
+        : `${check.name} [${check.status}: ${check.requires.join(", ")}]`
       it.scoped(label, () => Effect.flatMap(environment, check.run))
     }
     // Counted from what vitest recorded, so a failed, timed-out or filtered-out test counts as such.

@@ -11,7 +11,14 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { ShopSystem } from "@shoplink/connector"
-import { ConnectorRuntime, InboxWorker, PartsLedger, type PunchoutLauncher, SecretBox, WebhookInbox } from "@shoplink/connector-runtime"
+import {
+  ConnectorRuntime,
+  InboxWorker,
+  PartsLedger,
+  type PunchoutLauncher,
+  SecretBox,
+  WebhookInbox
+} from "@shoplink/connector-runtime"
 import type { RunningSandbox } from "@shoplink/sandbox"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -157,20 +164,32 @@ export const make = <E, R>(
     }).pipe(
       Effect.provide(http),
       // The adapter's own failure is `E`; anything else is the setup's fault, not the adapter's.
-      Effect.catchAll((error) => error instanceof AdapterLayerFailed ? Effect.fail(error.error as E) : Effect.die(error))
+      Effect.catchAll((error) =>
+        error instanceof AdapterLayerFailed ? Effect.fail(error.error as E) : Effect.die(error)
+      )
     )
-    yield* runtime.serve(server, HttpRouter.concat(runtime.publicRouter, runtime.apiRouter).pipe(HttpRouter.toHttpApp, Effect.flatten))
+    yield* runtime.serve(
+      server,
+      HttpRouter.concat(runtime.publicRouter, runtime.apiRouter).pipe(HttpRouter.toHttpApp, Effect.flatten)
+    )
 
     // Replaced, not added: a runtime built again on the same SQLite file finds the shop there.
     yield* runtime.shops.add({
       id: shopId,
       name: "Conformance Shop",
-      distributor: { accountNo: us.accountNo, username: us.username, country: "US", apiToken: Redacted.make(us.apiToken) },
+      distributor: {
+        accountNo: us.accountNo,
+        username: us.username,
+        country: "US",
+        apiToken: Redacted.make(us.apiToken)
+      },
       sms: options.smsSecrets ?? {}
     }, { replace: true }).pipe(Effect.orDie)
 
     const inbox = runtime.inbox
-    const drain = InboxWorker.processDue(options.worker ?? { maxAttempts: 5, baseDelay: "1 second", maxDelay: "30 seconds" }).pipe(
+    const drain = InboxWorker.processDue(
+      options.worker ?? { maxAttempts: 5, baseDelay: "1 second", maxDelay: "30 seconds" }
+    ).pipe(
       Effect.provideService(WebhookInbox.WebhookInbox, inbox),
       Effect.provideService(ShopSystem.ShopSystem, runtime.shopSystem),
       // The runtime's parts ledger: where lines go that the SMS cannot take.

@@ -110,19 +110,41 @@ export const make = (
     const shops = [
       {
         ...SHOP_A,
-        distributor: { accountNo: us.accountNo, username: us.username, country: "US", apiToken: Redacted.make(us.apiToken) },
+        distributor: {
+          accountNo: us.accountNo,
+          username: us.username,
+          country: "US",
+          apiToken: Redacted.make(us.apiToken)
+        },
         sms: options.sms[0]
       },
       {
         ...SHOP_B,
-        distributor: { accountNo: ca.accountNo, username: ca.username, country: "CA", apiToken: Redacted.make(ca.apiToken) },
+        distributor: {
+          accountNo: ca.accountNo,
+          username: ca.username,
+          country: "CA",
+          apiToken: Redacted.make(ca.apiToken)
+        },
         sms: options.sms[1]
       }
     ] as const satisfies readonly [ShopStore.ShopInput, ShopStore.ShopInput]
     const [passwordA, passwordB] = options.passwords ?? [SignIn.randomPassword(), SignIn.randomPassword()]
     const users = [
-      { email: "ava@mainstreet.example", name: "Ava Martinez", password: passwordA, shopId: SHOP_A.id, shopName: SHOP_A.name },
-      { email: "ben@maplegarage.example", name: "Ben Tremblay", password: passwordB, shopId: SHOP_B.id, shopName: SHOP_B.name }
+      {
+        email: "ava@mainstreet.example",
+        name: "Ava Martinez",
+        password: passwordA,
+        shopId: SHOP_A.id,
+        shopName: SHOP_A.name
+      },
+      {
+        email: "ben@maplegarage.example",
+        name: "Ben Tremblay",
+        password: passwordB,
+        shopId: SHOP_B.id,
+        shopName: SHOP_B.name
+      }
     ] as const
     const operator = {
       email: "olga@operations.example",
@@ -133,7 +155,12 @@ export const make = (
     }
     const signInUsers: ReadonlyArray<SignIn.User> = yield* Effect.promise(() =>
       Promise.all([
-        ...users.map(async (u) => ({ email: u.email, name: u.name, shopId: u.shopId, passwordHash: await SignIn.hashPassword(u.password) })),
+        ...users.map(async (u) => ({
+          email: u.email,
+          name: u.name,
+          shopId: u.shopId,
+          passwordHash: await SignIn.hashPassword(u.password)
+        })),
         SignIn.hashPassword(operator.password).then((passwordHash) => ({
           email: operator.email,
           name: operator.name,

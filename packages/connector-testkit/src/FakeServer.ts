@@ -78,7 +78,9 @@ export interface Options<C, L> {
   readonly host?: string | undefined
   readonly port?: number | undefined
   readonly routes: ReadonlyArray<Route<C>>
-  readonly before: (request: Request) => Response | { readonly context: C } | Promise<Response | { readonly context: C }>
+  readonly before: (
+    request: Request
+  ) => Response | { readonly context: C } | Promise<Response | { readonly context: C }>
   /** The log entry of an answered request (its status included); default nothing is logged. */
   readonly record?: ((request: Request, status: number, context: C | undefined) => L) | undefined
   /** The answer when no route matches (default 404 `{ message: "no route for …" }`). */
@@ -155,7 +157,9 @@ export const start = async <C, L = never>(options: Options<C, L>): Promise<FakeS
     for (const route of routes) {
       if (route.method !== request.method) continue
       const params = route.match(parts)
-      if (params !== undefined) return { response: await route.handle({ ...request, params }, before.context), context: before.context }
+      if (params !== undefined) {
+        return { response: await route.handle({ ...request, params }, before.context), context: before.context }
+      }
     }
     return { response: notFound(request), context: before.context }
   }

@@ -118,7 +118,9 @@ export const run = <E>(program: Effect.Effect<void, E, Scope.Scope>): void => {
  *
  * @since 0.1.0
  */
-export const signInEach = <const Users extends ReadonlyArray<{ readonly email: string; readonly password: string; readonly shopName: string }>>(
+export const signInEach = <
+  const Users extends ReadonlyArray<{ readonly email: string; readonly password: string; readonly shopName: string }>
+>(
   transcript: Transcript,
   baseUrl: string,
   users: Users

@@ -35,7 +35,8 @@ export interface WebResponse {
  *
  * @since 0.1.0
  */
-export const csrfOf = (html: string): string | undefined => /<input type="hidden" name="csrf" value="([^"]*)">/.exec(html)?.[1]
+export const csrfOf = (html: string): string | undefined =>
+  /<input type="hidden" name="csrf" value="([^"]*)">/.exec(html)?.[1]
 
 /**
  * The cells of the table rows marked `data-testid="<testId>"`, as text (tags stripped, trimmed).
@@ -63,7 +64,9 @@ export const tableRows = (html: string, testId: string): ReadonlyArray<ReadonlyA
  */
 export const withoutToken = (url: string | URL): string => {
   const parsed = new URL(url)
-  const query = [...parsed.searchParams.keys()].map((k) => k === "token" ? "token=<redacted>" : `${k}=${parsed.searchParams.get(k)}`).join("&")
+  const query = [...parsed.searchParams.keys()].map((k) =>
+    k === "token" ? "token=<redacted>" : `${k}=${parsed.searchParams.get(k)}`
+  ).join("&")
   return `${parsed.origin}${parsed.pathname}${query === "" ? "" : `?${query}`}`
 }
 
@@ -101,7 +104,11 @@ export interface WebClient {
    */
   readonly orderParts: (repairOrderId: string | number) => Promise<URL>
   /** GETs `path` every `intervalMillis` until `done(text)` holds (deliveries land in the background); rejects after `attempts`. */
-  readonly waitFor: (path: string, done: (text: string) => boolean, options?: { readonly intervalMillis?: number; readonly attempts?: number }) => Promise<string>
+  readonly waitFor: (
+    path: string,
+    done: (text: string) => boolean,
+    options?: { readonly intervalMillis?: number; readonly attempts?: number }
+  ) => Promise<string>
 }
 
 /**
@@ -165,7 +172,9 @@ export const make = (baseUrl: string): WebClient => {
     orderParts: async (repairOrderId) => {
       await client.get("/")
       const launched = await client.post(`/ro/${encodeURIComponent(String(repairOrderId))}/order-parts`)
-      if (launched.status !== 303 || launched.location === null) throw new Error(`launch answered ${launched.status}: ${launched.text}`)
+      if (launched.status !== 303 || launched.location === null) {
+        throw new Error(`launch answered ${launched.status}: ${launched.text}`)
+      }
       return new URL(launched.location)
     },
     follow: async (response, max = 5) => {
@@ -179,10 +188,12 @@ export const make = (baseUrl: string): WebClient => {
     },
     waitFor: async (path, done, options = {}) => {
       const attempts = options.attempts ?? 100
-      for (let i = 0; ; i++) {
+      for (let i = 0;; i++) {
         const page = await client.get(path)
         if (done(page.text)) return page.text
-        if (i + 1 >= attempts) throw new Error(`${path}: not as expected after ${attempts} attempts (last status ${page.status})`)
+        if (i + 1 >= attempts) {
+          throw new Error(`${path}: not as expected after ${attempts} attempts (last status ${page.status})`)
+        }
         await new Promise((resolve) => setTimeout(resolve, options.intervalMillis ?? 100))
       }
     }

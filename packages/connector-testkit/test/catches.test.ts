@@ -8,7 +8,11 @@ import type { Connector } from "@shoplink/connector"
 import { ReferenceHarness, type ReferenceSms } from "../src/reference.js"
 import { brokenConnector, listsNothing, overclaiming } from "./support/broken.js"
 
-const failsCheck = (connector: Connector.Connector<never, ReferenceSms.ReferenceSms>, checkName: string, expectedMessage: RegExp) =>
+const failsCheck = (
+  connector: Connector.Connector<never, ReferenceSms.ReferenceSms>,
+  checkName: string,
+  expectedMessage: RegExp
+) =>
   Effect.gen(function*() {
     const suite = makeSuite({ connector, sms: ReferenceHarness.harness })
     const check = suite.checks.find((c) => c.name.startsWith(checkName))
@@ -33,13 +37,20 @@ describe("the suite catches broken adapters", () => {
     failsCheck(brokenConnector("swallowsFailures"), "SMS outage:", /deeply equal/))
 
   it.scoped("a vehicle identifier lost in mapping: the launch falls back to another one", () =>
-    failsCheck(brokenConnector("dropsPlate"), "launch: the catalog opens for the vehicle by licensePlate", /only a licensePlate/))
+    failsCheck(
+      brokenConnector("dropsPlate"),
+      "launch: the catalog opens for the vehicle by licensePlate",
+      /only a licensePlate/
+    ))
 
   it.scoped("the distributor order not recorded", () =>
-    failsCheck(brokenConnector("ordersWithoutPurchaseOrder"), "export and submit: the distributor orderID", /orderID|expected/))
+    failsCheck(
+      brokenConnector("ordersWithoutPurchaseOrder"),
+      "export and submit: the distributor orderID",
+      /orderID|expected/
+    ))
 
-  it.scoped("listRepairOrders declared but not implemented", () =>
-    failsCheck(listsNothing, "list:", /implements it/))
+  it.scoped("listRepairOrders declared but not implemented", () => failsCheck(listsNothing, "list:", /implements it/))
 
   it.scoped("capabilities declared but not offered by the service", () =>
     failsCheck(overclaiming, "report:", /capabilities agree/))

@@ -7,19 +7,46 @@ import { FakeServer } from "../src/index.js"
 describe("FakeServer", () => {
   it("routes by method and path, runs before first, logs what was answered", async () => {
     const server = await FakeServer.start({
-      before: (request) => (request.headers.authorization === "Bearer k" ? { context: "k" } : { status: 401, body: { message: "no" } }),
+      before: (
+        request
+      ) => (request.headers.authorization === "Bearer k" ? { context: "k" } : { status: 401, body: { message: "no" } }),
       routes: [
-        { route: "GET /v1/orders/:id", handle: (request, key) => ({ status: 200, body: { id: request.params.id, key } }) },
-        { route: "POST /v1/orders/:id/lines", handle: (request) => ({ status: 201, body: JSON.parse(request.body), headers: { "x-id": request.params.id! } }) },
-        { route: "GET /v1/boom", handle: () => { throw new Error("broken handler") } }
+        {
+          route: "GET /v1/orders/:id",
+          handle: (request, key) => ({ status: 200, body: { id: request.params.id, key } })
+        },
+        {
+          route: "POST /v1/orders/:id/lines",
+          handle: (request) => ({
+            status: 201,
+            body: JSON.parse(request.body),
+            headers: { "x-id": request.params.id! }
+          })
+        },
+        {
+          route: "GET /v1/boom",
+          handle: () => {
+            throw new Error("broken handler")
+          }
+        }
       ],
-      record: (request, status, context) => ({ method: request.method, path: request.path, query: request.query, status, context })
+      record: (request, status, context) => ({
+        method: request.method,
+        path: request.path,
+        query: request.query,
+        status,
+        context
+      })
     })
     try {
       const auth = { authorization: "Bearer k" }
       const get = await fetch(`${server.url}/v1/orders/ro%201?x=1`, { headers: auth })
       expect(await get.json()).toEqual({ id: "ro 1", key: "k" })
-      const post = await fetch(`${server.url}/v1/orders/7/lines`, { method: "POST", headers: auth, body: JSON.stringify({ qty: 2 }) })
+      const post = await fetch(`${server.url}/v1/orders/7/lines`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify({ qty: 2 })
+      })
       expect([post.status, post.headers.get("x-id"), await post.json()]).toEqual([201, "7", { qty: 2 }])
       expect((await fetch(`${server.url}/v1/orders/7`)).status).toBe(401)
       expect((await fetch(`${server.url}/v1/orders/7`, { method: "DELETE", headers: auth })).status).toBe(404)

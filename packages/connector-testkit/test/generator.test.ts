@@ -29,7 +29,10 @@ const tsc = join(testkit, "node_modules/typescript/bin/tsc")
 
 let root = ""
 const generate = (...args: Array<string>) =>
-  execFileSync(process.execPath, [script, ...args, "--root", root], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
+  execFileSync(process.execPath, [script, ...args, "--root", root], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"]
+  })
 
 // What `pnpm install` would link: each dependency of a generated package, from the workspace.
 const linkDependencies = (packageDir: string) => {
@@ -132,10 +135,13 @@ describe("new:connector", () => {
     // `notImplemented` for noUnusedLocals to refuse).
     const source = join(adapter, "src/AcmeShopConnector.ts")
     const todo = readFileSync(source, "utf8")
-    const done = todo.replace(/ShopSystem\.notImplemented\(\s*"(\w+)",\s*"[^"]*"\s*\)/g, (_, operation: string) =>
-      operation === "loadRepairOrder"
-        ? "Effect.succeed({ id: \"ro_1\", number: \"1042\", vehicle: {} })"
-        : "Effect.succeed({ added: 0, alreadyPresent: 0 })")
+    const done = todo.replace(
+      /ShopSystem\.notImplemented\(\s*"(\w+)",\s*"[^"]*"\s*\)/g,
+      (_, operation: string) =>
+        operation === "loadRepairOrder"
+          ? "Effect.succeed({ id: \"ro_1\", number: \"1042\", vehicle: {} })"
+          : "Effect.succeed({ added: 0, alreadyPresent: 0 })"
+    )
     expect(done).not.toContain("notImplemented")
     writeFileSync(source, done)
     try {
@@ -152,8 +158,13 @@ const children = new Set<ChildProcess>()
 afterAll(() => {
   for (const child of children) child.kill("SIGKILL")
 })
-const run = (args: ReadonlyArray<string>, options: { readonly cwd: string; readonly tmp: string; readonly timeoutMs: number }) => {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(SHOPLINK_|GEARBOX_|OTEL_|PORT$|HOST$)/.test(name)))
+const run = (
+  args: ReadonlyArray<string>,
+  options: { readonly cwd: string; readonly tmp: string; readonly timeoutMs: number }
+) => {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^(SHOPLINK_|GEARBOX_|OTEL_|PORT$|HOST$)/.test(name))
+  )
   const child = spawn(process.execPath, args, {
     cwd: options.cwd,
     env: { ...env, PORT: "0", TMPDIR: options.tmp, NO_COLOR: "1", FORCE_COLOR: "0" },
@@ -195,8 +206,13 @@ describe("a generated connector filled in from the fixture (Gearbox, a made-up S
     adapter = join(root, "packages/adapter-gearbox")
     sample = join(root, "apps/gearbox-sample")
     // The fixture's files end in .txt so that the testkit's own typecheck leaves them alone.
-    const files = readdirSync(fixture, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts.txt")).sort()
-    expect(files).toEqual([join("src", "GearboxConnector.ts.txt"), join("src", "testing.ts.txt"), join("test", "harness.ts.txt")])
+    const files = readdirSync(fixture, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts.txt"))
+      .sort()
+    expect(files).toEqual([
+      join("src", "GearboxConnector.ts.txt"),
+      join("src", "testing.ts.txt"),
+      join("test", "harness.ts.txt")
+    ])
     for (const file of files) copyFileSync(join(fixture, file), join(adapter, file.slice(0, -".txt".length)))
     linkDependencies(adapter)
     linkDependencies(sample)
@@ -207,7 +223,11 @@ describe("a generated connector filled in from the fixture (Gearbox, a made-up S
   }, 240_000)
 
   it("is certified by its conformance suite", async () => {
-    const suite = run([join(adapter, "node_modules/vitest/vitest.mjs"), "run"], { cwd: adapter, tmp: scratchTmp(), timeoutMs: 200_000 })
+    const suite = run([join(adapter, "node_modules/vitest/vitest.mjs"), "run"], {
+      cwd: adapter,
+      tmp: scratchTmp(),
+      timeoutMs: 200_000
+    })
     const code = await suite.exited
     const output = suite.output()
     expect(output).toContain("Gearbox (gearbox), contract v1: certified")
@@ -219,7 +239,9 @@ describe("a generated connector filled in from the fixture (Gearbox, a made-up S
     const tmp = scratchTmp()
     const service = run([join(sample, "dist/main.js")], { cwd: sample, tmp, timeoutMs: 200_000 })
     const url = await waitFor("the sample's address", 120_000, async () => {
-      if (service.child.exitCode !== null) throw new Error(`the sample exited with ${service.child.exitCode}:\n${service.output()}`)
+      if (service.child.exitCode !== null) {
+        throw new Error(`the sample exited with ${service.child.exitCode}:\n${service.output()}`)
+      }
       return /Gearbox sample is running\. Open (http:\/\/127\.0\.0\.1:\d+)/.exec(service.output())?.[1]
     })
     const output = service.output()
@@ -236,13 +258,25 @@ describe("a generated connector filled in from the fixture (Gearbox, a made-up S
     const cookie = (response: Response) => response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ")
     const csrfOf = async (response: Response) => /name="csrf" value="([^"]*)"/.exec(await response.text())?.[1] ?? ""
     const post = (path: string, cookies: string, fields: Record<string, string>) =>
-      fetch(`${url}${path}`, { method: "POST", redirect: "manual", headers: { cookie: cookies, origin: url, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields) })
-    const signedIn = await post("/sign-in", cookie(form), { csrf: await csrfOf(form), email: email ?? "", password: password ?? "", next: "/" })
+      fetch(`${url}${path}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { cookie: cookies, origin: url, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(fields)
+      })
+    const signedIn = await post("/sign-in", cookie(form), {
+      csrf: await csrfOf(form),
+      email: email ?? "",
+      password: password ?? "",
+      next: "/"
+    })
     expect(signedIn.status).toBe(303)
     const list = await fetch(`${url}/`, { headers: { cookie: cookie(signedIn) } })
     const listed = await list.text()
-    expect(listed).toContain('data-ro="1042"')
-    const launch = await post("/ro/1/order-parts", cookie(signedIn), { csrf: /name="csrf" value="([^"]*)"/.exec(listed)?.[1] ?? "" })
+    expect(listed).toContain("data-ro=\"1042\"")
+    const launch = await post("/ro/1/order-parts", cookie(signedIn), {
+      csrf: /name="csrf" value="([^"]*)"/.exec(listed)?.[1] ?? ""
+    })
     expect(launch.status).toBe(303)
     expect(launch.headers.get("location")).toContain("vin=")
 

@@ -44,15 +44,32 @@ describe("the report of a narrowed adapter", () => {
 
   it.scoped("runs excluded checks as assertions that the connector declares what was left out", () =>
     Effect.gen(function*() {
-      const suite = makeSuite({ connector: ReferenceConnector.connector, sms: ReferenceHarness.harness, capabilities: ["readRepairOrder"] })
+      const suite = makeSuite({
+        connector: ReferenceConnector.connector,
+        sms: ReferenceHarness.harness,
+        capabilities: ["readRepairOrder"]
+      })
       const excluded = suite.checks.filter((c) => c.status === "excluded")
       expect(excluded.map((c) => c.name.split(":")[0])).toEqual([
-        "list", "export", "export and submit", "export and submit", "callback", "webhooks", "webhooks", "SMS outage", "SMS refusal", "restart"
+        "list",
+        "export",
+        "export and submit",
+        "export and submit",
+        "callback",
+        "webhooks",
+        "webhooks",
+        "SMS outage",
+        "SMS refusal",
+        "restart"
       ])
       const env = yield* suite.environment
       for (const check of excluded) yield* check.run(env)
       // The same checks for a connector that does not declare those capabilities are "absent" instead.
-      const narrowed = makeSuite({ connector: quoteOnly, sms: ReferenceHarness.harness, capabilities: ["readRepairOrder"] })
+      const narrowed = makeSuite({
+        connector: quoteOnly,
+        sms: ReferenceHarness.harness,
+        capabilities: ["readRepairOrder"]
+      })
       expect(narrowed.checks.filter((c) => c.status === "excluded").map((c) => c.requires)).toEqual([
         ["writeQuotedParts"],
         ["writeOrderedParts or writeQuotedParts"],

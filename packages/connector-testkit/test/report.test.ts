@@ -12,8 +12,20 @@ describe("the conformance summary", () => {
   it("counts passed, failed and skipped checks, and names the failing operation and its error", () => {
     const run = spawnSync(
       process.execPath,
-      [join(testkit, "node_modules/vitest/vitest.mjs"), "run", "--config", "test/fixtures/vitest.config.ts", "-t", "export|by vin|report"],
-      { cwd: testkit, encoding: "utf8", timeout: 120_000, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", CI: "" } }
+      [
+        join(testkit, "node_modules/vitest/vitest.mjs"),
+        "run",
+        "--config",
+        "test/fixtures/vitest.config.ts",
+        "-t",
+        "export|by vin|report"
+      ],
+      {
+        cwd: testkit,
+        encoding: "utf8",
+        timeout: 120_000,
+        env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0", CI: "" }
+      }
     )
     const output = `${run.stdout}\n${run.stderr}`
     expect(run.status, output).toBe(1)

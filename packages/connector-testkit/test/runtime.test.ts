@@ -21,9 +21,15 @@ const perShopLayer = Layer.effect(
   Effect.gen(function*() {
     const credentials = yield* SmsCredentials.SmsCredentials
     const reference = yield* ShopSystem.ShopSystem
-    const withKey = <A, E>(shopId: string, operation: string, run: Effect.Effect<A, E>): Effect.Effect<A, E | ShopSystem.ShopSystemError> =>
+    const withKey = <A, E>(
+      shopId: string,
+      operation: string,
+      run: Effect.Effect<A, E>
+    ): Effect.Effect<A, E | ShopSystem.ShopSystemError> =>
       credentials.secret(shopId, "apiKey").pipe(
-        Effect.mapError((error) => new ShopSystem.ShopSystemError({ operation, reason: error.message, retryable: false })),
+        Effect.mapError((error) =>
+          new ShopSystem.ShopSystemError({ operation, reason: error.message, retryable: false })
+        ),
         Effect.flatMap((key): Effect.Effect<A, E | ShopSystem.ShopSystemError> =>
           Redacted.value(key) === API_KEY
             ? run
@@ -50,7 +56,10 @@ const perShop = Connector.defineConnector({
 // The harness gives the key as the shop's secret and does not provide SmsCredentials itself.
 const harnessWithKey: ConformanceHarness.ConformanceSms<ReferenceSms.ReferenceSms> = {
   setup: (seed) =>
-    Effect.map(ReferenceHarness.harness.setup(seed), (harness) => ({ ...harness, smsSecrets: { apiKey: Redacted.make(API_KEY) } }))
+    Effect.map(
+      ReferenceHarness.harness.setup(seed),
+      (harness) => ({ ...harness, smsSecrets: { apiKey: Redacted.make(API_KEY) } })
+    )
 }
 
 // The whole suite passes: every check's runtime (memory, and SQLite across the restart) serves the key.
@@ -63,13 +72,22 @@ describe("ConformanceRuntime", () => {
       const check = suite.checks.find((c) => c.name === "launch: the catalog opens for the vehicle by vin")!
       const exit = yield* Effect.exit(Effect.flatMap(suite.environment, check.run))
       expect(Exit.isFailure(exit)).toBe(true)
-      if (Exit.isFailure(exit)) expect(String(exit.cause)).toContain("loadRepairOrder failed: SMS credentials of shop shop_1 unavailable: no apiKey stored")
+      if (Exit.isFailure(exit)) {
+        expect(String(exit.cause)).toContain(
+          "loadRepairOrder failed: SMS credentials of shop shop_1 unavailable: no apiKey stored"
+        )
+      }
     }))
 
   it.scoped("onboards the shop, serves the launch API and launch links, and reopens its SQLite file with the same key", () =>
     Effect.gen(function*() {
       const sandbox = yield* startSandbox()
-      const sms = ReferenceSms.make([{ id: "ro_1", shopId: "shop_7", number: "1042", vehicle: { vin: sandbox.fixtures.vehicles[0]!.vin } }])
+      const sms = ReferenceSms.make([{
+        id: "ro_1",
+        shopId: "shop_7",
+        number: "1042",
+        vehicle: { vin: sandbox.fixtures.vehicles[0]!.vin }
+      }])
       // SmsCredentials is left to the runtime: the layer needs only the SMS connection.
       const shopSystem = perShopLayer.pipe(Layer.provide(Layer.succeed(ReferenceSms.ReferenceSms, sms)))
       const dir = mkdtempSync(join(tmpdir(), "shoplink-conformance-runtime-"))
@@ -86,7 +104,11 @@ describe("ConformanceRuntime", () => {
       yield* Effect.scoped(Effect.gen(function*() {
         const runtime = yield* ConformanceRuntime.make(options)
         const shop = yield* runtime.runtime.shops.get("shop_7")
-        expect(shop).toMatchObject({ status: "active", smsSecrets: ["apiKey"], distributor: { accountNo: sandbox.credentials.customers.us.accountNo } })
+        expect(shop).toMatchObject({
+          status: "active",
+          smsSecrets: ["apiKey"],
+          distributor: { accountNo: sandbox.credentials.customers.us.accountNo }
+        })
         expect((yield* runtime.launch("ro_1")).vehicle).toBe("vin")
 
         const { key } = yield* runtime.runtime.apiKeys.create("conformance test")
@@ -97,7 +119,10 @@ describe("ConformanceRuntime", () => {
             body: JSON.stringify({ shopId: "shop_7", repairOrderId: "ro_1" })
           }).then(async (response) => ({ status: response.status, body: await response.json() }))
         )
-        expect(launched).toMatchObject({ status: 200, body: { repairOrder: { id: "ro_1", number: "1042" }, vehicle: "vin" } })
+        expect(launched).toMatchObject({
+          status: 200,
+          body: { repairOrder: { id: "ro_1", number: "1042" }, vehicle: "vin" }
+        })
 
         const link = yield* runtime.runtime.launchLink({ shopId: "shop_7", repairOrderId: "ro_1" })
         const followed = yield* Effect.promise(() => fetch(link, { redirect: "manual" }))

@@ -26,7 +26,13 @@ const start = Effect.gen(function*() {
   yield* server.serve(pages.routes({
     list: (session) =>
       Effect.succeed(ServicePages.repairOrdersPage(ServicePages.viewerOf(session), [
-        { id: `${session.shopId}-1`, number: session.shopId === "main-street" ? "1042" : "5201", vehicle: "", customer: "", vehicleHint: undefined }
+        {
+          id: `${session.shopId}-1`,
+          number: session.shopId === "main-street" ? "1042" : "5201",
+          vehicle: "",
+          customer: "",
+          vehicleHint: undefined
+        }
       ])),
     repairOrder: (session, id) => Effect.succeed(ServicePages.errorPage(418, `${session.shopId} ${id}`)),
     launch: ({ repairOrderId }) =>
@@ -43,14 +49,19 @@ describe("WebClient", () => {
   it.scoped("signs in, lists, orders parts, follows redirects, keeps and drops cookies; DemoShops' users sign in to their own shops", () =>
     Effect.gen(function*() {
       const { demo, sandbox, url } = yield* start
-      expect(demo.shops.map((s) => [s.id, s.distributor.country])).toEqual([["main-street", "US"], ["maple-garage", "CA"]])
+      expect(demo.shops.map((s) => [s.id, s.distributor.country])).toEqual([["main-street", "US"], [
+        "maple-garage",
+        "CA"
+      ]])
       expect(demo.punchoutBaseUrl).toBe(sandbox.url)
       const anonymous = WebClient.make(url)
       const redirected = yield* Effect.promise(() => anonymous.get("/"))
       expect(redirected.status).toBe(303)
-      expect((yield* Effect.promise(() => anonymous.follow(redirected))).text).toContain('name="csrf"')
+      expect((yield* Effect.promise(() => anonymous.follow(redirected))).text).toContain("name=\"csrf\"")
       expect(anonymous.csrf()).toMatch(/^[A-Za-z0-9_-]{43}$/)
-      const refused = yield* Effect.promise(() => WebClient.signedIn(url, "ava@mainstreet.example", "wrong").then(() => "signed in", (e: Error) => e.message))
+      const refused = yield* Effect.promise(() =>
+        WebClient.signedIn(url, "ava@mainstreet.example", "wrong").then(() => "signed in", (e: Error) => e.message)
+      )
       expect(refused).toBe("sign-in of ava@mainstreet.example answered 401")
 
       const lines: Array<string> = []
@@ -63,9 +74,15 @@ describe("WebClient", () => {
       expect(yield* Effect.promise(() => ben.repairOrders())).toEqual(["RO 5201"])
       const catalog = yield* Effect.promise(() => ava.orderParts("main-street-1"))
       expect(catalog.searchParams.get("referenceID")).toBe("main-street-1")
-      expect(WebClient.withoutToken(catalog)).toBe(`${sandbox.url}/punchout/v1/ShowCatalog?token=<redacted>&referenceID=main-street-1`)
-      expect(yield* Effect.promise(() => ava.waitFor("/ro/x", (text) => text.includes("main-street x")))).toContain("Error 418")
-      const gaveUp = yield* Effect.promise(() => ava.waitFor("/ro/x", () => false, { attempts: 2, intervalMillis: 1 }).then(() => "", (e: Error) => e.message))
+      expect(WebClient.withoutToken(catalog)).toBe(
+        `${sandbox.url}/punchout/v1/ShowCatalog?token=<redacted>&referenceID=main-street-1`
+      )
+      expect(yield* Effect.promise(() => ava.waitFor("/ro/x", (text) => text.includes("main-street x")))).toContain(
+        "Error 418"
+      )
+      const gaveUp = yield* Effect.promise(() =>
+        ava.waitFor("/ro/x", () => false, { attempts: 2, intervalMillis: 1 }).then(() => "", (e: Error) => e.message)
+      )
       expect(gaveUp).toBe("/ro/x: not as expected after 2 attempts (last status 200)")
       // Sign-out clears the session cookie: the list sends the browser to sign in again.
       yield* Effect.promise(() => ava.get("/"))
@@ -75,8 +92,13 @@ describe("WebClient", () => {
     }))
 
   it("reads table rows and the CSRF field", () => {
-    expect(WebClient.tableRows('<tr data-testid="line" data-x="1"><td>OF-1</td><td class="num"><b>2</b></td></tr>', "line")).toEqual([["OF-1", "2"]])
-    expect(WebClient.csrfOf('<input type="hidden" name="csrf" value="t0k3n">')).toBe("t0k3n")
+    expect(
+      WebClient.tableRows(
+        "<tr data-testid=\"line\" data-x=\"1\"><td>OF-1</td><td class=\"num\"><b>2</b></td></tr>",
+        "line"
+      )
+    ).toEqual([["OF-1", "2"]])
+    expect(WebClient.csrfOf("<input type=\"hidden\" name=\"csrf\" value=\"t0k3n\">")).toBe("t0k3n")
     expect(WebClient.withoutToken("https://parts.example/x")).toBe("https://parts.example/x")
   })
 })

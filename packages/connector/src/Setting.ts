@@ -72,7 +72,11 @@ export const problemOf = (definition: SettingDefinition, value: string): string 
     }
     // Credentials in a URL are secrets: say so without quoting it.
     if (url.username !== "" || url.password !== "") return "must not carry credentials (user:password@)"
-    if (url.protocol !== "http:" && url.protocol !== "https:") return definition.secret ? "is not an http(s) URL" : `is not an http(s) URL: "${value}"`
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      return definition.secret
+        ? "is not an http(s) URL"
+        : `is not an http(s) URL: "${value}"`
+    }
     if (definition.kind === "baseUrl" && (url.search !== "" || url.hash !== "")) {
       return `must not have a query or fragment (paths are appended to it)${definition.secret ? "" : `: "${value}"`}`
     }

@@ -22,10 +22,12 @@ import * as Schema from "effect/Schema"
  *
  * @since 0.1.0
  */
-export class SmsCredentialsUnavailable extends Schema.TaggedError<SmsCredentialsUnavailable>()("SmsCredentialsUnavailable", {
-  shopId: Schema.String,
-  reason: Schema.String
-}) {
+export class SmsCredentialsUnavailable
+  extends Schema.TaggedError<SmsCredentialsUnavailable>()("SmsCredentialsUnavailable", {
+    shopId: Schema.String,
+    reason: Schema.String
+  })
+{
   override get message(): string {
     return `SMS credentials of shop ${this.shopId} unavailable: ${this.reason}`
   }
@@ -65,7 +67,9 @@ export const layerStatic = (
       secret: (shopId, name) => {
         const value = secrets[shopId]?.[name]
         return value === undefined
-          ? Effect.fail(new SmsCredentialsUnavailable({ shopId, reason: secrets[shopId] ? `no ${name} stored` : "unknown shop" }))
+          ? Effect.fail(
+            new SmsCredentialsUnavailable({ shopId, reason: secrets[shopId] ? `no ${name} stored` : "unknown shop" })
+          )
           : Effect.succeed(value)
       }
     })
@@ -88,7 +92,10 @@ export const layerStatic = (
 export interface PerShopOptions<A, E = never, R = never> {
   readonly required: ReadonlyArray<string>
   readonly optional?: ReadonlyArray<string> | undefined
-  readonly build: (shopId: string, secrets: Readonly<Record<string, Redacted.Redacted<string>>>) => Effect.Effect<A, E, R>
+  readonly build: (
+    shopId: string,
+    secrets: Readonly<Record<string, Redacted.Redacted<string>>>
+  ) => Effect.Effect<A, E, R>
 }
 
 /**

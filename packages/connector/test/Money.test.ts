@@ -29,6 +29,8 @@ describe("Money.toCents", () => {
     expect(Money.formatCents(649)).toBe("6.49")
     expect(Money.formatCents(5)).toBe("0.05")
     expect(Money.formatCents(-1999)).toBe("-19.99")
-    for (const amount of [0.01, 6.49, 19.99, 1234.5]) expect(Number(Money.formatCents(Money.toCents(amount)))).toBe(amount)
+    for (const amount of [0.01, 6.49, 19.99, 1234.5]) {
+      expect(Number(Money.formatCents(Money.toCents(amount)))).toBe(amount)
+    }
   })
 })

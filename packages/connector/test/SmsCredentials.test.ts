@@ -27,7 +27,11 @@ describe("SmsCredentials.perShop", () => {
         build: (shopId, s) =>
           Effect.sync(() => {
             built.push(shopId)
-            return { shopId, apiKey: Redacted.value(s.apiKey!), shop: s.shop === undefined ? undefined : Redacted.value(s.shop) }
+            return {
+              shopId,
+              apiKey: Redacted.value(s.apiKey!),
+              shop: s.shop === undefined ? undefined : Redacted.value(s.shop)
+            }
           })
       }).pipe(Effect.provide(layer))
       const run = (shopId: string) => clientOf(shopId).pipe(Effect.provide(layer))

@@ -78,10 +78,16 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const rawMs = median(wall["raw undici"])
-console.log(`POST + 416-byte JSON answer, ${ROUNDS} interleaved rounds of ${PER_ROUND} requests (median wall, client CPU per request)`)
+console.log(
+  `POST + 416-byte JSON answer, ${ROUNDS} interleaved rounds of ${PER_ROUND} requests (median wall, client CPU per request)`
+)
 for (const [name] of contenders) {
   const ms = median(wall[name])
-  console.log(`  ${name.padEnd(28)} ${ms.toFixed(3)} ms  CPU ${(cpu[name] / (ROUNDS * PER_ROUND)).toFixed(3)} ms  ${(ms / rawMs).toFixed(2)}× raw`)
+  console.log(
+    `  ${name.padEnd(28)} ${ms.toFixed(3)} ms  CPU ${(cpu[name] / (ROUNDS * PER_ROUND)).toFixed(3)} ms  ${
+      (ms / rawMs).toFixed(2)
+    }× raw`
+  )
 }
 
 await lean.runtime.dispose()

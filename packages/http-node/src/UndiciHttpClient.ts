@@ -103,7 +103,9 @@ class Exchange implements Dispatcher.DispatchHandler {
   constructor(
     private readonly request: HttpClientRequest.HttpClientRequest,
     private readonly maxBodyBytes: number,
-    private readonly resume: (effect: Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError>) => void,
+    private readonly resume: (
+      effect: Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError>
+    ) => void,
     private readonly deadline: TransportDeadline | undefined
   ) {}
 
@@ -120,7 +122,12 @@ class Exchange implements Dispatcher.DispatchHandler {
     const cause = expired()
     this.finish(Effect.fail(
       this.status === 0
-        ? new HttpClientError.RequestError({ request: this.request, reason: "Transport", cause, description: "deadline passed" })
+        ? new HttpClientError.RequestError({
+          request: this.request,
+          reason: "Transport",
+          cause,
+          description: "deadline passed"
+        })
         : new HttpClientError.ResponseError({
           request: this.request,
           response: new BufferedResponse(this.request, this.status, this.headers),
@@ -260,25 +267,33 @@ export const make = (options: MakeOptions = {}): HttpClient.HttpClient => {
   const maxBodyBytes = options.maxBodyBytes ?? defaultMaxBodyBytes
   const client = HttpClient.makeWith<never, never, HttpClientError.HttpClientError, never>(
     (effect) =>
-      Effect.flatMap(effect, (request) => Effect.withFiberRuntime((fiber): Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError> => {
-        const url = UrlParams.makeUrl(request.url, request.urlParams, request.hash)
-        if (url._tag === "Left") {
-          return Effect.fail(new HttpClientError.RequestError({ request, reason: "InvalidUrl", cause: url.left }))
-        }
-        const body: Converted = convert(request.body)
-        switch (body._tag) {
-          case "Ready":
-            return send(fiber, dispatcher, maxBodyBytes, request, url.right, body.body, body.contentType)
-          case "NeedsRuntime":
-            return Effect.flatMap(Effect.runtime<never>(), (runtime: Runtime.Runtime<never>) =>
-              send(fiber, dispatcher, maxBodyBytes, request, url.right, body.body(runtime)))
-          case "Unsupported":
-            return unsupported(request, body.description)
-        }
-      })),
+      Effect.flatMap(
+        effect,
+        (request) =>
+          Effect.withFiberRuntime(
+            (fiber): Effect.Effect<HttpClientResponse.HttpClientResponse, HttpClientError.HttpClientError> => {
+              const url = UrlParams.makeUrl(request.url, request.urlParams, request.hash)
+              if (url._tag === "Left") {
+                return Effect.fail(new HttpClientError.RequestError({ request, reason: "InvalidUrl", cause: url.left }))
+              }
+              const body: Converted = convert(request.body)
+              switch (body._tag) {
+                case "Ready":
+                  return send(fiber, dispatcher, maxBodyBytes, request, url.right, body.body, body.contentType)
+                case "NeedsRuntime":
+                  return Effect.flatMap(
+                    Effect.runtime<never>(),
+                    (runtime: Runtime.Runtime<never>) =>
+                      send(fiber, dispatcher, maxBodyBytes, request, url.right, body.body(runtime))
+                  )
+                case "Unsupported":
+                  return unsupported(request, body.description)
+              }
+            }
+          )
+      ),
     Effect.succeed
-  )
-  // It enforces the deadlines of `@shoplink/http`'s `Deadline.timeoutAbort` (see above).
+  ) // It enforces the deadlines of `@shoplink/http`'s `Deadline.timeoutAbort` (see above).
   ;(client as unknown as Record<symbol, boolean>)[DeadlineTransportId] = true
   return client
 }

@@ -42,7 +42,9 @@ describe("round trips", () => {
       const request = HttpClientRequest.post(`${server.url}/orders`).pipe(
         HttpClientRequest.bodyUnsafeJson({ productID: "51515", quantity: 2 })
       )
-      const body = yield* withClient((client) => Effect.flatMap(client.execute(request), (r) => r.json)) as Effect.Effect<
+      const body = yield* withClient((client) =>
+        Effect.flatMap(client.execute(request), (r) => r.json)
+      ) as Effect.Effect<
         { method: string; headers: Record<string, string>; body: string }
       >
       expect(body.method).toBe("POST")
@@ -58,12 +60,18 @@ describe("round trips", () => {
         withClient((client) => Effect.flatMap(client.execute(request), (r) => r.json)) as Effect.Effect<
           { headers: Record<string, string>; body: string }
         >
-      const raw = yield* sent(HttpClientRequest.put(server.url).pipe(HttpClientRequest.setBody(HttpBody.raw("plain text", { contentType: "text/plain" }))))
+      const raw = yield* sent(
+        HttpClientRequest.put(server.url).pipe(
+          HttpClientRequest.setBody(HttpBody.raw("plain text", { contentType: "text/plain" }))
+        )
+      )
       expect([raw.headers["content-type"], raw.body]).toEqual(["text/plain", "plain text"])
 
       const encoder = new TextEncoder()
       const stream = Stream.fromIterable(["chunk-1 ", "chunk-2 ", "chunk-3"]).pipe(Stream.map((s) => encoder.encode(s)))
-      const streamed = yield* sent(HttpClientRequest.post(server.url).pipe(HttpClientRequest.bodyStream(stream, { contentType: "text/plain" })))
+      const streamed = yield* sent(
+        HttpClientRequest.post(server.url).pipe(HttpClientRequest.bodyStream(stream, { contentType: "text/plain" }))
+      )
       expect(streamed.body).toBe("chunk-1 chunk-2 chunk-3")
       expect(streamed.headers["transfer-encoding"]).toBe("chunked")
 
@@ -78,7 +86,9 @@ describe("round trips", () => {
 
       const undiciForm = new UndiciFormData()
       undiciForm.append("name", "air filter")
-      const fromUndici = yield* sent(HttpClientRequest.post(server.url).pipe(HttpClientRequest.bodyFormData(undiciForm as unknown as FormData)))
+      const fromUndici = yield* sent(
+        HttpClientRequest.post(server.url).pipe(HttpClientRequest.bodyFormData(undiciForm as unknown as FormData))
+      )
       expect(fromUndici.headers["content-type"]).toMatch(/^multipart\/form-data; boundary=/)
       expect(fromUndici.body).toContain("air filter")
     }))
@@ -101,8 +111,11 @@ describe("round trips", () => {
       const statuses = yield* withClient((client) =>
         Effect.forEach([404, 500, 503], (status) =>
           Effect.flatMap(client.get(`${server.url}/${status}`), (response) =>
-            Effect.map(response.json, (body) => [response.status, body, response.headers["retry-after"]]))))
-      expect(statuses).toEqual([[404, { status: 404 }, undefined], [500, { status: 500 }, undefined], [503, { status: 503 }, "3"]])
+            Effect.map(response.json, (body) => [response.status, body, response.headers["retry-after"]])))
+      )
+      expect(statuses).toEqual([[404, { status: 404 }, undefined], [500, { status: 500 }, undefined], [503, {
+        status: 503
+      }, "3"]])
     }))
 
   it.scoped("a URL that does not parse fails InvalidUrl", () =>
@@ -175,7 +188,9 @@ describe("responses", () => {
   it.scoped("inspecting a response shows neither the query nor the body", () =>
     Effect.gen(function*() {
       const server = yield* testServer((_request, res) => sendJson(res, 200, { token: "body-secret" }))
-      const response = yield* withClient((client) => client.get(`${server.url}/punchout/v1/GetProductQuotes?token=query-secret`))
+      const response = yield* withClient((client) =>
+        client.get(`${server.url}/punchout/v1/GetProductQuotes?token=query-secret`)
+      )
       const printed = `${Inspectable.format(response.toJSON())} ${String(response)}`
       expect(printed).toContain("/punchout/v1/GetProductQuotes")
       expect(printed).not.toContain("query-secret")
@@ -227,7 +242,9 @@ describe("limits and failures", () => {
 
   it.scoped("a host name that does not resolve is a Transport RequestError that Transport.notSentReason calls HostNotFound", () =>
     Effect.gen(function*() {
-      const error = yield* withClient((client) => Effect.flip(client.get("http://shoplink-nonexistent.invalid/x?token=t")))
+      const error = yield* withClient((client) =>
+        Effect.flip(client.get("http://shoplink-nonexistent.invalid/x?token=t"))
+      )
       expect(error._tag === "RequestError" && error.reason).toBe("Transport")
       expect(Transport.errorCodes(error.cause)).toContain("ENOTFOUND")
       expect(Transport.notSentReason(error.cause)).toBe("HostNotFound")
@@ -301,7 +318,9 @@ describe("limits and failures", () => {
           finalized = true
         }))
       )
-      const fiber = yield* withClient((client) => client.execute(HttpClientRequest.post(server.url).pipe(HttpClientRequest.bodyStream(endless))))
+      const fiber = yield* withClient((client) =>
+        client.execute(HttpClientRequest.post(server.url).pipe(HttpClientRequest.bodyStream(endless)))
+      )
         .pipe(Effect.fork)
       yield* server.arrived(1)
       yield* Fiber.interrupt(fiber)

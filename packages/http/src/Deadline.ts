@@ -82,7 +82,10 @@ export const timeoutFail: {
   return (self: Effect.Effect<unknown, unknown, unknown>) => withDeadline(self, options)
 } as any
 
-const withDeadline = <A, E, R, E2>(self: Effect.Effect<A, E, R>, options: DeadlineOptions<E2>): Effect.Effect<A, E | E2, R> => {
+const withDeadline = <A, E, R, E2>(
+  self: Effect.Effect<A, E, R>,
+  options: DeadlineOptions<E2>
+): Effect.Effect<A, E | E2, R> => {
   const duration = Duration.decode(options.duration)
   if (!Duration.isFinite(duration)) return self
   const millis = Math.min(Duration.toMillis(duration), MAX_TIMER_MILLIS)
@@ -161,7 +164,8 @@ export const TransportTypeId: unique symbol = Symbol.for("@shoplink/http/Deadlin
  * @since 0.1.0
  */
 export const enforcedBy = (transport: unknown): boolean =>
-  typeof transport === "object" && transport !== null && (transport as Record<symbol, unknown>)[TransportTypeId] === true
+  typeof transport === "object" && transport !== null &&
+  (transport as Record<symbol, unknown>)[TransportTypeId] === true
 
 /**
  * The deadline of one request as a transport sees it: `start` when the request is dispatched, with

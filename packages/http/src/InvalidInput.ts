@@ -82,6 +82,8 @@ export class ConfigurationError extends Schema.TaggedError<ConfigurationError>("
   }
 ) {
   override get message(): string {
-    return `${this.client === undefined ? "Client" : `${this.client} client`} configuration: ${this.setting}: ${this.problem}`
+    return `${
+      this.client === undefined ? "Client" : `${this.client} client`
+    } configuration: ${this.setting}: ${this.problem}`
   }
 }

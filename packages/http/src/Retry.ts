@@ -120,10 +120,16 @@ export interface PolicyProblem {
  *
  * @since 0.1.0
  */
-export const validate = (input: RetryPolicyInput = {}, base: RetryPolicy = defaults): Either.Either<RetryPolicy, PolicyProblem> => {
+export const validate = (
+  input: RetryPolicyInput = {},
+  base: RetryPolicy = defaults
+): Either.Either<RetryPolicy, PolicyProblem> => {
   const maxAttempts = input.maxAttempts ?? base.maxAttempts
   if (!Number.isInteger(maxAttempts) || maxAttempts < 1) {
-    return Either.left({ setting: "retry.maxAttempts", problem: `must be a whole number of at least 1, got ${maxAttempts}` })
+    return Either.left({
+      setting: "retry.maxAttempts",
+      problem: `must be a whole number of at least 1, got ${maxAttempts}`
+    })
   }
   const durations: { -readonly [K in typeof durationNames[number]]: Duration.Duration } = {
     baseDelay: base.baseDelay,
@@ -230,7 +236,10 @@ export const nextDelay = (
     // A server asking for a longer pause than we wait gets no retry: the error carries the delay.
     if (millis > Duration.toMillis(policy.retryAfterCap)) return undefined
   } else {
-    const exponential = Math.min(Duration.toMillis(policy.baseDelay) * 2 ** (state.retry - 1), Duration.toMillis(policy.maxDelay))
+    const exponential = Math.min(
+      Duration.toMillis(policy.baseDelay) * 2 ** (state.retry - 1),
+      Duration.toMillis(policy.maxDelay)
+    )
     millis = Math.round(exponential * (0.5 + state.random / 2))
   }
   if (state.elapsedMillis + millis > Duration.toMillis(policy.maxElapsed)) return undefined
@@ -252,17 +261,33 @@ export const nextDelay = (
  *
  * @since 0.1.0
  */
-export const schedule = (policy: RetryPolicy, options?: { readonly startedAt?: number }): Schedule.Schedule<Duration.Duration, unknown> =>
-  Schedule.makeWithState<{ readonly retry: number; readonly startedAt: number | undefined }, unknown, Duration.Duration>(
+export const schedule = (
+  policy: RetryPolicy,
+  options?: { readonly startedAt?: number }
+): Schedule.Schedule<Duration.Duration, unknown> =>
+  Schedule.makeWithState<
+    { readonly retry: number; readonly startedAt: number | undefined },
+    unknown,
+    Duration.Duration
+  >(
     { retry: 0, startedAt: options?.startedAt },
     (now, input, state) =>
       Effect.map(Random.next, (random) => {
         const startedAt = state.startedAt ?? now
         const retry = state.retry + 1
-        const delay = nextDelay(policy, { retry, elapsedMillis: now - startedAt, random, retryAfter: retryAfterOf(input) })
+        const delay = nextDelay(policy, {
+          retry,
+          elapsedMillis: now - startedAt,
+          random,
+          retryAfter: retryAfterOf(input)
+        })
         return delay === undefined
           ? [state, Duration.zero, ScheduleDecision.done] as const
-          : [{ retry, startedAt }, delay, ScheduleDecision.continueWith(ScheduleInterval.after(now + Duration.toMillis(delay)))] as const
+          : [
+            { retry, startedAt },
+            delay,
+            ScheduleDecision.continueWith(ScheduleInterval.after(now + Duration.toMillis(delay)))
+          ] as const
       })
   )
 
@@ -286,7 +311,11 @@ export interface RetryOptions<E> {
   /** Replaces `retryable` (default `(error) => Retry.retryable(error, idempotency)`). */
   readonly while?: ((error: E) => boolean) | undefined
   /** Runs before each pause: the failed attempt's number and error, and the pause chosen. */
-  readonly onRetry?: ((retry: { readonly attempt: number; readonly error: E; readonly delay: Duration.Duration }) => Effect.Effect<void>) | undefined
+  readonly onRetry?:
+    | ((
+      retry: { readonly attempt: number; readonly error: E; readonly delay: Duration.Duration }
+    ) => Effect.Effect<void>)
+    | undefined
   /**
    * When the first attempt started (Clock milliseconds), counted by `maxElapsed`; read from the
    * Clock when the first attempt starts if absent. A caller that already has it saves that read.
@@ -311,14 +340,19 @@ export interface RetryOptions<E> {
  *
  * @since 0.1.0
  */
-export const retry = <A, E, R>(attempt: (attempt: number) => Effect.Effect<A, E, R>, options: RetryOptions<E>): Effect.Effect<A, E, R> => {
+export const retry = <A, E, R>(
+  attempt: (attempt: number) => Effect.Effect<A, E, R>,
+  options: RetryOptions<E>
+): Effect.Effect<A, E, R> => {
   if (options.policy.maxAttempts <= 1) return attempt(1)
   if (options.startedAt !== undefined) {
     const startedAt = options.startedAt
     return Effect.catchAll(attempt(1), (first) => retryAfterFirst(attempt, options, startedAt, first))
   }
-  return Effect.flatMap(Clock.currentTimeMillis, (startedAt) =>
-    Effect.catchAll(attempt(1), (first) => retryAfterFirst(attempt, options, startedAt, first)))
+  return Effect.flatMap(
+    Clock.currentTimeMillis,
+    (startedAt) => Effect.catchAll(attempt(1), (first) => retryAfterFirst(attempt, options, startedAt, first))
+  )
 }
 
 // Everything a retry needs is built here, after the first failure.
@@ -334,7 +368,9 @@ const retryAfterFirst = <A, E, R>(
   let n = 1
   let last: E = first
   const base = schedule(policy, { startedAt })
-  const paced = onRetry === undefined ? base : Schedule.tapOutput(base, (delay) => onRetry({ attempt: n, error: last, delay }))
+  const paced = onRetry === undefined
+    ? base
+    : Schedule.tapOutput(base, (delay) => onRetry({ attempt: n, error: last, delay }))
   return Effect.flatMap(Schedule.driver(paced), (driver) => {
     const loop = (error: E): Effect.Effect<A, E, R> =>
       Effect.matchEffect(driver.next(error), {

@@ -83,7 +83,10 @@ export const nodeServerOptions = (options: Options = {}): NodeServerOptions => {
  *
  * @since 0.1.0
  */
-export const apply = <S extends { -readonly [K in keyof NodeServerOptions]?: NodeServerOptions[K] }>(server: S, options: Options = {}): S => {
+export const apply = <S extends { -readonly [K in keyof NodeServerOptions]?: NodeServerOptions[K] }>(
+  server: S,
+  options: Options = {}
+): S => {
   const resolved = nodeServerOptions(options)
   // The request timeout first: Node checks the headers timeout against it.
   server.requestTimeout = resolved.requestTimeout
@@ -100,10 +103,17 @@ const durationConfig = (name: string, fallback: Duration.DurationInput): Config.
     Config.mapOrFail((raw) => {
       const text = raw.trim()
       if (text === "") return Either.right(Duration.decode(fallback))
-      const decoded = /^\d+(\.\d+)?$/.test(text) ? Duration.seconds(Number(text)) : Option.getOrUndefined(Duration.decodeUnknown(text))
+      const decoded = /^\d+(\.\d+)?$/.test(text)
+        ? Duration.seconds(Number(text))
+        : Option.getOrUndefined(Duration.decodeUnknown(text))
       return decoded !== undefined && Duration.greaterThan(decoded, Duration.zero) && Duration.isFinite(decoded)
         ? Either.right(decoded)
-        : Either.left(ConfigError.InvalidData([name], `must be a positive duration such as 10 or "10 seconds" (got "${raw.slice(0, 40)}")`))
+        : Either.left(
+          ConfigError.InvalidData(
+            [name],
+            `must be a positive duration such as 10 or "10 seconds" (got "${raw.slice(0, 40)}")`
+          )
+        )
     })
   )
 

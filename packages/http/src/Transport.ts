@@ -33,7 +33,13 @@ export const NOT_SENT_CODES: ReadonlySet<string> = new Set([
 // The subset of `NOT_SENT_CODES` that are name-resolution failures: the host name did not
 // resolve (`ENOTFOUND`, `EAI_NONAME`, `EAI_NODATA`), or the resolver could not answer
 // (`EAI_AGAIN` is temporary, `EAI_FAIL` is not).
-const HOST_NOT_FOUND_CODES: ReadonlySet<string> = new Set(["ENOTFOUND", "EAI_AGAIN", "EAI_FAIL", "EAI_NONAME", "EAI_NODATA"])
+const HOST_NOT_FOUND_CODES: ReadonlySet<string> = new Set([
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EAI_FAIL",
+  "EAI_NONAME",
+  "EAI_NODATA"
+])
 
 /**
  * Every `code` found on an error, its `cause` chain, and `AggregateError` members (undici and

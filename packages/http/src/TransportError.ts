@@ -181,23 +181,31 @@ export type UnexpectedResponseReason = "HttpStatus" | "EmptyBody" | "InvalidJson
  * @since 0.1.0
  * @category errors
  */
-export class UnexpectedResponse extends Schema.TaggedError<UnexpectedResponse>("@shoplink/http/UnexpectedResponse")("UnexpectedResponse", {
-  ...common,
-  reason: Schema.Literal("HttpStatus", "EmptyBody", "InvalidJson", "NotAnEnvelope", "UnexpectedShape"),
-  httpStatus: Schema.Number,
-  /** The start of the body, secrets redacted. */
-  excerpt: Schema.optional(Schema.String),
-  /** The response's `Retry-After`, when it sent one (e.g. a 503 during maintenance). */
-  retryAfter: Schema.optional(Schema.DurationFromSelf)
-}) {
+export class UnexpectedResponse
+  extends Schema.TaggedError<UnexpectedResponse>("@shoplink/http/UnexpectedResponse")("UnexpectedResponse", {
+    ...common,
+    reason: Schema.Literal("HttpStatus", "EmptyBody", "InvalidJson", "NotAnEnvelope", "UnexpectedShape"),
+    httpStatus: Schema.Number,
+    /** The start of the body, secrets redacted. */
+    excerpt: Schema.optional(Schema.String),
+    /** The response's `Retry-After`, when it sent one (e.g. a 503 during maintenance). */
+    retryAfter: Schema.optional(Schema.DurationFromSelf)
+  })
+{
   /** The brand of the family. */
   readonly [TypeId]: TypeId = TypeId
   get retryClass(): RetryClass {
-    return this.httpStatus === 408 || this.httpStatus === 429 ? "retryable" : this.httpStatus >= 500 ? "server" : "invalid"
+    return this.httpStatus === 408 || this.httpStatus === 429
+      ? "retryable"
+      : this.httpStatus >= 500
+      ? "server"
+      : "invalid"
   }
   override get message(): string {
     const body = this.excerpt === undefined ? "" : `; body starts ${JSON.stringify(this.excerpt)}`
-    return `${this.operation}: ${this.reason} HTTP ${this.httpStatus}${attemptText(this.attempt)}: ${this.detail}${body}${where(this)}`
+    return `${this.operation}: ${this.reason} HTTP ${this.httpStatus}${
+      attemptText(this.attempt)
+    }: ${this.detail}${body}${where(this)}`
   }
 }
 

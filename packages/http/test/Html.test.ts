@@ -10,13 +10,19 @@ describe("Html", () => {
 
   it("joins arrays and renders nothing for undefined, null and false", () => {
     const rows = ["a<", "b"].map((x) => Html.html`<li>${x}</li>`)
-    expect(Html.toHtmlString(Html.html`<ul>${rows}${undefined}${null}${false}</ul>`)).toBe("<ul><li>a&lt;</li><li>b</li></ul>")
+    expect(Html.toHtmlString(Html.html`<ul>${rows}${undefined}${null}${false}</ul>`)).toBe(
+      "<ul><li>a&lt;</li><li>b</li></ul>"
+    )
   })
 })
 
 describe("Html.page", () => {
   it("sends the page with a script-free CSP, no framing, nosniff, no Referer and no caching", () => {
-    const response = Html.page(Html.html`<p>${"hi"}</p>`, { status: 404, formAction: ["'self'", "https://catalog.example"], headers: { "x-frame-options": "SAMEORIGIN", vary: "Cookie" } })
+    const response = Html.page(Html.html`<p>${"hi"}</p>`, {
+      status: 404,
+      formAction: ["'self'", "https://catalog.example"],
+      headers: { "x-frame-options": "SAMEORIGIN", vary: "Cookie" }
+    })
     expect(response.status).toBe(404)
     expect(response.body._tag === "Uint8Array" && response.body.contentType).toBe("text/html; charset=utf-8")
     expect(response.headers).toMatchObject({

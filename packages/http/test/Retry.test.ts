@@ -2,20 +2,48 @@ import { describe, expect, it } from "@effect/vitest"
 import { Deadline, InvalidInput, Retry, TransportError } from "@shoplink/http"
 import { Duration, Effect, Either, Fiber, Ref, Schedule, Supervisor, TestClock } from "effect"
 
-const refused = new TransportError.RequestFailed({ operation: "CreateOrder", reason: "ConnectionRefused", requestSent: false, detail: "ECONNREFUSED" })
-const reset = new TransportError.RequestFailed({ operation: "CreateOrder", reason: "Transport", requestSent: true, detail: "ECONNRESET" })
-const unbuildable = new TransportError.RequestFailed({ operation: "getOrder", reason: "InvalidRequest", requestSent: false, detail: "bad URL" })
+const refused = new TransportError.RequestFailed({
+  operation: "CreateOrder",
+  reason: "ConnectionRefused",
+  requestSent: false,
+  detail: "ECONNREFUSED"
+})
+const reset = new TransportError.RequestFailed({
+  operation: "CreateOrder",
+  reason: "Transport",
+  requestSent: true,
+  detail: "ECONNRESET"
+})
+const unbuildable = new TransportError.RequestFailed({
+  operation: "getOrder",
+  reason: "InvalidRequest",
+  requestSent: false,
+  detail: "bad URL"
+})
 const timeout = new TransportError.Timeout({ operation: "getOrder", detail: "late" })
 const limited = new TransportError.RateLimited({ operation: "getOrder", retryAfter: Duration.seconds(2) })
-const gateway = new TransportError.UnexpectedResponse({ operation: "getOrder", reason: "InvalidJson", httpStatus: 502, detail: "<html>" })
-const notFound = new TransportError.UnexpectedResponse({ operation: "getOrder", reason: "InvalidJson", httpStatus: 404, detail: "<html>" })
+const gateway = new TransportError.UnexpectedResponse({
+  operation: "getOrder",
+  reason: "InvalidJson",
+  httpStatus: 502,
+  detail: "<html>"
+})
+const notFound = new TransportError.UnexpectedResponse({
+  operation: "getOrder",
+  reason: "InvalidJson",
+  httpStatus: 404,
+  detail: "<html>"
+})
 
 describe("TransportError", () => {
   it("brands every member, and only them", () => {
-    for (const error of [refused, reset, timeout, limited, gateway]) expect(TransportError.isTransportError(error)).toBe(true)
+    for (const error of [refused, reset, timeout, limited, gateway]) {
+      expect(TransportError.isTransportError(error)).toBe(true)
+    }
     expect(TransportError.isTransportError(new Error("x"))).toBe(false)
     expect(TransportError.isTransportError({ _tag: "RequestFailed" })).toBe(false)
-    expect(TransportError.isTransportError(new InvalidInput.InvalidInput({ operation: "x", field: "a", rule: "b" }))).toBe(false)
+    expect(TransportError.isTransportError(new InvalidInput.InvalidInput({ operation: "x", field: "a", rule: "b" })))
+      .toBe(false)
   })
 
   it("says which failures never reached the server and reads Retry-After", () => {
@@ -24,11 +52,24 @@ describe("TransportError", () => {
     expect(TransportError.neverReachedServer(unbuildable)).toBe(false)
     expect(TransportError.retryAfterOf(limited)).toEqual(Duration.seconds(2))
     expect(TransportError.retryAfterOf(timeout)).toBeUndefined()
-    expect([refused.retryClass, gateway.retryClass, notFound.retryClass, unbuildable.retryClass]).toEqual(["retryable", "server", "invalid", "invalid"])
+    expect([refused.retryClass, gateway.retryClass, notFound.retryClass, unbuildable.retryClass]).toEqual([
+      "retryable",
+      "server",
+      "invalid",
+      "invalid"
+    ])
   })
 
   it("writes one-line messages with the attempt and the redacted URL", () => {
-    expect(new TransportError.Timeout({ operation: "getOrder", attempt: 3, detail: "late", method: "GET", url: "http://h/o?k=<redacted>" }).message)
+    expect(
+      new TransportError.Timeout({
+        operation: "getOrder",
+        attempt: 3,
+        detail: "late",
+        method: "GET",
+        url: "http://h/o?k=<redacted>"
+      }).message
+    )
       .toBe("getOrder: Timeout (attempt 3): late (GET http://h/o?k=<redacted>)")
     expect(refused.message).toBe("CreateOrder: ConnectionRefused: ECONNREFUSED")
   })
@@ -44,7 +85,9 @@ describe("Retry.retryable", () => {
   })
 
   it("retries an idempotent request on every transient failure, never on bad requests", () => {
-    for (const error of [refused, reset, timeout, limited, gateway]) expect(Retry.retryable(error, "idempotent")).toBe(true)
+    for (const error of [refused, reset, timeout, limited, gateway]) {
+      expect(Retry.retryable(error, "idempotent")).toBe(true)
+    }
     expect(Retry.retryable({ _tag: "SomethingWentWrong", retryClass: "server" }, "idempotent")).toBe(true)
     for (const error of [unbuildable, notFound, { retryClass: "quota" }, new Error("x"), "nope"]) {
       expect(Retry.retryable(error, "idempotent")).toBe(false)
@@ -54,7 +97,9 @@ describe("Retry.retryable", () => {
 
 describe("Retry policy", () => {
   it("validates overrides", () => {
-    expect(Either.getOrThrow(Retry.validate({ maxAttempts: 2, baseDelay: "50 millis" })).baseDelay).toEqual(Duration.millis(50))
+    expect(Either.getOrThrow(Retry.validate({ maxAttempts: 2, baseDelay: "50 millis" })).baseDelay).toEqual(
+      Duration.millis(50)
+    )
     expect(Either.isLeft(Retry.validate({ maxAttempts: 0 }))).toBe(true)
     const problem = Retry.validate({ maxDelay: "soon" as Duration.DurationInput })
     expect(Either.isLeft(problem) && problem.left.setting).toBe("retry.maxDelay")
@@ -68,7 +113,9 @@ describe("Retry policy", () => {
     expect(at(1, 0.999)).toEqual(Duration.millis(200))
     expect(at(2, 0.999)).toEqual(Duration.millis(400))
     expect(at(3, 0)).toEqual(Duration.millis(400))
-    expect(Retry.nextDelay({ ...policy, maxAttempts: 10 }, { retry: 9, random: 0, elapsedMillis: 0 })).toEqual(Duration.millis(2500))
+    expect(Retry.nextDelay({ ...policy, maxAttempts: 10 }, { retry: 9, random: 0, elapsedMillis: 0 })).toEqual(
+      Duration.millis(2500)
+    )
     expect(at(4, 0)).toBeUndefined()
     expect(at(1, 0, 29_950)).toBeUndefined()
     expect(at(1, 0.5, 0, Duration.seconds(8))).toEqual(Duration.seconds(8))
@@ -96,7 +143,9 @@ describe("Retry policy", () => {
       const retries: Array<number> = []
       const call = (attempt: number) => {
         seen.push(attempt)
-        return attempt < 3 ? Effect.fail(new TransportError.Timeout({ operation: "x", attempt, detail: "late" })) : Effect.succeed("ok")
+        return attempt < 3
+          ? Effect.fail(new TransportError.Timeout({ operation: "x", attempt, detail: "late" }))
+          : Effect.succeed("ok")
       }
       const fiber = yield* Effect.fork(Retry.retry(call, {
         policy: Retry.defaults,
@@ -107,17 +156,29 @@ describe("Retry policy", () => {
       expect(yield* Fiber.join(fiber)).toBe("ok")
       expect([seen, retries]).toEqual([[1, 2, 3], [1, 2]])
 
-      const unsafe = yield* Effect.flip(Retry.retry((attempt) => Effect.fail(new TransportError.Timeout({ operation: "x", attempt, detail: "late" })), {
-        policy: Retry.defaults,
-        idempotency: "unsafe"
-      }))
+      const unsafe = yield* Effect.flip(
+        Retry.retry((attempt) => Effect.fail(new TransportError.Timeout({ operation: "x", attempt, detail: "late" })), {
+          policy: Retry.defaults,
+          idempotency: "unsafe"
+        })
+      )
       expect(unsafe.attempt).toBe(1)
 
-      const exhausted = yield* Effect.fork(Effect.flip(Retry.retry((attempt) =>
-        Effect.fail(new TransportError.RequestFailed({ operation: "x", reason: "ConnectionRefused", requestSent: false, attempt, detail: "no" })), {
-        policy: { ...Retry.defaults, maxAttempts: 3 },
-        idempotency: "unsafe"
-      })))
+      const exhausted = yield* Effect.fork(
+        Effect.flip(Retry.retry((attempt) =>
+          Effect.fail(
+            new TransportError.RequestFailed({
+              operation: "x",
+              reason: "ConnectionRefused",
+              requestSent: false,
+              attempt,
+              detail: "no"
+            })
+          ), {
+          policy: { ...Retry.defaults, maxAttempts: 3 },
+          idempotency: "unsafe"
+        }))
+      )
       yield* TestClock.adjust("10 seconds")
       expect((yield* Fiber.join(exhausted)).attempt).toBe(3)
     }))
@@ -125,8 +186,13 @@ describe("Retry policy", () => {
   it.effect("maxElapsed counts from the first attempt", () =>
     Effect.gen(function*() {
       const slow = (attempt: number) =>
-        Effect.zipRight(Effect.sleep("20 seconds"), Effect.fail(new TransportError.Timeout({ operation: "x", attempt, detail: "late" })))
-      const fiber = yield* Effect.fork(Effect.flip(Retry.retry(slow, { policy: Retry.defaults, idempotency: "idempotent" })))
+        Effect.zipRight(
+          Effect.sleep("20 seconds"),
+          Effect.fail(new TransportError.Timeout({ operation: "x", attempt, detail: "late" }))
+        )
+      const fiber = yield* Effect.fork(
+        Effect.flip(Retry.retry(slow, { policy: Retry.defaults, idempotency: "idempotent" }))
+      )
       yield* TestClock.adjust("1 minute")
       // 20 s, one retry (20.1–20.2 s), a second attempt ending at ~40 s: past the 30 s budget.
       expect((yield* Fiber.join(fiber)).attempt).toBe(2)
@@ -144,7 +210,9 @@ describe("Deadline", () => {
     Effect.gen(function*() {
       const interrupted = yield* Ref.make(false)
       const request = Effect.never.pipe(Effect.onInterrupt(() => Ref.set(interrupted, true)))
-      const fiber = yield* Effect.fork(Effect.flip(request.pipe(Deadline.timeoutFail({ duration: "5 seconds", onTimeout: () => "late" as const }))))
+      const fiber = yield* Effect.fork(
+        Effect.flip(request.pipe(Deadline.timeoutFail({ duration: "5 seconds", onTimeout: () => "late" as const })))
+      )
       yield* TestClock.adjust("4999 millis")
       expect(fiber.unsafePoll()).toBeNull()
       yield* TestClock.adjust("1 millis")
@@ -155,9 +223,13 @@ describe("Deadline", () => {
   it.effect("passes results and failures through, and no deadline for Duration.infinity", () =>
     Effect.gen(function*() {
       expect(yield* Deadline.timeoutFail(Effect.succeed(1), { duration: "1 second", onTimeout: () => "late" })).toBe(1)
-      expect(yield* Effect.flip(Deadline.timeoutFail(Effect.fail("boom"), { duration: "1 second", onTimeout: () => "late" }))).toBe("boom")
+      expect(
+        yield* Effect.flip(Deadline.timeoutFail(Effect.fail("boom"), { duration: "1 second", onTimeout: () => "late" }))
+      ).toBe("boom")
       const forever = Effect.as(Effect.sleep("1 day"), "done")
-      const fiber = yield* Effect.fork(Deadline.timeoutFail(forever, { duration: Duration.infinity, onTimeout: () => "late" }))
+      const fiber = yield* Effect.fork(
+        Deadline.timeoutFail(forever, { duration: Duration.infinity, onTimeout: () => "late" })
+      )
       yield* TestClock.adjust("1 day")
       expect(yield* Fiber.join(fiber)).toBe("done")
     }))
@@ -165,7 +237,9 @@ describe("Deadline", () => {
   it.live("uses a plain timer on the live Clock", () =>
     Effect.gen(function*() {
       const started = Date.now()
-      const error = yield* Effect.flip(Deadline.timeoutFail(Effect.never, { duration: "30 millis", onTimeout: () => "late" as const }))
+      const error = yield* Effect.flip(
+        Deadline.timeoutFail(Effect.never, { duration: "30 millis", onTimeout: () => "late" as const })
+      )
       expect(error).toBe("late")
       expect(Date.now() - started).toBeGreaterThanOrEqual(25)
     }))
@@ -174,7 +248,9 @@ describe("Deadline", () => {
     Effect.gen(function*() {
       const interrupted = yield* Ref.make(false)
       const request = Effect.never.pipe(Effect.onInterrupt(() => Ref.set(interrupted, true)))
-      const fiber = yield* Effect.fork(Deadline.timeoutFail(request, { duration: "5 seconds", onTimeout: () => "late" }))
+      const fiber = yield* Effect.fork(
+        Deadline.timeoutFail(request, { duration: "5 seconds", onTimeout: () => "late" })
+      )
       yield* TestClock.adjust("1 second")
       yield* Fiber.interrupt(fiber)
       expect(yield* Ref.get(interrupted)).toBe(true)
@@ -223,7 +299,12 @@ describe("Deadline.timeoutAbort", () => {
   it.effect("the transport aborts the request at the deadline on the TestClock; the caller gets the timeout error", () =>
     Effect.gen(function*() {
       const log: Array<string> = []
-      const fiber = yield* Effect.fork(Effect.flip(Deadline.timeoutAbort(fakeTransport(log), { duration: "5 seconds", onTimeout: () => "late" as const })))
+      const fiber = yield* Effect.fork(
+        Effect.flip(Deadline.timeoutAbort(fakeTransport(log), {
+          duration: "5 seconds",
+          onTimeout: () => "late" as const
+        }))
+      )
       yield* TestClock.adjust("4999 millis")
       expect(fiber.unsafePoll()).toBeNull()
       yield* TestClock.adjust("1 millis")
@@ -235,11 +316,16 @@ describe("Deadline.timeoutAbort", () => {
     Effect.gen(function*() {
       const supervisor = new CountingSupervisor()
       const late: Array<string> = []
-      const error = yield* Effect.flip(Deadline.timeoutAbort(fakeTransport(late), { duration: "30 millis", onTimeout: () => "late" as const }))
+      const error = yield* Effect.flip(
+        Deadline.timeoutAbort(fakeTransport(late), { duration: "30 millis", onTimeout: () => "late" as const })
+      )
         .pipe(Effect.supervised(supervisor))
       expect([error, late]).toEqual(["late", ["claimed", "aborted"]])
       const log: Array<string> = []
-      const answer = yield* Deadline.timeoutAbort(fakeTransport(log, "5 millis"), { duration: "40 millis", onTimeout: () => "late" as const })
+      const answer = yield* Deadline.timeoutAbort(fakeTransport(log, "5 millis"), {
+        duration: "40 millis",
+        onTimeout: () => "late" as const
+      })
         .pipe(Effect.supervised(supervisor))
       yield* Effect.sleep("80 millis")
       expect([answer, log]).toEqual(["answer", ["claimed"]])
@@ -253,7 +339,9 @@ describe("Deadline.timeoutAbort", () => {
   it.effect("an interrupted caller interrupts the request (the transport aborts it)", () =>
     Effect.gen(function*() {
       const log: Array<string> = []
-      const fiber = yield* Effect.fork(Deadline.timeoutAbort(fakeTransport(log), { duration: "5 seconds", onTimeout: () => "late" }))
+      const fiber = yield* Effect.fork(
+        Deadline.timeoutAbort(fakeTransport(log), { duration: "5 seconds", onTimeout: () => "late" })
+      )
       yield* TestClock.adjust("1 second")
       yield* Fiber.interrupt(fiber)
       yield* TestClock.adjust("10 seconds")
@@ -269,13 +357,25 @@ describe("Deadline.timeoutAbort", () => {
 
 describe("InvalidInput", () => {
   it("is one line, field then rule, with the code when the rule mirrors one", () => {
-    expect(InvalidInput.fromViolation("CreateSession", { field: "apiToken", rule: "must not be empty" }).message).toBe("apiToken must not be empty")
-    expect(new InvalidInput.InvalidInput({ operation: "searchProducts", field: "searchText", rule: "must be 3 or more characters, got 2", code: "API0304" }).message)
+    expect(InvalidInput.fromViolation("CreateSession", { field: "apiToken", rule: "must not be empty" }).message).toBe(
+      "apiToken must not be empty"
+    )
+    expect(
+      new InvalidInput.InvalidInput({
+        operation: "searchProducts",
+        field: "searchText",
+        rule: "must be 3 or more characters, got 2",
+        code: "API0304"
+      }).message
+    )
       .toBe("searchText must be 3 or more characters, got 2 (API0304)")
   })
 
   it("ConfigurationError is one line naming the client, the setting and the problem", () => {
-    expect(new InvalidInput.ConfigurationError({ client: "Punchout", setting: "baseUrl", problem: "must not be empty" }).message)
+    expect(
+      new InvalidInput.ConfigurationError({ client: "Punchout", setting: "baseUrl", problem: "must not be empty" })
+        .message
+    )
       .toBe("Punchout client configuration: baseUrl: must not be empty")
     expect(new InvalidInput.ConfigurationError({ setting: "apiKey", problem: "must not be empty" }).message)
       .toBe("Client configuration: apiKey: must not be empty")

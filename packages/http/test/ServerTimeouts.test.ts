@@ -53,22 +53,40 @@ const trickle = (port: number, head: string, drip: string) =>
 
 describe("ServerTimeouts", () => {
   it("nodeServerOptions: the defaults, the headers timeout never above the request timeout, the checking interval from them", () => {
-    expect(ServerTimeouts.nodeServerOptions()).toEqual({ headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 2_500 })
-    expect(ServerTimeouts.nodeServerOptions({ headersTimeout: "1 minute", requestTimeout: "20 seconds", keepAliveTimeout: 1000 })).toEqual({
+    expect(ServerTimeouts.nodeServerOptions()).toEqual({
+      headersTimeout: 10_000,
+      requestTimeout: 30_000,
+      keepAliveTimeout: 5_000,
+      connectionsCheckingInterval: 2_500
+    })
+    expect(
+      ServerTimeouts.nodeServerOptions({
+        headersTimeout: "1 minute",
+        requestTimeout: "20 seconds",
+        keepAliveTimeout: 1000
+      })
+    ).toEqual({
       headersTimeout: 20_000,
       requestTimeout: 20_000,
       keepAliveTimeout: 1_000,
       connectionsCheckingInterval: 5_000
     })
     const server = ServerTimeouts.apply(createServer(), { requestTimeout: "2 seconds", headersTimeout: "1 second" })
-    expect([server.headersTimeout, server.requestTimeout, server.keepAliveTimeout, (server as unknown as { connectionsCheckingInterval: number }).connectionsCheckingInterval]).toEqual([1000, 2000, 5000, 250])
+    expect([
+      server.headersTimeout,
+      server.requestTimeout,
+      server.keepAliveTimeout,
+      (server as unknown as { connectionsCheckingInterval: number }).connectionsCheckingInterval
+    ]).toEqual([1000, 2000, 5000, 250])
   })
 
   it.effect("config: seconds or durations, empty is the default, anything else names the variable", () =>
     Effect.gen(function*() {
       const names = { headersTimeout: "H", requestTimeout: "R", keepAliveTimeout: "K" }
       const read = (env: Record<string, string>) =>
-        Effect.either(Effect.withConfigProvider(ServerTimeouts.config(names), ConfigProvider.fromMap(new Map(Object.entries(env)))))
+        Effect.either(
+          Effect.withConfigProvider(ServerTimeouts.config(names), ConfigProvider.fromMap(new Map(Object.entries(env))))
+        )
       const read1 = yield* read({ H: "5", R: "45 seconds", K: "" })
       expect(Either.isRight(read1) && ServerTimeouts.nodeServerOptions(read1.right)).toEqual({
         headersTimeout: 5_000,

@@ -37,7 +37,13 @@ const responseBody = JSON.stringify({
     price: 6.49,
     listPrice: 9.99,
     corePrice: 0,
-    brand: { ACABrandID: "BBDF", SERVICEBrandCode: item.brandCode, SERVICEBrandLogo: "logo", brandDescription: "Brand", brandLogoLevel1URL: "" },
+    brand: {
+      ACABrandID: "BBDF",
+      SERVICEBrandCode: item.brandCode,
+      SERVICEBrandLogo: "logo",
+      brandDescription: "Brand",
+      brandLogoLevel1URL: ""
+    },
     warehouses: [
       { warehouseCode: "DAL", warehouseName: "Dallas DC", quantityAvailable: 14, deliveryDays: 1 },
       { warehouseCode: "HOU", warehouseName: "Houston DC", quantityAvailable: 3, deliveryDays: 2 }
@@ -151,21 +157,41 @@ const ALLOCATION_TARGET = 2
 const us = (key) => median(runs[key])
 const cpuPerCall = (key) => (cpu[key] / (ROUNDS * PER_ROUND)).toFixed(1)
 const ratio = us("client") / us("undici")
-console.log(`priceAndAvailability, ${ROUNDS} interleaved rounds of ${PER_ROUND} calls (median µs/call; client-side CPU µs/call, server included)`)
-console.log(`  OrderManagementClient over UndiciHttpClient.layer      ${us("client").toFixed(1)} µs  CPU ${cpuPerCall("client")} µs`)
-console.log(`  OrderManagementClient over NodeHttpClient.layerUndici  ${us("platform").toFixed(1)} µs  CPU ${cpuPerCall("platform")} µs  ${(us("platform") / us("undici")).toFixed(2)}× (for information)`)
-console.log(`  raw undici.request                                     ${us("undici").toFixed(1)} µs  CPU ${cpuPerCall("undici")} µs`)
 console.log(
-  `OrderManagementClient priceAndAvailability: ${us("client").toFixed(1)} µs vs raw undici ${us("undici").toFixed(1)} µs = ${ratio.toFixed(3)}× (target ≤ ${TARGET}×: ${ratio <= TARGET ? "met" : "NOT met"})`
+  `priceAndAvailability, ${ROUNDS} interleaved rounds of ${PER_ROUND} calls (median µs/call; client-side CPU µs/call, server included)`
+)
+console.log(
+  `  OrderManagementClient over UndiciHttpClient.layer      ${us("client").toFixed(1)} µs  CPU ${
+    cpuPerCall("client")
+  } µs`
+)
+console.log(
+  `  OrderManagementClient over NodeHttpClient.layerUndici  ${us("platform").toFixed(1)} µs  CPU ${
+    cpuPerCall("platform")
+  } µs  ${(us("platform") / us("undici")).toFixed(2)}× (for information)`
+)
+console.log(
+  `  raw undici.request                                     ${us("undici").toFixed(1)} µs  CPU ${
+    cpuPerCall("undici")
+  } µs`
+)
+console.log(
+  `OrderManagementClient priceAndAvailability: ${us("client").toFixed(1)} µs vs raw undici ${
+    us("undici").toFixed(1)
+  } µs = ${ratio.toFixed(3)}× (target ≤ ${TARGET}×: ${ratio <= TARGET ? "met" : "NOT met"})`
 )
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`
 const allocationRatio = allocated.client / allocated.undici
 console.log(
-  `  bytes allocated per call (server included): OrderManagementClient ${kb(allocated.client)}, over NodeHttpClient.layerUndici ${kb(allocated.platform)}, raw undici ${kb(allocated.undici)}`
+  `  bytes allocated per call (server included): OrderManagementClient ${
+    kb(allocated.client)
+  }, over NodeHttpClient.layerUndici ${kb(allocated.platform)}, raw undici ${kb(allocated.undici)}`
 )
 console.log(
-  `OrderManagementClient bytes allocated per call: ${kb(allocated.client)} vs raw undici ${kb(allocated.undici)} = ${allocationRatio.toFixed(2)}× (target ≤ ${ALLOCATION_TARGET}×: ${allocationRatio <= ALLOCATION_TARGET ? "met" : "NOT met"})`
+  `OrderManagementClient bytes allocated per call: ${kb(allocated.client)} vs raw undici ${kb(allocated.undici)} = ${
+    allocationRatio.toFixed(2)
+  }× (target ≤ ${ALLOCATION_TARGET}×: ${allocationRatio <= ALLOCATION_TARGET ? "met" : "NOT met"})`
 )
 
 await lean.runtime.dispose()

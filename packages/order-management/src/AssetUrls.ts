@@ -22,14 +22,16 @@ export interface AssetUrls {
   /** `{asset_url}/wam?type=doc&asset=<assetName>`. */
   readonly document: (assetName: string) => string
   /** The document URL for a PDF asset, else the image URL at `size` (default 1500). */
-  readonly forAsset: (asset: Pick<OrderManagement.DigitalAsset, "assetName">, size?: OrderManagement.ImageSize) => string
+  readonly forAsset: (
+    asset: Pick<OrderManagement.DigitalAsset, "assetName">,
+    size?: OrderManagement.ImageSize
+  ) => string
   /** `{asset_url}/brands/<SERVICEBrandLogo>.gif`, or `undefined` when the brand has no logo. */
   readonly brandLogo: (brand: Pick<OrderManagement.BrandInformation, "SERVICEBrandLogo">) => string | undefined
 }
 
 // Whether an asset is a PDF document (by its file name; PIES asset type codes do not say).
-const isDocument = (asset: Pick<OrderManagement.DigitalAsset, "assetName">): boolean =>
-  /\.pdf$/i.test(asset.assetName)
+const isDocument = (asset: Pick<OrderManagement.DigitalAsset, "assetName">): boolean => /\.pdf$/i.test(asset.assetName)
 
 /**
  * Builds the URL helpers for an asset host.

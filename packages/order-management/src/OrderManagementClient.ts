@@ -28,11 +28,7 @@ import type { ConfigError } from "effect/ConfigError"
 import * as AssetUrls from "./AssetUrls.js"
 import type { Customer } from "./Customer.js"
 import * as KeyTier from "./KeyTier.js"
-import {
-  type ConfigurationError,
-  DropShipAddressRejected,
-  type OrderManagementError
-} from "./OrderManagementError.js"
+import { type ConfigurationError, DropShipAddressRejected, type OrderManagementError } from "./OrderManagementError.js"
 import { type Call, execute, requestTemplate, type Runtime } from "./internal/execute.js"
 import { configurationError } from "./internal/configurationError.js"
 import { checkInvoiceDates, dayOf, toWire } from "./internal/validate.js"
@@ -217,7 +213,9 @@ export interface CustomerClient {
    * `POST /createOrder`. Never retried once the request may have reached the server. A refused
    * drop-ship address (API0327) fails with `DropShipAddressRejected`.
    */
-  readonly createOrder: (input: CreateOrderInput) => Effect.Effect<OrderManagement.CreateOrderResponse, OrderManagementError>
+  readonly createOrder: (
+    input: CreateOrderInput
+  ) => Effect.Effect<OrderManagement.CreateOrderResponse, OrderManagementError>
   /**
    * Sends the refused order again with the server's recommended address; fails with the same
    * `DropShipAddressRejected` when it carried no recommendation.
@@ -235,7 +233,9 @@ export interface CustomerClient {
     readonly orderNo: string
   }) => Effect.Effect<OrderManagement.OrderDetailsResponse, OrderManagementError>
   /** `GET /invoiceDetails`, date rules API0263–API0266 checked before sending. */
-  readonly invoiceDetails: (input: InvoiceDetailsInput) => Effect.Effect<OrderManagement.InvoiceDetailsResponse, OrderManagementError>
+  readonly invoiceDetails: (
+    input: InvoiceDetailsInput
+  ) => Effect.Effect<OrderManagement.InvoiceDetailsResponse, OrderManagementError>
   /** `GET /productDetails` by product ID and brand code. */
   readonly productDetails: (
     input: ProductInput
@@ -317,11 +317,18 @@ const decodeDuration = (input: Duration.DurationInput): Duration.Duration | unde
 }
 
 // This client's pacing: a 250 ms first pause, at most 4 s (the shared policy's rule and jitter).
-const defaultRetryPolicy: Retry.RetryPolicy = { ...Retry.defaults, baseDelay: Duration.millis(250), maxDelay: Duration.seconds(4) }
+const defaultRetryPolicy: Retry.RetryPolicy = {
+  ...Retry.defaults,
+  baseDelay: Duration.millis(250),
+  maxDelay: Duration.seconds(4)
+}
 
 // Durations and counts that are wrong on their face are configuration errors, not a throw later.
 const retryPolicy = (options: RetryOptions | undefined): Either.Either<Retry.RetryPolicy, ConfigurationError> =>
-  Either.mapLeft(Retry.validate(options, defaultRetryPolicy), (problem) => configurationError(problem.setting, problem.problem))
+  Either.mapLeft(
+    Retry.validate(options, defaultRetryPolicy),
+    (problem) => configurationError(problem.setting, problem.problem)
+  )
 
 // Method, path (below /web/services/<environment>) and idempotency of a route, from the API's one
 // definition in @shoplink/protocol, read once.
@@ -366,16 +373,17 @@ export const make = (
 ): Effect.Effect<OrderManagementClient.Service, ConfigurationError, HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const environment = yield* Schema.decodeUnknown(OrderManagement.Environment)(options.environment).pipe(
-      Effect.mapError(() =>
-        configurationError("environment", "must be one of US_QUA, CA_QUA, US_PRD, CA_PRD")
-      )
+      Effect.mapError(() => configurationError("environment", "must be one of US_QUA, CA_QUA, US_PRD, CA_PRD"))
     )
     if (!Redacted.isRedacted(options.apiKey) || String(Redacted.value(options.apiKey)).trim() === "") {
       return yield* configurationError("apiKey", "must not be empty")
     }
     const timeout = decodeDuration(options.timeout ?? Duration.seconds(30))
     if (timeout === undefined || Duration.toMillis(timeout) <= 0) {
-      return yield* configurationError("timeout", "must be a positive duration such as \"10 seconds\" (or Duration.infinity)")
+      return yield* configurationError(
+        "timeout",
+        "must be a positive duration such as \"10 seconds\" (or Duration.infinity)"
+      )
     }
     const retry = yield* retryPolicy(options.retry)
     yield* KeyTier.check({
@@ -429,7 +437,12 @@ export const make = (
         return template
       }
       const run = <A>(call: Omit<Call<A>, "apiToken" | "accountNo" | "template">) =>
-        execute(runtime, { ...call, apiToken: customer.apiToken, accountNo: customer.accountNo, template: templateOf(call) })
+        execute(runtime, {
+          ...call,
+          apiToken: customer.apiToken,
+          accountNo: customer.accountNo,
+          template: templateOf(call)
+        })
       const priceRoute = { ...endpoint("priceAndAvailablity_v2"), path: priceAndAvailabilityPath }
       let priceRequest: HttpClientRequest.HttpClientRequest | undefined
       const priceTemplate = () => priceRequest ??= templateOf(priceRoute)
@@ -446,7 +459,8 @@ export const make = (
             query: {},
             body: wire,
             response: OrderManagement.CreateOrderResponse,
-            refine: (error, body) => error._tag === "DropShipAddressRecommended" ? rejected(error, body, order) : undefined
+            refine: (error, body) =>
+              error._tag === "DropShipAddressRecommended" ? rejected(error, body, order) : undefined
           })
         })
 
@@ -520,7 +534,8 @@ export const make = (
               response: OrderManagement.InvoiceDetailsResponse
             })
           }),
-        productDetails: (input) => product("productDetails", "productDetails", OrderManagement.ProductDetailsResponse, input),
+        productDetails: (input) =>
+          product("productDetails", "productDetails", OrderManagement.ProductDetailsResponse, input),
         searchProducts: (input) =>
           Effect.gen(function*() {
             const { wire } = yield* toWire("searchProducts", ProductSearchQuery, input)
@@ -536,9 +551,17 @@ export const make = (
           product("productDigitalAsset", "productDigitalAsset", OrderManagement.DigitalAssetsResponse, input)
       }
 
-      function product<A>(operation: string, route: OrderManagementApi.EndpointName, response: Schema.Schema<A, any>, input: ProductInput) {
+      function product<A>(
+        operation: string,
+        route: OrderManagementApi.EndpointName,
+        response: Schema.Schema<A, any>,
+        input: ProductInput
+      ) {
         return Effect.gen(function*() {
-          const { wire } = yield* toWire(operation, OrderManagement.ProductRef, { productID: input.productID, brandCode: input.brandCode })
+          const { wire } = yield* toWire(operation, OrderManagement.ProductRef, {
+            productID: input.productID,
+            brandCode: input.brandCode
+          })
           return yield* run({ operation, ...endpoint(route), query: queryOf(wire), response })
         })
       }
@@ -592,7 +615,10 @@ const rejected = (
     order,
     ...(inputAddress === undefined ? {} : { inputAddress }),
     recommendationText: Option.match(recommendation, { onNone: () => "", onSome: (r) => r.recommendationText }),
-    ...Option.match(recommendation, { onNone: () => ({}), onSome: (r) => ({ recommendedAddress: r.recommendedAddress }) })
+    ...Option.match(recommendation, {
+      onNone: () => ({}),
+      onSome: (r) => ({ recommendedAddress: r.recommendedAddress })
+    })
   })
 }
 

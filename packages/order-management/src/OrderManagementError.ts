@@ -92,7 +92,10 @@ export class SomethingWentWrongWithReport extends SomethingWentWrong {
  * @category errors
  */
 export class DropShipAddressRejected extends Schema.TaggedError<DropShipAddressRejected>()("DropShipAddressRejected", {
-  code: Schema.Literal("API0327").pipe(Schema.propertySignature, Schema.withConstructorDefault(() => "API0327" as const)),
+  code: Schema.Literal("API0327").pipe(
+    Schema.propertySignature,
+    Schema.withConstructorDefault(() => "API0327" as const)
+  ),
   text: Schema.String,
   httpStatus: Schema.Number,
   referenceID: Schema.optional(Schema.String),
@@ -108,7 +111,9 @@ export class DropShipAddressRejected extends Schema.TaggedError<DropShipAddressR
     return "invalid"
   }
   override get message(): string {
-    return `API0327: ${this.text}${this.recommendationText === "" ? "" : ` — ${this.recommendationText}`} (HTTP ${this.httpStatus}${
+    return `API0327: ${this.text}${
+      this.recommendationText === "" ? "" : ` — ${this.recommendationText}`
+    } (HTTP ${this.httpStatus}${
       this.recommendedAddress === undefined ? ", no recommendation" : ", recommendation available"
     })`
   }
@@ -174,6 +179,5 @@ const isOrderManagementError = (u: unknown): u is OrderManagementError | Configu
  * @since 0.1.0
  * @category guards
  */
-export const hasRetryClass = (retryClass: RetryClass) =>
-(u: unknown): u is OrderManagementError | ConfigurationError =>
+export const hasRetryClass = (retryClass: RetryClass) => (u: unknown): u is OrderManagementError | ConfigurationError =>
   isOrderManagementError(u) && (u._tag === "ConfigurationError" ? "auth" : u.retryClass) === retryClass

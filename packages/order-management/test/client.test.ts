@@ -41,13 +41,21 @@ describe("requests", () => {
 
   it.scopedLive("accountDetails sends submitDate as yyyymmdd, the calendar day in the date's own zone", () =>
     Effect.gen(function*() {
-      const server = yield* startFaultServer(() => ({ json: ok({ customerAccountNo: "100200", accountName: "Main St Auto" }) }))
+      const server = yield* startFaultServer(() => ({
+        json: ok({ customerAccountNo: "100200", accountName: "Main St Auto" })
+      }))
       const { oms } = yield* makeClient(server.url)
       // 22:30 on the 21st in UTC-5 is already the 22nd in UTC.
-      const evening = DateTime.unsafeMakeZoned(new Date("2026-11-22T03:30:00Z"), { timeZone: DateTime.zoneMakeOffset(-5 * 3600_000) })
+      const evening = DateTime.unsafeMakeZoned(new Date("2026-11-22T03:30:00Z"), {
+        timeZone: DateTime.zoneMakeOffset(-5 * 3600_000)
+      })
       const account = yield* oms.accountDetails({ submitDate: evening })
       expect(account.accountName).toBe("Main St Auto")
-      expect(query(server.requests[0])).toEqual({ APIToken: API_TOKEN, customerAccountNo: "100200", submitDate: "20261121" })
+      expect(query(server.requests[0])).toEqual({
+        APIToken: API_TOKEN,
+        customerAccountNo: "100200",
+        submitDate: "20261121"
+      })
       yield* oms.accountDetails({ submitDate: new Date("2026-01-05T10:00:00Z") })
       expect(query(server.requests[1])["submitDate"]).toBe("20260105")
     }))
@@ -85,7 +93,10 @@ describe("requests", () => {
       const server = yield* startFaultServer(() => ({ json: emptyOk }))
       const { oms } = yield* makeClient(server.url)
       yield* oms.productDetails({ productID: "51515", brandCode: "WIX" })
-      yield* oms.searchProducts({ searchText: "oil filter", licensePlate: { licensePlate: "8ABC123", licensePlateState: "CA" } })
+      yield* oms.searchProducts({
+        searchText: "oil filter",
+        licensePlate: { licensePlate: "8ABC123", licensePlateState: "CA" }
+      })
       yield* oms.searchProducts({ vin: "1m8gdm9axkp042788", categoryCode: "FIL", vehicleGroupId: "4521" })
       yield* oms.productDigitalAsset({ productID: "51515", brandCode: "WIX" })
       expect(server.requests.map((r) => [r.url.pathname, query(r)])).toEqual([
@@ -132,7 +143,9 @@ describe("requests", () => {
     Effect.gen(function*() {
       const server = yield* startFaultServer(() => ({ json: ok({ items: [{ productID: "1" }] }) }))
       const { oms } = yield* makeClient(server.url)
-      const error = yield* Effect.flip(oms.priceAndAvailability({ items: [{ productID: "1", brandCode: "WIX", quantity: 1 }] }))
+      const error = yield* Effect.flip(
+        oms.priceAndAvailability({ items: [{ productID: "1", brandCode: "WIX", quantity: 1 }] })
+      )
       expect(error._tag).toBe("UnexpectedResponse")
       expect(error.retryClass).toBe("invalid")
       expect(server.requests).toHaveLength(1)
@@ -182,7 +195,9 @@ describe("input validation happens before any request", () => {
         "API0304"
       ])
       expect(search.message).toBe("searchText must be 3 or more characters, got 2 (API0304)")
-      const quantity = yield* Effect.flip(oms.createOrder({ orderLines: [{ productID: "51515", brandCode: "WIX", quantity: 0 }] }))
+      const quantity = yield* Effect.flip(
+        oms.createOrder({ orderLines: [{ productID: "51515", brandCode: "WIX", quantity: 0 }] })
+      )
       expect(quantity.message).toBe("orderLines.0.quantity must be a positive whole number, got 0 (API0231)")
       const empty = yield* Effect.flip(oms.createOrder({ orderLines: [] }))
       expect(empty.message).toBe("orderLines must not be empty")
@@ -249,8 +264,15 @@ describe("redaction", () => {
         Effect.flip(oms.createOrder(order)),
         Effect.flip(refused.oms.orderDetails({ orderNo: "1" }))
       ]))
-      const errors = (results as ReadonlyArray<unknown>).slice(1) as ReadonlyArray<OrderManagementError.OrderManagementError>
-      expect(errors.map((e) => e._tag)).toEqual(["InvalidApiKey", "UnexpectedResponse", "SomethingWentWrong", "RequestFailed"])
+      const errors = (results as ReadonlyArray<unknown>).slice(1) as ReadonlyArray<
+        OrderManagementError.OrderManagementError
+      >
+      expect(errors.map((e) => e._tag)).toEqual([
+        "InvalidApiKey",
+        "UnexpectedResponse",
+        "SomethingWentWrong",
+        "RequestFailed"
+      ])
       const texts = [
         ...captured.logs,
         ...captured.spans.map(spanText),
@@ -318,13 +340,17 @@ describe("drop-ship address recommendation (API0327)", () => {
       })
       const { oms } = yield* makeClient(server.url)
       const rejected = yield* Effect.flip(oms.createOrder({ ...order, shippingAddress: address }))
-      if (rejected._tag !== "DropShipAddressRejected") return expect.fail(`expected DropShipAddressRejected, got ${rejected._tag}`)
+      if (rejected._tag !== "DropShipAddressRejected") {
+        return expect.fail(`expected DropShipAddressRejected, got ${rejected._tag}`)
+      }
       expect(rejected.httpStatus).toBe(500)
       expect(rejected.inputAddress).toEqual(address)
       expect(rejected.recommendationText).toBe("ZIP code extended")
       expect(rejected.recommendedAddress).toEqual(recommended)
       expect(server.requests).toHaveLength(1)
-      expect(OrderManagementClient.recommendedOrder(rejected)).toEqual(Option.some({ ...order, shippingAddress: recommended }))
+      expect(OrderManagementClient.recommendedOrder(rejected)).toEqual(
+        Option.some({ ...order, shippingAddress: recommended })
+      )
       const created = yield* oms.resubmitWithRecommendation(rejected)
       expect(created.orderHeader.orderNo).toBe("5000124")
       expect(JSON.parse(server.requests[1]?.body ?? "")).toEqual({
@@ -357,8 +383,12 @@ describe("asset URLs", () => {
     Effect.gen(function*() {
       const { service } = yield* makeClient("http://127.0.0.1:9", { assetBaseUrl: "https://assets.example/" })
       const assets = Option.getOrThrow(service.assets)
-      expect(assets.forAsset({ assetName: "wix 51515.jpg" }, 110)).toBe("https://assets.example/wam?type=image&size=110&asset=wix%2051515.jpg")
-      expect(assets.forAsset({ assetName: "install.pdf" })).toBe("https://assets.example/wam?type=doc&asset=install.pdf")
+      expect(assets.forAsset({ assetName: "wix 51515.jpg" }, 110)).toBe(
+        "https://assets.example/wam?type=image&size=110&asset=wix%2051515.jpg"
+      )
+      expect(assets.forAsset({ assetName: "install.pdf" })).toBe(
+        "https://assets.example/wam?type=doc&asset=install.pdf"
+      )
       expect(assets.image("a.jpg", 1500)).toBe("https://assets.example/wam?type=image&size=1500&asset=a.jpg")
       expect(assets.brandLogo({ SERVICEBrandLogo: "wix" })).toBe("https://assets.example/brands/wix.gif")
       expect(assets.brandLogo({ SERVICEBrandLogo: "" })).toBeUndefined()

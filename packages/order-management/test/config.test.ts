@@ -43,17 +43,23 @@ describe("environment selection", () => {
   it.effect("keyTier overrides the classifier; a key of unknown tier is accepted", () =>
     Effect.gen(function*() {
       const opaque = Redacted.make("a1b2c3d4")
-      const declared = yield* Effect.flip(build({ environment: "US_QUA", apiKey: opaque, keyTier: "production", ...hosts }))
+      const declared = yield* Effect.flip(
+        build({ environment: "US_QUA", apiKey: opaque, keyTier: "production", ...hosts })
+      )
       expect(declared.setting).toBe("apiKey")
       const accepted = yield* build({ environment: "US_PRD", apiKey: opaque, ...hosts })
       expect(accepted.environment).toBe("US_PRD")
-      const custom = yield* Effect.flip(build({ environment: "US_PRD", apiKey: opaque, classifyKey: () => "test", ...hosts }))
+      const custom = yield* Effect.flip(
+        build({ environment: "US_PRD", apiKey: opaque, classifyKey: () => "test", ...hosts })
+      )
       expect(custom.setting).toBe("apiKey")
     }))
 
   it.effect("the environment's host must be configured and be an http(s) URL", () =>
     Effect.gen(function*() {
-      const missing = yield* Effect.flip(build({ environment: "CA_PRD", apiKey: prodKey, testBaseUrl: "http://127.0.0.1:1" }))
+      const missing = yield* Effect.flip(
+        build({ environment: "CA_PRD", apiKey: prodKey, testBaseUrl: "http://127.0.0.1:1" })
+      )
       expect(missing.setting).toBe("prodBaseUrl")
       const bad = yield* Effect.flip(build({ environment: "US_QUA", apiKey: testKey, testBaseUrl: "ftp://host" }))
       expect(bad.setting).toBe("testBaseUrl")
@@ -126,7 +132,10 @@ describe("layerConfig", () => {
   it.effect("fails on a tier mismatch declared in SHOPLINK_OMS_KEY_TIER, and on a missing key", () =>
     Effect.gen(function*() {
       const layerWith = (env: Record<string, string>) =>
-        OrderManagementClient.layerConfig(settings).pipe(Layer.provide(FetchHttpClient.layer), Layer.provide(withEnv(env)))
+        OrderManagementClient.layerConfig(settings).pipe(
+          Layer.provide(FetchHttpClient.layer),
+          Layer.provide(withEnv(env))
+        )
       const mismatch = yield* Effect.either(Layer.build(layerWith({
         SHOPLINK_OMS_ENVIRONMENT: "US_PRD",
         SHOPLINK_OMS_PROD_BASE_URL: "https://api.example",
@@ -145,14 +154,20 @@ describe("layerConfig", () => {
         SHOPLINK_OMS_TEST_BASE_URL: "https://test.example",
         SHOPLINK_OMS_API_KEY: ""
       })))
-      expect(Either.isLeft(emptyKey) && emptyKey.left._tag === "ConfigurationError" && emptyKey.left.setting).toBe("apiKey")
-      expect(Either.isLeft(emptyKey) && emptyKey.left.message).toBe("Order Management client configuration: apiKey: must not be empty")
+      expect(Either.isLeft(emptyKey) && emptyKey.left._tag === "ConfigurationError" && emptyKey.left.setting).toBe(
+        "apiKey"
+      )
+      expect(Either.isLeft(emptyKey) && emptyKey.left.message).toBe(
+        "Order Management client configuration: apiKey: must not be empty"
+      )
       expect(Either.isLeft(emptyKey) && OrderManagementError.hasRetryClass("auth")(emptyKey.left)).toBe(true)
       const badUrl = yield* Effect.either(Layer.build(layerWith({
         SHOPLINK_OMS_ENVIRONMENT: "US_QUA",
         SHOPLINK_OMS_TEST_BASE_URL: "test.example",
         SHOPLINK_OMS_API_KEY: "a1b2c3"
       })))
-      expect(Either.isLeft(badUrl) && badUrl.left._tag === "ConfigurationError" && badUrl.left.setting).toBe("testBaseUrl")
+      expect(Either.isLeft(badUrl) && badUrl.left._tag === "ConfigurationError" && badUrl.left.setting).toBe(
+        "testBaseUrl"
+      )
     }).pipe(Effect.scoped))
 })

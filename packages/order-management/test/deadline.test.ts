@@ -33,7 +33,10 @@ const oms = (host: string, options: Partial<OrderManagementClient.Options> = {})
   ).pipe(Effect.provideService(HttpClient.HttpClient, UndiciHttpClient.make()))
 
 const ok = (res: import("node:http").ServerResponse) =>
-  Faults.sendJson(res, 200, { ...Faults.envelope({ id: "API0200", text: "Successful", code: 200 }), order: { orderNo: "5000123" } })
+  Faults.sendJson(res, 200, {
+    ...Faults.envelope({ id: "API0200", text: "Successful", code: 200 }),
+    order: { orderNo: "5000123" }
+  })
 
 /** Counts the fibers started under it. */
 class CountingSupervisor extends Supervisor.AbstractSupervisor<number> {
@@ -66,9 +69,14 @@ describe("OrderManagementClient deadline over UndiciHttpClient", () => {
   it.live("a timeout on the live Clock aborts the request on the wire, forking no fiber; a read is retried", () =>
     Effect.scoped(Effect.gen(function*() {
       const hanging = yield* server()
-      const customerClient = yield* oms(hanging.url, { timeout: "300 millis", retry: { maxAttempts: 2, baseDelay: "1 millis", maxDelay: "1 millis" } })
+      const customerClient = yield* oms(hanging.url, {
+        timeout: "300 millis",
+        retry: { maxAttempts: 2, baseDelay: "1 millis", maxDelay: "1 millis" }
+      })
       const supervisor = new CountingSupervisor()
-      const error = yield* Effect.flip(customerClient.orderDetails({ orderNo: "5000123" })).pipe(Effect.supervised(supervisor))
+      const error = yield* Effect.flip(customerClient.orderDetails({ orderNo: "5000123" })).pipe(
+        Effect.supervised(supervisor)
+      )
       expect(error._tag === "Timeout" && error.attempt).toBe(2)
       yield* Effect.promise(() => hanging.waitFor((s) => s.closedConnections() >= 2))
       expect(hanging.count()).toBe(2)
@@ -92,7 +100,8 @@ describe("OrderManagementClient spans", () => {
     Effect.gen(function*() {
       const flaky = yield* server((res, n) => n === 1 ? Faults.sendText(res, 502, "bad gateway") : ok(res))
       const customerClient = yield* oms(flaky.url)
-      const spans: Array<Tracer.Span & { readonly events: ReadonlyArray<[string, bigint, Record<string, unknown>]> }> = []
+      const spans: Array<Tracer.Span & { readonly events: ReadonlyArray<[string, bigint, Record<string, unknown>]> }> =
+        []
       const base = yield* Effect.tracer
       const recording = Tracer.make({
         context: base.context,
@@ -106,9 +115,16 @@ describe("OrderManagementClient spans", () => {
       expect(spans.map((s) => s.name)).toEqual(["OrderManagementClient.orderDetails"])
       const [call] = spans
       expect(call?.attributes.get("oms.attempts")).toBe(2)
-      expect(call?.events.map(([name, , a]) => [name, a["oms.attempt"], a["oms.outcome"] ?? "", a["http.response.status_code"] ?? ""]))
+      expect(
+        call?.events.map((
+          [name, , a]
+        ) => [name, a["oms.attempt"], a["oms.outcome"] ?? "", a["http.response.status_code"] ?? ""])
+      )
         .toEqual([["attempt", 1, "UnexpectedResponse", 502], ["retry", 1, "", ""], ["attempt", 2, "ok", 200]])
-      const text = JSON.stringify(spans.map((s) => [[...s.attributes], s.events]), (_, v) => typeof v === "bigint" ? String(v) : v)
+      const text = JSON.stringify(
+        spans.map((s) => [[...s.attributes], s.events]),
+        (_, v) => typeof v === "bigint" ? String(v) : v
+      )
       expect(text).not.toContain(API_TOKEN)
       expect(text).not.toContain(API_KEY)
     }))
@@ -122,7 +138,8 @@ describe("OrderManagementClient spans", () => {
         transformClient: HttpClient.tapRequest(() =>
           Effect.map(Effect.option(Effect.currentSpan), (span) => {
             seen.push(span._tag === "Some" ? span.value.name : "none")
-          }))
+          })
+        )
       })
       const call = Effect.withSpan(customerClient.orderDetails({ orderNo: "5000123" }), "caller")
       yield* call

@@ -22,7 +22,10 @@ describe("retries", () => {
 
   it.scopedLive("order in use is retried, then fails with OrderInUse after maxAttempts", () =>
     Effect.gen(function*() {
-      const server = yield* startFaultServer(() => ({ status: 409, json: envelope("API0273", "Order is in use, no change is allowed", 409) }))
+      const server = yield* startFaultServer(() => ({
+        status: 409,
+        json: envelope("API0273", "Order is in use, no change is allowed", 409)
+      }))
       const { oms } = yield* makeClient(server.url, { retry: { maxAttempts: 3, baseDelay: "1 millis" } })
       const error = yield* Effect.flip(oms.orderDetails({ orderNo: "5000123" }))
       expect(error._tag).toBe("OrderInUse")
@@ -55,9 +58,11 @@ describe("retries", () => {
 
   it.scopedLive("API0500 on a read is retried and then succeeds", () =>
     Effect.gen(function*() {
-      const server = yield* startFaultServer((_, n) => n === 1
-        ? { status: 500, json: envelope("API0500", "Something went wrong, that's all we know", 500) }
-        : { json: orderDetails })
+      const server = yield* startFaultServer((_, n) =>
+        n === 1
+          ? { status: 500, json: envelope("API0500", "Something went wrong, that's all we know", 500) }
+          : { json: orderDetails }
+      )
       const { oms } = yield* makeClient(server.url)
       yield* oms.orderDetails({ orderNo: "5000123" })
       expect(server.requests).toHaveLength(2)
@@ -65,7 +70,10 @@ describe("retries", () => {
 
   it.scopedLive("invalid input and state errors are not retried", () =>
     Effect.gen(function*() {
-      const server = yield* startFaultServer(() => ({ status: 409, json: envelope("API0247", "Order has already been submitted", 409) }))
+      const server = yield* startFaultServer(() => ({
+        status: 409,
+        json: envelope("API0247", "Order has already been submitted", 409)
+      }))
       const { oms } = yield* makeClient(server.url)
       const error = yield* Effect.flip(oms.orderDetails({ orderNo: "5000123" }))
       expect(error._tag).toBe("OrderAlreadySubmitted")
@@ -74,7 +82,9 @@ describe("retries", () => {
 
   it.scopedLive("a host name that does not resolve is HostNotFound, retried as never sent, for createOrder too", () =>
     Effect.gen(function*() {
-      const { attempts, oms } = yield* makeClient("http://shoplink-nonexistent.invalid", { retry: { maxAttempts: 3, baseDelay: "1 millis" } })
+      const { attempts, oms } = yield* makeClient("http://shoplink-nonexistent.invalid", {
+        retry: { maxAttempts: 3, baseDelay: "1 millis" }
+      })
       const read = yield* Effect.flip(oms.orderDetails({ orderNo: "5000123" }))
       expect(read._tag === "RequestFailed" && [read.reason, read.detail]).toEqual(["HostNotFound", "ENOTFOUND"])
       expect(read.message).not.toContain("SECRET")
@@ -86,7 +96,9 @@ describe("retries", () => {
   it.scopedLive("connection refused is retried, for createOrder too (the server never saw it)", () =>
     Effect.gen(function*() {
       const port = yield* closedPort
-      const { attempts, oms } = yield* makeClient(`http://127.0.0.1:${port}`, { retry: { maxAttempts: 3, baseDelay: "1 millis" } })
+      const { attempts, oms } = yield* makeClient(`http://127.0.0.1:${port}`, {
+        retry: { maxAttempts: 3, baseDelay: "1 millis" }
+      })
       const read = yield* Effect.flip(oms.orderDetails({ orderNo: "5000123" }))
       expect(read._tag === "RequestFailed" && read.reason).toBe("ConnectionRefused")
       expect(attempts.count).toBe(3)
@@ -101,7 +113,9 @@ describe("retries", () => {
 describe("createOrder retries a busy refusal (API0258 order locked)", () => {
   it.scopedLive("API0258, then success → 2 requests and the order", () =>
     Effect.gen(function*() {
-      const server = yield* startFaultServer((_, n) => ({ json: n === 1 ? locked : ok({ orderHeader: { orderNo: "5000124" } }) }))
+      const server = yield* startFaultServer((_, n) => ({
+        json: n === 1 ? locked : ok({ orderHeader: { orderNo: "5000124" } })
+      }))
       const { oms } = yield* makeClient(server.url)
       const created = yield* oms.createOrder(order)
       expect(created.orderHeader.orderNo).toBe("5000124")
@@ -212,17 +226,27 @@ describe("Retry-After", () => {
 
   it.scopedLive("longer than the cap ends the retries at once, the delay on the error", () =>
     Effect.gen(function*() {
-      const server = yield* startFaultServer(() => ({ status: 503, headers: { "retry-after": "3600" }, text: "maintenance" }))
+      const server = yield* startFaultServer(() => ({
+        status: 503,
+        headers: { "retry-after": "3600" },
+        text: "maintenance"
+      }))
       const { oms } = yield* makeClient(server.url, { retry: { retryAfterCap: "30 seconds" } })
       const error = yield* Effect.flip(oms.orderDetails({ orderNo: "5000123" }))
       expect(error._tag).toBe("UnexpectedResponse")
-      expect(error._tag === "UnexpectedResponse" && error.retryAfter && Duration.toMillis(error.retryAfter)).toBe(3_600_000)
+      expect(error._tag === "UnexpectedResponse" && error.retryAfter && Duration.toMillis(error.retryAfter)).toBe(
+        3_600_000
+      )
       expect(server.requests).toHaveLength(1)
     }))
 
   it.scopedLive("a 429 with Retry-After: 3600 fails RateLimited with retryAfter 1 hour after 1 request", () =>
     Effect.gen(function*() {
-      const server = yield* startFaultServer(() => ({ status: 429, headers: { "retry-after": "3600" }, text: "slow down" }))
+      const server = yield* startFaultServer(() => ({
+        status: 429,
+        headers: { "retry-after": "3600" },
+        text: "slow down"
+      }))
       const { oms } = yield* makeClient(server.url)
       const error = yield* Effect.flip(oms.orderDetails({ orderNo: "5000123" }))
       expect(error).toBeInstanceOf(OrderManagementError.RateLimited)

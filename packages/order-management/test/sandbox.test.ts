@@ -9,28 +9,32 @@ import { Customer, OrderManagementClient, type OrderManagementError } from "../s
 interface Setup {
   readonly sandbox: RunningSandbox
   readonly attempts: { count: number }
-  readonly client: (options?: Partial<OrderManagementClient.Options>) => Effect.Effect<OrderManagementClient.OrderManagementClient.Service, OrderManagementError.ConfigurationError>
+  readonly client: (
+    options?: Partial<OrderManagementClient.Options>
+  ) => Effect.Effect<OrderManagementClient.OrderManagementClient.Service, OrderManagementError.ConfigurationError>
   readonly us: OrderManagementClient.CustomerClient
 }
 
-const setup: Effect.Effect<Setup, OrderManagementError.ConfigurationError, import("effect").Scope.Scope> = Effect.gen(function*() {
-  const sandbox = yield* startSandbox()
-  const attempts = { count: 0 }
-  const client = (options: Partial<OrderManagementClient.Options> = {}) =>
-    OrderManagementClient.make({
-      environment: "US_QUA",
-      apiKey: Redacted.make(sandbox.credentials.oms.testApiKey),
-      testBaseUrl: sandbox.url,
-      prodBaseUrl: sandbox.url,
-      assetBaseUrl: "https://assets.example",
-      retry: { maxAttempts: 3, baseDelay: "1 millis", maxDelay: "2 millis" },
-      transformClient: HttpClient.tapRequest(() => Effect.sync(() => attempts.count++)),
-      ...options
-    }).pipe(Effect.provide(FetchHttpClient.layer))
-  const { us } = sandbox.credentials.customers
-  const service = yield* client()
-  return { sandbox, attempts, client, us: service.forCustomer(Customer.make(us.accountNo, us.apiToken)) }
-})
+const setup: Effect.Effect<Setup, OrderManagementError.ConfigurationError, import("effect").Scope.Scope> = Effect.gen(
+  function*() {
+    const sandbox = yield* startSandbox()
+    const attempts = { count: 0 }
+    const client = (options: Partial<OrderManagementClient.Options> = {}) =>
+      OrderManagementClient.make({
+        environment: "US_QUA",
+        apiKey: Redacted.make(sandbox.credentials.oms.testApiKey),
+        testBaseUrl: sandbox.url,
+        prodBaseUrl: sandbox.url,
+        assetBaseUrl: "https://assets.example",
+        retry: { maxAttempts: 3, baseDelay: "1 millis", maxDelay: "2 millis" },
+        transformClient: HttpClient.tapRequest(() => Effect.sync(() => attempts.count++)),
+        ...options
+      }).pipe(Effect.provide(FetchHttpClient.layer))
+    const { us } = sandbox.credentials.customers
+    const service = yield* client()
+    return { sandbox, attempts, client, us: service.forCustomer(Customer.make(us.accountNo, us.apiToken)) }
+  }
+)
 
 const daysAgo = (days: number) => DateTime.unsafeMake(Date.now() - days * 86_400_000)
 
@@ -54,7 +58,9 @@ describe("every operation against the sandbox", () => {
       const corrected = (yield* client({ priceAndAvailabilityPath: "/priceAndAvailability_v2" })).forCustomer(
         Customer.make("100200", sandbox.credentials.customers.us.apiToken)
       )
-      expect((yield* corrected.priceAndAvailability({ items: [{ ...oilFilterRef, quantity: 1 }] })).items).toHaveLength(1)
+      expect((yield* corrected.priceAndAvailability({ items: [{ ...oilFilterRef, quantity: 1 }] })).items).toHaveLength(
+        1
+      )
 
       const created = yield* us.createOrder({ customerPO: "PO-1", orderLines: [{ ...oilFilterRef, quantity: 1 }] })
       const orderNo = created.orderHeader.orderNo
@@ -105,26 +111,41 @@ describe("message IDs the sandbox produces", () => {
       const stranger = service.forCustomer(Customer.make("999999", sandbox.credentials.customers.us.apiToken))
 
       expect(yield* tagOf(stranger.orderDetails({ orderNo: "1" }))).toBe("CustomerAccountNotFound")
-      expect(yield* tagOf(us.priceAndAvailability({ items: [{ ...ref(notStocked), quantity: 1 }] }))).toBe("ProductNotStocked")
-      expect(yield* tagOf(us.priceAndAvailability({ items: [{ ...ref(unpriced), quantity: 1 }] }))).toBe("PriceNotDetermined")
-      expect(yield* tagOf(us.priceAndAvailability({ items: [{ ...ref(oilFilter), quantity: 1000 }] }))).toBe("ExcessiveOrderQuantity")
-      expect(yield* tagOf(us.createOrder({ orderLines: [{ ...ref(lowStock), quantity: 3 }] }))).toBe("QuantityNotAvailable")
+      expect(yield* tagOf(us.priceAndAvailability({ items: [{ ...ref(notStocked), quantity: 1 }] }))).toBe(
+        "ProductNotStocked"
+      )
+      expect(yield* tagOf(us.priceAndAvailability({ items: [{ ...ref(unpriced), quantity: 1 }] }))).toBe(
+        "PriceNotDetermined"
+      )
+      expect(yield* tagOf(us.priceAndAvailability({ items: [{ ...ref(oilFilter), quantity: 1000 }] }))).toBe(
+        "ExcessiveOrderQuantity"
+      )
+      expect(yield* tagOf(us.createOrder({ orderLines: [{ ...ref(lowStock), quantity: 3 }] }))).toBe(
+        "QuantityNotAvailable"
+      )
       expect(
-        yield* tagOf(us.createOrder({ orderLines: [{ ...ref(oilFilter), quantity: 1 }, { ...ref(oilFilter), quantity: 1 }] }))
+        yield* tagOf(
+          us.createOrder({ orderLines: [{ ...ref(oilFilter), quantity: 1 }, { ...ref(oilFilter), quantity: 1 }] })
+        )
       ).toBe("DuplicateOrderLine")
       expect(yield* tagOf(us.orderDetails({ orderNo: "99999999" }))).toBe("OrderNotFound")
       expect(yield* tagOf(us.orderDetails({ orderNo: "ABC" }))).toBe("OrderNumberInvalid")
       expect(yield* tagOf(us.invoiceDetails({ invoiceNo: "1" }))).toBe("InvoiceNotFound")
       expect(yield* tagOf(us.accountDetails({ submitDate: new Date("2099-01-01") }))).toBe("InvalidSubmitDate")
       expect(yield* tagOf(us.searchProducts({ vin: "1M8GDM9AXKP042788" }))).toBe("VinNotDecoded")
-      expect(yield* tagOf(us.searchProducts({ licensePlate: { licensePlate: "NOPE1", licensePlateState: "TX" } }))).toBe(
-        "LicensePlateNotFound"
-      )
+      expect(yield* tagOf(us.searchProducts({ licensePlate: { licensePlate: "NOPE1", licensePlateState: "TX" } })))
+        .toBe(
+          "LicensePlateNotFound"
+        )
       expect(yield* tagOf(us.searchProducts({ vehicleGroupId: "no-such-group" }))).toBe("InvalidVehicleGroupId")
       expect(yield* tagOf(us.searchProducts({ categoryCode: "ZZZ" }))).toBe("InvalidCategoryCode")
 
-      const po = service.forCustomer(Customer.make(SANDBOX_PO_REQUIRED_CUSTOMER.accountNo, SANDBOX_PO_REQUIRED_CUSTOMER.apiToken))
-      expect(yield* tagOf(po.createOrder({ orderLines: [{ ...ref(oilFilter), quantity: 1 }] }))).toBe("CustomerPoRequired")
+      const po = service.forCustomer(
+        Customer.make(SANDBOX_PO_REQUIRED_CUSTOMER.accountNo, SANDBOX_PO_REQUIRED_CUSTOMER.apiToken)
+      )
+      expect(yield* tagOf(po.createOrder({ orderLines: [{ ...ref(oilFilter), quantity: 1 }] }))).toBe(
+        "CustomerPoRequired"
+      )
 
       const ca = sandbox.credentials.customers.ca
       const caService = yield* client({ environment: "CA_QUA" })
@@ -132,14 +153,19 @@ describe("message IDs the sandbox produces", () => {
         customerPO: "PO-CA",
         orderLines: [{ ...ref(oilFilter), quantity: 1 }]
       })
-      expect(yield* tagOf(us.orderDetails({ orderNo: caOrder.orderHeader.orderNo ?? "" }))).toBe("CustomerOrderMismatch")
+      expect(yield* tagOf(us.orderDetails({ orderNo: caOrder.orderHeader.orderNo ?? "" }))).toBe(
+        "CustomerOrderMismatch"
+      )
     }))
 
   it.scopedLive("injected busy messages are retried; API0500 on createOrder is reported once with its support report", () =>
     Effect.gen(function*() {
       const { attempts, sandbox, us } = yield* setup
       const { oilFilter } = sandbox.fixtures.products
-      const created = yield* us.createOrder({ customerPO: "PO-2", orderLines: [{ productID: oilFilter.productID, brandCode: oilFilter.brandID, quantity: 1 }] })
+      const created = yield* us.createOrder({
+        customerPO: "PO-2",
+        orderLines: [{ productID: oilFilter.productID, brandCode: oilFilter.brandID, quantity: 1 }]
+      })
       const orderNo = created.orderHeader.orderNo ?? ""
 
       yield* sandbox.admin.injectFault({ kind: "message", endpoint: "orderDetails", id: "API0258", times: 2 })
@@ -155,27 +181,41 @@ describe("message IDs the sandbox produces", () => {
 
       yield* sandbox.admin.injectFault({ kind: "message", endpoint: "createOrder", id: "API0500" })
       attempts.count = 0
-      const error = yield* Effect.flip(us.createOrder({ orderLines: [{ productID: oilFilter.productID, brandCode: oilFilter.brandID, quantity: 1 }] }))
+      const error = yield* Effect.flip(
+        us.createOrder({ orderLines: [{ productID: oilFilter.productID, brandCode: oilFilter.brandID, quantity: 1 }] })
+      )
       expect(attempts.count).toBe(1)
       expect(error._tag).toBe("SomethingWentWrong")
-      expect(error._tag === "SomethingWentWrong" && "support" in error && error.support.path).toBe("/web/services/US_QUA/createOrder")
+      expect(error._tag === "SomethingWentWrong" && "support" in error && error.support.path).toBe(
+        "/web/services/US_QUA/createOrder"
+      )
 
       yield* sandbox.admin.injectFault({ kind: "httpStatus", endpoint: "createOrder", status: 503 })
       attempts.count = 0
-      expect(yield* tagOf(us.createOrder({ orderLines: [{ productID: oilFilter.productID, brandCode: oilFilter.brandID, quantity: 1 }] }))).toBe(
+      expect(
+        yield* tagOf(
+          us.createOrder({
+            orderLines: [{ productID: oilFilter.productID, brandCode: oilFilter.brandID, quantity: 1 }]
+          })
+        )
+      ).toBe(
         "UnexpectedResponse"
       )
       expect(attempts.count).toBe(1)
 
       yield* sandbox.admin.injectFault({ kind: "connectionReset", endpoint: "createOrder" })
       attempts.count = 0
-      const reset = yield* Effect.flip(us.createOrder({ orderLines: [{ productID: oilFilter.productID, brandCode: oilFilter.brandID, quantity: 1 }] }))
+      const reset = yield* Effect.flip(
+        us.createOrder({ orderLines: [{ productID: oilFilter.productID, brandCode: oilFilter.brandID, quantity: 1 }] })
+      )
       expect(reset._tag === "RequestFailed" && reset.reason).toBe("Transport")
       expect(attempts.count).toBe(1)
 
       yield* sandbox.admin.injectFault({ kind: "httpStatus", endpoint: "priceAndAvailablity_v2", status: 503 })
       attempts.count = 0
-      yield* us.priceAndAvailability({ items: [{ productID: oilFilter.productID, brandCode: oilFilter.brandID, quantity: 1 }] })
+      yield* us.priceAndAvailability({
+        items: [{ productID: oilFilter.productID, brandCode: oilFilter.brandID, quantity: 1 }]
+      })
       expect(attempts.count).toBe(2)
     }))
 })
@@ -185,12 +225,16 @@ describe("auth failures", () => {
     Effect.gen(function*() {
       const { client, sandbox, us } = yield* setup
       const usToken = sandbox.credentials.customers.us.apiToken
-      const forUs = (service: OrderManagementClient.OrderManagementClient.Service) => service.forCustomer(Customer.make("100200", usToken))
-      const account = (customer: OrderManagementClient.CustomerClient) => customer.accountDetails({ submitDate: new Date() })
+      const forUs = (service: OrderManagementClient.OrderManagementClient.Service) =>
+        service.forCustomer(Customer.make("100200", usToken))
+      const account = (customer: OrderManagementClient.CustomerClient) =>
+        customer.accountDetails({ submitDate: new Date() })
 
       expect(yield* tagOf(account(forUs(yield* client({ apiKey: Redacted.make("a1b2c3d4") }))))).toBe("InvalidApiKey")
       // The message says which credential was refused and what to check, masked.
-      const wrongKey = yield* Effect.flip(account(forUs(yield* client({ apiKey: Redacted.make("wrong-oms-key-9f8e") }))))
+      const wrongKey = yield* Effect.flip(
+        account(forUs(yield* client({ apiKey: Redacted.make("wrong-oms-key-9f8e") })))
+      )
       expect(wrongKey.message).toBe(
         "API0206: Invalid API key (HTTP 401) — the distributor refused the Order Management API key <redacted>…9f8e (APIKey header) " +
           "for US_QUA: check it is this environment's key (test and production keys differ) and not expired"
@@ -198,7 +242,11 @@ describe("auth failures", () => {
       const stranger = yield* Effect.flip(
         (yield* client()).forCustomer(Customer.make("999999", usToken)).accountDetails({ submitDate: new Date() })
       )
-      expect(stranger.message).toContain(`the distributor does not know customer account 999999 with API token <redacted>…${usToken.slice(-4)} (APIToken)`)
+      expect(stranger.message).toContain(
+        `the distributor does not know customer account 999999 with API token <redacted>…${
+          usToken.slice(-4)
+        } (APIToken)`
+      )
       expect(stranger.message).not.toContain(usToken)
 
       yield* sandbox.admin.addOmsKey("partner-key-5e6f", "production")
@@ -219,7 +267,9 @@ describe("auth failures", () => {
       yield* sandbox.admin.expireKey(sandbox.credentials.oms.testApiKey)
       expect(yield* tagOf(account(us))).toBe("ApiKeyExpired")
 
-      const prod = forUs(yield* client({ environment: "US_PRD", apiKey: Redacted.make(sandbox.credentials.oms.prodApiKey) }))
+      const prod = forUs(
+        yield* client({ environment: "US_PRD", apiKey: Redacted.make(sandbox.credentials.oms.prodApiKey) })
+      )
       yield* sandbox.admin.revokeToken(usToken)
       expect(yield* tagOf(account(prod))).toBe("NotAuthorizedToService")
     }))
@@ -249,22 +299,37 @@ describe("drop-ship address recommendation round trip", () => {
       const { sandbox, us } = yield* setup
       const { oilFilter } = sandbox.fixtures.products
       const orderLines = [{ productID: oilFilter.productID, brandCode: oilFilter.brandID, quantity: 1 }]
-      const contact = { name: "Jane Doe", addressLine2: "", phoneNumber: "5125550100", emailAddress: "jane@example.com" }
+      const contact = {
+        name: "Jane Doe",
+        addressLine2: "",
+        phoneNumber: "5125550100",
+        emailAddress: "jane@example.com"
+      }
       const address = { ...contact, ...sandbox.fixtures.dropShip.recommendable }
 
       const rejected = yield* Effect.flip(us.createOrder({ customerPO: "PO-3", orderLines, shippingAddress: address }))
-      if (rejected._tag !== "DropShipAddressRejected") return expect.fail(`expected DropShipAddressRejected, got ${rejected._tag}`)
+      if (rejected._tag !== "DropShipAddressRejected") {
+        return expect.fail(`expected DropShipAddressRejected, got ${rejected._tag}`)
+      }
       expect(rejected.inputAddress?.addressLine1).toBe(address.addressLine1)
       expect(rejected.recommendationText).not.toBe("")
       expect(rejected.recommendedAddress?.zipCode).toMatch(/^\d{5}-\d{4}$/)
       const created = yield* us.resubmitWithRecommendation(rejected)
       expect(created.orderHeader.shippingAddress).toEqual(rejected.recommendedAddress)
 
-      const valid = yield* us.createOrder({ customerPO: "PO-4", orderLines, shippingAddress: { ...contact, ...sandbox.fixtures.dropShip.valid } })
+      const valid = yield* us.createOrder({
+        customerPO: "PO-4",
+        orderLines,
+        shippingAddress: { ...contact, ...sandbox.fixtures.dropShip.valid }
+      })
       expect(valid.orderHeader.shippingAddress?.zipCode).toBe(sandbox.fixtures.dropShip.valid.zipCode)
 
-      const invalid = yield* Effect.flip(us.createOrder({ orderLines, shippingAddress: { ...contact, ...sandbox.fixtures.dropShip.invalid } }))
-      if (invalid._tag !== "DropShipAddressRejected") return expect.fail(`expected DropShipAddressRejected, got ${invalid._tag}`)
+      const invalid = yield* Effect.flip(
+        us.createOrder({ orderLines, shippingAddress: { ...contact, ...sandbox.fixtures.dropShip.invalid } })
+      )
+      if (invalid._tag !== "DropShipAddressRejected") {
+        return expect.fail(`expected DropShipAddressRejected, got ${invalid._tag}`)
+      }
       expect(invalid.recommendedAddress).toBeUndefined()
       expect(yield* Effect.flip(us.resubmitWithRecommendation(invalid))).toBe(invalid)
     }))

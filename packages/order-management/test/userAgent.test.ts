@@ -19,7 +19,9 @@ describe("User-Agent", () => {
       const server = yield* startFaultServer(() => ({ json: ok() }))
       const { oms } = yield* makeClient(server.url)
       yield* Effect.either(oms.accountDetails({ submitDate: new Date("2026-01-05T10:00:00Z") }))
-      expect(server.requests.map((r) => r.headers["user-agent"])).toEqual([`shoplink-order-management/${manifest.version}`])
+      expect(server.requests.map((r) => r.headers["user-agent"])).toEqual([
+        `shoplink-order-management/${manifest.version}`
+      ])
     }))
 
   it.scopedLive("can be replaced by transformClient", () =>

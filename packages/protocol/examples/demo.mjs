@@ -36,16 +36,40 @@ const quoteBody = {
   referenceID: "RO-1042",
   quotes: [
     {
-      acaPartTerminologyID: 1684, productID: "51515", brandID: "WIX", categoryID: "FLT",
-      productDesc: "Engine Oil Filter", orderByTime: 1763769600000, dispatchTime: 1763773200000,
-      quantityAvail: 12, quantityReq: 2, price: 6.49, listPrice: 9.99, corePrice: 0, weight: 0.8,
-      quality: null, makeId: 0, subtotal: 12.98
+      acaPartTerminologyID: 1684,
+      productID: "51515",
+      brandID: "WIX",
+      categoryID: "FLT",
+      productDesc: "Engine Oil Filter",
+      orderByTime: 1763769600000,
+      dispatchTime: 1763773200000,
+      quantityAvail: 12,
+      quantityReq: 2,
+      price: 6.49,
+      listPrice: 9.99,
+      corePrice: 0,
+      weight: 0.8,
+      quality: null,
+      makeId: 0,
+      subtotal: 12.98
     },
     {
-      acaPartTerminologyID: 1896, productID: "MGD1234", brandID: "WAG", categoryID: "BRK",
-      productDesc: "Disc Brake Pad Set", orderByTime: "1763769600", dispatchTime: 1763776800000,
-      quantityAvail: 3, quantityReq: 1, price: 41.5, listPrice: 58, corePrice: 0, weight: 2.1,
-      quality: "Premium", makeId: 0, subtotal: 41.5
+      acaPartTerminologyID: 1896,
+      productID: "MGD1234",
+      brandID: "WAG",
+      categoryID: "BRK",
+      productDesc: "Disc Brake Pad Set",
+      orderByTime: "1763769600",
+      dispatchTime: 1763776800000,
+      quantityAvail: 3,
+      quantityReq: 1,
+      price: 41.5,
+      listPrice: 58,
+      corePrice: 0,
+      weight: 2.1,
+      quality: "Premium",
+      makeId: 0,
+      subtotal: 41.5
     }
   ]
 }
@@ -54,7 +78,9 @@ say(`== Quote webhook for ${webhook.referenceID}: ${webhook.quotes.length} lines
 for (const line of webhook.quotes) {
   const quality = line.quality === "" ? "(no quality)" : line.quality
   say(
-    `${line.brandID} ${line.productID} ${line.productDesc} x${line.quantityReq} @ ${line.price.toFixed(2)} = ${line.subtotal.toFixed(2)}; ${quality}; order by ${DateTime.formatIso(line.orderByTime)}`
+    `${line.brandID} ${line.productID} ${line.productDesc} x${line.quantityReq} @ ${line.price.toFixed(2)} = ${
+      line.subtotal.toFixed(2)
+    }; ${quality}; order by ${DateTime.formatIso(line.orderByTime)}`
   )
 }
 say()

@@ -39,7 +39,9 @@ export type IdempotencyMode = "idempotent" | "unsafe"
  *
  * @since 0.1.0
  */
-export class Idempotency extends Context.Tag("@shoplink/protocol/ApiAnnotations/Idempotency")<Idempotency, IdempotencyMode>() {}
+export class Idempotency
+  extends Context.Tag("@shoplink/protocol/ApiAnnotations/Idempotency")<Idempotency, IdempotencyMode>()
+{}
 
 /**
  * Marks an endpoint with its idempotency (annotation and OpenAPI extension).
@@ -51,10 +53,11 @@ export class Idempotency extends Context.Tag("@shoplink/protocol/ApiAnnotations/
  *
  * @since 0.1.0
  */
-export const withIdempotency = (mode: IdempotencyMode) => <E extends HttpApiEndpoint.HttpApiEndpoint.Any>(endpoint: E): E =>
-  (endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps)
-    .annotate(Idempotency, mode)
-    .annotate(OpenApi.Override, { "x-shoplink-idempotency": mode }) as unknown as E
+export const withIdempotency =
+  (mode: IdempotencyMode) => <E extends HttpApiEndpoint.HttpApiEndpoint.Any>(endpoint: E): E =>
+    (endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps)
+      .annotate(Idempotency, mode)
+      .annotate(OpenApi.Override, { "x-shoplink-idempotency": mode }) as unknown as E
 
 /**
  * Where an API's credentials travel.
@@ -111,8 +114,10 @@ export interface Route<Name extends string = string> {
  *
  * @since 0.1.0
  */
-export type EndpointNameOf<Api extends HttpApi.HttpApi.Any, Method extends string = string> = Api extends { readonly groups: { readonly [name: string]: infer Groups } }
-  ? HttpApiEndpoint.HttpApiEndpoint.Name<Extract<HttpApiGroup.HttpApiGroup.Endpoints<Groups>, { readonly method: Method }>>
+export type EndpointNameOf<Api extends HttpApi.HttpApi.Any, Method extends string = string> = Api extends
+  { readonly groups: { readonly [name: string]: infer Groups } } ? HttpApiEndpoint.HttpApiEndpoint.Name<
+    Extract<HttpApiGroup.HttpApiGroup.Endpoints<Groups>, { readonly method: Method }>
+  >
   : never
 
 /**
@@ -149,7 +154,9 @@ export const routesOf = (
       const e = endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
       const path = e.path.replace(/:(\w+)\??/g, "{$1}")
       const success = e.successSchema === HttpApiSchema.NoContent ? undefined : e.successSchema
-      const contentType = success === undefined ? "application/json" : HttpApiSchema.getEncoding(success.ast).contentType
+      const contentType = success === undefined
+        ? "application/json"
+        : HttpApiSchema.getEncoding(success.ast).contentType
       routes.push({
         name: e.name,
         method: e.method as "GET" | "POST",
@@ -184,7 +191,10 @@ export const routesOf = (
 export const componentNames = <A extends Record<string, any>>(spec: A): A => {
   const name = (n: string) => n.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/_+$/, "")
   return JSON.parse(
-    JSON.stringify(spec).replace(/"#\/components\/schemas\/([^"]+)"/g, (_, n: string) => `"#/components/schemas/${name(n)}"`),
+    JSON.stringify(spec).replace(
+      /"#\/components\/schemas\/([^"]+)"/g,
+      (_, n: string) => `"#/components/schemas/${name(n)}"`
+    ),
     function(this: unknown, key, value) {
       if (key === "schemas" && value !== null && typeof value === "object" && !Array.isArray(value)) {
         return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [name(k), v]))

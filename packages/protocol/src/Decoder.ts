@@ -40,7 +40,11 @@ export interface CompileOptions {
 
 const contextOf = (options: CompileOptions | undefined): Context => {
   const excessIsError = options?.onExcessProperty === "error"
-  return { memo: new Map(), options: excessIsError ? { onExcessProperty: "error" } : AST.defaultParseOption, excessIsError }
+  return {
+    memo: new Map(),
+    options: excessIsError ? { onExcessProperty: "error" } : AST.defaultParseOption,
+    excessIsError
+  }
 }
 
 // Every own key of `u` is one of `names`.
@@ -185,7 +189,11 @@ const build = (ast: AST.AST, ctx: Context): Step => {
     }
     case "TypeLiteral": {
       if (ast.indexSignatures.length > 0) return delegate(ast, ctx)
-      const fields = ast.propertySignatures.map((ps) => ({ name: ps.name, optional: ps.isOptional, decode: compile(ps.type, ctx) }))
+      const fields = ast.propertySignatures.map((ps) => ({
+        name: ps.name,
+        optional: ps.isOptional,
+        decode: compile(ps.type, ctx)
+      }))
       const names = ctx.excessIsError ? new Set(fields.map((field) => field.name)) : undefined
       const build = outputBuilder(fields.map((field) => field.name))
       return (u) => {
@@ -274,12 +282,17 @@ const build = (ast: AST.AST, ctx: Context): Step => {
             // Fused: Effect deletes and re-adds keys on the intermediate object, then decodes the
             // target struct from it; the target's own property order makes the output, so the
             // changes can sit in an overlay instead (no `delete`, which slows every later read).
-            const fields = target.propertySignatures.map((ps) => ({ name: ps.name, optional: ps.isOptional, decode: compile(ps.type, ctx) }))
+            const fields = target.propertySignatures.map((ps) => ({
+              name: ps.name,
+              optional: ps.isOptional,
+              decode: compile(ps.type, ctx)
+            }))
             const names = ctx.excessIsError ? new Set(fields.map((field) => field.name)) : undefined
             // The usual case (`optionalWith`): each transformation reads and writes one key of its
             // own, declared by the target. Then each target field knows its transformation, and
             // no overlay is needed at all.
-            const ownKey = steps.every((pst) => pst.from === pst.to) && new Set(steps.map((pst) => pst.from)).size === steps.length
+            const ownKey = steps.every((pst) => pst.from === pst.to) &&
+              new Set(steps.map((pst) => pst.from)).size === steps.length
             const byField = fields.map((field) => steps.find((pst) => pst.to === field.name))
             if (ownKey && steps.every((pst) => fields.some((field) => field.name === pst.to))) {
               // And when `from` is a plain struct of the same keys: read the input directly, with
@@ -288,7 +301,8 @@ const build = (ast: AST.AST, ctx: Context): Step => {
               if (
                 AST.isTypeLiteral(source) && source.indexSignatures.length === 0 &&
                 source.propertySignatures.length === fields.length &&
-                Option.isNone(AST.getParseOptionsAnnotation(source)) && Option.isNone(AST.getDecodingFallbackAnnotation(source)) &&
+                Option.isNone(AST.getParseOptionsAnnotation(source)) &&
+                Option.isNone(AST.getDecodingFallbackAnnotation(source)) &&
                 fields.every((field) => source.propertySignatures.some((ps) => ps.name === field.name))
               ) {
                 const sources = fields.map((field) => {
@@ -366,7 +380,8 @@ const build = (ast: AST.AST, ctx: Context): Step => {
               const overlay = new Map<PropertyKey, Option.Option<unknown>>()
               for (let i = 0; i < steps.length; i++) {
                 const pst = steps[i]!
-                const current = overlay.get(pst.from) ?? (hasOwn.call(record, pst.from) ? Option.some(record[pst.from]) : Option.none())
+                const current = overlay.get(pst.from) ??
+                  (hasOwn.call(record, pst.from) ? Option.some(record[pst.from]) : Option.none())
                 overlay.set(pst.from, Option.none())
                 const o = pst.decode(current)
                 if (Option.isSome(o)) overlay.set(pst.to, o)
@@ -590,7 +605,11 @@ const buildEncode = (ast: AST.AST, ctx: EncodeContext): Step => {
     }
     case "TypeLiteral": {
       if (ast.indexSignatures.length > 0) return delegateEncode(ast, ctx)
-      const signatures = ast.propertySignatures.map((ps) => ({ name: ps.name, optional: ps.isOptional, step: compileEncode(ps.type, ctx) }))
+      const signatures = ast.propertySignatures.map((ps) => ({
+        name: ps.name,
+        optional: ps.isOptional,
+        step: compileEncode(ps.type, ctx)
+      }))
       const names = new Set<PropertyKey>(signatures.map((s) => s.name))
       const excessIsError = ctx.excessIsError
       return (input) => {

@@ -37,7 +37,9 @@ export const StatusMessage = Schema.Struct({
  * @category schemas
  */
 export const Status = Schema.Struct({
-  code: Schema.Union(Schema.JsonNumber, Schema.compose(Schema.NumberFromString, Schema.JsonNumber)).annotations({ arbitrary: () => (fc) => fc.integer({ min: 100, max: 599 }) }),
+  code: Schema.Union(Schema.JsonNumber, Schema.compose(Schema.NumberFromString, Schema.JsonNumber)).annotations({
+    arbitrary: () => (fc) => fc.integer({ min: 100, max: 599 })
+  }),
   message: StatusMessage
 }).annotations({ identifier: "Status" })
 /** @since 0.1.0 */
@@ -133,7 +135,11 @@ export const referenceOf = (body: unknown): string | undefined => {
  * @since 0.1.0
  */
 export const classify = (
-  envelope: { readonly status: Status; readonly serverVersion?: string | undefined; readonly referenceID?: string | undefined },
+  envelope: {
+    readonly status: Status
+    readonly serverVersion?: string | undefined
+    readonly referenceID?: string | undefined
+  },
   httpStatus: number
 ): Either.Either<void, MessageError> => {
   const { code, message } = envelope.status

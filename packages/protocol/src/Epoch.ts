@@ -134,7 +134,13 @@ export const Epoch = (options: { readonly defaultUnit: EpochUnit }) =>
       decode: (raw, _, ast) => {
         const dateTime = fromEpoch(raw)
         return dateTime === undefined
-          ? ParseResult.fail(new ParseResult.Type(ast, raw, `Expected an epoch in seconds or milliseconds, actual ${JSON.stringify(raw)}`))
+          ? ParseResult.fail(
+            new ParseResult.Type(
+              ast,
+              raw,
+              `Expected an epoch in seconds or milliseconds, actual ${JSON.stringify(raw)}`
+            )
+          )
           : ParseResult.succeed(dateTime)
       },
       encode: (dateTime) => Effect.succeed(toEpoch(dateTime, unitRead(dateTime) ?? options.defaultUnit))

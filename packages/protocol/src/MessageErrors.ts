@@ -30,7 +30,8 @@ import { type ErrorId, type MessageEntry, messages, type RetryClass } from "./Me
  * @category models
  */
 export type ErrorTags = {
-  readonly [Id in ErrorId]: (typeof messages)[Id] extends { readonly errorName: infer Name extends string } ? Name : never
+  readonly [Id in ErrorId]: (typeof messages)[Id] extends { readonly errorName: infer Name extends string } ? Name
+    : never
 }
 /**
  * The `_tag` of the error class of a message ID: its catalogue row's `errorName`.
@@ -159,7 +160,10 @@ export interface MessageErrorClass<Id extends ErrorId> extends
 export const MessageErrorClass = <const Id extends ErrorId>(id: Id): MessageErrorClass<Id> => {
   const { errorName, retry, text } = (messages as Record<ErrorId, MessageEntry>)[id]
   class MessageErrorBase extends Schema.TaggedError<MessageErrorBase>()(errorName, {
-    code: Schema.Literal(id as ErrorId).pipe(Schema.propertySignature, Schema.withConstructorDefault((): ErrorId => id)),
+    code: Schema.Literal(id as ErrorId).pipe(
+      Schema.propertySignature,
+      Schema.withConstructorDefault((): ErrorId => id)
+    ),
     text: Schema.String.pipe(Schema.propertySignature, Schema.withConstructorDefault(() => text)),
     ...messageFields
   }) {

@@ -14,9 +14,22 @@ import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
 import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Assumption, type AuthPlacement, componentNames, type EndpointNameOf, type Route, routesOf, withIdempotency } from "./ApiAnnotations.js"
+import {
+  Assumption,
+  type AuthPlacement,
+  componentNames,
+  type EndpointNameOf,
+  type Route,
+  routesOf,
+  withIdempotency
+} from "./ApiAnnotations.js"
 import { StatusEnvelope } from "./Envelope.js"
-import { AccountDetailsRequest, AccountDetailsResponse, InvoiceDetailsRequest, InvoiceDetailsResponse } from "./oms/Account.js"
+import {
+  AccountDetailsRequest,
+  AccountDetailsResponse,
+  InvoiceDetailsRequest,
+  InvoiceDetailsResponse
+} from "./oms/Account.js"
 import { OMS_SERVICES } from "./internal/paths.js"
 import { Environment } from "./oms/Environment.js"
 import { CreateOrderRequest, CreateOrderResponse, OrderDetailsRequest, OrderDetailsResponse } from "./oms/Orders.js"
@@ -41,12 +54,14 @@ import { LicensePlate } from "./Values.js"
  *
  * @since 0.1.0
  */
-export class OmsCredentials extends HttpApiMiddleware.Tag<OmsCredentials>()("@shoplink/protocol/OrderManagementApi/OmsCredentials", {
-  security: {
-    APIKey: HttpApiSecurity.apiKey({ key: "APIKey", in: "header" }),
-    APIToken: HttpApiSecurity.apiKey({ key: "APIToken", in: "query" })
-  }
-}) {}
+export class OmsCredentials
+  extends HttpApiMiddleware.Tag<OmsCredentials>()("@shoplink/protocol/OrderManagementApi/OmsCredentials", {
+    security: {
+      APIKey: HttpApiSecurity.apiKey({ key: "APIKey", in: "header" }),
+      APIToken: HttpApiSecurity.apiKey({ key: "APIToken", in: "query" })
+    }
+  })
+{}
 
 // The path parameter every endpoint has: the environment (`US_QUA`, `CA_QUA`, `US_PRD`, `CA_PRD`).
 const EnvironmentPath = Schema.Struct({ environment: Environment })
@@ -91,7 +106,9 @@ export const DigitalAssetQuery = Schema.Struct(ProductRef.fields)
  *
  * @since 0.1.0
  */
-export const OrderChangeRequest = Schema.Struct(OrderDetailsRequest.fields).annotations({ identifier: "OrderChangeRequest" })
+export const OrderChangeRequest = Schema.Struct(OrderDetailsRequest.fields).annotations({
+  identifier: "OrderChangeRequest"
+})
 
 /**
  * What `deleteOrder` answers (assumed): the envelope, the account and the deleted order's number.
@@ -105,7 +122,9 @@ export const OrderChangeRequest = Schema.Struct(OrderDetailsRequest.fields).anno
  *
  * @since 0.1.0
  */
-export const DeleteOrderResponse = OrderDetailsResponse.omit("orderLines").annotations({ identifier: "DeleteOrderResponse" })
+export const DeleteOrderResponse = OrderDetailsResponse.omit("orderLines").annotations({
+  identifier: "DeleteOrderResponse"
+})
 
 const BASE = `${OMS_SERVICES}/:environment` as const
 
@@ -244,12 +263,16 @@ export class OrderManagementApi extends HttpApi.make("orderManagement")
       .add(openOrder)
       .add(deleteOrder)
       .middleware(OmsCredentials)
-      .addError(StatusEnvelope.annotations({ description: "Error envelope (decode it whatever the HTTP status)" }), { status: 400 })
+      .addError(StatusEnvelope.annotations({ description: "Error envelope (decode it whatever the HTTP status)" }), {
+        status: 400
+      })
   )
   .annotate(OpenApi.Title, "Order Management REST API")
   .annotate(
     OpenApi.Description,
-    `Header APIKey and query APIToken on every call; environment is ${Environment.literals.slice(0, -1).join(", ")} or ${Environment.literals.at(-1)}. submitOrder, openOrder and deleteOrder are sandbox assumptions.`
+    `Header APIKey and query APIToken on every call; environment is ${
+      Environment.literals.slice(0, -1).join(", ")
+    } or ${Environment.literals.at(-1)}. submitOrder, openOrder and deleteOrder are sandbox assumptions.`
   )
   .annotate(OpenApi.Transform, bothCredentials)
 {}

@@ -13,7 +13,14 @@ import * as HttpApiMiddleware from "@effect/platform/HttpApiMiddleware"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as HttpApiSecurity from "@effect/platform/HttpApiSecurity"
 import * as OpenApi from "@effect/platform/OpenApi"
-import { type AuthPlacement, componentNames, type EndpointNameOf, type Route, routesOf, withIdempotency } from "./ApiAnnotations.js"
+import {
+  type AuthPlacement,
+  componentNames,
+  type EndpointNameOf,
+  type Route,
+  routesOf,
+  withIdempotency
+} from "./ApiAnnotations.js"
 import { StatusEnvelope } from "./Envelope.js"
 import { PUNCHOUT_BASE } from "./internal/paths.js"
 import {
@@ -128,7 +135,9 @@ export class PunchoutApi extends HttpApi.make("punchout")
       .add(ReserveOrder)
       .add(ShowCatalog)
       .add(ShowOrder)
-      .addError(StatusEnvelope.annotations({ description: "Error envelope (decode it whatever the HTTP status)" }), { status: 400 })
+      .addError(StatusEnvelope.annotations({ description: "Error envelope (decode it whatever the HTTP status)" }), {
+        status: 400
+      })
   )
   .annotate(OpenApi.Title, "Vendor Punchout API")
   .annotate(OpenApi.Transform, componentNames)
@@ -179,4 +188,3 @@ const byName = new Map(routes.map((r) => [r.name, r]))
  * @since 0.1.0
  */
 export const route = (name: EndpointName): Route<EndpointName> => byName.get(name)!
-

@@ -19,7 +19,10 @@ import { BoundedId } from "./internal/fields.js"
  * @category schemas
  */
 export const ReserveOrderId = Schema.String.pipe(
-  Schema.filter((s) => (/^\d{1,8}$/.test(s) && Number(s) !== 0) || `orderID must be a non-zero integer of 1 to 8 digits, got ${JSON.stringify(s)}`),
+  Schema.filter((s) =>
+    (/^\d{1,8}$/.test(s) && Number(s) !== 0) ||
+    `orderID must be a non-zero integer of 1 to 8 digits, got ${JSON.stringify(s)}`
+  ),
   Schema.brand("ReserveOrderId")
 ).annotations({
   identifier: "ReserveOrderId",
@@ -109,7 +112,9 @@ export type SearchText = typeof SearchText.Type
  * @category schemas
  */
 export const BrandCode = Schema.String.pipe(
-  Schema.filter((s) => /^[A-Za-z0-9]{2,3}$/.test(s) || `brand code must be 2 to 3 letters or digits, got ${JSON.stringify(s)}`),
+  Schema.filter((s) =>
+    /^[A-Za-z0-9]{2,3}$/.test(s) || `brand code must be 2 to 3 letters or digits, got ${JSON.stringify(s)}`
+  ),
   Schema.brand("BrandCode")
 ).annotations({
   identifier: "BrandCode",
@@ -168,7 +173,10 @@ export const COUNTRIES = ["US", "US QA", "CA", "CA QA"] as const
  */
 export const Country = Schema.Literal(...COUNTRIES).annotations({
   identifier: "Country",
-  message: () => ({ message: `country must be one of ${COUNTRIES.map((c) => JSON.stringify(c)).join(", ")}`, override: true })
+  message: () => ({
+    message: `country must be one of ${COUNTRIES.map((c) => JSON.stringify(c)).join(", ")}`,
+    override: true
+  })
 })
 /** @since 0.1.0 */
 export type Country = typeof Country.Type
@@ -286,7 +294,10 @@ export const LenientNumber = Schema.optionalWith(Schema.JsonNumber, { nullable: 
  */
 export const LicensePlate = Schema.Struct({
   licensePlate: Schema.String.pipe(
-    Schema.filter((s) => /^[A-Za-z0-9 -]{1,10}$/.test(s) || `licensePlate must be 1 to 10 letters, digits, spaces or dashes, got ${JSON.stringify(s)}`)
+    Schema.filter((s) =>
+      /^[A-Za-z0-9 -]{1,10}$/.test(s) ||
+      `licensePlate must be 1 to 10 letters, digits, spaces or dashes, got ${JSON.stringify(s)}`
+    )
   ),
   licensePlateState: StateCode
 }).annotations({ identifier: "LicensePlate" })

@@ -49,7 +49,11 @@ const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ").trim()
 // through its contents.
 const describeActual = (actual: unknown, secret: boolean): string => {
   if (actual === null) return "null"
-  if (secret) return typeof actual === "object" ? (Array.isArray(actual) ? "an array" : "an object") : `a ${typeof actual}`
+  if (secret) {
+    return typeof actual === "object"
+      ? (Array.isArray(actual) ? "an array" : "an object")
+      : `a ${typeof actual}`
+  }
   switch (typeof actual) {
     case "undefined":
       return "undefined"
@@ -116,12 +120,17 @@ const annotatedMessage = (issue: ParseResult.ParseIssue): Message | undefined =>
 // Under a `Schema.Redacted` field the value is a secret: its kind is shown, never the value.
 const isRedacted = (ast: AST.AST): boolean => {
   const target = AST.isTransformation(ast) ? ast.to : ast
-  return Option.exists(AST.getTypeConstructorAnnotation(target), (tc) => (tc as { readonly _tag?: unknown })._tag === "effect/Redacted")
+  return Option.exists(
+    AST.getTypeConstructorAnnotation(target),
+    (tc) => (tc as { readonly _tag?: unknown })._tag === "effect/Redacted"
+  )
 }
 
 // Follows the first failing branch down to the rule that broke, collecting the path. The walk is
 // a loop over the issue (whose depth is the schema's, not the value's).
-const firstOf = (issue: ParseResult.ParseIssue): { readonly path: ReadonlyArray<PropertyKey>; readonly message: string } => {
+const firstOf = (
+  issue: ParseResult.ParseIssue
+): { readonly path: ReadonlyArray<PropertyKey>; readonly message: string } => {
   const path: Array<PropertyKey> = []
   let current: ParseResult.ParseIssue = issue
   let secret = false
@@ -158,7 +167,8 @@ const firstOf = (issue: ParseResult.ParseIssue): { readonly path: ReadonlyArray<
       case "Type":
         return {
           path,
-          message: annotated?.message ?? current.message ?? `must be ${expectedOf(current.ast)}, got ${describeActual(current.actual, secret)}`
+          message: annotated?.message ?? current.message ??
+            `must be ${expectedOf(current.ast)}, got ${describeActual(current.actual, secret)}`
         }
       case "Missing": {
         const missing = AST.getMissingMessageAnnotation(current.ast)

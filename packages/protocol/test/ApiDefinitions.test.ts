@@ -15,7 +15,14 @@ describe("PunchoutApi", () => {
       "GET /punchout/v1/ShowOrder idempotent"
     ])
     // The command names are the definition's own (Punchout.Command is read from its type).
-    const commands: ReadonlyArray<Punchout.Command> = ["GetProductQuotes", "CreateOrder", "SubmitOrder", "ReserveOrder", "ShowCatalog", "ShowOrder"]
+    const commands: ReadonlyArray<Punchout.Command> = [
+      "GetProductQuotes",
+      "CreateOrder",
+      "SubmitOrder",
+      "ReserveOrder",
+      "ShowCatalog",
+      "ShowOrder"
+    ]
     const pages: ReadonlyArray<Punchout.BrowserCommand> = ["ShowCatalog", "ShowOrder"]
     expect(PunchoutApi.routes.filter((r) => r.name !== "create").map((r) => r.name)).toEqual(commands)
     expect(PunchoutApi.routes.filter((r) => r.method === "GET").map((r) => r.name)).toEqual(pages)
@@ -35,7 +42,11 @@ describe("PunchoutApi", () => {
 
   it("the annotation is readable on the HttpApi endpoint itself", () => {
     const endpoints = PunchoutApi.PunchoutApi.groups["punchout"]!.endpoints
-    const mode = (name: string) => Context.unsafeGet(endpoints[name]!.annotations as Context.Context<ApiAnnotations.Idempotency>, ApiAnnotations.Idempotency)
+    const mode = (name: string) =>
+      Context.unsafeGet(
+        endpoints[name]!.annotations as Context.Context<ApiAnnotations.Idempotency>,
+        ApiAnnotations.Idempotency
+      )
     expect(mode("CreateOrder")).toBe("unsafe")
     expect(mode("ReserveOrder")).toBe("idempotent")
   })
@@ -54,7 +65,11 @@ describe("PunchoutApi", () => {
 
 describe("OrderManagementApi", () => {
   it("defines every endpoint below /web/services/{environment}, assumptions marked", () => {
-    expect(OrderManagementApi.routes.map((r) => `${r.method} ${r.relativePath} ${r.idempotency}${r.assumption ? " assumed" : ""}`)).toEqual([
+    expect(
+      OrderManagementApi.routes.map((r) =>
+        `${r.method} ${r.relativePath} ${r.idempotency}${r.assumption ? " assumed" : ""}`
+      )
+    ).toEqual([
       "GET /accountDetails idempotent",
       "POST /createOrder unsafe",
       "POST /priceAndAvailablity_v2 idempotent",
@@ -68,7 +83,9 @@ describe("OrderManagementApi", () => {
       "POST /openOrder idempotent assumed",
       "POST /deleteOrder idempotent assumed"
     ])
-    expect(OrderManagementApi.routes.every((r) => r.path === `${OrderManagementApi.BASE_PATH}${r.relativePath}`)).toBe(true)
+    expect(OrderManagementApi.routes.every((r) => r.path === `${OrderManagementApi.BASE_PATH}${r.relativePath}`)).toBe(
+      true
+    )
   })
 
   it("route() gives the schemas and both credentials", () => {

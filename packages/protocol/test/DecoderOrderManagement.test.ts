@@ -25,7 +25,13 @@ const priced = {
     price: 6.49,
     listPrice: null,
     corePrice: 0,
-    brand: { ACABrandID: "BBDF", SERVICEBrandCode: "WIX", SERVICEBrandLogo: "logo", brandDescription: "Brand", brandLogoLevel1URL: "" },
+    brand: {
+      ACABrandID: "BBDF",
+      SERVICEBrandCode: "WIX",
+      SERVICEBrandLogo: "logo",
+      brandDescription: "Brand",
+      brandLogoLevel1URL: ""
+    },
     warehouses: [{ warehouseCode: "DAL", warehouseName: null, quantityAvailable: 14, deliveryDays: null, extra: true }]
   }]
 }
@@ -62,10 +68,13 @@ describe("compiledDecoder", () => {
       const valid = Arbitrary.make(schema).map((value) => Schema.encodeSync(schema)(value))
       const fast = fastPathOf(schema)
       let fastRuns = 0
-      fc.assert(fc.property(valid, (input) => {
-        if (fast(input) !== undefined) fastRuns++
-        agree(schema, input)
-      }), { numRuns: 60 })
+      fc.assert(
+        fc.property(valid, (input) => {
+          if (fast(input) !== undefined) fastRuns++
+          agree(schema, input)
+        }),
+        { numRuns: 60 }
+      )
       // The fast path is exercised, not just the fallback.
       expect(fastRuns).toBeGreaterThan(0)
       const wire = Arbitrary.make(Schema.encodedSchema(schema))
@@ -93,7 +102,9 @@ const agreeStrict = (schema: Schema.Schema<any, any>, input: unknown) => {
   expect(compiled._tag).toBe(reference._tag)
   if (Either.isRight(reference) && Either.isRight(compiled)) {
     expect(ordered(compiled.right)).toBe(ordered(reference.right))
-    if (encodesToItself(schema)) expect(ordered(Schema.encodeSync(schema)(compiled.right))).toBe(ordered(compiled.right))
+    if (encodesToItself(schema)) {
+      expect(ordered(Schema.encodeSync(schema)(compiled.right))).toBe(ordered(compiled.right))
+    }
   } else if (Either.isLeft(reference) && Either.isLeft(compiled)) {
     expect(compiled.left.message).toBe(reference.left.message)
   }
@@ -121,7 +132,14 @@ describe("compiledDecoder with onExcessProperty: error", () => {
   for (const [name, schema] of requests) {
     it(`agrees with Effect on ${name}, with and without undeclared keys`, () => {
       const valid = Arbitrary.make(schema).map((value) => Schema.encodeSync(schema)(value))
-      fc.assert(fc.property(valid, fc.boolean(), (input, extra) => agreeStrict(schema, extra ? { ...input, extra: true } : input)), { numRuns: 60 })
+      fc.assert(
+        fc.property(
+          valid,
+          fc.boolean(),
+          (input, extra) => agreeStrict(schema, extra ? { ...input, extra: true } : input)
+        ),
+        { numRuns: 60 }
+      )
       const wire = Arbitrary.make(Schema.encodedSchema(schema))
       fc.assert(fc.property(wire, (input) => agreeStrict(schema, input)), { numRuns: 60 })
     })

@@ -45,10 +45,13 @@ describe("compiledDecoder", () => {
       const valid = Arbitrary.make(schema).map((value) => Schema.encodeSync(schema)(value))
       const fast = fastPathOf(schema)
       let fastRuns = 0
-      fc.assert(fc.property(valid, (input) => {
-        if (fast(input) !== undefined) fastRuns++
-        agree(schema, input)
-      }), { numRuns: 60 })
+      fc.assert(
+        fc.property(valid, (input) => {
+          if (fast(input) !== undefined) fastRuns++
+          agree(schema, input)
+        }),
+        { numRuns: 60 }
+      )
       // The fast path is exercised, not just the fallback.
       expect(fastRuns).toBeGreaterThan(0)
       const wire = Arbitrary.make(Schema.encodedSchema(schema))

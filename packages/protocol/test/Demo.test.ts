@@ -24,8 +24,12 @@ describe("examples/demo.mjs", () => {
 
   it("prints the quote webhook lines", () => {
     expect(run.stdout).toContain("== Quote webhook for RO-1042: 2 lines")
-    expect(run.stdout).toContain("WIX 51515 Engine Oil Filter x2 @ 6.49 = 12.98; (no quality); order by 2025-11-22T00:00:00.000Z")
-    expect(run.stdout).toContain("WAG MGD1234 Disc Brake Pad Set x1 @ 41.50 = 41.50; Premium; order by 2025-11-22T00:00:00.000Z")
+    expect(run.stdout).toContain(
+      "WIX 51515 Engine Oil Filter x2 @ 6.49 = 12.98; (no quality); order by 2025-11-22T00:00:00.000Z"
+    )
+    expect(run.stdout).toContain(
+      "WAG MGD1234 Disc Brake Pad Set x1 @ 41.50 = 41.50; Premium; order by 2025-11-22T00:00:00.000Z"
+    )
   })
 
   it("prints the error envelope as a typed, retryable error", () => {

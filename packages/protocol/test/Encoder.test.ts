@@ -43,8 +43,17 @@ describe("compiledEncoder agrees with Schema.encodeUnknownEither", () => {
       for (const options of [undefined, { onExcessProperty: "error" as const }]) {
         fc.assert(fc.property(values, (value) => agreeEncode(schema, value, options)), { numRuns: 150 })
         fc.assert(
-          fc.property(values, fc.string(), fc.anything(), (value, key, extra) =>
-            agreeEncode(schema, typeof value === "object" && value !== null ? { ...value, [key]: extra } : value, options)),
+          fc.property(
+            values,
+            fc.string(),
+            fc.anything(),
+            (value, key, extra) =>
+              agreeEncode(
+                schema,
+                typeof value === "object" && value !== null ? { ...value, [key]: extra } : value,
+                options
+              )
+          ),
           { numRuns: 60 }
         )
         fc.assert(fc.property(fc.anything(), (input) => agreeEncode(schema, input, options)), { numRuns: 60 })
@@ -54,10 +63,14 @@ describe("compiledEncoder agrees with Schema.encodeUnknownEither", () => {
 
   it("takes the fast path on valid request bodies (no detour through Effect's encoder)", () => {
     const quotes = encodeFastPathOf(Punchout.GetProductQuotesRequest, { onExcessProperty: "error" })
-    expect(quotes({ productID: "51515", brandID: "WIX", quantity: 2 })).toEqual({ value: { productID: "51515", brandID: "WIX", quantity: "2" } })
+    expect(quotes({ productID: "51515", brandID: "WIX", quantity: 2 })).toEqual({
+      value: { productID: "51515", brandID: "WIX", quantity: "2" }
+    })
     const prices = encodeFastPathOf(OrderManagement.PriceAndAvailabilityRequest, { onExcessProperty: "error" })
     const request = { customerAccountNo: "100200", items: [{ productID: "51515", brandCode: "WIX", quantity: 2 }] }
-    expect(prices(request)?.value).toEqual(Schema.encodeUnknownSync(OrderManagement.PriceAndAvailabilityRequest)(request))
+    expect(prices(request)?.value).toEqual(
+      Schema.encodeUnknownSync(OrderManagement.PriceAndAvailabilityRequest)(request)
+    )
     expect(quotes({ productID: "51515", quantity: 0 })).toBeUndefined()
   })
 

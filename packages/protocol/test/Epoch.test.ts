@@ -7,10 +7,12 @@ const millis = 1763769600000
 const iso = "2025-11-22T00:00:00.000Z"
 
 describe("Epoch codecs", () => {
-  it.each([
-    ["EpochSeconds", Epoch.EpochSeconds],
-    ["EpochMillis", Epoch.EpochMillis]
-  ] as const)("%s: 10-digit seconds and 13-digit milliseconds are the same instant", (_, schema) => {
+  it.each(
+    [
+      ["EpochSeconds", Epoch.EpochSeconds],
+      ["EpochMillis", Epoch.EpochMillis]
+    ] as const
+  )("%s: 10-digit seconds and 13-digit milliseconds are the same instant", (_, schema) => {
     const fromSeconds = Schema.decodeUnknownSync(schema)(seconds)
     const fromMillis = Schema.decodeUnknownSync(schema)(millis)
     expect(DateTime.formatIso(fromSeconds)).toBe(iso)
@@ -45,22 +47,24 @@ describe("Epoch codecs", () => {
     expect(Epoch.unitRead(at)).toBeUndefined()
   })
 
-  it.each([
-    ["empty string", ""],
-    ["words", "tomorrow"],
-    ["hexadecimal", "0x10"],
-    ["exponent", "1e3"],
-    ["Infinity text", "Infinity"],
-    ["ISO date", "2025-11-22T00:00:00Z"],
-    ["negative", -5],
-    ["negative text", "-1763769600"],
-    ["NaN", Number.NaN],
-    ["Infinity", Number.POSITIVE_INFINITY],
-    ["out of range", 1.5e300],
-    ["null", null],
-    ["boolean", true],
-    ["object", { seconds }]
-  ] as const)("garbage is refused: %s", (_, input) => {
+  it.each(
+    [
+      ["empty string", ""],
+      ["words", "tomorrow"],
+      ["hexadecimal", "0x10"],
+      ["exponent", "1e3"],
+      ["Infinity text", "Infinity"],
+      ["ISO date", "2025-11-22T00:00:00Z"],
+      ["negative", -5],
+      ["negative text", "-1763769600"],
+      ["NaN", Number.NaN],
+      ["Infinity", Number.POSITIVE_INFINITY],
+      ["out of range", 1.5e300],
+      ["null", null],
+      ["boolean", true],
+      ["object", { seconds }]
+    ] as const
+  )("garbage is refused: %s", (_, input) => {
     const result = Schema.decodeUnknownEither(Epoch.EpochSeconds)(input)
     expect(Either.isLeft(result)).toBe(true)
     if (Either.isLeft(result)) expect(String(result.left)).toContain("Epoch(seconds)")

@@ -46,8 +46,12 @@ describe("MessageCatalog.messages matches the spec's Errors table", () => {
       const entry = MessageCatalog.isMessageId(row.id) ? MessageCatalog.messages[row.id] : undefined
       if (entry === undefined) problems.push(`${row.id} is missing`)
       else {
-        if (entry.text !== row.text) problems.push(`${row.id} text ${JSON.stringify(entry.text)} ≠ spec ${JSON.stringify(row.text)}`)
-        if (entry.meaning !== row.meaning) problems.push(`${row.id} meaning ${JSON.stringify(entry.meaning)} ≠ spec ${JSON.stringify(row.meaning)}`)
+        if (entry.text !== row.text) {
+          problems.push(`${row.id} text ${JSON.stringify(entry.text)} ≠ spec ${JSON.stringify(row.text)}`)
+        }
+        if (entry.meaning !== row.meaning) {
+          problems.push(`${row.id} meaning ${JSON.stringify(entry.meaning)} ≠ spec ${JSON.stringify(row.meaning)}`)
+        }
         if (entry.api !== "order-management") problems.push(`${row.id} is not marked order-management`)
       }
     }
@@ -56,7 +60,9 @@ describe("MessageCatalog.messages matches the spec's Errors table", () => {
 
   it("the catalogue has no order-management ID the spec lacks", () => {
     const specIds = new Set(rows.map((row) => row.id))
-    const extra = entries.filter(([id, entry]) => entry.api === "order-management" && !specIds.has(id)).map(([id]) => id)
+    const extra = entries.filter(([id, entry]) => entry.api === "order-management" && !specIds.has(id)).map(([id]) =>
+      id
+    )
     expect(extra).toEqual([])
   })
 
@@ -163,7 +169,12 @@ describe("error classes made from the catalogue rows", () => {
   it("MessageErrorClass makes a class from a row; each exported class is one", () => {
     class Locked extends MessageErrors.MessageErrorClass("API0258") {}
     const error = new Locked({ httpStatus: 409, referenceID: "RO-2" })
-    expect(error).toMatchObject({ _tag: "OrderLocked", code: "API0258", text: "Order is locked by another job", retryClass: "retryable" })
+    expect(error).toMatchObject({
+      _tag: "OrderLocked",
+      code: "API0258",
+      text: "Order is locked by another job",
+      retryClass: "retryable"
+    })
     expect(error.message).toBe("API0258: Order is locked by another job (HTTP 409, referenceID RO-2)")
     expect(Locked.code).toBe("API0258")
     expect(Object.getPrototypeOf(Protocol.OrderLocked)).not.toBe(Object.getPrototypeOf(Locked))
@@ -191,8 +202,17 @@ describe("MessageError.fromReport", () => {
         serverVersion: "2.7.3"
       })
       expect(error._tag).toBe(errorName)
-      expect(error).toBeInstanceOf(MessageErrors.catalogErrorClasses[id as keyof typeof MessageErrors.catalogErrorClasses])
-      expect(error).toMatchObject({ code: id, text: "What this server said", httpStatus: 400, statusCode: 400, referenceID: "RO-7", serverVersion: "2.7.3" })
+      expect(error).toBeInstanceOf(
+        MessageErrors.catalogErrorClasses[id as keyof typeof MessageErrors.catalogErrorClasses]
+      )
+      expect(error).toMatchObject({
+        code: id,
+        text: "What this server said",
+        httpStatus: 400,
+        statusCode: 400,
+        referenceID: "RO-7",
+        serverVersion: "2.7.3"
+      })
     }
   )
 
@@ -206,7 +226,12 @@ describe("MessageError.fromReport", () => {
   it("an unknown ID gives UnknownMessage with the ID and text", () => {
     const error = MessageError.fromReport({ id: "API0999", text: "A rule added later", httpStatus: 422 })
     expect(error).toBeInstanceOf(MessageError.UnknownMessage)
-    expect(error).toMatchObject({ _tag: "UnknownMessage", code: "API0999", text: "A rule added later", retryClass: "invalid" })
+    expect(error).toMatchObject({
+      _tag: "UnknownMessage",
+      code: "API0999",
+      text: "A rule added later",
+      retryClass: "invalid"
+    })
     expect(error.message).toBe("API0999: A rule added later (HTTP 422)")
   })
 
@@ -224,7 +249,12 @@ describe("MessageError.fromReport", () => {
   it("never throws, whatever the report", () => {
     FastCheck.assert(
       FastCheck.property(
-        FastCheck.option(FastCheck.oneof(FastCheck.string(), FastCheck.constantFrom(...Object.keys(MessageCatalog.messages), "__proto__", "constructor"))),
+        FastCheck.option(
+          FastCheck.oneof(
+            FastCheck.string(),
+            FastCheck.constantFrom(...Object.keys(MessageCatalog.messages), "__proto__", "constructor")
+          )
+        ),
         FastCheck.option(FastCheck.string()),
         FastCheck.integer({ min: 0, max: 999 }),
         (id, text, httpStatus) => {
@@ -255,11 +285,19 @@ describe("Envelope.classify", () => {
   })
 
   it("200 + an error ID is that error, whatever the HTTP status", () => {
-    const outcome = Envelope.classify(envelope(200, { ID: "API0258", text: "Order is locked by another job" }, { referenceID: "RO-3" }), 200)
+    const outcome = Envelope.classify(
+      envelope(200, { ID: "API0258", text: "Order is locked by another job" }, { referenceID: "RO-3" }),
+      200
+    )
     expect(Either.isLeft(outcome)).toBe(true)
     if (Either.isLeft(outcome)) {
       expect(outcome.left).toBeInstanceOf(Protocol.OrderLocked)
-      expect(outcome.left).toMatchObject({ httpStatus: 200, statusCode: 200, referenceID: "RO-3", serverVersion: "2.7.3" })
+      expect(outcome.left).toMatchObject({
+        httpStatus: 200,
+        statusCode: 200,
+        referenceID: "RO-3",
+        serverVersion: "2.7.3"
+      })
       expect(outcome.left.retryClass).toBe("retryable")
     }
   })
@@ -271,7 +309,10 @@ describe("Envelope.classify", () => {
   })
 
   it("500 + API0327 drop-ship recommendation", () => {
-    const outcome = Envelope.classify(envelope(500, { ID: "API0327", text: "Drop ship address update is recommended" }), 500)
+    const outcome = Envelope.classify(
+      envelope(500, { ID: "API0327", text: "Drop ship address update is recommended" }),
+      500
+    )
     expect(Either.isLeft(outcome) && outcome.left).toBeInstanceOf(Protocol.DropShipAddressRecommended)
     expect(Either.isLeft(outcome) && outcome.left).toMatchObject({ httpStatus: 500, statusCode: 500 })
   })
@@ -285,7 +326,11 @@ describe("Envelope.classify", () => {
   it("a non-2xx status code without an ID is UnknownMessage", () => {
     const outcome = Envelope.classify(envelope(503, { text: "Service Unavailable" }), 503)
     expect(Either.isLeft(outcome) && outcome.left).toBeInstanceOf(MessageError.UnknownMessage)
-    expect(Either.isLeft(outcome) && outcome.left).toMatchObject({ code: "", text: "Service Unavailable", retryClass: "server" })
+    expect(Either.isLeft(outcome) && outcome.left).toMatchObject({
+      code: "",
+      text: "Service Unavailable",
+      retryClass: "server"
+    })
   })
 
   it("the envelope decides, not the HTTP status", () => {

@@ -27,8 +27,11 @@ const table = (
   bad: ReadonlyArray<Case>
 ) =>
   describe(name, () => {
-    it.each(good.map((input) => [JSON.stringify(input), input] as const))("accepts %s", (_, input) => accepts(schema, input))
-    it.each(bad.map((c) => [JSON.stringify(c.input), c] as const))("refuses %s", (_, c) => {
+    it.each(good.map((input) => [JSON.stringify(input), input] as const))("accepts %s", (_, input) =>
+      accepts(schema, input))
+    it.each(bad.map((c) =>
+      [JSON.stringify(c.input), c] as const
+    ))("refuses %s", (_, c) => {
       const message = failureOf(schema, c.input)
       for (const expected of c.says) {
         if (typeof expected === "string") expect(message).toContain(expected)
@@ -70,7 +73,10 @@ table("BrandCode (SERVICEBrandCode)", OrderManagement.BrandInformation, [
   { ACABrandID: "BBDF", SERVICEBrandCode: "WI" },
   { ACABrandID: "BBDF", SERVICEBrandCode: "WIX" }
 ], [
-  { input: { ACABrandID: "BBDF", SERVICEBrandCode: "W" }, says: ["[\"SERVICEBrandCode\"]", "brand code must be 2 to 3 letters or digits"] },
+  {
+    input: { ACABrandID: "BBDF", SERVICEBrandCode: "W" },
+    says: ["[\"SERVICEBrandCode\"]", "brand code must be 2 to 3 letters or digits"]
+  },
   { input: { ACABrandID: "BBDF", SERVICEBrandCode: "WIXX" }, says: ["SERVICEBrandCode", "2 to 3"] },
   { input: { ACABrandID: "BBDF", SERVICEBrandCode: "W-X" }, says: ["SERVICEBrandCode", "letters or digits"] }
 ])
@@ -78,13 +84,19 @@ table("BrandCode (SERVICEBrandCode)", OrderManagement.BrandInformation, [
 table("StateCode (licensePlateState)", Values.LicensePlate, [
   { licensePlate: "8ABC123", licensePlateState: "CA" }
 ], [
-  { input: { licensePlate: "8ABC123", licensePlateState: "ca" }, says: ["[\"licensePlateState\"]", "two-letter upper-case"] },
+  {
+    input: { licensePlate: "8ABC123", licensePlateState: "ca" },
+    says: ["[\"licensePlateState\"]", "two-letter upper-case"]
+  },
   { input: { licensePlate: "8ABC123", licensePlateState: "CAL" }, says: ["licensePlateState", "two-letter"] },
   { input: { licensePlate: "8ABC123" }, says: ["[\"licensePlateState\"]", "is missing"] }
 ])
 
 table("LicensePlate", Values.LicensePlate, [{ licensePlate: "ABC 12-3", licensePlateState: "TX" }], [
-  { input: { licensePlate: "", licensePlateState: "TX" }, says: ["[\"licensePlate\"]", "1 to 10 letters, digits, spaces or dashes"] },
+  {
+    input: { licensePlate: "", licensePlateState: "TX" },
+    says: ["[\"licensePlate\"]", "1 to 10 letters, digits, spaces or dashes"]
+  },
   { input: { licensePlate: "ABC!23", licensePlateState: "TX" }, says: ["licensePlate", "letters, digits"] },
   { input: { licensePlate: "ABCDEFGHIJK", licensePlateState: "TX" }, says: ["licensePlate", "1 to 10"] }
 ])
@@ -106,13 +118,18 @@ table("Country", Punchout.CreateSessionRequest, [
   createSession({ country: "CA" }),
   createSession({ country: "CA QA" })
 ], [
-  { input: createSession({ country: "MX" }), says: ["[\"country\"]", "country must be one of \"US\", \"US QA\", \"CA\", \"CA QA\""] },
+  {
+    input: createSession({ country: "MX" }),
+    says: ["[\"country\"]", "country must be one of \"US\", \"US QA\", \"CA\", \"CA QA\""]
+  },
   { input: createSession({ country: "us" }), says: ["country", "one of"] },
   { input: createSession({ country: "USQA" }), says: ["country", "one of"] }
 ])
 
 table("HttpUrl (session webhooks)", Punchout.CreateSessionRequest, [
-  createSession({ webhooks: { order: "http://localhost:8080/o", quote: "https://sms.example/q", callback: "https://sms.example/c" } })
+  createSession({
+    webhooks: { order: "http://localhost:8080/o", quote: "https://sms.example/q", callback: "https://sms.example/c" }
+  })
 ], [
   {
     input: createSession({ webhooks: { order: "ftp://sms.example/o", quote: "https://sms.example/q" } }),
@@ -123,7 +140,9 @@ table("HttpUrl (session webhooks)", Punchout.CreateSessionRequest, [
     says: ["[\"quote\"]", "must be an absolute http(s) URL"]
   },
   {
-    input: createSession({ webhooks: { order: "https://sms.example/o", quote: "https://sms.example/q", callback: "javascript:alert(1)" } }),
+    input: createSession({
+      webhooks: { order: "https://sms.example/o", quote: "https://sms.example/q", callback: "javascript:alert(1)" }
+    }),
     says: ["[\"callback\"]", "http(s) URL"]
   }
 ])
@@ -165,16 +184,25 @@ table("ShowCatalog rules", Punchout.ShowCatalogQuery, [
   catalog({ searchTerm: "brake pads", baseVehicleID: "5678" }),
   catalog({ baseVehicleID: "5678" })
 ], [
-  { input: catalog({ searchTerm: "brake pads" }), says: ["searchTerm needs a vehicle", "vin", "licensePlate", "baseVehicleID"] },
+  {
+    input: catalog({ searchTerm: "brake pads" }),
+    says: ["searchTerm needs a vehicle", "vin", "licensePlate", "baseVehicleID"]
+  },
   { input: catalog({ licensePlate: "8ABC123" }), says: ["licensePlate must be accompanied by licensePlateState"] },
   { input: catalog({ licensePlateState: "CA" }), says: ["licensePlateState is only used with licensePlate"] },
   {
     input: catalog({ licensePlate: "8ABC123", licenseState: "CA" }),
     says: ["parameter licenseState was renamed licensePlateState"]
   },
-  { input: catalog({ searchTerm: "brake pads", baseVehicleId: "5678" }), says: ["parameter baseVehicleId was renamed baseVehicleID"] },
+  {
+    input: catalog({ searchTerm: "brake pads", baseVehicleId: "5678" }),
+    says: ["parameter baseVehicleId was renamed baseVehicleID"]
+  },
   { input: catalog({ baseVehicleID: "V8" }), says: ["[\"baseVehicleID\"]", "ACES base vehicle ID (digits)"] },
-  { input: catalog({ vin: "1M8GDM9AXKP0427I8", searchTerm: "x" }), says: ["[\"vin\"]", "invalid character \"I\" at position 16"] },
+  {
+    input: catalog({ vin: "1M8GDM9AXKP0427I8", searchTerm: "x" }),
+    says: ["[\"vin\"]", "invalid character \"I\" at position 16"]
+  },
   { input: catalog({ token: "" }), says: ["[\"token\"]", "token must not be empty"] }
 ])
 
@@ -187,7 +215,10 @@ table("ProductSearch needs a criterion", OrderManagement.ProductSearch, [
 ], [
   { input: {}, says: ["a product search needs searchText, categoryCode, vehicleGroupId, vin or licensePlate"] },
   { input: { searchText: "ab" }, says: ["[\"searchText\"]", "searchText must be 3 or more characters"] },
-  { input: { licensePlate: { licensePlate: "8ABC123" } }, says: ["[\"licensePlate\"]", "[\"licensePlateState\"]", "is missing"] }
+  {
+    input: { licensePlate: { licensePlate: "8ABC123" } },
+    says: ["[\"licensePlate\"]", "[\"licensePlateState\"]", "is missing"]
+  }
 ])
 
 table("Environment", OrderManagement.Environment, ["US_QUA", "CA_PRD"], [
@@ -202,6 +233,9 @@ describe("the ShowCatalog rule is also a plain function", () => {
   })
 
   it("the legacy names map to the current ones", () => {
-    expect(Punchout.LEGACY_SHOW_CATALOG_PARAMETERS).toEqual({ licenseState: "licensePlateState", baseVehicleId: "baseVehicleID" })
+    expect(Punchout.LEGACY_SHOW_CATALOG_PARAMETERS).toEqual({
+      licenseState: "licensePlateState",
+      baseVehicleId: "baseVehicleID"
+    })
   })
 })

@@ -64,7 +64,9 @@ describe("round trip of every exported schema", () => {
     for (const name of cannotRoundTrip.keys()) expect(names).toContain(name)
   })
 
-  describe.each(schemas.filter(({ name }) => !cannotRoundTrip.has(name)).map(({ name, schema }) => [name, schema] as const))(
+  describe.each(
+    schemas.filter(({ name }) => !cannotRoundTrip.has(name)).map(({ name, schema }) => [name, schema] as const)
+  )(
     "%s",
     (name, schema) => {
       const equivalent = Schema.equivalence(schema)

@@ -6,7 +6,8 @@ import { OrderManagement, OrderRules, Values } from "../src/index.js"
 
 describe("OrderManagement.invoiceDateProblem", () => {
   const today = "20261121"
-  const check = (query: { invoiceNo?: string; fromDate?: string; toDate?: string }) => OrderManagement.invoiceDateProblem(query, today)
+  const check = (query: { invoiceNo?: string; fromDate?: string; toDate?: string }) =>
+    OrderManagement.invoiceDateProblem(query, today)
 
   it("both dates without an invoice number (API0266), blaming the missing one", () => {
     const rule = "is required: both fromDate and toDate must be provided if invoiceNo is not provided"
@@ -28,7 +29,11 @@ describe("OrderManagement.invoiceDateProblem", () => {
       field: "toDate",
       rule: "must not be later than today (20261121)"
     })
-    expect(check({ fromDate: "20261120", toDate: "20261110" })).toEqual({ id: "API0265", field: "fromDate", rule: "cannot be greater than toDate" })
+    expect(check({ fromDate: "20261120", toDate: "20261110" })).toEqual({
+      id: "API0265",
+      field: "fromDate",
+      rule: "cannot be greater than toDate"
+    })
     expect(check({ fromDate: "20261101", toDate: "20261121" })).toBeUndefined()
     expect(check({ fromDate: "20261121", toDate: "20261121" })).toBeUndefined()
     // With an invoice number the dates are optional, but any given must still hold.
@@ -36,7 +41,11 @@ describe("OrderManagement.invoiceDateProblem", () => {
   })
 
   it("a malformed or impossible date is the date's message", () => {
-    expect(check({ fromDate: "2026-11-01", toDate: "20261101" })).toMatchObject({ id: "API0263", field: "fromDate", rule: "must be a date as yyyymmdd, got \"2026-11-01\"" })
+    expect(check({ fromDate: "2026-11-01", toDate: "20261101" })).toMatchObject({
+      id: "API0263",
+      field: "fromDate",
+      rule: "must be a date as yyyymmdd, got \"2026-11-01\""
+    })
     expect(check({ fromDate: "20261101", toDate: "20260230" })).toMatchObject({ id: "API0264", field: "toDate" })
   })
 
@@ -50,7 +59,10 @@ describe("OrderManagement.invoiceDateProblem", () => {
     if (fromDate.epochMillis > toDate.epochMillis) return "API0265"
     return undefined
   }
-  const clientBefore = (input: { invoiceNo?: string; fromDate?: string; toDate?: string }, now: string): string | undefined => {
+  const clientBefore = (
+    input: { invoiceNo?: string; fromDate?: string; toDate?: string },
+    now: string
+  ): string | undefined => {
     const { fromDate, invoiceNo, toDate } = input
     if (invoiceNo === undefined && (fromDate === undefined || toDate === undefined)) return "API0266"
     if (fromDate !== undefined && fromDate > now) return "API0263"
@@ -70,7 +82,10 @@ describe("OrderManagement.invoiceDateProblem", () => {
         FastCheck.integer({ min: 0, max: 86_399_999 }),
         (from, to, todayNumber, millis) => {
           const now = todayNumber * 86_400_000 + millis
-          const problem = OrderManagement.invoiceDateProblem({ fromDate: from ?? undefined, toDate: to ?? undefined }, dayOf(todayNumber))
+          const problem = OrderManagement.invoiceDateProblem(
+            { fromDate: from ?? undefined, toDate: to ?? undefined },
+            dayOf(todayNumber)
+          )
           expect(problem?.id).toBe(sandboxBefore(from ?? "", to ?? "", now))
         }
       ),
@@ -88,7 +103,9 @@ describe("OrderManagement.invoiceDateProblem", () => {
             ...(fromDate === undefined ? {} : { fromDate }),
             ...(toDate === undefined ? {} : { toDate })
           }
-          expect(OrderManagement.invoiceDateProblem(input, dayOf(todayNumber))?.id).toBe(clientBefore(input, dayOf(todayNumber)))
+          expect(OrderManagement.invoiceDateProblem(input, dayOf(todayNumber))?.id).toBe(
+            clientBefore(input, dayOf(todayNumber))
+          )
         }
       ),
       { numRuns: 500 }
@@ -108,7 +125,9 @@ describe("OrderRules", () => {
   it("what each status forbids", () => {
     const statuses = [undefined, "API0200", "API0282", "API0283", "API0284", "API0285", "API0286"] as const
     const table = Object.fromEntries(
-      (["submit", "change", "delete"] as const).map((action) => [action, statuses.map((status) => OrderRules.refusal(action, status) ?? "-")])
+      (["submit", "change", "delete"] as const).map((
+        action
+      ) => [action, statuses.map((status) => OrderRules.refusal(action, status) ?? "-")])
     )
     expect(table).toEqual({
       submit: ["-", "-", "API0272", "API0247", "API0268", "API0268", "API0268"],

@@ -31,8 +31,14 @@ const decoded = {
   CreateSessionRequest: Schema.decodeUnknownSync(Punchout.CreateSessionRequest)(createRequest),
   SessionGranted: Schema.decodeUnknownSync(Punchout.SessionGranted)(createResponse.punchout),
   CreateSessionResponse: Schema.decodeUnknownSync(Punchout.CreateSessionResponse)(createResponse),
-  ShowCatalogParams: Schema.decodeUnknownSync(Punchout.ShowCatalogParams)({ token: SESSION_TOKEN, baseVehicleID: "5678" }),
-  ShowCatalogQuery: Schema.decodeUnknownSync(Punchout.ShowCatalogQuery)({ token: SESSION_TOKEN, baseVehicleID: "5678" }),
+  ShowCatalogParams: Schema.decodeUnknownSync(Punchout.ShowCatalogParams)({
+    token: SESSION_TOKEN,
+    baseVehicleID: "5678"
+  }),
+  ShowCatalogQuery: Schema.decodeUnknownSync(Punchout.ShowCatalogQuery)({
+    token: SESSION_TOKEN,
+    baseVehicleID: "5678"
+  }),
   ShowOrderParams: Schema.decodeUnknownSync(Punchout.ShowOrderParams)({ token: SESSION_TOKEN, orderId: "10423" })
 }
 
@@ -91,6 +97,9 @@ describe("secrets never print", () => {
     const wire = Schema.encodeSync(Punchout.CreateSessionRequest)(decoded.CreateSessionRequest)
     expect(wire.apiKey).toBe(VENDOR_API_KEY)
     expect(wire.apiToken).toBe(CUSTOMER_API_TOKEN)
-    expect(Schema.encodeSync(Punchout.ShowCatalogQuery)(decoded.ShowCatalogParams)).toEqual({ token: SESSION_TOKEN, baseVehicleID: "5678" })
+    expect(Schema.encodeSync(Punchout.ShowCatalogQuery)(decoded.ShowCatalogParams)).toEqual({
+      token: SESSION_TOKEN,
+      baseVehicleID: "5678"
+    })
   })
 })

@@ -136,17 +136,28 @@ describe("what the samples decode to", () => {
   })
 
   it("order webhook: numeric and string statuses decode to the same string; encode writes a number", () => {
-    const numeric = Schema.decodeUnknownSync(Punchout.OrderWebhook)({ referenceID: "RO-1", order: { ...order, status: 3 } })
-    const text = Schema.decodeUnknownSync(Punchout.OrderWebhook)({ referenceID: "RO-1", order: { ...order, status: "3" } })
+    const numeric = Schema.decodeUnknownSync(Punchout.OrderWebhook)({
+      referenceID: "RO-1",
+      order: { ...order, status: 3 }
+    })
+    const text = Schema.decodeUnknownSync(Punchout.OrderWebhook)({
+      referenceID: "RO-1",
+      order: { ...order, status: "3" }
+    })
     expect(numeric.order.status).toBe("3")
     expect(text.order.status).toBe("3")
     expect(Schema.encodeSync(Punchout.OrderWebhook)(text).order.status).toBe(3)
     // The command responses carry the status as a string.
-    expect(Schema.encodeSync(Punchout.Order)(Schema.decodeUnknownSync(Punchout.Order)({ ...order, status: 0 })).status).toBe("0")
+    expect(Schema.encodeSync(Punchout.Order)(Schema.decodeUnknownSync(Punchout.Order)({ ...order, status: 0 })).status)
+      .toBe("0")
   })
 
   it("CreateOrder: the two body shapes stay apart", () => {
-    const single = Schema.decodeUnknownSync(Punchout.CreateOrderRequest)({ productID: "51515", brandID: "WIX", quantity: "2" })
+    const single = Schema.decodeUnknownSync(Punchout.CreateOrderRequest)({
+      productID: "51515",
+      brandID: "WIX",
+      quantity: "2"
+    })
     const multiple = Schema.decodeUnknownSync(Punchout.CreateOrderRequest)({
       referenceID: "RO-1",
       quotes: [{ productID: "51515", brandID: "WIX", quantity: 2 }]
@@ -154,7 +165,11 @@ describe("what the samples decode to", () => {
     expect("quotes" in single).toBe(false)
     expect("quotes" in single ? undefined : single.quantity).toBe(2)
     expect("quotes" in multiple ? multiple.quotes.length : 0).toBe(1)
-    expect(Schema.encodeSync(Punchout.CreateOrderRequest)(single)).toEqual({ productID: "51515", brandID: "WIX", quantity: "2" })
+    expect(Schema.encodeSync(Punchout.CreateOrderRequest)(single)).toEqual({
+      productID: "51515",
+      brandID: "WIX",
+      quantity: "2"
+    })
   })
 
   it("ReserveOrder: referenceId null is no reference", () => {
@@ -171,7 +186,10 @@ describe("what the samples decode to", () => {
   })
 
   it("ExportButtons: postExportAction is always KEEP_INVENTORY on the wire, anything else is refused", () => {
-    const encoded = Schema.encodeSync(Punchout.ExportButtons)({ export: { visible: false }, exportAndSave: { visible: true } })
+    const encoded = Schema.encodeSync(Punchout.ExportButtons)({
+      export: { visible: false },
+      exportAndSave: { visible: true }
+    })
     expect(encoded.exportAndSave).toEqual({ visible: true, postExportAction: Punchout.KEEP_INVENTORY })
     const refused = Schema.decodeUnknownEither(Punchout.ExportButtons)({
       export: { visible: true },
@@ -189,10 +207,17 @@ describe("what the samples decode to", () => {
   })
 
   it("accountDetails: submitDate yyyymmdd is a UTC day", () => {
-    const request = Schema.decodeUnknownSync(OrderManagement.AccountDetailsRequest)({ customerAccountNo: "100200", submitDate: "20261121" })
+    const request = Schema.decodeUnknownSync(OrderManagement.AccountDetailsRequest)({
+      customerAccountNo: "100200",
+      submitDate: "20261121"
+    })
     expect(DateTime.formatIso(request.submitDate)).toBe("2026-11-21T00:00:00.000Z")
     for (const bad of ["2026-11-21", "20260230", "2026112", ""]) {
-      expect(Either.isLeft(Schema.decodeUnknownEither(OrderManagement.AccountDetailsRequest)({ customerAccountNo: "1", submitDate: bad })))
+      expect(
+        Either.isLeft(
+          Schema.decodeUnknownEither(OrderManagement.AccountDetailsRequest)({ customerAccountNo: "1", submitDate: bad })
+        )
+      )
         .toBe(true)
     }
   })

@@ -19,10 +19,13 @@ describe("VIN check digit (49 CFR 565)", () => {
     expect(Either.isRight(Schema.decodeUnknownEither(Vin.Vin)(vin))).toBe(true)
   })
 
-  it.each(mismatches)("$vin: CheckDigitMismatch (expected $expected), yet the Vin schema accepts it", ({ actual, expected, vin }) => {
-    expect(Vin.checkDigit(vin)).toEqual({ _tag: "CheckDigitMismatch", expected, actual })
-    expect(Schema.decodeUnknownSync(Vin.Vin)(vin)).toBe(vin)
-  })
+  it.each(mismatches)(
+    "$vin: CheckDigitMismatch (expected $expected), yet the Vin schema accepts it",
+    ({ actual, expected, vin }) => {
+      expect(Vin.checkDigit(vin)).toEqual({ _tag: "CheckDigitMismatch", expected, actual })
+      expect(Schema.decodeUnknownSync(Vin.Vin)(vin)).toBe(vin)
+    }
+  )
 
   it("withCheckDigit repairs position 9 only", () => {
     expect(Vin.withCheckDigit("1M8GDM9A0KP042788")).toBe("1M8GDM9AXKP042788")
@@ -41,11 +44,13 @@ describe("VIN check digit (49 CFR 565)", () => {
 })
 
 describe("VIN shape", () => {
-  it.each([
-    ["I", "IM8GDM9AXKP042788", 1],
-    ["O", "1M8GDM9AXKPO42788", 12],
-    ["Q", "1M8GDM9AXKP04278Q", 17]
-  ] as const)("refuses %s with its position", (character, vin, position) => {
+  it.each(
+    [
+      ["I", "IM8GDM9AXKP042788", 1],
+      ["O", "1M8GDM9AXKPO42788", 12],
+      ["Q", "1M8GDM9AXKP04278Q", 17]
+    ] as const
+  )("refuses %s with its position", (character, vin, position) => {
     expect(Vin.shapeProblem(vin)).toEqual({ reason: "character", position, character })
     const result = Schema.decodeUnknownEither(Vin.Vin)(vin)
     expect(Either.isLeft(result) && String(result.left)).toContain(`"${character}" at position ${position}`)

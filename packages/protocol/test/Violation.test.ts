@@ -22,7 +22,12 @@ const createSession = {
 describe("Violation", () => {
   it("an empty apiToken is one line naming the field and the rule, with the parts kept apart", () => {
     const violation = Violation.first(refusal(Punchout.CreateSessionRequest, createSession))
-    expect(violation).toEqual({ path: ["apiToken"], field: "apiToken", rule: "must not be empty", message: "apiToken must not be empty" })
+    expect(violation).toEqual({
+      path: ["apiToken"],
+      field: "apiToken",
+      rule: "must not be empty",
+      message: "apiToken must not be empty"
+    })
     expect(Violation.format(refusal(Punchout.CreateSessionRequest, createSession))).not.toContain("\n")
   })
 
@@ -31,13 +36,13 @@ describe("Violation", () => {
     const Body = Schema.Struct({ lines: Schema.Array(Line) })
     expect(Violation.first(refusal(Body, { lines: [{ quantity: 1 }, { quantity: "two" }] }))).toMatchObject({
       field: "lines.1.quantity",
-      message: 'lines.1.quantity must be number, got "two"'
+      message: "lines.1.quantity must be number, got \"two\""
     })
     expect(Violation.format(refusal(Body, {}))).toBe("lines is missing")
-    expect(Violation.format(refusal(Body, { lines: [], extra: 1 }))).toBe('extra is unexpected, expected: "lines"')
+    expect(Violation.format(refusal(Body, { lines: [], extra: 1 }))).toBe("extra is unexpected, expected: \"lines\"")
     expect(Violation.format(refusal(Body, null))).toMatch(/^must be .*, got null$/)
     expect(Violation.format(refusal(Punchout.CreateSessionRequest, { ...createSession, apiToken: "t", country: "MX" })))
-      .toBe('country must be one of "US", "US QA", "CA", "CA QA"')
+      .toBe("country must be one of \"US\", \"US QA\", \"CA\", \"CA QA\"")
   })
 
   it("never prints a huge or deeply nested value: the message stays short and nothing throws", () => {
@@ -46,7 +51,9 @@ describe("Violation", () => {
     const Body = Schema.Struct({ referenceID: Schema.String, note: Schema.optional(Schema.Number) })
     const nested = Violation.first(refusal(Body, { referenceID: deep }))
     expect(nested.message).toBe("referenceID must be string, got an array of 1")
-    expect(Violation.format(refusal(Body, { referenceID: "r", note: huge }))).toBe("note must be number, got a string of 200000 characters")
+    expect(Violation.format(refusal(Body, { referenceID: "r", note: huge }))).toBe(
+      "note must be number, got a string of 200000 characters"
+    )
     expect(Violation.format(refusal(Body, deep))).toMatch(/^must be .*, got an array of 1$/)
     const longRule = Schema.String.pipe(Schema.filter((s) => `is wrong: ${s}`))
     expect(Violation.format(refusal(longRule, huge)).length).toBeLessThanOrEqual(200)
@@ -57,6 +64,8 @@ describe("Violation", () => {
     const result = Schema.encodeUnknownEither(Punchout.CreateSessionRequest)({ ...input, apiToken: Redacted.make(" ") })
     if (Either.isRight(result)) throw new Error("expected a refusal")
     expect(Violation.format(result.left)).toBe("apiToken must not be empty")
-    expect(Violation.format(refusal(Punchout.CreateSessionRequest, { ...createSession, apiToken: 42 }))).toBe("apiToken must be string, got a number")
+    expect(Violation.format(refusal(Punchout.CreateSessionRequest, { ...createSession, apiToken: 42 }))).toBe(
+      "apiToken must be string, got a number"
+    )
   })
 })

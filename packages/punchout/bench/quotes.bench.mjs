@@ -130,21 +130,39 @@ const ALLOCATION_TARGET = 2
 const ms = (key) => median(runs[key])
 const ratio = ms("client") / ms("undici")
 const perRequest = (key) => (cpu[key] / (ROUNDS * PER_ROUND)).toFixed(3)
-console.log(`GetProductQuotes, ${ROUNDS} interleaved rounds of ${PER_ROUND} requests each (median ms/request, client-side CPU ms/request)`)
-console.log(`  PunchoutClient over UndiciHttpClient.layer      ${ms("client").toFixed(3)} ms  CPU ${perRequest("client")} ms  ${ratio.toFixed(3)}×`)
-console.log(`  PunchoutClient over NodeHttpClient.layerUndici  ${ms("platform").toFixed(3)} ms  CPU ${perRequest("platform")} ms  ${(ms("platform") / ms("undici")).toFixed(3)}× (for information)`)
-console.log(`  raw undici                                      ${ms("undici").toFixed(3)} ms  CPU ${perRequest("undici")} ms`)
 console.log(
-  `PunchoutClient GetProductQuotes: ${ms("client").toFixed(3)} ms vs raw undici ${ms("undici").toFixed(3)} ms = ${ratio.toFixed(3)}× (target ≤ ${TARGET}×: ${ratio <= TARGET ? "met" : "NOT met"})`
+  `GetProductQuotes, ${ROUNDS} interleaved rounds of ${PER_ROUND} requests each (median ms/request, client-side CPU ms/request)`
+)
+console.log(
+  `  PunchoutClient over UndiciHttpClient.layer      ${ms("client").toFixed(3)} ms  CPU ${perRequest("client")} ms  ${
+    ratio.toFixed(3)
+  }×`
+)
+console.log(
+  `  PunchoutClient over NodeHttpClient.layerUndici  ${ms("platform").toFixed(3)} ms  CPU ${
+    perRequest("platform")
+  } ms  ${(ms("platform") / ms("undici")).toFixed(3)}× (for information)`
+)
+console.log(
+  `  raw undici                                      ${ms("undici").toFixed(3)} ms  CPU ${perRequest("undici")} ms`
+)
+console.log(
+  `PunchoutClient GetProductQuotes: ${ms("client").toFixed(3)} ms vs raw undici ${ms("undici").toFixed(3)} ms = ${
+    ratio.toFixed(3)
+  }× (target ≤ ${TARGET}×: ${ratio <= TARGET ? "met" : "NOT met"})`
 )
 
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`
 const allocationRatio = allocated.client / allocated.undici
 console.log(
-  `  bytes allocated per call: PunchoutClient ${kb(allocated.client)}, over NodeHttpClient.layerUndici ${kb(allocated.platform)}, raw undici ${kb(allocated.undici)}`
+  `  bytes allocated per call: PunchoutClient ${kb(allocated.client)}, over NodeHttpClient.layerUndici ${
+    kb(allocated.platform)
+  }, raw undici ${kb(allocated.undici)}`
 )
 console.log(
-  `PunchoutClient bytes allocated per call: ${kb(allocated.client)} vs raw undici ${kb(allocated.undici)} = ${allocationRatio.toFixed(2)}× (target ≤ ${ALLOCATION_TARGET}×: ${allocationRatio <= ALLOCATION_TARGET ? "met" : "NOT met"})`
+  `PunchoutClient bytes allocated per call: ${kb(allocated.client)} vs raw undici ${kb(allocated.undici)} = ${
+    allocationRatio.toFixed(2)
+  }× (target ≤ ${ALLOCATION_TARGET}×: ${allocationRatio <= ALLOCATION_TARGET ? "met" : "NOT met"})`
 )
 
 await lean.runtime.dispose()

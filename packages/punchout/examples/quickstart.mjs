@@ -8,21 +8,35 @@ import { PunchoutClient, SessionPool, ShowUrls } from "@shoplink/punchout"
 const program = Effect.gen(function*() {
   const sandbox = yield* startSandbox()
   const us = SANDBOX_CREDENTIALS.customers.us
-  const customer = { accountNo: us.accountNo, username: us.username, country: "US", apiToken: Redacted.make(us.apiToken) }
+  const customer = {
+    accountNo: us.accountNo,
+    username: us.username,
+    country: "US",
+    apiToken: Redacted.make(us.apiToken)
+  }
 
   const live = SessionPool.layer({
-    session: { smsVendorName: "Acme SMS", webhooks: { order: "https://sms.example/hooks/order", quote: "https://sms.example/hooks/quote" } }
+    session: {
+      smsVendorName: "Acme SMS",
+      webhooks: { order: "https://sms.example/hooks/order", quote: "https://sms.example/hooks/quote" }
+    }
   }).pipe(
-    Layer.provideMerge(PunchoutClient.layer({ baseUrl: sandbox.url, vendorApiKey: Redacted.make(SANDBOX_CREDENTIALS.vendorApiKey) })),
+    Layer.provideMerge(
+      PunchoutClient.layer({ baseUrl: sandbox.url, vendorApiKey: Redacted.make(SANDBOX_CREDENTIALS.vendorApiKey) })
+    ),
     Layer.provide(UndiciHttpClient.layer)
   )
 
   yield* Effect.gen(function*() {
     const client = yield* PunchoutClient.PunchoutClient
     const pool = yield* SessionPool.SessionPool
-    const { quotes } = yield* pool.withSession(customer, (session) =>
-      client.getProductQuotes(session, { productID: "51515", brandID: "WIX", quantity: 2 }))
-    for (const quote of quotes) yield* Effect.log(`${quote.brandID} ${quote.productID}: ${quote.price} (${quote.quantityAvail} available)`)
+    const { quotes } = yield* pool.withSession(
+      customer,
+      (session) => client.getProductQuotes(session, { productID: "51515", brandID: "WIX", quantity: 2 })
+    )
+    for (const quote of quotes) {
+      yield* Effect.log(`${quote.brandID} ${quote.productID}: ${quote.price} (${quote.quantityAvail} available)`)
+    }
 
     const session = yield* pool.get(customer)
     const url = ShowUrls.showCatalogUrl(session, { searchTerm: "brake pads", baseVehicleID: "5678" })

@@ -16,10 +16,14 @@ const program = Effect.gen(function*() {
   const client = yield* PunchoutClient.PunchoutClient
   const pool = yield* SessionPool.SessionPool
   // Runs with the customer's pooled session; a 401 re-creates the session and runs once more.
-  const { quotes } = yield* pool.withSession(customer, (session) =>
-    client.getProductQuotes(session, { searchTerm: "oil filter", quantity: 1 }))
-  const order = yield* pool.withSession(customer, (session) =>
-    client.createOrder(session, { productID: "51515", brandID: "WIX", quantity: 2, comment: "PO 77" }))
+  const { quotes } = yield* pool.withSession(
+    customer,
+    (session) => client.getProductQuotes(session, { searchTerm: "oil filter", quantity: 1 })
+  )
+  const order = yield* pool.withSession(
+    customer,
+    (session) => client.createOrder(session, { productID: "51515", brandID: "WIX", quantity: 2, comment: "PO 77" })
+  )
   const session = yield* pool.get(customer)
   const url = yield* ShowUrls.showOrderUrl(session, { orderId: order.order.orderID })
   return { quotes, open: Redacted.value(url) } // the URL carries the token: never log it

@@ -158,13 +158,22 @@ export type CreateSessionError = CommandError
  * @since 0.1.0
  */
 export interface Service {
-  readonly createSession: (customer: Customer, options: CreateSessionOptions) => Effect.Effect<PunchoutSession, CreateSessionError>
+  readonly createSession: (
+    customer: Customer,
+    options: CreateSessionOptions
+  ) => Effect.Effect<PunchoutSession, CreateSessionError>
   readonly getProductQuotes: (
     session: PunchoutSession,
     input: GetProductQuotesInput
   ) => Effect.Effect<Punchout.GetProductQuotesResponse, CommandError>
-  readonly createOrder: (session: PunchoutSession, input: CreateOrderInput) => Effect.Effect<Punchout.OrderResponse, CommandError>
-  readonly submitOrder: (session: PunchoutSession, input: SubmitOrderInput) => Effect.Effect<Punchout.OrderResponse, SubmitOrderError>
+  readonly createOrder: (
+    session: PunchoutSession,
+    input: CreateOrderInput
+  ) => Effect.Effect<Punchout.OrderResponse, CommandError>
+  readonly submitOrder: (
+    session: PunchoutSession,
+    input: SubmitOrderInput
+  ) => Effect.Effect<Punchout.OrderResponse, SubmitOrderError>
   readonly reserveOrder: (
     session: PunchoutSession,
     input: ReserveOrderInput
@@ -216,14 +225,20 @@ const encoders = new WeakMap<object, (u: unknown) => Either.Either<unknown, Pars
 
 // Validates against the protocol's refinements and encodes to the wire, serialized: encoders are
 // compiled once per schema (`Decoder.compiledEncoder`, the same answers as Effect's encoder).
-const encodeInput = <A, I>(command: CommandName, schema: Schema.Schema<A, I>, input: unknown): Either.Either<string, InvalidInput> => {
+const encodeInput = <A, I>(
+  command: CommandName,
+  schema: Schema.Schema<A, I>,
+  input: unknown
+): Either.Either<string, InvalidInput> => {
   let encoder = encoders.get(schema)
   if (encoder === undefined) {
     encoder = Decoder.compiledEncoder(schema, { onExcessProperty: "error" })
     encoders.set(schema, encoder)
   }
   const encoded = encoder(input)
-  return Either.isRight(encoded) ? Either.right(JSON.stringify(encoded.right)) : Either.left(invalid(command)(encoded.left))
+  return Either.isRight(encoded)
+    ? Either.right(JSON.stringify(encoded.right))
+    : Either.left(invalid(command)(encoded.left))
 }
 
 // Each session's request per command (method, URL with the token, headers), built at first use.
@@ -260,7 +275,9 @@ const withoutUndefined = <T extends Record<string, unknown>>(record: T): T =>
  * @since 0.1.0
  * @category constructors
  */
-export const make = (options: PunchoutClientOptions): Effect.Effect<Service, ConfigurationError, HttpClient.HttpClient> =>
+export const make = (
+  options: PunchoutClientOptions
+): Effect.Effect<Service, ConfigurationError, HttpClient.HttpClient> =>
   Effect.gen(function*() {
     const settings = yield* checkSettings(options)
     // Requests carry our User-Agent from the start, so `transformClient` may still replace it.
@@ -271,7 +288,9 @@ export const make = (options: PunchoutClientOptions): Effect.Effect<Service, Con
     // the platform's span (which would record the token) is disabled.
     const transportDeadline = options.transformClient === undefined && Deadline.enforcedBy(base)
     const config: ExchangeConfig = {
-      httpClient: transportDeadline ? base : prepareClient(options.transformClient ? options.transformClient(base) : base),
+      httpClient: transportDeadline
+        ? base
+        : prepareClient(options.transformClient ? options.transformClient(base) : base),
       timeout: settings.timeout,
       retry: settings.retry,
       transportDeadline
@@ -282,17 +301,21 @@ export const make = (options: PunchoutClientOptions): Effect.Effect<Service, Con
 
     const createSession: Service["createSession"] = (customer, sessionOptions) =>
       Effect.gen(function*() {
-        const body = yield* encodeInput("CreateSession", Punchout.CreateSessionRequest, withoutUndefined({
-          apiKey: options.vendorApiKey,
-          apiToken: customer.apiToken,
-          accountNo: customer.accountNo,
-          username: customer.username,
-          country: customer.country,
-          smsVendorName: sessionOptions.smsVendorName,
-          referenceID: sessionOptions.referenceID,
-          webhooks: withoutUndefined({ ...sessionOptions.webhooks }),
-          exportButtons: sessionOptions.exportButtons
-        }))
+        const body = yield* encodeInput(
+          "CreateSession",
+          Punchout.CreateSessionRequest,
+          withoutUndefined({
+            apiKey: options.vendorApiKey,
+            apiToken: customer.apiToken,
+            accountNo: customer.accountNo,
+            username: customer.username,
+            country: customer.country,
+            smsVendorName: sessionOptions.smsVendorName,
+            referenceID: sessionOptions.referenceID,
+            webhooks: withoutUndefined({ ...sessionOptions.webhooks }),
+            exportButtons: sessionOptions.exportButtons
+          })
+        )
         const response = yield* run({
           command: "CreateSession",
           request: createRequest,
@@ -306,8 +329,12 @@ export const make = (options: PunchoutClientOptions): Effect.Effect<Service, Con
           Effect.catchTag("Unauthorized", (error) =>
             Effect.fail(MessageError.withHint(
               error,
-              `the distributor refused the vendor API key ${Mask.secret(options.vendorApiKey)} or the customer's credentials ` +
-                `(account ${customer.accountNo}, username ${customer.username}, country ${customer.country}, API token ${Mask.secret(customer.apiToken)}): ` +
+              `the distributor refused the vendor API key ${
+                Mask.secret(options.vendorApiKey)
+              } or the customer's credentials ` +
+                `(account ${customer.accountNo}, username ${customer.username}, country ${customer.country}, API token ${
+                  Mask.secret(customer.apiToken)
+                }): ` +
                 "check the vendor key first (it is the same for every customer), then that the customer has not deleted or replaced its API token"
             )))
         )
@@ -356,18 +383,26 @@ export const make = (options: PunchoutClientOptions): Effect.Effect<Service, Con
     const createOrder: Service["createOrder"] = (session, input) =>
       Effect.gen(function*() {
         const body = "quotes" in input
-          ? yield* encodeInput("CreateOrder", Punchout.CreateOrderMultiple, withoutUndefined({
-            quotes: input.quotes.map((q) => ({ productID: q.productID, brandID: q.brandID, quantity: q.quantity })),
-            referenceID: input.referenceID,
-            comment: input.comment
-          }))
-          : yield* encodeInput("CreateOrder", Punchout.CreateOrderSingle, withoutUndefined({
-            productID: input.productID,
-            brandID: input.brandID,
-            quantity: input.quantity,
-            referenceID: input.referenceID,
-            comment: input.comment
-          }))
+          ? yield* encodeInput(
+            "CreateOrder",
+            Punchout.CreateOrderMultiple,
+            withoutUndefined({
+              quotes: input.quotes.map((q) => ({ productID: q.productID, brandID: q.brandID, quantity: q.quantity })),
+              referenceID: input.referenceID,
+              comment: input.comment
+            })
+          )
+          : yield* encodeInput(
+            "CreateOrder",
+            Punchout.CreateOrderSingle,
+            withoutUndefined({
+              productID: input.productID,
+              brandID: input.brandID,
+              quantity: input.quantity,
+              referenceID: input.referenceID,
+              comment: input.comment
+            })
+          )
         return yield* run({
           command: "CreateOrder",
           request: commandRequest(session, "CreateOrder"),
@@ -432,8 +467,9 @@ export const make = (options: PunchoutClientOptions): Effect.Effect<Service, Con
  * @since 0.1.0
  * @category layers
  */
-export const layer = (options: PunchoutClientOptions): Layer.Layer<PunchoutClient, ConfigurationError, HttpClient.HttpClient> =>
-  Layer.effect(PunchoutClient, make(options))
+export const layer = (
+  options: PunchoutClientOptions
+): Layer.Layer<PunchoutClient, ConfigurationError, HttpClient.HttpClient> => Layer.effect(PunchoutClient, make(options))
 
 /**
  * A layer from configuration: each option may be a `Config` (or a plain value through

@@ -19,7 +19,14 @@ import type { MessageError } from "@shoplink/protocol"
  *
  * @since 0.1.0
  */
-export type CommandName = "CreateSession" | "GetProductQuotes" | "CreateOrder" | "SubmitOrder" | "ReserveOrder" | "ShowCatalog" | "ShowOrder"
+export type CommandName =
+  | "CreateSession"
+  | "GetProductQuotes"
+  | "CreateOrder"
+  | "SubmitOrder"
+  | "ReserveOrder"
+  | "ShowCatalog"
+  | "ShowOrder"
 
 // The errors every Shoplink client shares, defined and documented once in `@shoplink/http`.
 export { ConfigurationError, InvalidInput } from "@shoplink/http/InvalidInput"

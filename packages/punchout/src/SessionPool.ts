@@ -72,7 +72,11 @@ export interface Service {
    * `partition` keeps separate sessions for one customer — e.g. one per repair order when each
    * session carries its own webhook URLs (session options are fixed when a session is created).
    */
-  readonly get: (customer: Customer, options?: CreateSessionOptions, partition?: string) => Effect.Effect<PunchoutSession, CreateSessionError>
+  readonly get: (
+    customer: Customer,
+    options?: CreateSessionOptions,
+    partition?: string
+  ) => Effect.Effect<PunchoutSession, CreateSessionError>
   /** Drops a session so the next `get` creates a new one; ignored if the pool already replaced it. */
   readonly invalidate: (session: PunchoutSession) => Effect.Effect<void>
   /** Runs `f` with the customer's session, and once more with a fresh session if `f` fails `Unauthorized`. */
@@ -163,7 +167,9 @@ export const make = (options: SessionPoolOptions = {}): Effect.Effect<Service, n
       Effect.gen(function*() {
         const createOptions = sessionOptions ?? options.session
         if (createOptions === undefined) {
-          return yield* Effect.dieMessage("SessionPool.get: no session options (give them to the call or to SessionPool.layer)")
+          return yield* Effect.dieMessage(
+            "SessionPool.get: no session options (give them to the call or to SessionPool.layer)"
+          )
         }
         const key = partition === undefined ? customerKey(customer) : `${customerKey(customer)}#${partition}`
         const now = yield* Clock.currentTimeMillis
@@ -188,7 +194,10 @@ export const make = (options: SessionPoolOptions = {}): Effect.Effect<Service, n
                 claimed.session = session
               }).pipe(
                 Effect.zipRight(Effect.logDebug("punchout session created")),
-                Effect.annotateLogs({ "punchout.customer": key, "punchout.expiresAt": DateTime.formatIso(session.expiresAt) })
+                Effect.annotateLogs({
+                  "punchout.customer": key,
+                  "punchout.expiresAt": DateTime.formatIso(session.expiresAt)
+                })
               )
             ),
             Effect.onExit((exit) =>
@@ -220,7 +229,9 @@ export const make = (options: SessionPoolOptions = {}): Effect.Effect<Service, n
       Effect.flatMap(get(customer, sessionOptions, partition), (session) =>
         f(session).pipe(
           Effect.catchIf(
-            (error) => Predicate.hasProperty(error, "_tag") && typeof error._tag === "string" && isSessionEnded({ _tag: error._tag }),
+            (error) =>
+              Predicate.hasProperty(error, "_tag") && typeof error._tag === "string" &&
+              isSessionEnded({ _tag: error._tag }),
             () =>
               Effect.logInfo("punchout session ended early; creating a new one").pipe(
                 Effect.annotateLogs({ "punchout.customer": session.customerKey }),

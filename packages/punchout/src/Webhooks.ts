@@ -108,7 +108,9 @@ const decodeWith = <A, I>(webhook: "order" | "quote", schema: Schema.Schema<A, I
   const decodePayload = Decoder.compiledDecoder(schema)
   return (body: unknown, options?: DecodeOptions): Either.Either<A, WebhookDecodeError> => {
     const fail = (reason: WebhookDecodeReason, detail: string, field?: string) =>
-      Either.left(new WebhookDecodeError({ webhook, reason, detail, ...(field === undefined || field === "" ? {} : { field }) }))
+      Either.left(
+        new WebhookDecodeError({ webhook, reason, detail, ...(field === undefined || field === "" ? {} : { field }) })
+      )
     let text: string | undefined
     try {
       text = textOf(body)
@@ -120,13 +122,21 @@ const decodeWith = <A, I>(webhook: "order" | "quote", schema: Schema.Schema<A, I
         return fail("EmptyBody", "no body was passed (is the raw body captured before any body parser?)")
       }
       if (typeof body === "object") {
-        return fail("AlreadyParsed", "pass the raw body (string or Uint8Array), not a parsed object: disable the JSON body parser for this route")
+        return fail(
+          "AlreadyParsed",
+          "pass the raw body (string or Uint8Array), not a parsed object: disable the JSON body parser for this route"
+        )
       }
       return fail("InvalidJson", `expected the raw body as a string or Uint8Array, got ${typeof body}`)
     }
     const rawContentType = options?.contentType
-    const contentType = typeof rawContentType === "string" ? rawContentType.split(";")[0]?.trim().toLowerCase() : undefined
-    if (contentType !== undefined && contentType !== "" && contentType !== "application/json" && !contentType.endsWith("+json")) {
+    const contentType = typeof rawContentType === "string"
+      ? rawContentType.split(";")[0]?.trim().toLowerCase()
+      : undefined
+    if (
+      contentType !== undefined && contentType !== "" && contentType !== "application/json" &&
+      !contentType.endsWith("+json")
+    ) {
       return fail("WrongContentType", `content type ${contentType.slice(0, 100)} is not JSON`)
     }
     const trimmed = text.trim()
@@ -171,8 +181,10 @@ const decodeWith = <A, I>(webhook: "order" | "quote", schema: Schema.Schema<A, I
  *
  * @since 0.1.0
  */
-export const decodeOrderWebhook: (body: unknown, options?: DecodeOptions) => Either.Either<Punchout.OrderWebhook, WebhookDecodeError> =
-  decodeWith("order", Punchout.OrderWebhook)
+export const decodeOrderWebhook: (
+  body: unknown,
+  options?: DecodeOptions
+) => Either.Either<Punchout.OrderWebhook, WebhookDecodeError> = decodeWith("order", Punchout.OrderWebhook)
 
 /**
  * Decodes the quote webhook body.
@@ -185,5 +197,7 @@ export const decodeOrderWebhook: (body: unknown, options?: DecodeOptions) => Eit
  *
  * @since 0.1.0
  */
-export const decodeQuoteWebhook: (body: unknown, options?: DecodeOptions) => Either.Either<Punchout.QuoteWebhook, WebhookDecodeError> =
-  decodeWith("quote", Punchout.QuoteWebhook)
+export const decodeQuoteWebhook: (
+  body: unknown,
+  options?: DecodeOptions
+) => Either.Either<Punchout.QuoteWebhook, WebhookDecodeError> = decodeWith("quote", Punchout.QuoteWebhook)

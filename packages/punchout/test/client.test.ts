@@ -49,7 +49,10 @@ describe("createSession", () => {
         smsVendorName: "Acme SMS",
         referenceID: "RO-1042",
         webhooks: sessionOptions.webhooks,
-        exportButtons: { export: { visible: true }, exportAndSave: { visible: false, postExportAction: "KEEP_INVENTORY" } }
+        exportButtons: {
+          export: { visible: true },
+          exportAndSave: { visible: false, postExportAction: "KEEP_INVENTORY" }
+        }
       })
       expect(Redacted.value(session.token)).toBe(SESSION_TOKEN)
       expect(DateTime.toEpochMillis(session.expiresAt)).toBe(1763812800_000)
@@ -62,13 +65,18 @@ describe("createSession", () => {
       const server = yield* faultServer((_req, res) =>
         json(res, 401, { ...envelope(401, "Unauthorized", "UNAUTHORIZED"), punchout: { url: "", expiration: 0 } })
       )
-      const error = yield* withClient(server.url, (client) => Effect.flip(client.createSession(customer, sessionOptions)))
+      const error = yield* withClient(
+        server.url,
+        (client) => Effect.flip(client.createSession(customer, sessionOptions))
+      )
       expect(error._tag).toBe("Unauthorized")
       expect(server.count()).toBe(1)
       expect(error.message).not.toContain(VENDOR_KEY)
       // Which credentials were refused and what to check, each secret masked to its last 4 characters.
       expect(error.message).toBe(
-        `UNAUTHORIZED: Unauthorized (HTTP 401) — the distributor refused the vendor API key <redacted>…${VENDOR_KEY.slice(-4)} or the customer's ` +
+        `UNAUTHORIZED: Unauthorized (HTTP 401) — the distributor refused the vendor API key <redacted>…${
+          VENDOR_KEY.slice(-4)
+        } or the customer's ` +
           "credentials (account 100200, username parts@mainstreet-auto.example, country US, API token <redacted>…0200): check the vendor key " +
           "first (it is the same for every customer), then that the customer has not deleted or replaced its API token"
       )
@@ -110,7 +118,11 @@ describe("commands", () => {
       expect(search.referenceID).toBe("RO-7")
       expect(exact.quotes).toHaveLength(1)
       expect(server.requests.map((r) => [r.path, r.query.get("token"), JSON.parse(r.body)])).toEqual([
-        ["/punchout/v1/GetProductQuotes", SESSION_TOKEN, { productID: "oil filter", quantity: "2", referenceID: "RO-7" }],
+        ["/punchout/v1/GetProductQuotes", SESSION_TOKEN, {
+          productID: "oil filter",
+          quantity: "2",
+          referenceID: "RO-7"
+        }],
         ["/punchout/v1/GetProductQuotes", SESSION_TOKEN, { productID: "51515", brandID: "WIX", quantity: "1" }]
       ])
     }))
@@ -134,7 +146,11 @@ describe("commands", () => {
           client.createOrder(session, { productID: "51515", brandID: "WIX", quantity: 2, comment: "PO 77" }),
           client.createOrder(session, {
             referenceID: "RO-1",
-            quotes: [{ productID: "51515", brandID: "WIX", quantity: 1 }, { productID: "1A", brandID: "BOS", quantity: 4 }]
+            quotes: [{ productID: "51515", brandID: "WIX", quantity: 1 }, {
+              productID: "1A",
+              brandID: "BOS",
+              quantity: 4
+            }]
           }),
           client.submitOrder(session, { orderID: "10423" }),
           client.reserveOrder(session, { orderID: "10423", comment: "PO 77" })
@@ -145,7 +161,11 @@ describe("commands", () => {
         ["CreateOrder", { productID: "51515", brandID: "WIX", quantity: "2", comment: "PO 77" }],
         ["CreateOrder", {
           referenceID: "RO-1",
-          quotes: [{ productID: "51515", brandID: "WIX", quantity: 1 }, { productID: "1A", brandID: "BOS", quantity: 4 }]
+          quotes: [{ productID: "51515", brandID: "WIX", quantity: 1 }, {
+            productID: "1A",
+            brandID: "BOS",
+            quantity: 4
+          }]
         }],
         ["SubmitOrder", { orderID: "10423" }],
         ["ReserveOrder", { orderID: "10423", comment: "PO 77" }]
@@ -192,7 +212,12 @@ describe("envelope decoding whatever the HTTP status", () => {
 
   it.scoped("200 with an error envelope gives the message's own class", () =>
     Effect.gen(function*() {
-      const { error } = yield* scenario((_req, res) => json(res, 200, { ...envelope(400, "Order not found or has already been deleted", "API0256"), referenceID: "RO-9" }))
+      const { error } = yield* scenario((_req, res) =>
+        json(res, 200, {
+          ...envelope(400, "Order not found or has already been deleted", "API0256"),
+          referenceID: "RO-9"
+        })
+      )
       expect(error._tag).toBe("OrderNotFound")
       if (error._tag === "OrderNotFound") {
         expect(error.httpStatus).toBe(200)
@@ -208,7 +233,9 @@ describe("envelope decoding whatever the HTTP status", () => {
 
   it.scoped("500 envelope gives SomethingWentWrong", () =>
     Effect.gen(function*() {
-      const { error } = yield* scenario((_req, res) => json(res, 500, envelope(500, "Something went wrong, that's all we know", "API0500")))
+      const { error } = yield* scenario((_req, res) =>
+        json(res, 500, envelope(500, "Something went wrong, that's all we know", "API0500"))
+      )
       expect(error._tag).toBe("SomethingWentWrong")
     }))
 
@@ -220,7 +247,9 @@ describe("envelope decoding whatever the HTTP status", () => {
 
   it.scoped("an HTML 502 page gives UnexpectedResponse with a redacted excerpt", () =>
     Effect.gen(function*() {
-      const { error } = yield* scenario((req, res) => htmlPage(res, 502, `<html>Bad Gateway for token=${req.query.get("token")}</html>`))
+      const { error } = yield* scenario((req, res) =>
+        htmlPage(res, 502, `<html>Bad Gateway for token=${req.query.get("token")}</html>`)
+      )
       expect(error._tag).toBe("UnexpectedResponse")
       if (error._tag === "UnexpectedResponse") {
         expect(error.reason).toBe("InvalidJson")
@@ -263,7 +292,9 @@ describe("envelope decoding whatever the HTTP status", () => {
 
   it.scoped("a success envelope with the wrong data gives UnexpectedResponse UnexpectedShape naming the field", () =>
     Effect.gen(function*() {
-      const { error } = yield* scenario((_req, res) => json(res, 200, { ...envelope(200, "Success"), order: { orderID: "1" } }))
+      const { error } = yield* scenario((_req, res) =>
+        json(res, 200, { ...envelope(200, "Success"), order: { orderID: "1" } })
+      )
       expect(error._tag).toBe("UnexpectedResponse")
       if (error._tag === "UnexpectedResponse") {
         expect(error.reason).toBe("UnexpectedShape")
@@ -278,7 +309,9 @@ describe("envelope decoding whatever the HTTP status", () => {
       })
       const session = sessionFor(server.url)
       const fiber = yield* withClient(server.url, (client) =>
-        Effect.flip(client.submitOrder(session, { orderID: "10423" })), { requestTimeout: "10 seconds" }).pipe(Effect.fork)
+        Effect.flip(client.submitOrder(session, { orderID: "10423" })), { requestTimeout: "10 seconds" }).pipe(
+          Effect.fork
+        )
       yield* server.arrived(1)
       yield* TestClock.adjust("10 seconds")
       const error = yield* Fiber.join(fiber)
@@ -295,7 +328,13 @@ describe("observability", () => {
           ? json(res, 500, envelope(500, "Something went wrong, that's all we know", "API0500"))
           : json(res, 200, { ...envelope(200, "Success"), referenceID: "RO-7", quotes: [] })
       )
-      const spans: Array<{ name: string; attributes: ReadonlyMap<string, unknown>; events: Array<[string, bigint, Record<string, unknown>]> }> = []
+      const spans: Array<
+        {
+          name: string
+          attributes: ReadonlyMap<string, unknown>
+          events: Array<[string, bigint, Record<string, unknown>]>
+        }
+      > = []
       const base = yield* Effect.tracer
       const recording = Tracer.make({
         context: base.context,
@@ -306,17 +345,26 @@ describe("observability", () => {
         }
       })
       const logs = captureLogs()
-      yield* withClient(server.url, (client) =>
-        client.getProductQuotes(sessionFor(server.url), { searchTerm: "oil filter", quantity: 1, referenceID: "RO-7" })).pipe(
-          Effect.withTracer(recording),
-          Effect.provide(logs.layer)
-        )
+      yield* withClient(
+        server.url,
+        (client) =>
+          client.getProductQuotes(sessionFor(server.url), {
+            searchTerm: "oil filter",
+            quantity: 1,
+            referenceID: "RO-7"
+          })
+      ).pipe(
+        Effect.withTracer(recording),
+        Effect.provide(logs.layer)
+      )
       const command = spans.find((s) => s.name === "PunchoutClient.GetProductQuotes")
       expect(command?.attributes.get("punchout.command")).toBe("GetProductQuotes")
       expect(command?.attributes.get("punchout.referenceID")).toBe("RO-7")
       expect(command?.attributes.get("punchout.attempts")).toBe(2)
       expect(spans.map((s) => s.name)).toEqual(["PunchoutClient.GetProductQuotes"])
-      expect(command?.events.filter(([name]) => name === "attempt").map(([, , attributes]) => attributes["punchout.attempt"])).toEqual([1, 2])
+      expect(
+        command?.events.filter(([name]) => name === "attempt").map(([, , attributes]) => attributes["punchout.attempt"])
+      ).toEqual([1, 2])
       const everything = JSON.stringify(spans.map((s) => [s.name, [...s.attributes]])) + logs.lines.join("\n")
       expect(everything).not.toContain(SESSION_TOKEN)
       expect(logs.lines.some((line) => line.includes("retrying") && line.includes("\"punchout.attempt\":1"))).toBe(true)

@@ -29,7 +29,11 @@ const punchoutServer = (options: { readonly hold?: Promise<void>; readonly revok
       const answer = () =>
         json(res, 200, {
           ...envelope(200, "Success"),
-          punchout: { url: `http://${req.query.get("host") ?? "x"}/punchout/v1/{command}?token=${token}`, token, expiration: TWELVE_HOURS_S }
+          punchout: {
+            url: `http://${req.query.get("host") ?? "x"}/punchout/v1/{command}?token=${token}`,
+            token,
+            expiration: TWELVE_HOURS_S
+          }
         })
       if (options.hold) void options.hold.then(answer)
       else answer()
@@ -94,7 +98,9 @@ describe("SessionPool", () => {
       yield* Effect.gen(function*() {
         const pool = yield* SessionPool.SessionPool
         const fiber = yield* Effect.fork(
-          Effect.forEach(Array.from({ length: 50 }, (_, i) => i), () => pool.get(customer), { concurrency: "unbounded" })
+          Effect.forEach(Array.from({ length: 50 }, (_, i) => i), () => pool.get(customer), {
+            concurrency: "unbounded"
+          })
         )
         yield* server.arrived(1, "/create")
         releaseNow()
@@ -110,15 +116,26 @@ describe("SessionPool", () => {
       let creates = 0
       const server = yield* faultServer((_req, res) => {
         creates++
-        if (creates === 1) return json(res, 401, { ...envelope(401, "Unauthorized", "UNAUTHORIZED"), punchout: { url: "", expiration: 0 } })
+        if (creates === 1) {
+          return json(res, 401, {
+            ...envelope(401, "Unauthorized", "UNAUTHORIZED"),
+            punchout: { url: "", expiration: 0 }
+          })
+        }
         json(res, 200, {
           ...envelope(200, "Success"),
-          punchout: { url: `http://127.0.0.1/punchout/v1/{command}?token=token-ok`, token: "token-ok", expiration: TWELVE_HOURS_S }
+          punchout: {
+            url: `http://127.0.0.1/punchout/v1/{command}?token=token-ok`,
+            token: "token-ok",
+            expiration: TWELVE_HOURS_S
+          }
         })
       })
       yield* Effect.gen(function*() {
         const pool = yield* SessionPool.SessionPool
-        const failures = yield* Effect.forEach([1, 2, 3], () => Effect.flip(pool.get(customer)), { concurrency: "unbounded" })
+        const failures = yield* Effect.forEach([1, 2, 3], () => Effect.flip(pool.get(customer)), {
+          concurrency: "unbounded"
+        })
         expect(failures.map((e) => e._tag)).toEqual(["Unauthorized", "Unauthorized", "Unauthorized"])
         expect(server.count()).toBe(1)
         const session = yield* pool.get(customer)
@@ -136,7 +153,10 @@ describe("SessionPool", () => {
         const pool = yield* SessionPool.SessionPool
         const client = yield* PunchoutClient.PunchoutClient
         const quotes = () =>
-          pool.withSession(customer, (session) => client.getProductQuotes(session, { searchTerm: "oil filter", quantity: 1 }))
+          pool.withSession(
+            customer,
+            (session) => client.getProductQuotes(session, { searchTerm: "oil filter", quantity: 1 })
+          )
         yield* quotes()
         expect(server.count("/create")).toBe(1)
         // the session ends early: 10 concurrent callers see 401, and exactly one new session is made
@@ -144,7 +164,9 @@ describe("SessionPool", () => {
         const results = yield* Effect.forEach(Array.from({ length: 10 }), quotes, { concurrency: "unbounded" })
         expect(results).toHaveLength(10)
         expect(server.count("/create")).toBe(2)
-        const tokens = server.requests.filter((r) => r.path.endsWith("GetProductQuotes")).map((r) => r.query.get("token"))
+        const tokens = server.requests.filter((r) => r.path.endsWith("GetProductQuotes")).map((r) =>
+          r.query.get("token")
+        )
         expect(tokens.filter((t) => t === "token-2")).toHaveLength(10)
         // when the new session is refused too, the error surfaces after one retry
         revoked.add("token-2")
@@ -168,7 +190,9 @@ describe("SessionPool", () => {
         const ro1 = yield* pool.get(customer, sessionOptions, "ro-1")
         const ro2 = yield* pool.get(customer, sessionOptions, "ro-2")
         const plain = yield* pool.get(customer)
-        expect(new Set([ro1, ro2, plain].map((s) => Redacted.value(s.token)))).toEqual(new Set(["token-1", "token-2", "token-3"]))
+        expect(new Set([ro1, ro2, plain].map((s) => Redacted.value(s.token)))).toEqual(
+          new Set(["token-1", "token-2", "token-3"])
+        )
         expect(Redacted.value((yield* pool.get(customer, sessionOptions, "ro-1")).token)).toBe("token-1")
         expect(yield* pool.size).toBe(3)
 
@@ -189,7 +213,12 @@ describe("SessionPool", () => {
 
 describe("SessionPool eviction", () => {
   const evictingPool = (server: FaultServer, options: { readonly maxSessions?: number } = {}) =>
-    SessionPool.layer({ refreshMargin: "5 minutes", session: sessionOptions, evictionInterval: "10 minutes", ...options }).pipe(
+    SessionPool.layer({
+      refreshMargin: "5 minutes",
+      session: sessionOptions,
+      evictionInterval: "10 minutes",
+      ...options
+    }).pipe(
       Layer.provideMerge(clientLayer(server.url))
     )
 
@@ -199,7 +228,10 @@ describe("SessionPool eviction", () => {
       yield* Effect.gen(function*() {
         const pool = yield* SessionPool.SessionPool
         // One session per repair order, as the launcher keeps them: 40 partitions.
-        yield* Effect.forEach(Array.from({ length: 40 }, (_, i) => `ro-${i}`), (ro) => pool.get(customer, sessionOptions, ro))
+        yield* Effect.forEach(
+          Array.from({ length: 40 }, (_, i) => `ro-${i}`),
+          (ro) => pool.get(customer, sessionOptions, ro)
+        )
         expect(yield* pool.size).toBe(40)
         // Still live 11 h 50 min later: nothing is evicted.
         yield* TestClock.adjust("710 minutes")
@@ -252,7 +284,10 @@ describe("SessionPool against a server that never answers", () => {
     SessionPool.layer({ session: sessionOptions }).pipe(Layer.provideMerge(clientLayer(server.url, limits)))
   const within = <A, E>(seconds: number, self: Effect.Effect<A, E>) =>
     Effect.disconnect(self).pipe(
-      Effect.timeoutFail({ duration: `${seconds} seconds`, onTimeout: () => new Error(`still running after ${seconds} s`) })
+      Effect.timeoutFail({
+        duration: `${seconds} seconds`,
+        onTimeout: () => new Error(`still running after ${seconds} s`)
+      })
     )
 
   it.scopedLive("get and withSession fail Timeout after maxAttempts × requestTimeout", () =>
@@ -315,7 +350,10 @@ describe("SessionPool against a server that never answers", () => {
       const server = yield* hangingServer
       const error = yield* within(
         10,
-        Effect.flatMap(PunchoutClient.PunchoutClient, (client) => Effect.flip(client.createSession(customer, sessionOptions))).pipe(
+        Effect.flatMap(
+          PunchoutClient.PunchoutClient,
+          (client) => Effect.flip(client.createSession(customer, sessionOptions))
+        ).pipe(
           Effect.uninterruptible,
           Effect.provide(clientLayer(server.url, limits))
         )

@@ -22,20 +22,25 @@ import {
 
 const quotesOk: Handler = (_req, res) => json(res, 200, { ...envelope(200, "Success"), quotes: [quoteLine()] })
 const orderOk: Handler = (_req, res) => json(res, 200, { ...envelope(200, "Success"), order: order() })
-const serverError: Handler = (_req, res) => json(res, 500, envelope(500, "Something went wrong, that's all we know", "API0500"))
+const serverError: Handler = (_req, res) =>
+  json(res, 500, envelope(500, "Something went wrong, that's all we know", "API0500"))
 const gateway: Handler = (_req, res) => htmlPage(res, 502)
 
 /** Answers with `faults` in turn, then with `then` for every later request. */
 const sequence = (faults: ReadonlyArray<Handler>, then: Handler): Handler => (req, res, n) =>
   (faults[n - 1] ?? then)(req, res, n)
 
-const run = <A, E>(handler: Handler, f: (client: PunchoutClient.Service, session: ReturnType<typeof sessionFor>) => Effect.Effect<A, E>) =>
+const run = <A, E>(
+  handler: Handler,
+  f: (client: PunchoutClient.Service, session: ReturnType<typeof sessionFor>) => Effect.Effect<A, E>
+) =>
   Effect.gen(function*() {
     const server = yield* faultServer(handler)
-    const exit = yield* Effect.flatMap(PunchoutClient.PunchoutClient, (client) => f(client, sessionFor(server.url))).pipe(
-      Effect.provide(clientLayer(server.url)),
-      Effect.exit
-    )
+    const exit = yield* Effect.flatMap(PunchoutClient.PunchoutClient, (client) => f(client, sessionFor(server.url)))
+      .pipe(
+        Effect.provide(clientLayer(server.url)),
+        Effect.exit
+      )
     return { exit, count: server.count() }
   })
 
@@ -83,7 +88,11 @@ describe("GetProductQuotes and ReserveOrder retry transient failures", () => {
     Effect.gen(function*() {
       const locked: Handler = (_q, res) => json(res, 200, envelope(409, "Order is locked by another job", "API0258"))
       const reserved: Handler = (_q, res) =>
-        json(res, 200, { referenceId: null, status: { code: 200, message: { ID: "API0200", text: "Successful" } }, order: order() })
+        json(res, 200, {
+          referenceId: null,
+          status: { code: 200, message: { ID: "API0200", text: "Successful" } },
+          order: order()
+        })
       const { count, exit } = yield* run(
         sequence([locked], reserved),
         (client, session) => client.reserveOrder(session, { orderID: "10423" })
@@ -101,9 +110,15 @@ describe("GetProductQuotes and ReserveOrder retry transient failures", () => {
 
   it.scoped("non-transient answers are not retried: quota, invalid input, malformed 200", () =>
     Effect.gen(function*() {
-      const quota = yield* run((_q, res) => json(res, 429, envelope(429, "You exceeded use limit for the month", "API0208")), quotes)
+      const quota = yield* run(
+        (_q, res) => json(res, 429, envelope(429, "You exceeded use limit for the month", "API0208")),
+        quotes
+      )
       expect(quota.count).toBe(1)
-      const notFound = yield* run((_q, res) => json(res, 400, envelope(400, "Invalid API parameters", "API0288")), quotes)
+      const notFound = yield* run(
+        (_q, res) => json(res, 400, envelope(400, "Invalid API parameters", "API0288")),
+        quotes
+      )
       expect(notFound.count).toBe(1)
       const malformed = yield* run((_q, res) => {
         res.writeHead(200)
@@ -117,11 +132,13 @@ describe("GetProductQuotes and ReserveOrder retry transient failures", () => {
       const server = yield* faultServer(() => {
         // never answers
       })
-      const fiber = yield* Effect.flatMap(PunchoutClient.PunchoutClient, (client) =>
-        Effect.flip(quotes(client, sessionFor(server.url)))).pipe(
-          Effect.provide(clientLayer(server.url, { requestTimeout: "2 seconds" })),
-          Effect.fork
-        )
+      const fiber = yield* Effect.flatMap(
+        PunchoutClient.PunchoutClient,
+        (client) => Effect.flip(quotes(client, sessionFor(server.url)))
+      ).pipe(
+        Effect.provide(clientLayer(server.url, { requestTimeout: "2 seconds" })),
+        Effect.fork
+      )
       for (let n = 1; n <= 3; n++) {
         yield* server.arrived(n)
         yield* TestClock.adjust("2 seconds")
@@ -138,12 +155,17 @@ describe("CreateOrder and SubmitOrder never retry once the request may have reac
   const submit = (client: PunchoutClient.Service, session: ReturnType<typeof sessionFor>) =>
     client.submitOrder(session, { orderID: "10423" })
 
-  for (const [name, handler] of [
-    ["a 500 envelope", serverError],
-    ["an HTML 502 page", gateway],
-    ["a connection reset", ((_q, res) => reset(res)) as Handler],
-    ["an unknown message ID on a 429", ((_q, res) => json(res, 429, envelope(429, "Slow down", "API0999"))) as Handler]
-  ] as const) {
+  for (
+    const [name, handler] of [
+      ["a 500 envelope", serverError],
+      ["an HTML 502 page", gateway],
+      ["a connection reset", ((_q, res) => reset(res)) as Handler],
+      [
+        "an unknown message ID on a 429",
+        ((_q, res) => json(res, 429, envelope(429, "Slow down", "API0999"))) as Handler
+      ]
+    ] as const
+  ) {
     it.scoped(`CreateOrder after ${name}: exactly 1 request`, () =>
       Effect.gen(function*() {
         const { count, exit } = yield* run(sequence([handler], orderOk), create)
@@ -179,7 +201,10 @@ describe("CreateOrder and SubmitOrder never retry once the request may have reac
     Effect.gen(function*() {
       const port = yield* closedPort
       const url = `http://127.0.0.1:${port}`
-      const error = yield* Effect.flatMap(PunchoutClient.PunchoutClient, (client) => Effect.flip(create(client, sessionFor(url)))).pipe(
+      const error = yield* Effect.flatMap(
+        PunchoutClient.PunchoutClient,
+        (client) => Effect.flip(create(client, sessionFor(url)))
+      ).pipe(
         Effect.provide(clientLayer(url))
       )
       expect(error._tag).toBe("RequestFailed")
@@ -194,12 +219,17 @@ describe("CreateOrder and SubmitOrder never retry once the request may have reac
       const port = yield* closedPort
       const url = `http://127.0.0.1:${port}`
       const logs = captureLogs()
-      const fiber = yield* Effect.flatMap(PunchoutClient.PunchoutClient, (client) => Effect.either(f(client, sessionFor(url)))).pipe(
+      const fiber = yield* Effect.flatMap(
+        PunchoutClient.PunchoutClient,
+        (client) => Effect.either(f(client, sessionFor(url)))
+      ).pipe(
         Effect.provide(Layer.merge(clientLayer(url, { retry: { maxAttempts: 3, baseDelay: "1 second" } }), logs.layer)),
         Effect.fork
       )
       const retrying = (): Effect.Effect<void> =>
-        logs.lines.some((line) => line.includes("retrying")) ? Effect.void : Effect.zipRight(yieldToEventLoop, Effect.suspend(retrying))
+        logs.lines.some((line) => line.includes("retrying"))
+          ? Effect.void
+          : Effect.zipRight(yieldToEventLoop, Effect.suspend(retrying))
       yield* retrying()
       // the retry pause (0.5–1 s) is registered; the attempt's own timeout sleep is at 5 s
       while (!Array.from(yield* TestClock.sleeps()).some((at) => at <= 1000)) yield* yieldToEventLoop
@@ -226,7 +256,8 @@ describe("CreateOrder and SubmitOrder never retry once the request may have reac
       expect(result._tag).toBe("Left")
       if (result._tag === "Left") {
         expect(result.left).toBeInstanceOf(PunchoutError.OrderAlreadySubmittedAfterRetry)
-        expect(result.left._tag === "OrderAlreadySubmittedAfterRetry" && [result.left.orderID, result.left.attempts]).toEqual(["10423", 2])
+        expect(result.left._tag === "OrderAlreadySubmittedAfterRetry" && [result.left.orderID, result.left.attempts])
+          .toEqual(["10423", 2])
       }
       expect(logs.join("\n")).not.toContain("5f0c8e0a")
     }))
@@ -238,7 +269,9 @@ describe("CreateOrder and SubmitOrder never retry once the request may have reac
         submit
       )
       expect(count).toBe(1)
-      expect(exit._tag === "Failure" && exit.cause._tag === "Fail" && exit.cause.error._tag).toBe("OrderAlreadySubmitted")
+      expect(exit._tag === "Failure" && exit.cause._tag === "Fail" && exit.cause.error._tag).toBe(
+        "OrderAlreadySubmitted"
+      )
     }))
 })
 
@@ -276,21 +309,30 @@ describe("CreateOrder and SubmitOrder retry a busy refusal (API0258 OrderLocked)
     Effect.gen(function*() {
       const already: Handler = (_q, res) => json(res, 200, envelope(409, "Order has already been submitted", "API0247"))
       const { count, exit } = yield* run(sequence([locked], already), submit)
-      expect(exit._tag === "Failure" && exit.cause._tag === "Fail" && exit.cause.error._tag).toBe("OrderAlreadySubmittedAfterRetry")
+      expect(exit._tag === "Failure" && exit.cause._tag === "Fail" && exit.cause.error._tag).toBe(
+        "OrderAlreadySubmittedAfterRetry"
+      )
       expect(count).toBe(2)
     }))
 })
 
 describe("the shared retry policy (@shoplink/http Retry)", () => {
   it("backs off exponentially with jitter between 50% and 100%, capped; a Retry-After replaces the backoff", () => {
-    const policy = Retry.make({ baseDelay: "100 millis", maxDelay: "1 second", maxAttempts: 20, retryAfterCap: "10 seconds" })
+    const policy = Retry.make({
+      baseDelay: "100 millis",
+      maxDelay: "1 second",
+      maxAttempts: 20,
+      retryAfterCap: "10 seconds"
+    })
     const delayFor = (retry: number, random: number, retryAfterMillis?: number) =>
-      Duration.toMillis(Retry.nextDelay(policy, {
-        retry,
-        random,
-        elapsedMillis: 0,
-        retryAfter: retryAfterMillis === undefined ? undefined : Duration.millis(retryAfterMillis)
-      }) ?? Duration.zero)
+      Duration.toMillis(
+        Retry.nextDelay(policy, {
+          retry,
+          random,
+          elapsedMillis: 0,
+          retryAfter: retryAfterMillis === undefined ? undefined : Duration.millis(retryAfterMillis)
+        }) ?? Duration.zero
+      )
     expect(delayFor(1, 0)).toBe(50)
     expect(delayFor(1, 0.999_999)).toBe(100)
     expect(delayFor(3, 0.999_999)).toBe(400)
@@ -302,11 +344,19 @@ describe("the shared retry policy (@shoplink/http Retry)", () => {
 
   it("classifies what each mode retries", () => {
     const refused = new PunchoutError.RequestFailed({
-      operation: "CreateOrder", reason: "ConnectionRefused", requestSent: false, attempt: 1, detail: "refused"
+      operation: "CreateOrder",
+      reason: "ConnectionRefused",
+      requestSent: false,
+      attempt: 1,
+      detail: "refused"
     })
     const timeout = new PunchoutError.Timeout({ operation: "CreateOrder", attempt: 1, detail: "timeout" })
     const hostNotFound = new PunchoutError.RequestFailed({
-      operation: "CreateOrder", reason: "HostNotFound", requestSent: false, attempt: 1, detail: "getaddrinfo ENOTFOUND"
+      operation: "CreateOrder",
+      reason: "HostNotFound",
+      requestSent: false,
+      attempt: 1,
+      detail: "getaddrinfo ENOTFOUND"
     })
     const isRetryable = (idempotency: Retry.Idempotency, error: unknown) => Retry.retryable(error, idempotency)
     expect(isRetryable("unsafe", refused)).toBe(true)
@@ -334,7 +384,9 @@ describe("the shared retry policy (@shoplink/http Retry)", () => {
       // at least 3 attempts, and 10 attempts never fit.
       for (let n = 1; n <= 6; n++) {
         const done = yield* Effect.raceFirst(Effect.as(server.arrived(n), false), Effect.as(Fiber.await(fiber), true))
-        if (done) break
+        if (done) {
+          break
+        }
         yield* TestClock.adjust("1 second")
       }
       const error = yield* Fiber.join(fiber)
@@ -352,11 +404,15 @@ describe("Retry-After and configuration", () => {
         res.end("<html>busy</html>")
       }], quotesOk)
       const slow = yield* faultServer(handler)
-      const fiber = yield* Effect.flatMap(PunchoutClient.PunchoutClient, (client) =>
-        client.getProductQuotes(sessionFor(slow.url), { searchTerm: "oil filter", quantity: 1 })).pipe(
-          Effect.provide(clientLayer(slow.url, { retry: { maxAttempts: 3, baseDelay: "10 millis", maxDelay: "5 seconds" } })),
-          Effect.fork
-        )
+      const fiber = yield* Effect.flatMap(
+        PunchoutClient.PunchoutClient,
+        (client) => client.getProductQuotes(sessionFor(slow.url), { searchTerm: "oil filter", quantity: 1 })
+      ).pipe(
+        Effect.provide(
+          clientLayer(slow.url, { retry: { maxAttempts: 3, baseDelay: "10 millis", maxDelay: "5 seconds" } })
+        ),
+        Effect.fork
+      )
       yield* slow.arrived(1)
       // let the failed attempt reach its pause: a sleep due at 3 s (the attempt's timeout is at 5 s)
       while (!Array.from(yield* TestClock.sleeps()).includes(3000)) yield* yieldToEventLoop
@@ -370,13 +426,15 @@ describe("Retry-After and configuration", () => {
   it.scoped("layerConfig reads the base URL, the redacted vendor key and the retry settings", () =>
     Effect.gen(function*() {
       const server = yield* faultServer(serverError)
-      const config = ConfigProvider.fromMap(new Map([
-        ["SHOPLINK_PUNCHOUT_BASE_URL", server.url],
-        ["SHOPLINK_VENDOR_API_KEY", "from-config-key"],
-        ["SHOPLINK_PUNCHOUT_REQUEST_TIMEOUT", "5 seconds"],
-        ["SHOPLINK_PUNCHOUT_RETRY_MAX_ATTEMPTS", "2"],
-        ["SHOPLINK_PUNCHOUT_RETRY_BASE_DELAY", "0 millis"]
-      ]))
+      const config = ConfigProvider.fromMap(
+        new Map([
+          ["SHOPLINK_PUNCHOUT_BASE_URL", server.url],
+          ["SHOPLINK_VENDOR_API_KEY", "from-config-key"],
+          ["SHOPLINK_PUNCHOUT_REQUEST_TIMEOUT", "5 seconds"],
+          ["SHOPLINK_PUNCHOUT_RETRY_MAX_ATTEMPTS", "2"],
+          ["SHOPLINK_PUNCHOUT_RETRY_BASE_DELAY", "0 millis"]
+        ])
+      )
       // The application names its variables once; the client knows none.
       const live = PunchoutClient.layerConfig({
         baseUrl: Config.string("SHOPLINK_PUNCHOUT_BASE_URL"),
@@ -387,14 +445,19 @@ describe("Retry-After and configuration", () => {
           baseDelay: Config.duration("SHOPLINK_PUNCHOUT_RETRY_BASE_DELAY")
         }
       }).pipe(Layer.provide(NodeHttpClient.layerUndici))
-      const error = yield* Effect.flatMap(PunchoutClient.PunchoutClient, (client) =>
-        Effect.flip(client.getProductQuotes(sessionFor(server.url), { searchTerm: "oil filter", quantity: 1 }))).pipe(
-          Effect.provide(live),
-          Effect.withConfigProvider(config)
-        )
+      const error = yield* Effect.flatMap(
+        PunchoutClient.PunchoutClient,
+        (client) =>
+          Effect.flip(client.getProductQuotes(sessionFor(server.url), { searchTerm: "oil filter", quantity: 1 }))
+      ).pipe(
+        Effect.provide(live),
+        Effect.withConfigProvider(config)
+      )
       expect(error._tag).toBe("SomethingWentWrong")
       expect(server.count()).toBe(2)
-      const missing = yield* Effect.flip(Layer.build(live).pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map()))))
+      const missing = yield* Effect.flip(
+        Layer.build(live).pipe(Effect.withConfigProvider(ConfigProvider.fromMap(new Map())))
+      )
       expect(String(missing)).toContain("SHOPLINK_PUNCHOUT_BASE_URL")
     }))
 })

@@ -62,7 +62,9 @@ describe("against the sandbox", () => {
       const now = yield* DateTime.now
       expect(DateTime.distance(now, session.expiresAt)).toBe(12 * 3600_000)
       expect(Redacted.value(session.urlTemplate)).toContain("{command}")
-      const error = yield* Effect.flip(client.createSession({ ...customer, apiToken: Redacted.make("wrong") }, sessionOptions))
+      const error = yield* Effect.flip(
+        client.createSession({ ...customer, apiToken: Redacted.make("wrong") }, sessionOptions)
+      )
       expect(error._tag).toBe("Unauthorized")
     }))
 
@@ -70,10 +72,18 @@ describe("against the sandbox", () => {
     Effect.gen(function*() {
       const { client, pool } = yield* setup
       const session = yield* pool.get(customer)
-      const search = yield* client.getProductQuotes(session, { searchTerm: "oil filter", quantity: 1, referenceID: "RO-7" })
+      const search = yield* client.getProductQuotes(session, {
+        searchTerm: "oil filter",
+        quantity: 1,
+        referenceID: "RO-7"
+      })
       expect(search.quotes.length).toBeGreaterThan(0)
       const exact = yield* client.getProductQuotes(session, { ...oilFilter, quantity: 2 })
-      expect(exact.quotes.map((q) => [q.productID, q.brandID, q.quantityReq])).toEqual([[oilFilter.productID, oilFilter.brandID, 2]])
+      expect(exact.quotes.map((q) => [q.productID, q.brandID, q.quantityReq])).toEqual([[
+        oilFilter.productID,
+        oilFilter.brandID,
+        2
+      ]])
     }))
 
   it.scoped("CreateOrder (both shapes), SubmitOrder, and the errors the sandbox answers", () =>
@@ -101,11 +111,16 @@ describe("against the sandbox", () => {
   it.scoped("ReserveOrder re-reserves an expired order and keeps the comment (TestClock)", () =>
     Effect.gen(function*() {
       const { client, count, pool } = yield* setup
-      const created = yield* pool.withSession(customer, (session) => client.createOrder(session, { ...oilFilter, quantity: 1 }))
+      const created = yield* pool.withSession(
+        customer,
+        (session) => client.createOrder(session, { ...oilFilter, quantity: 1 })
+      )
       yield* TestClock.adjust("2 days")
       // the first session has expired too: the pool creates a new one
-      const reserved = yield* pool.withSession(customer, (session) =>
-        client.reserveOrder(session, { orderID: created.order.orderID, comment: "PO 88" }))
+      const reserved = yield* pool.withSession(
+        customer,
+        (session) => client.reserveOrder(session, { orderID: created.order.orderID, comment: "PO 88" })
+      )
       expect(reserved.order.status).toBe("0")
       expect(reserved.order.comment).toBe("PO 88")
       expect(count("create")).toBe(2)
@@ -115,7 +130,10 @@ describe("against the sandbox", () => {
     Effect.gen(function*() {
       const { client, count, pool, sandbox } = yield* setup
       const quotes = () =>
-        pool.withSession(customer, (session) => client.getProductQuotes(session, { searchTerm: "oil filter", quantity: 1 }))
+        pool.withSession(
+          customer,
+          (session) => client.getProductQuotes(session, { searchTerm: "oil filter", quantity: 1 })
+        )
       yield* quotes()
       yield* quotes()
       expect(count("create")).toBe(1)
@@ -136,7 +154,9 @@ describe("against the sandbox", () => {
   it.scoped("single flight: 50 concurrent callers make exactly one create request", () =>
     Effect.gen(function*() {
       const { count, pool } = yield* setup
-      const fiber = yield* Effect.fork(Effect.forEach(Array.from({ length: 50 }), () => pool.get(customer), { concurrency: "unbounded" }))
+      const fiber = yield* Effect.fork(
+        Effect.forEach(Array.from({ length: 50 }), () => pool.get(customer), { concurrency: "unbounded" })
+      )
       const sessions = yield* Fiber.join(fiber)
       expect(new Set(sessions.map((s) => Redacted.value(s.token))).size).toBe(1)
       expect(count("create")).toBe(1)
@@ -159,7 +179,9 @@ describe("against the sandbox", () => {
     Effect.gen(function*() {
       const { pool } = yield* setup
       const session = yield* pool.get(customer)
-      const byVin = yield* page(ShowUrls.showCatalogUrl(session, { searchTerm: "oil filter", vin: vehicle.vin, referenceID: "WO-5" }))
+      const byVin = yield* page(
+        ShowUrls.showCatalogUrl(session, { searchTerm: "oil filter", vin: vehicle.vin, referenceID: "WO-5" })
+      )
       expect(byVin.status).toBe(200)
       expect(testid(byVin.html, "vehicle")).toContain(`${vehicle.year} ${vehicle.make} ${vehicle.model}`)
       expect(testid(byVin.html, "vehicle")).toContain(vehicle.vin)
@@ -173,7 +195,9 @@ describe("against the sandbox", () => {
         licensePlateState: vehicle.licensePlateState
       }))
       expect(testid(byPlate.html, "vehicle")).toContain(vehicle.licensePlate)
-      const byBase = yield* page(ShowUrls.showCatalogUrl(session, { searchTerm: "oil filter", baseVehicleID: vehicle.baseVehicleID }))
+      const byBase = yield* page(
+        ShowUrls.showCatalogUrl(session, { searchTerm: "oil filter", baseVehicleID: vehicle.baseVehicleID })
+      )
       expect(testid(byBase.html, "vehicle")).toContain(vehicle.baseVehicleID)
     }))
 

@@ -55,10 +55,13 @@ describe("PunchoutClient over UndiciHttpClient", () => {
   it.scoped("a refused connection is ConnectionRefused, never sent: CreateOrder tries every attempt", () =>
     Effect.gen(function*() {
       const url = `http://127.0.0.1:${yield* closedPort}`
-      const error = yield* Effect.flatMap(PunchoutClient.PunchoutClient, (client) =>
-        Effect.flip(client.createOrder(sessionFor(url), { productID: "51515", brandID: "WIX", quantity: 1 }))).pipe(
-          Effect.provide(over(url))
-        )
+      const error = yield* Effect.flatMap(
+        PunchoutClient.PunchoutClient,
+        (client) =>
+          Effect.flip(client.createOrder(sessionFor(url), { productID: "51515", brandID: "WIX", quantity: 1 }))
+      ).pipe(
+        Effect.provide(over(url))
+      )
       expect(error._tag === "RequestFailed" && [error.reason, error.requestSent, error.attempt])
         .toEqual(["ConnectionRefused", false, 3])
       expect(error.message).not.toContain(SESSION_TOKEN)
@@ -74,9 +77,13 @@ describe("PunchoutClient over UndiciHttpClient", () => {
       expect(quotes.quotes).toHaveLength(1)
       expect(quotesServer.count()).toBe(2)
 
-      const orderServer = yield* faultServer(then((_q, res) => reset(res), (_q, res) => json(res, 200, { ...envelope(200, "Success"), order: order() })))
+      const orderServer = yield* faultServer(then((_q, res) =>
+        reset(res), (_q, res) =>
+        json(res, 200, { ...envelope(200, "Success"), order: order() })))
       const error = yield* Effect.flatMap(PunchoutClient.PunchoutClient, (client) =>
-        Effect.flip(client.createOrder(sessionFor(orderServer.url), { productID: "51515", brandID: "WIX", quantity: 1 }))).pipe(
+        Effect.flip(
+          client.createOrder(sessionFor(orderServer.url), { productID: "51515", brandID: "WIX", quantity: 1 })
+        )).pipe(
           Effect.provide(over(orderServer.url))
         )
       expect(error._tag === "RequestFailed" && [error.reason, error.requestSent]).toEqual(["Transport", true])
@@ -99,11 +106,13 @@ describe("PunchoutClient over UndiciHttpClient", () => {
       const server = yield* faultServer(() => {
         // never answers
       })
-      const fiber = yield* Effect.flatMap(PunchoutClient.PunchoutClient, (client) =>
-        Effect.flip(client.submitOrder(sessionFor(server.url), { orderID: "10423" }))).pipe(
-          Effect.provide(over(server.url, { requestTimeout: "10 seconds" })),
-          Effect.fork
-        )
+      const fiber = yield* Effect.flatMap(
+        PunchoutClient.PunchoutClient,
+        (client) => Effect.flip(client.submitOrder(sessionFor(server.url), { orderID: "10423" }))
+      ).pipe(
+        Effect.provide(over(server.url, { requestTimeout: "10 seconds" })),
+        Effect.fork
+      )
       yield* server.arrived(1)
       yield* TestClock.adjust("10 seconds")
       const error = yield* Fiber.join(fiber)
@@ -118,11 +127,13 @@ describe("PunchoutClient over UndiciHttpClient", () => {
         // never answers
       })
       const supervisor = new CountingSupervisor()
-      const error = yield* Effect.flatMap(PunchoutClient.PunchoutClient, (client) =>
-        Effect.flip(client.submitOrder(sessionFor(server.url), { orderID: "10423" }))).pipe(
-          Effect.provide(over(server.url, { requestTimeout: "300 millis" })),
-          Effect.supervised(supervisor)
-        )
+      const error = yield* Effect.flatMap(
+        PunchoutClient.PunchoutClient,
+        (client) => Effect.flip(client.submitOrder(sessionFor(server.url), { orderID: "10423" }))
+      ).pipe(
+        Effect.provide(over(server.url, { requestTimeout: "300 millis" })),
+        Effect.supervised(supervisor)
+      )
       expect(error._tag === "Timeout" && error.attempt).toBe(1)
       yield* server.closed(1)
       // SubmitOrder may have acted: never retried after a timeout.
@@ -150,7 +161,8 @@ describe("PunchoutClient over UndiciHttpClient", () => {
   it.scoped("spans, with a tracer provided: one per command, its attempts as events, nothing from the transport, no token", () =>
     Effect.gen(function*() {
       const server = yield* faultServer(then((_q, res) => htmlPage(res, 503), quotesOk))
-      const spans: Array<Tracer.Span & { readonly events: ReadonlyArray<[string, bigint, Record<string, unknown>]> }> = []
+      const spans: Array<Tracer.Span & { readonly events: ReadonlyArray<[string, bigint, Record<string, unknown>]> }> =
+        []
       const base = yield* Effect.tracer
       const recording = Tracer.make({
         context: base.context,
@@ -160,20 +172,41 @@ describe("PunchoutClient over UndiciHttpClient", () => {
           return span
         }
       })
-      yield* Effect.flatMap(PunchoutClient.PunchoutClient, (client) =>
-        client.getProductQuotes(sessionFor(server.url), { searchTerm: "oil filter", quantity: 1, referenceID: "RO-9" })).pipe(
-          Effect.provide(over(server.url)),
-          Effect.withTracer(recording)
-        )
+      yield* Effect.flatMap(
+        PunchoutClient.PunchoutClient,
+        (client) =>
+          client.getProductQuotes(sessionFor(server.url), {
+            searchTerm: "oil filter",
+            quantity: 1,
+            referenceID: "RO-9"
+          })
+      ).pipe(
+        Effect.provide(over(server.url)),
+        Effect.withTracer(recording)
+      )
       expect(spans.map((s) => s.name)).toEqual(["PunchoutClient.GetProductQuotes"])
       const [command] = spans
       expect(command?.kind).toBe("client")
       expect(command?.attributes.get("punchout.attempts")).toBe(2)
       expect(command?.attributes.get("punchout.referenceID")).toBe("RO-9")
-      expect(command?.events.map(([name, , attributes]) => [name, attributes["punchout.attempt"], attributes["punchout.outcome"] ?? "", attributes["http.response.status_code"] ?? ""]))
+      expect(
+        command?.events.map((
+          [name, , attributes]
+        ) => [
+          name,
+          attributes["punchout.attempt"],
+          attributes["punchout.outcome"] ?? "",
+          attributes["http.response.status_code"] ?? ""
+        ])
+      )
         .toEqual([["attempt", 1, "UnexpectedResponse", 503], ["retry", 1, "", ""], ["attempt", 2, "ok", 200]])
       expect(command?.status._tag).toBe("Ended")
-      expect(JSON.stringify(spans.map((s) => [s.name, [...s.attributes], s.events]), (_, v) => typeof v === "bigint" ? String(v) : v))
+      expect(
+        JSON.stringify(
+          spans.map((s) => [s.name, [...s.attributes], s.events]),
+          (_, v) => typeof v === "bigint" ? String(v) : v
+        )
+      )
         .not.toContain(SESSION_TOKEN)
     }))
 
@@ -186,7 +219,8 @@ describe("PunchoutClient over UndiciHttpClient", () => {
         transformClient: HttpClient.tapRequest(() =>
           Effect.map(Effect.option(Effect.currentSpan), (span) => {
             seen.push(span._tag === "Some" ? span.value.name : "none")
-          }))
+          })
+        )
       })
       const call = Effect.flatMap(PunchoutClient.PunchoutClient, (client) =>
         client.getProductQuotes(sessionFor(server.url), { searchTerm: "oil filter", quantity: 1 })).pipe(
@@ -195,7 +229,14 @@ describe("PunchoutClient over UndiciHttpClient", () => {
         )
       yield* call
       const base = yield* Effect.tracer
-      yield* Effect.withTracer(call, Tracer.make({ context: base.context, span: (...args) => base.span(...args) }))
+      yield* Effect.withTracer(
+        call,
+        Tracer.make({
+          context: base.context,
+          span: (...args) =>
+            base.span(...args)
+        })
+      )
       expect(seen).toEqual(["caller", "PunchoutClient.GetProductQuotes"])
     }))
 })

@@ -34,15 +34,25 @@ describe("showCatalogUrl", () => {
   })
 
   it("accepts a VIN (upper-cased) or a base vehicle ID, and no parameters at all", () => {
-    expect(url(ShowUrls.showCatalogUrl(session, { searchTerm: "oil filter", vin: "1m8gdm9axkp042788" })).searchParams.get("vin"))
+    expect(
+      url(ShowUrls.showCatalogUrl(session, { searchTerm: "oil filter", vin: "1m8gdm9axkp042788" })).searchParams.get(
+        "vin"
+      )
+    )
       .toBe("1M8GDM9AXKP042788")
-    expect(url(ShowUrls.showCatalogUrl(session, { searchTerm: "oil filter", baseVehicleID: "5678" })).searchParams.get("baseVehicleID"))
+    expect(
+      url(ShowUrls.showCatalogUrl(session, { searchTerm: "oil filter", baseVehicleID: "5678" })).searchParams.get(
+        "baseVehicleID"
+      )
+    )
       .toBe("5678")
     expect([...url(ShowUrls.showCatalogUrl(session)).searchParams.keys()]).toEqual(["token"])
   })
 
   it("enforces the spec's rules", () => {
-    expect(problem(ShowUrls.showCatalogUrl(session, { searchTerm: "brake pads" }))).toContain("searchTerm needs a vehicle")
+    expect(problem(ShowUrls.showCatalogUrl(session, { searchTerm: "brake pads" }))).toContain(
+      "searchTerm needs a vehicle"
+    )
     expect(problem(ShowUrls.showCatalogUrl(session, { licensePlate: "8ABC123" })))
       .toContain("licensePlate must be accompanied by licensePlateState")
     expect(problem(ShowUrls.showCatalogUrl(session, { vin: "1M8GDM9AXKP04278" }))).toMatch(/VIN|vin/)
@@ -74,7 +84,11 @@ describe("showOrderUrl", () => {
   it("fills the template with ShowOrder, the token, orderId and referenceID", () => {
     const built = url(ShowUrls.showOrderUrl(session, { orderId: "10423", referenceID: "RO-1" }))
     expect(built.pathname).toBe("/punchout/v1/ShowOrder")
-    expect(Object.fromEntries(built.searchParams)).toEqual({ token: SESSION_TOKEN, orderId: "10423", referenceID: "RO-1" })
+    expect(Object.fromEntries(built.searchParams)).toEqual({
+      token: SESSION_TOKEN,
+      orderId: "10423",
+      referenceID: "RO-1"
+    })
   })
 
   it("refuses an empty order number", () => {

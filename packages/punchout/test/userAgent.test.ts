@@ -14,7 +14,8 @@ const recordingServer = Effect.map(
   Effect.acquireRelease(
     Effect.promise(() =>
       Faults.startFaultServer((_request, res) =>
-        Faults.sendJson(res, 401, Faults.envelope({ code: 401, id: "UNAUTHORIZED", text: "Unauthorized" })))
+        Faults.sendJson(res, 401, Faults.envelope({ code: 401, id: "UNAUTHORIZED", text: "Unauthorized" }))
+      )
     ),
     (server) => Effect.promise(server.close)
   ),
@@ -27,9 +28,10 @@ const recordingServer = Effect.map(
 )
 
 const createSessionAgainst = (url: string, options = {}) =>
-  Effect.flatMap(PunchoutClient.PunchoutClient, (client) => Effect.flip(client.createSession(customer, sessionOptions))).pipe(
-    Effect.provide(clientLayer(url, options))
-  )
+  Effect.flatMap(PunchoutClient.PunchoutClient, (client) => Effect.flip(client.createSession(customer, sessionOptions)))
+    .pipe(
+      Effect.provide(clientLayer(url, options))
+    )
 
 describe("User-Agent", () => {
   it("is generated from package.json (run `pnpm build` after a version bump)", () => {

@@ -3,7 +3,8 @@ import { DateTime, Either, FastCheck as fc } from "effect"
 import { Webhooks } from "../src/index.js"
 import { order, quoteLine } from "./support/faultServer.js"
 
-const orderBody = (status: unknown) => JSON.stringify({ referenceID: "RO-1042", order: order({ status, statusDescription: "Order submitted" }) })
+const orderBody = (status: unknown) =>
+  JSON.stringify({ referenceID: "RO-1042", order: order({ status, statusDescription: "Order submitted" }) })
 
 const failure = <A>(result: Either.Either<A, Webhooks.WebhookDecodeError>) => {
   if (Either.isRight(result)) throw new Error("expected a WebhookDecodeError")
@@ -40,7 +41,9 @@ describe("decodeOrderWebhook", () => {
     expect(failure(Webhooks.decodeOrderWebhook("")).reason).toBe("EmptyBody")
     expect(failure(Webhooks.decodeOrderWebhook(new Uint8Array())).reason).toBe("EmptyBody")
     expect(failure(Webhooks.decodeOrderWebhook(undefined)).reason).toBe("EmptyBody")
-    expect(failure(Webhooks.decodeOrderWebhook(orderBody(3), { contentType: "text/plain" })).reason).toBe("WrongContentType")
+    expect(failure(Webhooks.decodeOrderWebhook(orderBody(3), { contentType: "text/plain" })).reason).toBe(
+      "WrongContentType"
+    )
     expect(failure(Webhooks.decodeOrderWebhook("referenceID=RO-1&order=%7B%7D")).reason).toBe("WrongContentType")
     expect(failure(Webhooks.decodeOrderWebhook("{\"referenceID\":")).reason).toBe("InvalidJson")
     expect(failure(Webhooks.decodeOrderWebhook("{}")).field).toBe("order")
@@ -49,11 +52,16 @@ describe("decodeOrderWebhook", () => {
 
 describe("webhook identifiers are bounded (protocol value types)", () => {
   it("an empty or a 200 KB orderID is refused as InvalidPayload at order.orderID", () => {
-    const withOrderID = (orderID: unknown) => JSON.stringify({ referenceID: "RO-1042", order: order({ orderID, status: 3 }) })
+    const withOrderID = (orderID: unknown) =>
+      JSON.stringify({ referenceID: "RO-1042", order: order({ orderID, status: 3 }) })
     const empty = failure(Webhooks.decodeOrderWebhook(withOrderID("")))
     expect([empty.reason, empty.field, empty.detail]).toEqual(["InvalidPayload", "order.orderID", "must not be empty"])
     const huge = failure(Webhooks.decodeOrderWebhook(withOrderID("7".repeat(200 * 1024))))
-    expect([huge.reason, huge.field, huge.detail]).toEqual(["InvalidPayload", "order.orderID", "must be at most 64 characters, got 204800"])
+    expect([huge.reason, huge.field, huge.detail]).toEqual([
+      "InvalidPayload",
+      "order.orderID",
+      "must be at most 64 characters, got 204800"
+    ])
     expect(huge.message.length).toBeLessThan(200)
     expect(Either.isRight(Webhooks.decodeOrderWebhook(withOrderID("10423")))).toBe(true)
   })
@@ -61,22 +69,29 @@ describe("webhook identifiers are bounded (protocol value types)", () => {
 
 describe("decodeQuoteWebhook", () => {
   it("decodes the quotes", () => {
-    const result = Webhooks.decodeQuoteWebhook(JSON.stringify({ referenceID: "RO-1", quotes: [quoteLine(), quoteLine({ productID: 42 })] }))
+    const result = Webhooks.decodeQuoteWebhook(
+      JSON.stringify({ referenceID: "RO-1", quotes: [quoteLine(), quoteLine({ productID: 42 })] })
+    )
     expect(Either.isRight(result) && result.right.quotes.map((q) => q.productID)).toEqual(["51515", "42"])
   })
 
   it("names the first bad field", () => {
-    const error = failure(Webhooks.decodeQuoteWebhook(JSON.stringify({ referenceID: "RO-1", quotes: [quoteLine({ orderByTime: "soon" })] })))
+    const error = failure(
+      Webhooks.decodeQuoteWebhook(JSON.stringify({ referenceID: "RO-1", quotes: [quoteLine({ orderByTime: "soon" })] }))
+    )
     expect([error.webhook, error.reason, error.field]).toEqual(["quote", "InvalidPayload", "quotes.0.orderByTime"])
   })
 })
 
 describe("the decoders are total: any input gives a payload or a WebhookDecodeError, never a throw", () => {
-  const decoders: ReadonlyArray<(body: unknown, options?: Webhooks.DecodeOptions) => Either.Either<unknown, Webhooks.WebhookDecodeError>> = [
+  const decoders: ReadonlyArray<
+    (body: unknown, options?: Webhooks.DecodeOptions) => Either.Either<unknown, Webhooks.WebhookDecodeError>
+  > = [
     Webhooks.decodeOrderWebhook,
     Webhooks.decodeQuoteWebhook
   ]
-  const nested = (depth: number, open: string, close: string, inner = "") => open.repeat(depth) + inner + close.repeat(depth)
+  const nested = (depth: number, open: string, close: string, inner = "") =>
+    open.repeat(depth) + inner + close.repeat(depth)
 
   // Returns the error, failing the test if the decoder threw or succeeded.
   const refused = (decode: (typeof decoders)[number], body: unknown) => {
@@ -92,13 +107,16 @@ describe("the decoders are total: any input gives a payload or a WebhookDecodeEr
       expect(refused(decode, nested(depth, "[", "]")).reason).toBe("InvalidPayload")
       expect(refused(decode, `{"order":${nested(depth, "[", "]")}}`).reason).toBe("InvalidPayload")
       expect(refused(decode, `{"referenceID":${nested(depth, "[", "]")},"quotes":[]}`).reason).toBe("InvalidPayload")
-      expect(refused(decode, nested(50_000, '{"a":', "}", "1")).reason).toBe("InvalidPayload")
+      expect(refused(decode, nested(50_000, "{\"a\":", "}", "1")).reason).toBe("InvalidPayload")
       expect(refused(decode, new TextEncoder().encode(nested(depth, "[", "]"))).reason).toBe("InvalidPayload")
     }
   })
 
   it("deep nesting is refused past MAX_NESTING, naming the limit; a real payload is far below it", () => {
-    const error = refused(Webhooks.decodeOrderWebhook, `{"referenceID":"RO-1","order":${nested(Webhooks.MAX_NESTING + 1, "[", "]")}}`)
+    const error = refused(
+      Webhooks.decodeOrderWebhook,
+      `{"referenceID":"RO-1","order":${nested(Webhooks.MAX_NESTING + 1, "[", "]")}}`
+    )
     expect(error.detail).toContain(`nested deeper than ${Webhooks.MAX_NESTING} levels`)
     expect(Either.isRight(Webhooks.decodeOrderWebhook(orderBody(3)))).toBe(true)
   })
@@ -108,7 +126,19 @@ describe("the decoders are total: any input gives a payload or a WebhookDecodeEr
     for (const decode of decoders) {
       expect(refused(decode, `{"referenceID":"${huge}"}`).reason).toBe("InvalidPayload")
       expect(refused(decode, huge).reason).toBe("InvalidJson")
-      for (const body of [0, 1n, true, Symbol("s"), () => 1, new Map(), [], new Uint16Array([0x7b7b]), new DataView(new ArrayBuffer(2))]) {
+      for (
+        const body of [
+          0,
+          1n,
+          true,
+          Symbol("s"),
+          () => 1,
+          new Map(),
+          [],
+          new Uint16Array([0x7b7b]),
+          new DataView(new ArrayBuffer(2))
+        ]
+      ) {
         refused(decode, body)
       }
       refused(decode, "{}")
@@ -125,11 +155,15 @@ describe("the decoders are total: any input gives a payload or a WebhookDecodeEr
       fc.uint8Array({ maxLength: 300 }),
       fc.jsonValue({ maxDepth: 6 }).map((value) => JSON.stringify(value)),
       fc.anything({ maxDepth: 4 }),
-      fc.record({ referenceID: fc.anything({ maxDepth: 3 }), order: fc.anything({ maxDepth: 3 }), quotes: fc.anything({ maxDepth: 3 }) })
+      fc.record({
+        referenceID: fc.anything({ maxDepth: 3 }),
+        order: fc.anything({ maxDepth: 3 }),
+        quotes: fc.anything({ maxDepth: 3 })
+      })
         .map((value) => JSON.stringify(value) ?? ""),
-      fc.tuple(fc.integer({ min: 1, max: 130_000 }), fc.constantFrom(["[", "]"], ['{"a":', "}"])).map(([depth, [open, close]]) =>
-        nested(depth, open!, close!, open === "[" ? "" : "null")
-      )
+      fc.tuple(fc.integer({ min: 1, max: 130_000 }), fc.constantFrom(["[", "]"], ["{\"a\":", "}"])).map((
+        [depth, [open, close]]
+      ) => nested(depth, open!, close!, open === "[" ? "" : "null"))
     )
   ], ([body]) => {
     for (const decode of decoders) {

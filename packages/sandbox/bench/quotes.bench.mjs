@@ -15,8 +15,13 @@ const created = await fetch(`${handle.url}/punchout/v1/create`, {
   method: "POST",
   headers: { "content-type": "application/json" },
   body: JSON.stringify({
-    apiKey: handle.credentials.vendorApiKey, apiToken: c.apiToken, accountNo: c.accountNo, username: c.username,
-    country: "US", smsVendorName: "bench", webhooks: { order: "http://127.0.0.1:9/o", quote: "http://127.0.0.1:9/q" }
+    apiKey: handle.credentials.vendorApiKey,
+    apiToken: c.apiToken,
+    accountNo: c.accountNo,
+    username: c.username,
+    country: "US",
+    smsVendorName: "bench",
+    webhooks: { order: "http://127.0.0.1:9/o", quote: "http://127.0.0.1:9/q" }
   })
 }).then((r) => r.json())
 const path = new URL(created.punchout.url.replace("{command}", "GetProductQuotes")).pathname +

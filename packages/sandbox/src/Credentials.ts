@@ -50,8 +50,18 @@ export const SANDBOX_CREDENTIALS = {
   vendorApiKey: "sbx-vendor-key-0001",
   oms: { testApiKey: "sbx-oms-test-key-0001", prodApiKey: "sbx-oms-prod-key-0001" },
   customers: {
-    us: { accountNo: "100200", username: "parts@mainstreet-auto.example", apiToken: "sbx-token-us-100200", country: "US" },
-    ca: { accountNo: "300400", username: "parts@northern-garage.example", apiToken: "sbx-token-ca-300400", country: "CA" }
+    us: {
+      accountNo: "100200",
+      username: "parts@mainstreet-auto.example",
+      apiToken: "sbx-token-us-100200",
+      country: "US"
+    },
+    ca: {
+      accountNo: "300400",
+      username: "parts@northern-garage.example",
+      apiToken: "sbx-token-ca-300400",
+      country: "CA"
+    }
   }
 } as const satisfies SandboxCredentials
 

@@ -40,11 +40,29 @@ export interface SandboxFixtures {
   }>
   readonly dropShip: {
     /** Validates as is. */
-    readonly valid: { readonly addressLine1: string; readonly city: string; readonly state: string; readonly zipCode: string; readonly country: string }
+    readonly valid: {
+      readonly addressLine1: string
+      readonly city: string
+      readonly state: string
+      readonly zipCode: string
+      readonly country: string
+    }
     /** A known street with a wrong ZIP: API0327 with a recommended ZIP+4 address. */
-    readonly recommendable: { readonly addressLine1: string; readonly city: string; readonly state: string; readonly zipCode: string; readonly country: string }
+    readonly recommendable: {
+      readonly addressLine1: string
+      readonly city: string
+      readonly state: string
+      readonly zipCode: string
+      readonly country: string
+    }
     /** Unknown street: API0327 without a recommendation. */
-    readonly invalid: { readonly addressLine1: string; readonly city: string; readonly state: string; readonly zipCode: string; readonly country: string }
+    readonly invalid: {
+      readonly addressLine1: string
+      readonly city: string
+      readonly state: string
+      readonly zipCode: string
+      readonly country: string
+    }
   }
 }
 

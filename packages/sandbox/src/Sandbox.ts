@@ -182,7 +182,10 @@ export interface SandboxAdmin {
   readonly setOrderState: (orderID: string, state: OrderState) => Effect.Effect<boolean>
   /** Performs what a person does in the ordering pages, without a browser. */
   readonly driver: {
-    readonly search: (token: string, params: Record<string, string>) => Effect.Effect<DriverSearchResult, SandboxAdminError>
+    readonly search: (
+      token: string,
+      params: Record<string, string>
+    ) => Effect.Effect<DriverSearchResult, SandboxAdminError>
     readonly addToCart: (
       token: string,
       item: { readonly productID: string; readonly brandID: string; readonly quantity: number }
@@ -209,7 +212,12 @@ export interface RunningSandbox {
   /** `{url}/web/services/{environment}`. */
   readonly omsBaseUrl: (environment: OrderManagement.Environment) => string
   /** The generated OpenAPI documents (the distributor's two APIs and the sandbox's own routes) and the docs page. */
-  readonly openApi: { readonly punchout: string; readonly orderManagement: string; readonly sandbox: string; readonly docs: string }
+  readonly openApi: {
+    readonly punchout: string
+    readonly orderManagement: string
+    readonly sandbox: string
+    readonly docs: string
+  }
   readonly adminUrl: string
   readonly credentials: SandboxCredentials
   readonly fixtures: SandboxFixtures
@@ -243,7 +251,10 @@ export const startSandbox = (options: SandboxOptions = {}): Effect.Effect<Runnin
     const host = options.host ?? "127.0.0.1"
     const seed = options.seed ?? 1
     let state: SandboxState | undefined
-    const now = Effect.map(Clock.currentTimeMillis, (t) => (t < YEAR_2001 ? FIXED_START + t : t) + (state?.clockOffset ?? 0))
+    const now = Effect.map(
+      Clock.currentTimeMillis,
+      (t) => (t < YEAR_2001 ? FIXED_START + t : t) + (state?.clockOffset ?? 0)
+    )
     state = new SandboxState(seed, yield* now, options.outOfStock ?? "refuse")
     const log = yield* SubscriptionRef.make<ReadonlyArray<WebhookDelivery>>([])
     const fibers = yield* FiberSet.make()
@@ -262,7 +273,10 @@ export const startSandbox = (options: SandboxOptions = {}): Effect.Effect<Runnin
       deliver: (event, target, body) => Effect.asVoid(FiberSet.run(fibers, send(event, target, body)))
     }
     const admin = makeAdmin(ctx, log)
-    const server = yield* NodeHttpServer.make(() => createServer(ServerTimeouts.nodeServerOptions(options.serverTimeouts)), { port: options.port ?? 0, host }).pipe(
+    const server = yield* NodeHttpServer.make(
+      () => createServer(ServerTimeouts.nodeServerOptions(options.serverTimeouts)),
+      { port: options.port ?? 0, host }
+    ).pipe(
       Effect.orDie
     )
     const port = server.address._tag === "TcpAddress" ? server.address.port : 0
@@ -310,7 +324,9 @@ export class SandboxServer extends Context.Tag("@shoplink/sandbox/SandboxServer"
     Layer.scoped(SandboxServer, startSandbox(options))
 
   /** Starts a sandbox with options read from Config (e.g. `Config.number("SANDBOX_PORT")`). */
-  static readonly layerConfig = (options: Config.Config.Wrap<SandboxOptions>): Layer.Layer<SandboxServer, ConfigError.ConfigError> =>
+  static readonly layerConfig = (
+    options: Config.Config.Wrap<SandboxOptions>
+  ): Layer.Layer<SandboxServer, ConfigError.ConfigError> =>
     Layer.unwrapEffect(Effect.map(Config.unwrap(options), (resolved) => SandboxServer.layer(resolved)))
 }
 

@@ -84,8 +84,12 @@ export type SandboxAdminClientApi = Effect.Effect.Success<ReturnType<typeof make
  *
  * @since 0.1.0
  */
-export class SandboxAdminClient extends Context.Tag("@shoplink/sandbox/SandboxAdminClient")<SandboxAdminClient, SandboxAdminClientApi>() {
+export class SandboxAdminClient
+  extends Context.Tag("@shoplink/sandbox/SandboxAdminClient")<SandboxAdminClient, SandboxAdminClientApi>()
+{
   /** The client of the sandbox at `options.url`, on the application's `HttpClient`. */
-  static readonly layer = (options: SandboxAdminClientOptions): Layer.Layer<SandboxAdminClient, never, HttpClient.HttpClient> =>
+  static readonly layer = (
+    options: SandboxAdminClientOptions
+  ): Layer.Layer<SandboxAdminClient, never, HttpClient.HttpClient> =>
     Layer.effect(SandboxAdminClient, makeSandboxAdminClient(options))
 }

@@ -27,7 +27,11 @@ const unsafe = ApiAnnotations.withIdempotency("unsafe")
  *
  * @since 0.1.0
  */
-export class AdminBadRequest extends Schema.TaggedError<AdminBadRequest>()("AdminBadRequest", { error: Schema.String }, HttpApiSchema.annotations({ status: 400 })) {}
+export class AdminBadRequest extends Schema.TaggedError<AdminBadRequest>()(
+  "AdminBadRequest",
+  { error: Schema.String },
+  HttpApiSchema.annotations({ status: 400 })
+) {}
 
 /**
  * An admin call about an order or session that does not exist (404).
@@ -38,7 +42,11 @@ export class AdminBadRequest extends Schema.TaggedError<AdminBadRequest>()("Admi
  *
  * @since 0.1.0
  */
-export class AdminNotFound extends Schema.TaggedError<AdminNotFound>()("AdminNotFound", { error: Schema.String }, HttpApiSchema.annotations({ status: 404 })) {}
+export class AdminNotFound extends Schema.TaggedError<AdminNotFound>()(
+  "AdminNotFound",
+  { error: Schema.String },
+  HttpApiSchema.annotations({ status: 404 })
+) {}
 
 /**
  * An admin call without the admin token, when the sandbox has one (401, with `WWW-Authenticate: Bearer`).
@@ -49,7 +57,11 @@ export class AdminNotFound extends Schema.TaggedError<AdminNotFound>()("AdminNot
  *
  * @since 0.1.0
  */
-export class AdminUnauthorized extends Schema.TaggedError<AdminUnauthorized>()("AdminUnauthorized", { error: Schema.String }, HttpApiSchema.annotations({ status: 401 })) {}
+export class AdminUnauthorized extends Schema.TaggedError<AdminUnauthorized>()(
+  "AdminUnauthorized",
+  { error: Schema.String },
+  HttpApiSchema.annotations({ status: 401 })
+) {}
 
 /**
  * The admin token (`Authorization: Bearer <token>`), required on `/__sandbox` when the sandbox
@@ -100,7 +112,9 @@ export const CustomerInput = Schema.Struct({
  *
  * @since 0.1.0
  */
-export const ClockView = Schema.Struct({ now: Schema.String, offsetMillis: Schema.Number }).annotations({ identifier: "ClockView" })
+export const ClockView = Schema.Struct({ now: Schema.String, offsetMillis: Schema.Number }).annotations({
+  identifier: "ClockView"
+})
 
 const times = { times: Schema.optionalWith(Schema.Number, { exact: true }) }
 
@@ -135,7 +149,15 @@ export const FaultInput = Schema.Union(
  *
  * @since 0.1.0
  */
-export const OrderStateSchema = Schema.Literal("cart", "expired", "saved", "submitted", "processing", "shippedPartial", "shippedComplete")
+export const OrderStateSchema = Schema.Literal(
+  "cart",
+  "expired",
+  "saved",
+  "submitted",
+  "processing",
+  "shippedPartial",
+  "shippedComplete"
+)
   .annotations({ identifier: "OrderState" })
 
 /**
@@ -153,7 +175,14 @@ export const OrderView = Schema.Struct({
   state: OrderStateSchema,
   comment: Schema.String,
   expiresAt: Schema.NullOr(Schema.Number),
-  lines: Schema.Array(Schema.Struct({ productID: Schema.String, brandID: Schema.String, quantity: Schema.Number, warehouseCode: Schema.String }))
+  lines: Schema.Array(
+    Schema.Struct({
+      productID: Schema.String,
+      brandID: Schema.String,
+      quantity: Schema.Number,
+      warehouseCode: Schema.String
+    })
+  )
 }).annotations({ identifier: "OrderView" })
 
 /**
@@ -217,7 +246,9 @@ export const DriverSearchView = Schema.Struct({
  *
  * @since 0.1.0
  */
-export const ExportButtonSchema = Schema.Literal("export", "exportAndSubmit", "exportAndSave").annotations({ identifier: "ExportButton" })
+export const ExportButtonSchema = Schema.Literal("export", "exportAndSubmit", "exportAndSave").annotations({
+  identifier: "ExportButton"
+})
 
 /**
  * What pressing an export button did.
@@ -257,28 +288,48 @@ const admin = HttpApiGroup.make("admin")
       .annotate(OpenApi.Summary, "Every admin route").pipe(idempotent)
   )
   .add(post("addCustomer", "/customers").setPayload(CustomerInput).addSuccess(Created).pipe(idempotent))
-  .add(post("addVendorKey", "/vendor-keys").setPayload(Schema.Struct({ apiKey: NonEmpty })).addSuccess(Created).pipe(idempotent))
+  .add(
+    post("addVendorKey", "/vendor-keys").setPayload(Schema.Struct({ apiKey: NonEmpty })).addSuccess(Created).pipe(
+      idempotent
+    )
+  )
   .add(
     post("addOmsKey", "/oms-keys")
-      .setPayload(Schema.Struct({ apiKey: NonEmpty, tier: Schema.optionalWith(Schema.Literal("test", "production"), { exact: true }) }))
+      .setPayload(
+        Schema.Struct({
+          apiKey: NonEmpty,
+          tier: Schema.optionalWith(Schema.Literal("test", "production"), { exact: true })
+        })
+      )
       .addSuccess(Created).pipe(idempotent)
   )
-  .add(post("revokeToken", "/revoke-token").setPayload(Schema.Struct({ apiToken: NonEmpty })).addSuccess(Ok).pipe(idempotent))
+  .add(
+    post("revokeToken", "/revoke-token").setPayload(Schema.Struct({ apiToken: NonEmpty })).addSuccess(Ok).pipe(
+      idempotent
+    )
+  )
   .add(post("expireKey", "/expire-key").setPayload(Schema.Struct({ apiKey: NonEmpty })).addSuccess(Ok).pipe(idempotent))
   .add(
-    post("setMonthlyAllowance", "/allowance").setPayload(Schema.Struct({ apiKey: NonEmpty, limit: Schema.Number })).addSuccess(Ok)
+    post("setMonthlyAllowance", "/allowance").setPayload(Schema.Struct({ apiKey: NonEmpty, limit: Schema.Number }))
+      .addSuccess(Ok)
       .pipe(idempotent)
   )
   .add(HttpApiEndpoint.get("clock", "/__sandbox/clock").addSuccess(ClockView).pipe(idempotent))
   .add(
     post("advanceClock", "/clock/advance")
-      .setPayload(Schema.Struct({ millis: Schema.Number.pipe(Schema.nonNegative({ message: () => "millis must be a non-negative number" })) }))
+      .setPayload(
+        Schema.Struct({
+          millis: Schema.Number.pipe(Schema.nonNegative({ message: () => "millis must be a non-negative number" }))
+        })
+      )
       .addSuccess(ClockView).pipe(unsafe)
   )
   .add(post("injectFault", "/faults").setPayload(FaultInput).addSuccess(Created).pipe(unsafe))
   .add(HttpApiEndpoint.del("clearFaults", "/__sandbox/faults").addSuccess(Ok).pipe(idempotent))
   .add(
-    HttpApiEndpoint.get("deliveries", "/__sandbox/deliveries").addSuccess(Schema.Struct({ deliveries: Schema.Array(WebhookDeliveryView) }))
+    HttpApiEndpoint.get("deliveries", "/__sandbox/deliveries").addSuccess(
+      Schema.Struct({ deliveries: Schema.Array(WebhookDeliveryView) })
+    )
       .pipe(idempotent)
   )
   .add(
@@ -288,7 +339,9 @@ const admin = HttpApiGroup.make("admin")
   .add(
     post("setOrderState", "/orders/:orderID/state").setPath(Schema.Struct({ orderID: Schema.String }))
       .setPayload(Schema.Struct({ state: OrderStateSchema }))
-      .addSuccess(Schema.Struct({ orderID: Schema.String, state: OrderStateSchema })).addError(AdminNotFound).pipe(idempotent)
+      .addSuccess(Schema.Struct({ orderID: Schema.String, state: OrderStateSchema })).addError(AdminNotFound).pipe(
+        idempotent
+      )
   )
   .add(
     HttpApiEndpoint.get("session", "/__sandbox/sessions/:token").setPath(Schema.Struct({ token: Schema.String }))
@@ -297,7 +350,12 @@ const admin = HttpApiGroup.make("admin")
   )
   .add(
     post("driverSearch", "/driver/search")
-      .setPayload(Schema.Struct({ token: Schema.String }, Schema.Record({ key: Schema.String, value: Schema.Union(Schema.String, Schema.Number) })))
+      .setPayload(
+        Schema.Struct(
+          { token: Schema.String },
+          Schema.Record({ key: Schema.String, value: Schema.Union(Schema.String, Schema.Number) })
+        )
+      )
       .addSuccess(DriverSearchView).pipe(idempotent)
   )
   .add(
@@ -316,7 +374,10 @@ const admin = HttpApiGroup.make("admin")
   )
   .addError(AdminBadRequest)
   .middleware(AdminAuth)
-  .annotate(OpenApi.Description, "Admin API: customers, keys, clock, faults, deliveries, orders, sessions, and a driver for the ordering pages.")
+  .annotate(
+    OpenApi.Description,
+    "Admin API: customers, keys, clock, faults, deliveries, orders, sessions, and a driver for the ordering pages."
+  )
 
 const page = HttpApiSchema.Text({ contentType: "text/html" })
 const json = Schema.Unknown.annotations({ description: "An OpenAPI 3.1 document" })
@@ -333,9 +394,13 @@ const ordering = HttpApiGroup.make("ordering")
 
 const docs = HttpApiGroup.make("docs")
   .add(HttpApiEndpoint.get("home", "/").addSuccess(page).annotate(OpenApi.Summary, "The docs page").pipe(idempotent))
-  .add(HttpApiEndpoint.get("docs", "/docs").addSuccess(page).annotate(OpenApi.Summary, "The docs page").pipe(idempotent))
+  .add(
+    HttpApiEndpoint.get("docs", "/docs").addSuccess(page).annotate(OpenApi.Summary, "The docs page").pipe(idempotent)
+  )
   .add(HttpApiEndpoint.get("punchoutDocument", "/openapi/punchout.json").addSuccess(json).pipe(idempotent))
-  .add(HttpApiEndpoint.get("orderManagementDocument", "/openapi/order-management.json").addSuccess(json).pipe(idempotent))
+  .add(
+    HttpApiEndpoint.get("orderManagementDocument", "/openapi/order-management.json").addSuccess(json).pipe(idempotent)
+  )
   .add(HttpApiEndpoint.get("sandboxDocument", "/openapi/sandbox.json").addSuccess(json).pipe(idempotent))
 
 /**
@@ -354,6 +419,9 @@ export class SandboxApi extends HttpApi.make("sandbox")
   .add(ordering)
   .add(docs)
   .annotate(OpenApi.Title, "Shoplink sandbox API")
-  .annotate(OpenApi.Description, "The sandbox's own routes: the admin API, the ordering pages' actions and these documents.")
+  .annotate(
+    OpenApi.Description,
+    "The sandbox's own routes: the admin API, the ordering pages' actions and these documents."
+  )
   .annotate(OpenApi.Transform, ApiAnnotations.componentNames)
 {}

@@ -73,8 +73,12 @@ const port = integer("port", parsed.port, 4010, 65535)
 const host = parsed.host ?? "127.0.0.1"
 const seed = integer("seed", parsed.seed, 1)
 const outOfStockFlag = parsed["out-of-stock"] ?? "refuse"
-if (outOfStockFlag !== "refuse" && outOfStockFlag !== "back-order") refuse("--out-of-stock must be refuse or back-order")
-if (parsed["admin-token"] !== undefined && parsed["admin-token"].trim() === "") refuse("--admin-token must not be empty")
+if (outOfStockFlag !== "refuse" && outOfStockFlag !== "back-order") {
+  refuse("--out-of-stock must be refuse or back-order")
+}
+if (parsed["admin-token"] !== undefined && parsed["admin-token"].trim() === "") {
+  refuse("--admin-token must not be empty")
+}
 // An empty variable counts as unset, as shells and .env files leave it.
 const adminTokenText = parsed["admin-token"] ?? (process.env["SHOPLINK_SANDBOX_ADMIN_TOKEN"]?.trim() || undefined)
 const adminToken = adminTokenText === undefined ? undefined : Redacted.make(adminTokenText.trim())
@@ -151,7 +155,9 @@ const program = Effect.gen(function*() {
     outOfStock: outOfStockFlag === "back-order" ? "backOrder" : "refuse",
     adminToken
   }).pipe(
-    Effect.catchSomeDefect((defect) => Option.map(Option.fromNullable(listenProblem(defect)), (line) => Effect.fail(new ListenFailed(line))))
+    Effect.catchSomeDefect((defect) =>
+      Option.map(Option.fromNullable(listenProblem(defect)), (line) => Effect.fail(new ListenFailed(line)))
+    )
   )
   const c = sandbox.credentials
   const [first, ...others] = OrderManagement.Environment.literals
@@ -163,8 +169,12 @@ const program = Effect.gen(function*() {
     `  Order Management     ${sandbox.omsBaseUrl(first)}  (also ${others.join(", ")})`,
     `  API docs             ${sandbox.openApi.docs}`,
     `  OpenAPI              ${sandbox.openApi.punchout}  ${sandbox.openApi.orderManagement}`,
-    `  Admin                ${sandbox.adminUrl}${adminToken === undefined ? "" : "  (needs Authorization: Bearer <admin token>)"}`,
-    `  Out of stock         ${outOfStockFlag === "back-order" ? "back-ordered (dispatched a week later)" : "refused (API0234)"}`,
+    `  Admin                ${sandbox.adminUrl}${
+      adminToken === undefined ? "" : "  (needs Authorization: Bearer <admin token>)"
+    }`,
+    `  Out of stock         ${
+      outOfStockFlag === "back-order" ? "back-ordered (dispatched a week later)" : "refused (API0234)"
+    }`,
     ``,
     `Test credentials (public fixtures):`,
     `  vendor apiKey        ${c.vendorApiKey}`,
@@ -184,7 +194,9 @@ NodeRuntime.runMain(
     Effect.tapErrorCause((cause) =>
       Cause.isInterruptedOnly(cause)
         ? Effect.void
-        : Console.error(Option.match(Cause.failureOption(cause), { onNone: () => Cause.pretty(cause), onSome: (e) => e.message }))
+        : Console.error(
+          Option.match(Cause.failureOption(cause), { onNone: () => Cause.pretty(cause), onSome: (e) => e.message })
+        )
     ),
     Effect.provide(logger),
     Logger.withMinimumLogLevel(logLevel)

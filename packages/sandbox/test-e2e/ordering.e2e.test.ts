@@ -10,8 +10,13 @@ import type { AddressInfo } from "node:net"
 import { SANDBOX_FIXTURES, startSandbox } from "../src/index.js"
 
 const CHROMIUM_ARGS = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync", "--no-first-run"
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run"
 ]
 
 // A vendor system: receives webhooks and serves the callback page.
@@ -43,7 +48,9 @@ const vendor = Effect.acquireRelease(
 )
 
 const browser = Effect.acquireRelease(
-  Effect.promise(() => chromium.launch({ executablePath: process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium", args: CHROMIUM_ARGS })),
+  Effect.promise(() =>
+    chromium.launch({ executablePath: process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium", args: CHROMIUM_ARGS })
+  ),
   (b) => Effect.promise(() => b.close())
 )
 
@@ -68,8 +75,13 @@ describe("ordering pages in Chromium", () => {
           method: "POST",
           headers: { "content-type": "application/json" },
           body: JSON.stringify({
-            apiKey: sandbox.credentials.vendorApiKey, apiToken: c.apiToken, accountNo: c.accountNo, username: c.username,
-            country: "US", smsVendorName: "E2E SMS", referenceID: "RO-E2E",
+            apiKey: sandbox.credentials.vendorApiKey,
+            apiToken: c.apiToken,
+            accountNo: c.accountNo,
+            username: c.username,
+            country: "US",
+            smsVendorName: "E2E SMS",
+            referenceID: "RO-E2E",
             webhooks: { order: `${sms.url}/order`, quote: `${sms.url}/quote`, callback: `${sms.url}/callback` }
           })
         }).then((r) => r.json() as Promise<any>)
@@ -81,14 +93,18 @@ describe("ordering pages in Chromium", () => {
       yield* Effect.promise(() => page.goto(start))
       expect(yield* Effect.promise(() => page.getByTestId("vehicle").textContent())).toContain(vehicle.vin)
       yield* Effect.promise(() => page.fill("input[name=searchTerm]", "oil filter"))
-      yield* Effect.promise(() => Promise.all([page.waitForURL(/searchTerm=oil/), page.click("button[type=submit] >> text=Search")]))
+      yield* Effect.promise(() =>
+        Promise.all([page.waitForURL(/searchTerm=oil/), page.click("button[type=submit] >> text=Search")])
+      )
       expect(yield* Effect.promise(() => page.getByTestId("search-term").textContent())).toBe("oil filter")
       const row = page.locator(`[data-testid=result][data-product-id="51515"][data-brand-id="WIX"]`)
       yield* Effect.promise(() => row.locator("input[name=quantity]").fill("2"))
       yield* Effect.promise(() => Promise.all([page.waitForLoadState("load"), row.getByTestId("add-to-cart").click()]))
       yield* Effect.promise(() => page.getByTestId("cart-line").first().waitFor())
       expect(yield* Effect.promise(() => page.getByTestId("footer").textContent())).toContain("E2E SMS")
-      yield* Effect.promise(() => Promise.all([page.waitForURL(`${sms.url}/callback`), page.getByTestId("export-and-submit").click()]))
+      yield* Effect.promise(() =>
+        Promise.all([page.waitForURL(`${sms.url}/callback`), page.getByTestId("export-and-submit").click()])
+      )
       expect(yield* Effect.promise(() => page.getByTestId("callback").textContent())).toBe("Back in the SMS")
       const deliveries = yield* sandbox.admin.awaitDeliveries(1)
       expect(deliveries[0]).toMatchObject({ event: "order", ok: true })
@@ -108,8 +124,13 @@ describe("ordering pages in Chromium", () => {
             method: "POST",
             headers: { "content-type": "application/json" },
             body: JSON.stringify({
-              apiKey: sandbox.credentials.vendorApiKey, apiToken: c.apiToken, accountNo: c.accountNo, username: c.username,
-              country: "US", smsVendorName: "E2E SMS", referenceID,
+              apiKey: sandbox.credentials.vendorApiKey,
+              apiToken: c.apiToken,
+              accountNo: c.accountNo,
+              username: c.username,
+              country: "US",
+              smsVendorName: "E2E SMS",
+              referenceID,
               webhooks: { order: "http://127.0.0.1:9/order", quote: "http://127.0.0.1:9/quote" }
             })
           }).then((r) => r.json() as Promise<any>)
@@ -117,42 +138,69 @@ describe("ordering pages in Chromium", () => {
       // Someone else takes the last two struts (LS3003) in the US.
       const other = yield* create("RO-OTHER")
       yield* Effect.promise(() =>
-        fetch(other.punchout.url.replace("{command}", "CreateOrder"), { method: "POST", body: JSON.stringify({ productID: "LS3003", brandID: "MON", quantity: "2" }) })
+        fetch(other.punchout.url.replace("{command}", "CreateOrder"), {
+          method: "POST",
+          body: JSON.stringify({ productID: "LS3003", brandID: "MON", quantity: "2" })
+        })
       )
       const created = yield* create("RO-PAGES")
       const vehicle = SANDBOX_FIXTURES.vehicles[0]!
       const b = yield* browser
       const page = yield* Effect.promise(() => b.newPage())
       const reference = `WO "9" & <co>`
-      yield* Effect.promise(() => page.goto(created.punchout.url.replace("{command}", "ShowCatalog") + `&vin=${vehicle.vin}&referenceID=${encodeURIComponent(reference)}`))
-      const ids = () => Effect.promise(() => page.locator("[data-testid=result]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-product-id"))))
+      yield* Effect.promise(() =>
+        page.goto(
+          created.punchout.url.replace("{command}", "ShowCatalog") +
+            `&vin=${vehicle.vin}&referenceID=${encodeURIComponent(reference)}`
+        )
+      )
+      const ids = () =>
+        Effect.promise(() =>
+          page.locator("[data-testid=result]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-product-id")))
+        )
       const first = yield* ids()
       expect(first).toHaveLength(20)
-      expect(yield* Effect.promise(() => page.getByTestId("page-summary").first().textContent())).toMatch(/^Results 1–20 of \d+ · page 1 of \d+$/)
-      yield* Effect.promise(() => Promise.all([page.waitForURL(/page=2/), page.getByTestId("page-next").first().click()]))
+      expect(yield* Effect.promise(() => page.getByTestId("page-summary").first().textContent())).toMatch(
+        /^Results 1–20 of \d+ · page 1 of \d+$/
+      )
+      yield* Effect.promise(() =>
+        Promise.all([page.waitForURL(/page=2/), page.getByTestId("page-next").first().click()])
+      )
       const second = yield* ids()
       expect(second.length).toBeGreaterThan(0)
       expect(second.filter((id) => first.includes(id))).toEqual([])
       const url = new URL(page.url())
       expect([url.searchParams.get("vin"), url.searchParams.get("referenceID")]).toEqual([vehicle.vin, reference])
       expect(yield* Effect.promise(() => page.getByTestId("footer").textContent())).toContain(`Reference ${reference}`)
-      yield* Effect.promise(() => Promise.all([page.waitForURL(/page=1/), page.getByTestId("page-prev").first().click()]))
+      yield* Effect.promise(() =>
+        Promise.all([page.waitForURL(/page=1/), page.getByTestId("page-prev").first().click()])
+      )
       expect(yield* ids()).toEqual(first)
       // Search for the struts: the one with nothing on hand cannot be added.
       yield* Effect.promise(() => page.fill("input[name=searchTerm]", "strut"))
-      yield* Effect.promise(() => Promise.all([page.waitForURL(/searchTerm=strut/), page.click("button[type=submit] >> text=Search")]))
+      yield* Effect.promise(() =>
+        Promise.all([page.waitForURL(/searchTerm=strut/), page.click("button[type=submit] >> text=Search")])
+      )
       const strut = page.locator(`[data-testid=result][data-product-id="LS3003"]`)
       expect(yield* Effect.promise(() => strut.getByTestId("availability").textContent())).toContain("Out of stock")
       expect(yield* Effect.promise(() => strut.getByTestId("add-to-cart").count())).toBe(0)
       // Times: the shop's zone (Austin: Central) with UTC beside it; the machine-readable instant too.
       const filterPage = yield* Effect.promise(() => b.newPage())
-      yield* Effect.promise(() => filterPage.goto(created.punchout.url.replace("{command}", "ShowCatalog") + `&vin=${vehicle.vin}&searchTerm=oil+filter`))
+      yield* Effect.promise(() =>
+        filterPage.goto(
+          created.punchout.url.replace("{command}", "ShowCatalog") + `&vin=${vehicle.vin}&searchTerm=oil+filter`
+        )
+      )
       const dispatch = filterPage.locator(`[data-testid=result][data-product-id="51515"] [data-testid=dispatch]`)
       const text = (yield* Effect.promise(() => dispatch.innerText())).replace(/\s+/g, " ")
-      expect(text).toMatch(/^Dispatch \w{3}, \w{3} \d{1,2}, \d{1,2}:\d{2} [AP]M C[DS]T \(\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\)$/)
+      expect(text).toMatch(
+        /^Dispatch \w{3}, \w{3} \d{1,2}, \d{1,2}:\d{2} [AP]M C[DS]T \(\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\)$/
+      )
       const instant = yield* Effect.promise(() => dispatch.locator("time").getAttribute("datetime"))
       expect(text).toContain(`${instant!.slice(0, 10)} ${instant!.slice(11, 16)} UTC`)
-      expect(yield* Effect.promise(() => filterPage.getByTestId("time-zone").textContent())).toContain("America/Chicago")
+      expect(yield* Effect.promise(() => filterPage.getByTestId("time-zone").textContent())).toContain(
+        "America/Chicago"
+      )
     })))
   it.live("at phone width (390 and 360 px) the catalog, the empty-cart Export question and an error page fit the window", () =>
     Effect.scoped(Effect.gen(function*() {
@@ -163,8 +211,13 @@ describe("ordering pages in Chromium", () => {
           method: "POST",
           headers: { "content-type": "application/json" },
           body: JSON.stringify({
-            apiKey: sandbox.credentials.vendorApiKey, apiToken: c.apiToken, accountNo: c.accountNo, username: c.username,
-            country: "US", smsVendorName: "E2E SMS", referenceID: "RO-PHONE",
+            apiKey: sandbox.credentials.vendorApiKey,
+            apiToken: c.apiToken,
+            accountNo: c.accountNo,
+            username: c.username,
+            country: "US",
+            smsVendorName: "E2E SMS",
+            referenceID: "RO-PHONE",
             webhooks: { order: "http://127.0.0.1:9/order", quote: "http://127.0.0.1:9/quote" }
           })
         }).then((r) => r.json() as Promise<any>)
@@ -174,31 +227,53 @@ describe("ordering pages in Chromium", () => {
       mkdirSync(results, { recursive: true })
       for (const width of [390, 360]) {
         const context = yield* Effect.acquireRelease(
-          Effect.promise(() => b.newContext({ viewport: { width, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true })),
+          Effect.promise(() =>
+            b.newContext({ viewport: { width, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true })
+          ),
           (context) => Effect.promise(() => context.close())
         )
         const page = yield* Effect.promise(() => context.newPage())
-        yield* Effect.promise(() => page.goto(created.punchout.url.replace("{command}", "ShowCatalog") + `&vin=${vehicle.vin}&searchTerm=alternator`))
+        yield* Effect.promise(() =>
+          page.goto(
+            created.punchout.url.replace("{command}", "ShowCatalog") + `&vin=${vehicle.vin}&searchTerm=alternator`
+          )
+        )
         // The cart is on screen without scrolling past the results.
-        const cartTop = yield* Effect.promise(() => page.getByTestId("cart").evaluate((e) => e.getBoundingClientRect().top))
-        const resultsTop = yield* Effect.promise(() => page.getByTestId("results").evaluate((e) => e.getBoundingClientRect().top))
+        const cartTop = yield* Effect.promise(() =>
+          page.getByTestId("cart").evaluate((e) => e.getBoundingClientRect().top)
+        )
+        const resultsTop = yield* Effect.promise(() =>
+          page.getByTestId("results").evaluate((e) => e.getBoundingClientRect().top)
+        )
         expect(cartTop).toBeLessThan(resultsTop)
         const catalog = yield* overflow(page)
         expect(catalog.innerWidth).toBe(width)
         expect(catalog.scrollWidth, `catalog at ${width} px`).toBeLessThanOrEqual(catalog.innerWidth)
-        yield* Effect.promise(() => page.screenshot({ path: join(results, `sandbox-catalog-${width}.png`), fullPage: true }))
+        yield* Effect.promise(() =>
+          page.screenshot({ path: join(results, `sandbox-catalog-${width}.png`), fullPage: true })
+        )
         // Export with the cart empty: the question, then back.
         yield* Effect.promise(() => Promise.all([page.waitForLoadState("load"), page.getByTestId("export").click()]))
         yield* Effect.promise(() => page.getByTestId("export-confirm").waitFor())
         const question = yield* overflow(page)
         expect(question.scrollWidth, `export question at ${width} px`).toBeLessThanOrEqual(question.innerWidth)
-        yield* Effect.promise(() => page.screenshot({ path: join(results, `sandbox-export-question-${width}.png`), fullPage: true }))
-        yield* Effect.promise(() => Promise.all([page.waitForURL(/searchTerm=alternator/), page.getByTestId("back").click()]))
+        yield* Effect.promise(() =>
+          page.screenshot({ path: join(results, `sandbox-export-question-${width}.png`), fullPage: true })
+        )
+        yield* Effect.promise(() =>
+          Promise.all([page.waitForURL(/searchTerm=alternator/), page.getByTestId("back").click()])
+        )
         // A refused quantity: the error page, and the link back to the same results.
         const row = page.locator(`[data-testid=result][data-product-id="51515"]`)
-        yield* Effect.promise(() => page.goto(created.punchout.url.replace("{command}", "ShowCatalog") + `&vin=${vehicle.vin}&searchTerm=oil+filter`))
+        yield* Effect.promise(() =>
+          page.goto(
+            created.punchout.url.replace("{command}", "ShowCatalog") + `&vin=${vehicle.vin}&searchTerm=oil+filter`
+          )
+        )
         yield* Effect.promise(() => row.locator("input[name=quantity]").fill("-3"))
-        yield* Effect.promise(() => Promise.all([page.waitForLoadState("load"), row.getByTestId("add-to-cart").click()]))
+        yield* Effect.promise(() =>
+          Promise.all([page.waitForLoadState("load"), row.getByTestId("add-to-cart").click()])
+        )
         expect(yield* Effect.promise(() => page.getByTestId("error").textContent())).toContain("API0231")
         const error = yield* overflow(page)
         expect(error.scrollWidth, `error page at ${width} px`).toBeLessThanOrEqual(error.innerWidth)

@@ -9,12 +9,31 @@ describe("admin HTTP API", () => {
       const sandbox = yield* startSandbox()
       const admin = (path: string, body: unknown) => postJson(`${sandbox.adminUrl}/${path}`, body)
       expect((yield* call(sandbox.adminUrl)).body.endpoints.length).toBeGreaterThan(5)
-      expect((yield* admin("customers", { accountNo: "700800", username: "x@y.example", apiToken: "t-700800", country: "CA" })).status).toBe(201)
+      expect(
+        (yield* admin("customers", {
+          accountNo: "700800",
+          username: "x@y.example",
+          apiToken: "t-700800",
+          country: "CA"
+        })).status
+      ).toBe(201)
       expect((yield* admin("vendor-keys", { apiKey: "vendor-2" })).status).toBe(201)
-      const created = yield* postJson(sandbox.punchoutCreateUrl, createBody({ apiKey: "vendor-2", apiToken: "t-700800", accountNo: "700800", username: "x@y.example", country: "CA" }))
+      const created = yield* postJson(
+        sandbox.punchoutCreateUrl,
+        createBody({
+          apiKey: "vendor-2",
+          apiToken: "t-700800",
+          accountNo: "700800",
+          username: "x@y.example",
+          country: "CA"
+        })
+      )
       expect(created.status).toBe(200)
       expect((yield* admin("oms-keys", { apiKey: "oms-2", tier: "production" })).status).toBe(201)
-      const account = yield* call(`${sandbox.omsBaseUrl("CA_PRD")}/accountDetails?APIToken=t-700800&customerAccountNo=700800&submitDate=20260601`, { headers: { APIKey: "oms-2" } })
+      const account = yield* call(
+        `${sandbox.omsBaseUrl("CA_PRD")}/accountDetails?APIToken=t-700800&customerAccountNo=700800&submitDate=20260601`,
+        { headers: { APIKey: "oms-2" } }
+      )
       expect(account.body.status.message.ID).toBe("API0200")
       expect((yield* admin("revoke-token", { apiToken: "t-700800" })).body.ok).toBe(true)
       const session = created.body.punchout.url.replace("{command}", "GetProductQuotes")
@@ -38,7 +57,10 @@ describe("admin HTTP API", () => {
       expect(refused.headers.get("www-authenticate")).toContain("Bearer")
       expect(refused.text).not.toContain("s3cret")
       expect((yield* call(clock, { headers: { authorization: "Bearer s3cre" } })).status).toBe(401)
-      expect((yield* postJson(`${sandbox.adminUrl}/clock/advance`, { millis: 1000 }, { authorization: "Basic s3cret" })).status).toBe(401)
+      expect(
+        (yield* postJson(`${sandbox.adminUrl}/clock/advance`, { millis: 1000 }, { authorization: "Basic s3cret" }))
+          .status
+      ).toBe(401)
       expect((yield* call(clock, { headers: { authorization: "Bearer s3cret" } })).status).toBe(200)
       expect((yield* postJson(sandbox.punchoutCreateUrl, createBody())).status).toBe(200)
       yield* sandbox.admin.advanceClock("1 hour")
@@ -52,12 +74,19 @@ describe("admin HTTP API", () => {
       const admin = (path: string, body: unknown) => postJson(`${sandbox.adminUrl}/${path}`, body)
       const search = yield* admin("driver/search", { token: s.token, baseVehicleID: "5678", searchTerm: "oil filter" })
       expect(search.body.results.length).toBeGreaterThan(0)
-      const added = yield* admin("driver/add-to-cart", { token: s.token, productID: "51515", brandID: "WIX", quantity: 3 })
+      const added = yield* admin("driver/add-to-cart", {
+        token: s.token,
+        productID: "51515",
+        brandID: "WIX",
+        quantity: 3
+      })
       expect(added.body.lines).toBe(1)
       const pressed = yield* admin("driver/press", { token: s.token, button: "exportAndSubmit" })
       expect(pressed.body).toMatchObject({ button: "exportAndSubmit", orderID: added.body.orderID, webhook: "order" })
       expect((yield* call(`${sandbox.adminUrl}/orders/${added.body.orderID}`)).body.state).toBe("submitted")
-      expect((yield* admin(`orders/${added.body.orderID}/state`, { state: "processing" })).body.state).toBe("processing")
+      expect((yield* admin(`orders/${added.body.orderID}/state`, { state: "processing" })).body.state).toBe(
+        "processing"
+      )
       expect((yield* admin(`orders/${added.body.orderID}/state`, { state: "flying" })).status).toBe(400)
       expect((yield* admin("driver/press", { token: "nope", button: "export" })).status).toBe(400)
       expect((yield* admin("driver/press", { token: s.token, button: "explode" })).status).toBe(400)
@@ -83,7 +112,9 @@ describe("faults", () => {
       }
       expect((yield* quote()).status).toBe(200)
       yield* sandbox.admin.injectFault({ kind: "connectionReset", endpoint: "GetProductQuotes" })
-      const reset = yield* Effect.either(Effect.tryPromise(() => fetch(s.command("GetProductQuotes"), { method: "POST", body: "{}" })))
+      const reset = yield* Effect.either(
+        Effect.tryPromise(() => fetch(s.command("GetProductQuotes"), { method: "POST", body: "{}" }))
+      )
       expect(reset._tag).toBe("Left")
       yield* sandbox.admin.injectFault({ kind: "latency", endpoint: "*", millis: 5 })
       expect((yield* quote()).status).toBe(200)
@@ -158,7 +189,9 @@ describe("library entry points", () => {
       )
       expect(viaLayer).not.toBe(url)
       // A fresh instance does not see the revocation.
-      yield* withSandbox((sandbox) => Effect.map(postJson(sandbox.punchoutCreateUrl, createBody()), (r) => expect(r.status).toBe(200)))
+      yield* withSandbox((sandbox) =>
+        Effect.map(postJson(sandbox.punchoutCreateUrl, createBody()), (r) => expect(r.status).toBe(200))
+      )
     }))
 
   it.scoped("SandboxServer.layerConfig reads its options from Config", () =>
@@ -193,7 +226,12 @@ describe("OpenAPI", () => {
       expect(punchout.components.schemas.CreateSessionRequest.properties).toHaveProperty("apiKey")
       expect(JSON.stringify(punchout)).not.toContain("#/$defs/")
       const oms = (yield* call(sandbox.openApi.orderManagement)).body
-      expect(Object.keys(oms.paths)).toEqual(expect.arrayContaining(["/web/services/{environment}/priceAndAvailablity_v2", "/web/services/{environment}/accountDetails"]))
+      expect(Object.keys(oms.paths)).toEqual(
+        expect.arrayContaining([
+          "/web/services/{environment}/priceAndAvailablity_v2",
+          "/web/services/{environment}/accountDetails"
+        ])
+      )
       expect(oms.components.securitySchemes.APIKey).toEqual({ type: "apiKey", in: "header", name: "APIKey" })
       for (const doc of [punchout, oms]) {
         const names = Object.keys(doc.components.schemas)

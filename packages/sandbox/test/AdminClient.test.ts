@@ -19,7 +19,9 @@ describe("SandboxAdminClient", () => {
       const created = yield* postJson(s.command("CreateOrder"), { productID: "51515", brandID: "WIX", quantity: "1" })
       const orderID: string = created.body.order.orderID
       expect((yield* admin.order({ path: { orderID } })).state).toBe("cart")
-      expect((yield* admin.setOrderState({ path: { orderID }, payload: { state: "processing" } })).state).toBe("processing")
+      expect((yield* admin.setOrderState({ path: { orderID }, payload: { state: "processing" } })).state).toBe(
+        "processing"
+      )
       const missing = yield* Effect.either(admin.order({ path: { orderID: "99999999" } }))
       expect(Either.isLeft(missing) && missing.left._tag).toBe("AdminNotFound")
       const before = yield* admin.clock()

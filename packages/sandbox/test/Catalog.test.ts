@@ -10,7 +10,9 @@ describe("seeded catalog", () => {
     const catalog = makeCatalog(1)
     expect(catalog.products.length).toBeGreaterThanOrEqual(300)
     expect(catalog.brands.length).toBeGreaterThanOrEqual(12)
-    expect(catalog.brands.every((b) => /^[A-Z0-9]{2,3}$/.test(b.code) && b.logo !== "" && b.warrantyHtml.includes("<p>"))).toBe(true)
+    expect(
+      catalog.brands.every((b) => /^[A-Z0-9]{2,3}$/.test(b.code) && b.logo !== "" && b.warrantyHtml.includes("<p>"))
+    ).toBe(true)
     expect(new Set(catalog.products.map((p) => p.terminologyId)).size).toBeGreaterThanOrEqual(20)
     expect(catalog.vehicles.length).toBeGreaterThanOrEqual(15)
     for (const country of ["US", "CA"] as const) {
@@ -41,22 +43,58 @@ describe("seeded catalog", () => {
 // sell only their line, every part type sells within a plausible band, and cores only come with
 // parts sold on exchange.
 const SPECIALIST_CATEGORIES: Record<string, ReadonlyArray<string>> = {
-  WIX: ["FLT"], FRA: ["FLT"], NGK: ["IGN", "EMS"], CHA: ["IGN", "ACC"], MOO: ["STE", "DRV"],
-  MON: ["SUS"], KYB: ["SUS"], GAT: ["BLT", "COL"], DAY: ["BLT"]
+  WIX: ["FLT"],
+  FRA: ["FLT"],
+  NGK: ["IGN", "EMS"],
+  CHA: ["IGN", "ACC"],
+  MOO: ["STE", "DRV"],
+  MON: ["SUS"],
+  KYB: ["SUS"],
+  GAT: ["BLT", "COL"],
+  DAY: ["BLT"]
 }
 const PLAUSIBLE_PRICE: Record<string, readonly [number, number]> = {
-  "Oil Filter": [3, 25], "Engine Air Filter": [8, 50], "Cabin Air Filter": [8, 50], "Fuel Filter": [8, 80],
-  "Disc Brake Pad Set": [20, 120], "Disc Brake Rotor": [25, 200], "Disc Brake Caliper": [35, 250], "Spark Plug": [2, 25],
-  "Ignition Coil": [25, 150], "Oxygen Sensor": [25, 200], "Serpentine Belt": [15, 80], "Timing Belt": [20, 120],
-  "Engine Water Pump": [30, 250], "Engine Coolant Thermostat": [8, 60], "Radiator": [90, 500], "Shock Absorber": [25, 150],
-  "Suspension Strut Assembly": [70, 350], "Suspension Ball Joint": [15, 120], "Steering Tie Rod End": [12, 90],
-  "Wheel Bearing and Hub Assembly": [50, 300], "Alternator": [120, 500], "Starter Motor": [90, 450],
-  "Vehicle Battery": [90, 300], "Windshield Wiper Blade": [5, 45]
+  "Oil Filter": [3, 25],
+  "Engine Air Filter": [8, 50],
+  "Cabin Air Filter": [8, 50],
+  "Fuel Filter": [8, 80],
+  "Disc Brake Pad Set": [20, 120],
+  "Disc Brake Rotor": [25, 200],
+  "Disc Brake Caliper": [35, 250],
+  "Spark Plug": [2, 25],
+  "Ignition Coil": [25, 150],
+  "Oxygen Sensor": [25, 200],
+  "Serpentine Belt": [15, 80],
+  "Timing Belt": [20, 120],
+  "Engine Water Pump": [30, 250],
+  "Engine Coolant Thermostat": [8, 60],
+  "Radiator": [90, 500],
+  "Shock Absorber": [25, 150],
+  "Suspension Strut Assembly": [70, 350],
+  "Suspension Ball Joint": [15, 120],
+  "Steering Tie Rod End": [12, 90],
+  "Wheel Bearing and Hub Assembly": [50, 300],
+  "Alternator": [120, 500],
+  "Starter Motor": [90, 450],
+  "Vehicle Battery": [90, 300],
+  "Windshield Wiper Blade": [5, 45]
 }
 const WITH_CORE = new Set(["Alternator", "Starter Motor", "Disc Brake Caliper", "Vehicle Battery"])
 const SHORT_NAME: Record<string, string> = {
-  WIX: "WIX", ACD: "ACDelco", BO: "Bosch", MON: "Monroe", MC: "Motorcraft", NGK: "NGK", DEN: "Denso", GAT: "Gates",
-  MOO: "Moog", DAY: "Dayco", CHA: "Champion", FRA: "FRAM", KYB: "KYB", DL: "Duralast"
+  WIX: "WIX",
+  ACD: "ACDelco",
+  BO: "Bosch",
+  MON: "Monroe",
+  MC: "Motorcraft",
+  NGK: "NGK",
+  DEN: "Denso",
+  GAT: "Gates",
+  MOO: "Moog",
+  DAY: "Dayco",
+  CHA: "Champion",
+  FRA: "FRAM",
+  KYB: "KYB",
+  DL: "Duralast"
 }
 
 describe("catalog realism", () => {
@@ -67,7 +105,9 @@ describe("catalog realism", () => {
     for (const p of catalog.products) {
       const t = termName(p.terminologyId)
       const allowed = SPECIALIST_CATEGORIES[p.brandCode]
-      if (allowed !== undefined && !allowed.includes(p.categoryID)) problems.push(`${p.brandCode} ${p.productID} is a ${t}`)
+      if (allowed !== undefined && !allowed.includes(p.categoryID)) {
+        problems.push(`${p.brandCode} ${p.productID} is a ${t}`)
+      }
       const [lo, hi] = PLAUSIBLE_PRICE[t]!
       if (p.price !== undefined && (p.price < lo || p.price > hi)) problems.push(`${p.brandCode} ${t} at $${p.price}`)
       if (!WITH_CORE.has(t) && p.corePrice !== 0) problems.push(`${p.brandCode} ${t} with a $${p.corePrice} core`)
@@ -86,16 +126,25 @@ describe("catalog realism", () => {
         const partType = new Map(makeCatalog(1).terminologies.map((t) => [t.id, t.name]))
         for (const term of ["spark plug", "oil filter", "ball joint", "alternator", "wiper blade"]) {
           const reply = yield* postJson(s.command("GetProductQuotes"), { productID: term, quantity: "1" })
-          const quotes: ReadonlyArray<{ brandID: string; productDesc: string; acaPartTerminologyID: number }> = reply.body.quotes
+          const quotes: ReadonlyArray<{ brandID: string; productDesc: string; acaPartTerminologyID: number }> =
+            reply.body.quotes
           expect(quotes.length).toBeGreaterThan(0)
           for (const quote of quotes) {
             expect(quote.productDesc).toBe(`${SHORT_NAME[quote.brandID]} ${partType.get(quote.acaPartTerminologyID)}`)
           }
         }
         // The brand's full name stays its Order Management brandDescription.
-        const price = yield* postJson(`${sandbox.omsBaseUrl("US_QUA")}/priceAndAvailablity_v2?APIToken=${SANDBOX_CREDENTIALS.customers.us.apiToken}`, {
-          customerAccountNo: SANDBOX_CREDENTIALS.customers.us.accountNo, items: [{ productID: "51515", brandCode: "WIX", quantity: 1 }]
-        }, omsHeaders())
+        const price = yield* postJson(
+          `${
+            sandbox.omsBaseUrl("US_QUA")
+          }/priceAndAvailablity_v2?APIToken=${SANDBOX_CREDENTIALS.customers.us.apiToken}`,
+          {
+            customerAccountNo: SANDBOX_CREDENTIALS.customers.us.accountNo,
+            items: [{ productID: "51515", brandCode: "WIX", quantity: 1 }]
+          },
+          omsHeaders()
+        )
         expect(price.body.items[0].brand.brandDescription).toBe("WIX Filters")
-      }))))
+      })
+    )))
 })

@@ -29,7 +29,12 @@ describe("sandbox pages: security headers", () => {
         unknownToken: yield* call(`${sandbox.url}/punchout/v1/ShowCatalog?token=nope`),
         docs: yield* call(`${sandbox.url}/`)
       }
-      expect([pages.catalog.status, pages.orderError.status, pages.unknownToken.status, pages.docs.status]).toEqual([200, 400, 401, 200])
+      expect([pages.catalog.status, pages.orderError.status, pages.unknownToken.status, pages.docs.status]).toEqual([
+        200,
+        400,
+        401,
+        200
+      ])
       for (const [what, page] of Object.entries(pages)) {
         expectPageHeaders(what, page.headers)
         expect(page.text, what).not.toMatch(/<script|\son[a-z]+=/i)
@@ -42,13 +47,21 @@ describe("sandbox pages: security headers", () => {
 describe("sandbox server: timeouts", () => {
   it.scopedLive("a body trickled past the request timeout gets a 408 and a closed socket", () =>
     Effect.gen(function*() {
-      const sandbox = yield* startSandbox({ serverTimeouts: { headersTimeout: "1 second", requestTimeout: "1500 millis" } })
+      const sandbox = yield* startSandbox({
+        serverTimeouts: { headersTimeout: "1 second", requestTimeout: "1500 millis" }
+      })
       const port = Number(new URL(sandbox.url).port)
       const result = yield* Effect.async<{ readonly received: string; readonly ms: number }>((resume) => {
         const started = Date.now()
         const socket = connect(port, "127.0.0.1")
         let received = ""
-        socket.on("connect", () => socket.write("POST /punchout/v1/create HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"))
+        socket.on(
+          "connect",
+          () =>
+            socket.write(
+              "POST /punchout/v1/create HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"
+            )
+        )
         const timer = setInterval(() => socket.writable && socket.write(" "), 200)
         socket.on("data", (chunk) => void (received += chunk.toString("latin1")))
         socket.on("error", () => undefined)

@@ -11,14 +11,20 @@ import { call, session } from "./helpers.js"
 import { receiver } from "./receiver.js"
 
 const form = (url: string, fields: Record<string, string>) =>
-  call(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() })
+  call(url, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString()
+  })
 
 const vehicle = SANDBOX_FIXTURES.vehicles[0]!
 const VIEWPORT = `<meta name="viewport" content="width=device-width, initial-scale=1">`
 // A browser navigation's Fetch Metadata (fetch() would send its own `sec-fetch-mode: cors`).
 const navigate = (url: string, site: string) =>
   Effect.async<string>((resume) => {
-    const req = request(url, { headers: { "sec-fetch-site": site, "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" } }, (res) => {
+    const req = request(url, {
+      headers: { "sec-fetch-site": site, "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" }
+    }, (res) => {
       let text = ""
       res.setEncoding("utf8")
       res.on("data", (chunk: string) => (text += chunk))
@@ -27,7 +33,8 @@ const navigate = (url: string, site: string) =>
     req.on("error", (error) => resume(Effect.die(error)))
     req.end()
   })
-const cartLines = (text: string) => [...text.matchAll(/data-testid="cart-line" data-product-id="([^"]+)"/g)].map((m) => m[1])
+const cartLines = (text: string) =>
+  [...text.matchAll(/data-testid="cart-line" data-product-id="([^"]+)"/g)].map((m) => m[1])
 
 describe("ordering pages for people", () => {
   it.scoped("every page declares a viewport; the cart comes before the results; an unpriced part reads 'price on request'", () =>
@@ -55,12 +62,24 @@ describe("ordering pages for people", () => {
       const sandbox = yield* startSandbox()
       const s = yield* session(sandbox)
       const back = `/punchout/v1/ShowCatalog?token=${s.token}&vin=${vehicle.vin}&searchTerm=oil+filter&page=1`
-      const refused = yield* form(`${sandbox.url}/punchout/v1/app/add?token=${s.token}`, { productID: "51515", brandID: "WIX", quantity: "-3", back })
+      const refused = yield* form(`${sandbox.url}/punchout/v1/app/add?token=${s.token}`, {
+        productID: "51515",
+        brandID: "WIX",
+        quantity: "-3",
+        back
+      })
       expect(refused.status).toBe(400)
       expect(refused.text).toMatch(/data-testid="error">API0231/)
-      expect(refused.text).toContain(`data-testid="back" href="${Html.toHtmlString(Html.html`${back}`)}">← Back to the catalog<`)
+      expect(refused.text).toContain(
+        `data-testid="back" href="${Html.toHtmlString(Html.html`${back}`)}">← Back to the catalog<`
+      )
       // A back address that is not an ordering page goes to the catalog instead.
-      const elsewhere = yield* form(`${sandbox.url}/punchout/v1/app/add?token=${s.token}`, { productID: "51515", brandID: "WIX", quantity: "0", back: "https://evil.example/" })
+      const elsewhere = yield* form(`${sandbox.url}/punchout/v1/app/add?token=${s.token}`, {
+        productID: "51515",
+        brandID: "WIX",
+        quantity: "0",
+        back: "https://evil.example/"
+      })
       expect(elsewhere.text).toContain(`data-testid="back" href="/punchout/v1/ShowCatalog?token=${s.token}"`)
       // A page that could not be shown (an unknown VIN) links to the catalog too.
       const vin = yield* call(s.command("ShowCatalog", "&vin=1FTEW1E56KFA99999"))
@@ -76,7 +95,9 @@ describe("ordering pages for people", () => {
       const catalog = yield* call(s.command("ShowCatalog", `&vin=${vehicle.vin}`))
       const priced = (catalog.text.match(/data-testid="price" data-label="Price">\$/g) ?? []).length
       expect(priced).toBeGreaterThan(1)
-      expect(catalog.text).toContain(`data-testid="export-note">With the cart empty, Export would send the ${priced} parts priced on the last results page as quotes; it asks first.<`)
+      expect(catalog.text).toContain(
+        `data-testid="export-note">With the cart empty, Export would send the ${priced} parts priced on the last results page as quotes; it asks first.<`
+      )
       const back = `/punchout/v1/ShowCatalog?token=${s.token}&vin=${vehicle.vin}`
       const asked = yield* form(`${sandbox.url}/punchout/v1/app/press?token=${s.token}`, { button: "export", back })
       expect(asked.status).toBe(200)
@@ -84,14 +105,22 @@ describe("ordering pages for people", () => {
       expect((asked.text.match(/data-testid="export-confirm-line"/g) ?? []).length).toBe(priced)
       expect(asked.text).toContain(`data-testid="back" href="${Html.toHtmlString(Html.html`${back}`)}"`)
       expect(yield* sandbox.admin.deliveries()).toEqual([])
-      const sent = yield* form(`${sandbox.url}/punchout/v1/app/press?token=${s.token}`, { button: "export", confirm: "empty-cart", back })
+      const sent = yield* form(`${sandbox.url}/punchout/v1/app/press?token=${s.token}`, {
+        button: "export",
+        confirm: "empty-cart",
+        back
+      })
       expect(sent.status).toBe(200)
       expect(sent.text).toContain(`data-testid="export-result">Export done.`)
       const [delivery] = yield* sandbox.admin.awaitDeliveries(1)
       expect(delivery?.event).toBe("quote")
       expect(hooks.received[0]?.body.quotes).toHaveLength(priced)
       // With parts in the cart, Export sends the cart at once.
-      yield* form(`${sandbox.url}/punchout/v1/app/add?token=${s.token}`, { productID: "51515", brandID: "WIX", quantity: "2" })
+      yield* form(`${sandbox.url}/punchout/v1/app/add?token=${s.token}`, {
+        productID: "51515",
+        brandID: "WIX",
+        quantity: "2"
+      })
       const withCart = yield* form(`${sandbox.url}/punchout/v1/app/press?token=${s.token}`, { button: "export" })
       expect(withCart.text).toContain(`data-testid="export-result">Export done.`)
       yield* sandbox.admin.awaitDeliveries(2)
@@ -102,8 +131,13 @@ describe("ordering pages for people", () => {
     Effect.gen(function*() {
       const sandbox = yield* startSandbox()
       const s = yield* session(sandbox)
-      const launch = (site: "cross-site" | "same-site" | "same-origin") => Effect.map(navigate(s.command("ShowCatalog", `&vin=${vehicle.vin}`), site), (text) => ({ text }))
-      yield* form(`${sandbox.url}/punchout/v1/app/add?token=${s.token}`, { productID: "51515", brandID: "WIX", quantity: "1" })
+      const launch = (site: "cross-site" | "same-site" | "same-origin") =>
+        Effect.map(navigate(s.command("ShowCatalog", `&vin=${vehicle.vin}`), site), (text) => ({ text }))
+      yield* form(`${sandbox.url}/punchout/v1/app/add?token=${s.token}`, {
+        productID: "51515",
+        brandID: "WIX",
+        quantity: "1"
+      })
       // Not exported: a new launch shows the cart as it was left.
       expect(cartLines((yield* launch("cross-site")).text)).toEqual(["51515"])
       yield* form(`${sandbox.url}/punchout/v1/app/press?token=${s.token}`, { button: "export" })
@@ -115,14 +149,18 @@ describe("ordering pages for people", () => {
       expect(cartLines(relaunched.text)).toEqual([])
       expect(relaunched.text).toContain(`data-testid="cart-empty"`)
       // The next part starts a new cart order; the exported one is not in it.
-      expect((yield* sandbox.admin.driver.addToCart(s.token, { productID: "LS3003", brandID: "MON", quantity: 1 })).lines).toBe(1)
+      expect(
+        (yield* sandbox.admin.driver.addToCart(s.token, { productID: "LS3003", brandID: "MON", quantity: 1 })).lines
+      ).toBe(1)
       expect(cartLines((yield* call(s.command("ShowCatalog"))).text)).toEqual(["LS3003"])
     }))
 })
 
 describe("API docs page", () => {
   it("renders inline markdown code as <code>, escaped", () => {
-    expect(Html.toHtmlString(inlineCode("Pass `token` & `<b>`"))).toBe("Pass <code>token</code> &amp; <code>&lt;b&gt;</code>")
+    expect(Html.toHtmlString(inlineCode("Pass `token` & `<b>`"))).toBe(
+      "Pass <code>token</code> &amp; <code>&lt;b&gt;</code>"
+    )
     expect(Html.toHtmlString(inlineCode("one ` only"))).toBe("one ` only")
   })
 

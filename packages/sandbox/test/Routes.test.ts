@@ -54,7 +54,9 @@ describe("routes", () => {
         const path = template.replace(/\{(\w+)\}/g, (_, name: string) => PARAMS[name] ?? "x")
         const reply = yield* call(`${sandbox.url}${path}`, {
           method,
-          ...(method === "GET" || method === "DELETE" ? {} : { headers: { "content-type": "application/json" }, body: "{}" })
+          ...(method === "GET" || method === "DELETE"
+            ? {}
+            : { headers: { "content-type": "application/json" }, body: "{}" })
         })
         expect(isUnknownRoute(reply), `${route} answered ${reply.status} ${reply.text.slice(0, 120)}`).toBe(false)
       }
@@ -63,7 +65,16 @@ describe("routes", () => {
   it.scoped("what is not documented is not served: unknown paths answer API0288 with 404, a wrong method never succeeds", () =>
     Effect.gen(function*() {
       const sandbox = yield* startSandbox()
-      for (const path of ["/nothing", "/punchout/v1/Unknown", "/punchout/v1/a/b/c", "/web/services/US_QUA", "/openapi/other.json", "/docs/x"]) {
+      for (
+        const path of [
+          "/nothing",
+          "/punchout/v1/Unknown",
+          "/punchout/v1/a/b/c",
+          "/web/services/US_QUA",
+          "/openapi/other.json",
+          "/docs/x"
+        ]
+      ) {
         expect(isUnknownRoute(yield* call(`${sandbox.url}${path}`)), path).toBe(true)
       }
       const listed = new Set(mounted())

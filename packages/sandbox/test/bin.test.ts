@@ -20,7 +20,10 @@ interface Run {
 const run = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
   Effect.acquireRelease(
     Effect.async<Run>((resume) => {
-      const child = spawn(process.execPath, [bin, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } })
+      const child = spawn(process.execPath, [bin, ...args], {
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, ...env }
+      })
       let stdout = ""
       let stderr = ""
       child.stdout.on("data", (chunk) => {
@@ -83,13 +86,17 @@ describe("shoplink-sandbox bin", () => {
       const { code, stderr, stdout } = yield* run(["--port", String(port)])
       expect(code).toBe(1)
       expect(stdout).toBe("")
-      expect(stderr.trimEnd().split("\n")).toEqual([expect.stringContaining(`port ${port} on 127.0.0.1 is already in use`)])
+      expect(stderr.trimEnd().split("\n")).toEqual([
+        expect.stringContaining(`port ${port} on 127.0.0.1 is already in use`)
+      ])
       expect(stderr).not.toMatch(/\bat \S+ \(|ServeError/)
     })))
 
   it.live("--host 0.0.0.0 warns that the admin API has no authentication", () =>
     Effect.scoped(Effect.gen(function*() {
-      const { child, stderr, stdout } = yield* run(["--host", "0.0.0.0", "--port", "0"], { SHOPLINK_SANDBOX_ADMIN_TOKEN: "" })
+      const { child, stderr, stdout } = yield* run(["--host", "0.0.0.0", "--port", "0"], {
+        SHOPLINK_SANDBOX_ADMIN_TOKEN: ""
+      })
       expect(stderr).toMatch(/^warning: --host 0\.0\.0\.0 exposes the admin API .* no authentication.*--admin-token/)
       // The warning is the truth: without a token the admin API answers anyone.
       expect((yield* Effect.promise(() => fetch(`${urlOf(stdout)}/__sandbox/clock`))).status).toBe(200)
@@ -100,13 +107,19 @@ describe("shoplink-sandbox bin", () => {
 
   it.live("--admin-token (or SHOPLINK_SANDBOX_ADMIN_TOKEN) makes the admin API require a Bearer token, and silences the warning", () =>
     Effect.scoped(Effect.gen(function*() {
-      for (const [args, env] of [[["--admin-token", "s3cret"], {}], [[], { SHOPLINK_SANDBOX_ADMIN_TOKEN: "s3cret" }]] as const) {
+      for (
+        const [args, env] of [[["--admin-token", "s3cret"], {}], [[], {
+          SHOPLINK_SANDBOX_ADMIN_TOKEN: "s3cret"
+        }]] as const
+      ) {
         const { child, stderr, stdout } = yield* run(["--host", "0.0.0.0", "--port", "0", ...args], env)
         expect(stderr).toBe("")
         expect(stdout).not.toContain("s3cret")
         const clock = `${urlOf(stdout)}/__sandbox/clock`
         const status = (authorization?: string) =>
-          Effect.promise(() => fetch(clock, authorization === undefined ? {} : { headers: { authorization } }).then((r) => r.status))
+          Effect.promise(() =>
+            fetch(clock, authorization === undefined ? {} : { headers: { authorization } }).then((r) => r.status)
+          )
         expect(yield* status()).toBe(401)
         expect(yield* status("Bearer wrong")).toBe(401)
         expect(yield* status("Bearer s3cret")).toBe(200)
@@ -142,7 +155,9 @@ describe("shoplink-sandbox bin logs", () => {
       })
       expect(code).toBe(0)
       const lines = stdout.split("\n").filter((line) => line !== "")
-      const events = lines.map((line) => JSON.parse(line) as { readonly message: unknown; readonly annotations?: Record<string, unknown> })
+      const events = lines.map((line) =>
+        JSON.parse(line) as { readonly message: unknown; readonly annotations?: Record<string, unknown> }
+      )
       expect(events.map((e) => e.message)).toEqual(["sandbox listening", "sandbox stopped"])
       expect(events[0]!.annotations).toMatchObject({ url })
     }))

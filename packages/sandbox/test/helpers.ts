@@ -44,7 +44,15 @@ export const session = (sandbox: RunningSandbox, overrides: Record<string, unkno
     if (reply.status !== 200) throw new Error(`create failed: ${reply.text}`)
     const template: string = reply.body.punchout.url
     const token: string = reply.body.punchout.token
-    return { token, template, command: (name: string, extra = "") => template.replace("{command}", name) + extra, create: reply }
+    return {
+      token,
+      template,
+      command: (name: string, extra = "") => template.replace("{command}", name) + extra,
+      create: reply
+    }
   })
 
-export const omsHeaders = (apiKey: string = SANDBOX_CREDENTIALS.oms.testApiKey) => ({ APIKey: apiKey, accept: "application/json" })
+export const omsHeaders = (apiKey: string = SANDBOX_CREDENTIALS.oms.testApiKey) => ({
+  APIKey: apiKey,
+  accept: "application/json"
+})

@@ -32,7 +32,10 @@ export const receiver = (respond: (n: number) => number | "hang" = () => 200) =>
     }),
     (r) =>
       Effect.async<void>((resume) => {
-        const { pending, server } = r as unknown as { server: ReturnType<typeof createServer>; pending: Array<ServerResponse> }
+        const { pending, server } = r as unknown as {
+          server: ReturnType<typeof createServer>
+          pending: Array<ServerResponse>
+        }
         for (const res of pending) res.destroy()
         server.closeAllConnections()
         server.close(() => resume(Effect.void))

@@ -118,10 +118,14 @@ export const linesOf = (entry: { readonly kind: WebhookInbox.DeliveryKind; reado
   readonly orderStatus?: string
   readonly problem?: string
 } => {
-  if (entry.body === "") return { lines: [], problem: "The body was cleared by retention after the delivery was applied." }
+  if (entry.body === "") {
+    return { lines: [], problem: "The body was cleared by retention after the delivery was applied." }
+  }
   if (entry.kind === "order") {
     const decoded = Webhooks.decodeOrderWebhook(entry.body)
-    if (Either.isLeft(decoded)) return { lines: [], problem: `The stored body does not decode: ${decoded.left.message}` }
+    if (Either.isLeft(decoded)) {
+      return { lines: [], problem: `The stored body does not decode: ${decoded.left.message}` }
+    }
     const { order } = decoded.right
     return {
       orderStatus: `Order ${order.orderID}: ${order.statusDescription}`,
@@ -147,7 +151,8 @@ export const linesOf = (entry: { readonly kind: WebhookInbox.DeliveryKind; reado
   }
 }
 
-const time = (millis: number | undefined) => millis === undefined ? "—" : new Date(millis).toISOString().replace("T", " ").slice(0, 19) + " UTC"
+const time = (millis: number | undefined) =>
+  millis === undefined ? "—" : new Date(millis).toISOString().replace("T", " ").slice(0, 19) + " UTC"
 
 /**
  * What happened to a delivery, in words: applied, waiting, failing and when it is tried again,
@@ -172,9 +177,13 @@ export const inWords = (
     case "dead":
       return `Given up after ${attempts}.${error} Replay it once the cause is fixed, or discard it.`
     case "retrying":
-      return `Failed ${attempts} so far; tried again ${entry.nextAttemptAt <= now ? "now" : `at ${time(entry.nextAttemptAt)}`}.${error}`
+      return `Failed ${attempts} so far; tried again ${
+        entry.nextAttemptAt <= now ? "now" : `at ${time(entry.nextAttemptAt)}`
+      }.${error}`
     case "pending":
-      return entry.nextAttemptAt <= now ? "Waiting to be applied." : `Waiting to be applied at ${time(entry.nextAttemptAt)}.`
+      return entry.nextAttemptAt <= now
+        ? "Waiting to be applied."
+        : `Waiting to be applied at ${time(entry.nextAttemptAt)}.`
   }
 }
 
@@ -221,12 +230,19 @@ type Access = { readonly _tag: "session"; readonly viewer: ServicePages.Viewer }
 
 const csrf = (access: Access) => access._tag === "session" ? ServicePages.csrfField(access.viewer.csrfToken) : ""
 
-const nav = (base: string) => html`<nav><a href="${base}" data-testid="console-deliveries">Deliveries</a> · <a href="${base}/shops" data-testid="console-shops">Shops</a></nav>`
+const nav = (base: string) =>
+  html`<nav><a href="${base}" data-testid="console-deliveries">Deliveries</a> · <a href="${base}/shops" data-testid="console-shops">Shops</a></nav>`
 
 const lineTable = (lines: ReadonlyArray<Line>): Html =>
   html`<table><thead><tr><th>Part</th><th>Brand</th><th>Description</th><th>Qty</th><th>Cost</th></tr></thead><tbody>
-${lines.map((l) => html`<tr data-testid="console-line"><td>${l.productID}</td><td>${l.brandID}</td><td>${l.description}</td><td class="num">${l.quantity}</td><td class="num">$${Money.formatCents(l.costCents)}</td></tr>
-`)}</tbody></table>`
+${
+    lines.map((l) =>
+      html`<tr data-testid="console-line"><td>${l.productID}</td><td>${l.brandID}</td><td>${l.description}</td><td class="num">${l.quantity}</td><td class="num">$${
+        Money.formatCents(l.costCents)
+      }</td></tr>
+`
+    )
+  }</tbody></table>`
 
 const listPage = (
   base: string,
@@ -236,62 +252,129 @@ const listPage = (
   shops: ReadonlyArray<ShopStore.Shop>,
   now: number
 ): string =>
-  ServicePages.layout("Deliveries", html`${nav(base)}
+  ServicePages.layout(
+    "Deliveries",
+    html`${nav(base)}
 <h1>Deliveries</h1>
 <form method="get" action="${base}" data-testid="console-filter">
 <label for="shop">Shop</label><select id="shop" name="shop"><option value="">All shops</option>
-${shops.map((s) => html`<option value="${s.id}"${query.shop === s.id ? html` selected` : ""}>${s.name}</option>`)}</select>
+${
+      shops.map((s) => html`<option value="${s.id}"${query.shop === s.id ? html` selected` : ""}>${s.name}</option>`)
+    }</select>
 <label for="ro">Repair order id</label><input id="ro" name="ro" value="${query.ro ?? ""}">
 <label for="state">Status</label><select id="state" name="state"><option value="">Any</option>
 ${STATES.map((s) => html`<option value="${s}"${query.state === s ? html` selected` : ""}>${s}</option>`)}</select>
 <p><button data-testid="console-apply-filter">Show</button></p></form>
 <table><thead><tr><th>Received</th><th>Shop</th><th>Repair order</th><th>Kind</th><th>Status</th><th>Attempts</th><th>Next attempt</th><th>Last error</th></tr></thead><tbody>
-${page.entries.map((e) => html`<tr data-testid="console-delivery" data-id="${e.id}" data-state="${stateOf(e)}">
-<td><a href="${base}/deliveries/${encodeURIComponent(e.id)}">${time(e.receivedAt)}</a></td><td>${e.shopId}</td><td>${e.repairOrderId}</td><td>${e.kind}</td>
+${
+      page.entries.map((e) =>
+        html`<tr data-testid="console-delivery" data-id="${e.id}" data-state="${stateOf(e)}">
+<td><a href="${base}/deliveries/${encodeURIComponent(e.id)}">${
+          time(e.receivedAt)
+        }</a></td><td>${e.shopId}</td><td>${e.repairOrderId}</td><td>${e.kind}</td>
 <td><span class="badge">${stateOf(e)}</span></td><td class="num">${e.attempts}</td>
-<td>${e.status === "pending" ? (e.nextAttemptAt <= now ? "now" : time(e.nextAttemptAt)) : "—"}</td><td>${e.lastError ?? ""}</td></tr>
-`)}</tbody></table>
+<td>${
+          e.status === "pending"
+            ? (e.nextAttemptAt <= now ? "now" : time(e.nextAttemptAt))
+            : "—"
+        }</td><td>${e.lastError ?? ""}</td></tr>
+`
+      )
+    }</tbody></table>
 ${page.entries.length === 0 ? html`<p class="muted" data-testid="console-empty">No deliveries match.</p>` : ""}
-<p>${query.after === undefined ? "" : html`<a href="${base}${queryString({ ...query, after: undefined })}" data-testid="console-first">Newest</a> `}
-${page.next === undefined ? "" : html`<a href="${base}${queryString({ ...query, after: page.next })}" data-testid="console-next" rel="next">Older →</a>`}</p>`,
-    access._tag === "session" ? { viewer: access.viewer } : {})
+<p>${
+      query.after === undefined
+        ? ""
+        : html`<a href="${base}${queryString({ ...query, after: undefined })}" data-testid="console-first">Newest</a> `
+    }
+${
+      page.next === undefined
+        ? ""
+        : html`<a href="${base}${
+          queryString({ ...query, after: page.next })
+        }" data-testid="console-next" rel="next">Older →</a>`
+    }</p>`,
+    access._tag === "session" ? { viewer: access.viewer } : {}
+  )
 
-const showPage = (base: string, access: Access, entry: WebhookInbox.InboxEntry, now: number, notice: string | undefined): string => {
+const showPage = (
+  base: string,
+  access: Access,
+  entry: WebhookInbox.InboxEntry,
+  now: number,
+  notice: string | undefined
+): string => {
   const decoded = linesOf(entry)
   const id = encodeURIComponent(entry.id)
-  return ServicePages.layout(`Delivery ${entry.id}`, html`${nav(base)}
+  return ServicePages.layout(
+    `Delivery ${entry.id}`,
+    html`${nav(base)}
 <h1>Delivery <code>${entry.id}</code></h1>
 ${notice === undefined ? "" : html`<p class="badge" data-testid="console-notice" role="status">${notice}</p>`}
 <table><tbody>
 <tr><th>Status</th><td data-testid="console-state">${stateOf(entry)}</td></tr>
 <tr><th>What happened</th><td data-testid="console-words">${inWords(entry, now)}</td></tr>
 <tr><th>Shop</th><td><a href="${base}${queryString({ shop: entry.shopId })}">${entry.shopId}</a></td></tr>
-<tr><th>Repair order</th><td><a href="${base}${queryString({ shop: entry.shopId, ro: entry.repairOrderId })}">${entry.repairOrderId}</a></td></tr>
+<tr><th>Repair order</th><td><a href="${base}${
+      queryString({ shop: entry.shopId, ro: entry.repairOrderId })
+    }">${entry.repairOrderId}</a></td></tr>
 <tr><th>Kind</th><td>${entry.kind}${decoded.orderStatus === undefined ? "" : html` · ${decoded.orderStatus}`}</td></tr>
 <tr><th>Received</th><td>${time(entry.receivedAt)}</td></tr>
 <tr><th>Attempts</th><td data-testid="console-attempts">${entry.attempts}</td></tr>
-<tr><th>Next attempt</th><td>${entry.status === "pending" ? (entry.nextAttemptAt <= now ? "now" : time(entry.nextAttemptAt)) : "—"}</td></tr>
+<tr><th>Next attempt</th><td>${
+      entry.status === "pending" ? (entry.nextAttemptAt <= now ? "now" : time(entry.nextAttemptAt)) : "—"
+    }</td></tr>
 <tr><th>Last error</th><td data-testid="console-last-error">${entry.lastError ?? "—"}</td></tr>
 <tr><th>Content key</th><td><code>${entry.contentKey}</code></td></tr>
 </tbody></table>
 <h2>Lines</h2>
-${decoded.problem === undefined ? lineTable(decoded.lines) : html`<p class="error" data-testid="console-body-problem">${decoded.problem}</p>`}
-${entry.status === "pending" ? "" : html`<form method="post" action="${base}/deliveries/${id}/replay">${csrf(access)}<button data-testid="console-replay">Replay</button></form>`}
-${entry.status === "dead" ? html`<form method="post" action="${base}/deliveries/${id}/discard">${csrf(access)}<button data-testid="console-discard">Discard</button></form>` : ""}`,
-    access._tag === "session" ? { viewer: access.viewer } : {})
+${
+      decoded.problem === undefined
+        ? lineTable(decoded.lines)
+        : html`<p class="error" data-testid="console-body-problem">${decoded.problem}</p>`
+    }
+${
+      entry.status === "pending"
+        ? ""
+        : html`<form method="post" action="${base}/deliveries/${id}/replay">${
+          csrf(access)
+        }<button data-testid="console-replay">Replay</button></form>`
+    }
+${
+      entry.status === "dead"
+        ? html`<form method="post" action="${base}/deliveries/${id}/discard">${
+          csrf(access)
+        }<button data-testid="console-discard">Discard</button></form>`
+        : ""
+    }`,
+    access._tag === "session" ? { viewer: access.viewer } : {}
+  )
 }
 
 const shopsPage = (base: string, access: Access, shops: ReadonlyArray<ShopStore.Shop>): string =>
-  ServicePages.layout("Shops", html`${nav(base)}
+  ServicePages.layout(
+    "Shops",
+    html`${nav(base)}
 <h1>Shops</h1>
 <table><thead><tr><th>Shop</th><th>Distributor account</th><th>Country</th><th>Credentials</th><th></th></tr></thead><tbody>
-${shops.map((s) => html`<tr data-testid="console-shop" data-shop="${s.id}" data-status="${s.status}">
+${
+      shops.map((s) =>
+        html`<tr data-testid="console-shop" data-shop="${s.id}" data-status="${s.status}">
 <td>${s.name} <span class="muted">${s.id}</span></td><td>${s.distributor.accountNo}</td><td>${s.distributor.country}</td>
-<td>${s.status === "active" ? "active" : html`<strong class="error">revoked</strong> ${time(s.revoked?.at)}: ${s.revoked?.reason ?? ""} — onboard again`}</td>
+<td>${
+          s.status === "active"
+            ? "active"
+            : html`<strong class="error">revoked</strong> ${time(s.revoked?.at)}: ${
+              s.revoked?.reason ?? ""
+            } — onboard again`
+        }</td>
 <td><a href="${base}${queryString({ shop: s.id })}">Deliveries</a></td></tr>
-`)}</tbody></table>
+`
+      )
+    }</tbody></table>
 ${shops.length === 0 ? html`<p class="muted">No shops onboarded.</p>` : ""}`,
-    access._tag === "session" ? { viewer: access.viewer } : {})
+    access._tag === "session" ? { viewer: access.viewer } : {}
+  )
 
 /**
  * The console's routes under `options.basePath` (default `/console`): GET `/console` (deliveries,
@@ -310,20 +393,36 @@ ${shops.length === 0 ? html`<p class="muted">No shops onboarded.</p>` : ""}`,
  *
  * @since 0.1.0
  */
-export const router = (dependencies: Dependencies, pages: ServicePages.ServicePages, options: Options = {}): HttpRouter.HttpRouter => {
+export const router = (
+  dependencies: Dependencies,
+  pages: ServicePages.ServicePages,
+  options: Options = {}
+): HttpRouter.HttpRouter => {
   const base = (options.basePath ?? "/console").replace(/\/+$/, "")
   const pageSize = options.pageSize ?? 50
   const { apiKeys, inbox, shops } = dependencies
 
   const unavailable = (what: string) => (error: { readonly message: string }) =>
-    Effect.as(Effect.logError(`delivery console: ${what} failed`, error.message), pages.page(ServicePages.errorPage(503, "The console could not read the inbox; try again."), 503))
+    Effect.as(
+      Effect.logError(`delivery console: ${what} failed`, error.message),
+      pages.page(ServicePages.errorPage(503, "The console could not read the inbox; try again."), 503)
+    )
   const notFound = (access: Access) =>
-    pages.page(ServicePages.errorPage(404, "No such delivery (it may have been discarded).", access._tag === "session" ? access.viewer : undefined), 404)
+    pages.page(
+      ServicePages.errorPage(
+        404,
+        "No such delivery (it may have been discarded).",
+        access._tag === "session" ? access.viewer : undefined
+      ),
+      404
+    )
 
   // An API key when the request carries `Authorization: Bearer …`; else an operator's session.
   const guard = (
     method: "page" | "action",
-    handler: (access: Access) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>
+    handler: (
+      access: Access
+    ) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest>
   ): Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest> =>
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
@@ -332,7 +431,9 @@ export const router = (dependencies: Dependencies, pages: ServicePages.ServicePa
         const verified = yield* Effect.either(apiKeys.verify(request.headers["authorization"]))
         if (Either.isLeft(verified)) {
           if (verified.left._tag === "ApiKeyStoreError") return yield* unavailable("the API key store")(verified.left)
-          yield* Effect.logWarning("delivery console refused").pipe(Effect.annotateLogs({ reason: verified.left.message }))
+          yield* Effect.logWarning("delivery console refused").pipe(
+            Effect.annotateLogs({ reason: verified.left.message })
+          )
           return HttpServerResponse.setHeader(
             pages.page(ServicePages.errorPage(401, "This API key is not valid."), 401),
             "www-authenticate",
@@ -363,8 +464,7 @@ export const router = (dependencies: Dependencies, pages: ServicePages.ServicePa
       })
       const known = yield* shops.list()
       return pages.page(listPage(base, access, query, page, known, Date.now()))
-    }).pipe(Effect.catchAll(unavailable("the deliveries list")))
-  )
+    }).pipe(Effect.catchAll(unavailable("the deliveries list"))))
 
   const entryId = Effect.map(HttpRouter.params, (p) => p["id"] ?? "")
   const notices: Record<string, string> = {
@@ -372,15 +472,26 @@ export const router = (dependencies: Dependencies, pages: ServicePages.ServicePa
     discarded: "Discarded."
   }
 
-  const show = Effect.flatMap(Effect.zip(entryId, HttpServerRequest.HttpServerRequest), ([id, request]) =>
-    guard("page", (access) =>
-      !ENTRY_ID.test(id) ? Effect.succeed(notFound(access)) : inbox.get(id).pipe(
-        Effect.map((entry) =>
-          pages.page(showPage(base, access, entry, Date.now(), notices[new URL(request.url, "http://console").searchParams.get("done") ?? ""]))
-        ),
-        Effect.catchTag("EntryNotFound", () => Effect.succeed(notFound(access))),
-        Effect.catchAll(unavailable("a delivery"))
-      )))
+  const show = Effect.flatMap(
+    Effect.zip(entryId, HttpServerRequest.HttpServerRequest),
+    ([id, request]) =>
+      guard("page", (access) =>
+        !ENTRY_ID.test(id) ? Effect.succeed(notFound(access)) : inbox.get(id).pipe(
+          Effect.map((entry) =>
+            pages.page(
+              showPage(
+                base,
+                access,
+                entry,
+                Date.now(),
+                notices[new URL(request.url, "http://console").searchParams.get("done") ?? ""]
+              )
+            )
+          ),
+          Effect.catchTag("EntryNotFound", () => Effect.succeed(notFound(access))),
+          Effect.catchAll(unavailable("a delivery"))
+        ))
+  )
 
   const act = (what: "replay" | "discard") =>
     Effect.flatMap(entryId, (id) =>
@@ -390,27 +501,51 @@ export const router = (dependencies: Dependencies, pages: ServicePages.ServicePa
           const who = access._tag === "session" ? access.viewer.email : "api key"
           if (what === "replay") {
             const replayed = yield* Effect.either(inbox.replay(id))
-            if (Either.isLeft(replayed)) return replayed.left._tag === "EntryNotFound" ? notFound(access) : yield* unavailable("replay")(replayed.left)
-            yield* Effect.logInfo("inbox entry replayed from the console").pipe(Effect.annotateLogs({ entryId: id, shopId: replayed.right.shopId, by: who }))
+            if (Either.isLeft(replayed)) {
+              return replayed.left._tag === "EntryNotFound"
+                ? notFound(access)
+                : yield* unavailable("replay")(replayed.left)
+            }
+            yield* Effect.logInfo("inbox entry replayed from the console").pipe(
+              Effect.annotateLogs({ entryId: id, shopId: replayed.right.shopId, by: who })
+            )
             return pages.seeOther(`${base}/deliveries/${encodeURIComponent(id)}?done=replayed`)
           }
           const entry = yield* Effect.either(inbox.get(id))
-          if (Either.isLeft(entry)) return entry.left._tag === "EntryNotFound" ? notFound(access) : yield* unavailable("discard")(entry.left)
+          if (Either.isLeft(entry)) {
+            return entry.left._tag === "EntryNotFound"
+              ? notFound(access)
+              : yield* unavailable("discard")(entry.left)
+          }
           const discarded = yield* Effect.either(inbox.discard(id))
           if (Either.isLeft(discarded)) {
             if (discarded.left._tag === "EntryNotFound") return notFound(access)
             if (discarded.left._tag === "EntryNotDead") {
-              return pages.page(ServicePages.errorPage(409, "Only a delivery that was given up on (dead) can be discarded.", access._tag === "session" ? access.viewer : undefined), 409)
+              return pages.page(
+                ServicePages.errorPage(
+                  409,
+                  "Only a delivery that was given up on (dead) can be discarded.",
+                  access._tag === "session" ? access.viewer : undefined
+                ),
+                409
+              )
             }
             return yield* unavailable("discard")(discarded.left)
           }
-          yield* Effect.logInfo("inbox entry discarded from the console").pipe(Effect.annotateLogs({ entryId: id, shopId: entry.right.shopId, by: who }))
+          yield* Effect.logInfo("inbox entry discarded from the console").pipe(
+            Effect.annotateLogs({ entryId: id, shopId: entry.right.shopId, by: who })
+          )
           return pages.seeOther(`${base}${queryString({ shop: entry.right.shopId })}`)
-        })
-      ))
+        })))
 
-  const shopList = guard("page", (access) =>
-    shops.list().pipe(Effect.map((known) => pages.page(shopsPage(base, access, known))), Effect.catchAll(unavailable("the shops list"))))
+  const shopList = guard(
+    "page",
+    (access) =>
+      shops.list().pipe(
+        Effect.map((known) => pages.page(shopsPage(base, access, known))),
+        Effect.catchAll(unavailable("the shops list"))
+      )
+  )
 
   return HttpRouter.empty.pipe(
     HttpRouter.get(base as HttpRouter.PathInput, list),

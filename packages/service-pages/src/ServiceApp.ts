@@ -19,7 +19,13 @@ import type * as HttpServer from "@effect/platform/HttpServer"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import type { Connector } from "@shoplink/connector"
 import { ShopSystem } from "@shoplink/connector"
-import { ConnectorRuntime, Health, Settings as Standard, type ShopStore, type Storage } from "@shoplink/connector-runtime"
+import {
+  ConnectorRuntime,
+  Health,
+  Settings as Standard,
+  type ShopStore,
+  type Storage
+} from "@shoplink/connector-runtime"
 import { UndiciHttpClient } from "@shoplink/http-node"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
@@ -146,7 +152,10 @@ const withRepairOrderLinks = (operations: ShopSystem.Operations, appBaseUrl: str
     ...operations,
     capabilities: new Set([...operations.capabilities, "linkToRepairOrder"]),
     loadRepairOrder: (ref) =>
-      Effect.map(operations.loadRepairOrder(ref), (ro) => ({ ...ro, url: `${appBaseUrl}/ro/${encodeURIComponent(ro.id)}` }))
+      Effect.map(
+        operations.loadRepairOrder(ref),
+        (ro) => ({ ...ro, url: `${appBaseUrl}/ro/${encodeURIComponent(ro.id)}` })
+      )
   }
 
 const byNumber = (a: ShopSystem.RepairOrder, b: ShopSystem.RepairOrder) =>
@@ -171,17 +180,27 @@ export const make = <E, R>(
   connector: Connector.Connector<E, R>,
   settings: Settings,
   options: Options = {}
-): Effect.Effect<RunningApp, StartFailed, Scope.Scope | Exclude<Exclude<R, ConnectorRuntime.ProvidedToAdapter>, HttpClient.HttpClient>> =>
+): Effect.Effect<
+  RunningApp,
+  StartFailed,
+  Scope.Scope | Exclude<Exclude<R, ConnectorRuntime.ProvidedToAdapter>, HttpClient.HttpClient>
+> =>
   Effect.gen(function*() {
     if (!connector.capabilities.has("listRepairOrders")) {
-      return yield* new StartFailed({ message: `the ${connector.name} connector cannot list repair orders (capability listRepairOrders)` })
+      return yield* new StartFailed({
+        message: `the ${connector.name} connector cannot list repair orders (capability listRepairOrders)`
+      })
     }
-    const timeouts = yield* Effect.mapError(Standard.serverTimeouts, (error) => new StartFailed({ message: `server timeouts: ${error}` }))
+    const timeouts = yield* Effect.mapError(Standard.serverTimeouts, (error) =>
+      new StartFailed({ message: `server timeouts: ${error}` }))
     // Listening before the runtime serves: until it does, every request is answered 503.
     const listen = (port: number) =>
-      NodeHttpServer.make(() => Health.nodeServer(timeouts), { port, host: settings.host }).pipe(
-        Effect.mapError((error) => new StartFailed({ message: `cannot listen on ${settings.host}:${port}: ${error.message}` }))
-      )
+      NodeHttpServer.make(() =>
+        Health.nodeServer(timeouts), { port, host: settings.host }).pipe(
+          Effect.mapError((error) =>
+            new StartFailed({ message: `cannot listen on ${settings.host}:${port}: ${error.message}` })
+          )
+        )
     const addressOf = (server: HttpServer.HttpServer, port: number) =>
       `http://${settings.host}:${server.address._tag === "TcpAddress" ? server.address.port : port}`
     const server = yield* listen(settings.port)
@@ -193,7 +212,10 @@ export const make = <E, R>(
 
     // One HttpClient for the distributor and the SMS, living as long as the service.
     const http = yield* Layer.build(UndiciHttpClient.layer)
-    const shopSystem = Layer.effect(ShopSystem.ShopSystem, Effect.map(ShopSystem.ShopSystem, (sms) => withRepairOrderLinks(sms, appBaseUrl))).pipe(
+    const shopSystem = Layer.effect(
+      ShopSystem.ShopSystem,
+      Effect.map(ShopSystem.ShopSystem, (sms) => withRepairOrderLinks(sms, appBaseUrl))
+    ).pipe(
       Layer.provide(connector.layer)
     )
     const runtime = yield* ConnectorRuntime.make(shopSystem, {
@@ -208,7 +230,9 @@ export const make = <E, R>(
     }).pipe(Effect.provide(http), Effect.mapError((error) => new StartFailed({ message: messageOf(error) })))
     const listRepairOrders = runtime.shopSystem.listRepairOrders
     if (listRepairOrders === undefined) {
-      return yield* new StartFailed({ message: `the ${connector.name} connector declares listRepairOrders but its ShopSystem has no listRepairOrders` })
+      return yield* new StartFailed({
+        message: `the ${connector.name} connector declares listRepairOrders but its ShopSystem has no listRepairOrders`
+      })
     }
     for (const shop of settings.shops) {
       yield* runtime.shops.add(shop, { replace: true }).pipe(
@@ -218,15 +242,20 @@ export const make = <E, R>(
     const known = new Set((yield* runtime.shops.list().pipe(Effect.orElseSucceed(() => []))).map((shop) => shop.id))
     // A key ring that cannot open what the database holds is said at start-up, not at the first launch.
     for (const shopId of known) {
-      yield* runtime.shops.smsCredentials(shopId).pipe(Effect.catchAll((error) => Effect.logWarning(`shop ${shopId}: ${error.message}`)))
+      yield* runtime.shops.smsCredentials(shopId).pipe(Effect.catchAll((error) =>
+        Effect.logWarning(`shop ${shopId}: ${error.message}`)
+      ))
     }
     for (const user of settings.users.filter((u) => !known.has(u.shopId))) {
-      yield* Effect.logWarning(`user ${user.email} belongs to shop ${user.shopId}, which is not onboarded: onboard it with \`shoplink shops add ${user.shopId} …\``)
+      yield* Effect.logWarning(
+        `user ${user.email} belongs to shop ${user.shopId}, which is not onboarded: onboard it with \`shoplink shops add ${user.shopId} …\``
+      )
     }
 
     const pages = yield* ServicePages.make({
       users: settings.users,
-      shopName: (shopId) => runtime.shops.get(shopId).pipe(Effect.option, Effect.map((shop) => Option.getOrUndefined(shop)?.name)),
+      shopName: (shopId) =>
+        runtime.shops.get(shopId).pipe(Effect.option, Effect.map((shop) => Option.getOrUndefined(shop)?.name)),
       appBaseUrl,
       otherOrigins: [url],
       // The Order parts form posts here and is redirected to the distributor's catalog.
@@ -234,7 +263,9 @@ export const make = <E, R>(
       // Sessions in the runtime's database: any instance serves any signed-in user.
       sessionStore: SessionStore.forDatabase(runtime.database),
       smsName: connector.name,
-      ...(options.showPermanentSmsErrors === undefined ? {} : { showPermanentSmsErrors: options.showPermanentSmsErrors })
+      ...(options.showPermanentSmsErrors === undefined
+        ? {}
+        : { showPermanentSmsErrors: options.showPermanentSmsErrors })
     })
     const withoutVehicle = options.withoutVehicle ?? "button-and-hint"
     const hint = withoutVehicle === "hint"
@@ -250,7 +281,12 @@ export const make = <E, R>(
     const list = (session: SignIn.Session) =>
       Effect.map(
         listRepairOrders({ shopId: session.shopId, limit: options.listLimit ?? 50 }),
-        (ros) => ServicePages.repairOrdersPage(ServicePages.viewerOf(session), [...ros].sort(byNumber).map(rowOf), withoutVehicle)
+        (ros) =>
+          ServicePages.repairOrdersPage(
+            ServicePages.viewerOf(session),
+            [...ros].sort(byNumber).map(rowOf),
+            withoutVehicle
+          )
       )
 
     // The kinds of lines the adapter cannot write are kept by the runtime (its parts ledger).
@@ -269,17 +305,29 @@ export const make = <E, R>(
         const ref = { shopId: session.shopId, repairOrderId: ro.id }
         const entries = yield* runtime.inbox.list(ref)
         const kept = fromLedger.size === 0 ? [] : yield* runtime.parts.list(ref)
-        const partsPage = fromLedger.size === 0 ? Option.none() : yield* Effect.option(runtime.partsLink({ ...ref, expiresIn: "30 minutes" }))
+        const partsPage = fromLedger.size === 0
+          ? Option.none()
+          : yield* Effect.option(runtime.partsLink({ ...ref, expiresIn: "30 minutes" }))
         const body = partsSection(partsOf(kept, entries, fromLedger), note, Option.getOrUndefined(partsPage))
-        return ServicePages.repairOrderPage(ServicePages.viewerOf(session), { ...rowOf(ro), ...ServicePages.deliveries(entries) }, body, {
-          withoutVehicle,
-          ...(fromLedger.size === 0 ? {} : { applied: { being: "recorded", couldNot: "record" } })
-        })
+        return ServicePages.repairOrderPage(
+          ServicePages.viewerOf(session),
+          { ...rowOf(ro), ...ServicePages.deliveries(entries) },
+          body,
+          {
+            withoutVehicle,
+            ...(fromLedger.size === 0 ? {} : { applied: { being: "recorded", couldNot: "record" } })
+          }
+        )
       })
 
     const routes = pages.routes({ list, repairOrder, launch: runtime.launch })
     // The probes answer on every listener; /metrics and the pages only on the main one.
-    const internal = HttpRouter.concatAll(routes, DeliveryConsole.router(runtime, pages), runtime.healthRouter, runtime.adminRouter)
+    const internal = HttpRouter.concatAll(
+      routes,
+      DeliveryConsole.router(runtime, pages),
+      runtime.healthRouter,
+      runtime.adminRouter
+    )
     const publicRoutes = HttpRouter.concat(runtime.apiRouter, runtime.publicRouter)
     if (publicServer === undefined) {
       yield* runtime.serve(server, HttpRouter.concat(internal, publicRoutes))
@@ -287,5 +335,12 @@ export const make = <E, R>(
       yield* runtime.serve(server, internal)
       yield* runtime.serve(publicServer, HttpRouter.concat(runtime.healthRouter, publicRoutes))
     }
-    return { url, publicUrl, appBaseUrl, publicBaseUrl, sessionCookie: pages.sessionCookie, runtime } satisfies RunningApp
+    return {
+      url,
+      publicUrl,
+      appBaseUrl,
+      publicBaseUrl,
+      sessionCookie: pages.sessionCookie,
+      runtime
+    } satisfies RunningApp
   })

@@ -30,7 +30,11 @@ import * as SignIn from "./SignIn.js"
 
 const { SETTINGS } = SettingsTable
 const own = (env: string, description: string, kind?: Setting.Kind): Setting.SettingDefinition => ({
-  env, file: ["service", env], secret: false, description, ...(kind === undefined ? {} : { kind })
+  env,
+  file: ["service", env],
+  secret: false,
+  description,
+  ...(kind === undefined ? {} : { kind })
 })
 
 /**
@@ -47,16 +51,23 @@ export const OWN = {
   host: own("HOST", "the interface this service listens on"),
   publicPort: own("SHOPLINK_PUBLIC_PORT", "a separate port for the webhooks and the callback page"),
   appBaseUrl: own("SHOPLINK_APP_BASE_URL", "where users' browsers reach the service's pages", "baseUrl"),
-  linkSecret: { ...own("SHOPLINK_LINK_SECRET", "signs the links to the parts page (random per run when unset)"), secret: true }
+  linkSecret: {
+    ...own("SHOPLINK_LINK_SECRET", "signs the links to the parts page (random per run when unset)"),
+    secret: true
+  }
 } as const
 
 const optionalPort = (name: string) =>
-  Config.option(Config.integer(name).pipe(
-    Config.validate({ message: "expected a port number from 0 to 65535", validation: (n) => n >= 0 && n <= 65535 })
-  )).pipe(Config.map(Option.getOrUndefined))
+  Config.option(
+    Config.integer(name).pipe(
+      Config.validate({ message: "expected a port number from 0 to 65535", validation: (n) => n >= 0 && n <= 65535 })
+    )
+  ).pipe(Config.map(Option.getOrUndefined))
 
 const optionalUrl = (definition: Setting.SettingDefinition) =>
-  Config.option(Standard.string(definition)).pipe(Config.map((url) => Option.getOrUndefined(Option.map(url, (u) => u.replace(/\/+$/, "")))))
+  Config.option(Standard.string(definition)).pipe(
+    Config.map((url) => Option.getOrUndefined(Option.map(url, (u) => u.replace(/\/+$/, ""))))
+  )
 
 /**
  * Where the service listens and is reached, its name at the distributor, and its database
@@ -94,7 +105,9 @@ export const distributorConfig = Config.all({
   orderManagement: Config.option(Config.all(Standard.orderManagementClient)).pipe(Config.map(Option.getOrUndefined)),
   // Checked as a keyring: the problem is named, never a key.
   secretKeys: Standard.secretBox.keys,
-  linkSecret: Config.option(Config.redacted(OWN.linkSecret.env)).pipe(Config.map(Option.getOrElse(() => Redacted.make(SignIn.randomToken())))),
+  linkSecret: Config.option(Config.redacted(OWN.linkSecret.env)).pipe(
+    Config.map(Option.getOrElse(() => Redacted.make(SignIn.randomToken())))
+  ),
   users: SignIn.usersFileConfig(SETTINGS.usersFile.env, { hashHint: "`node dist/hash-password.js`" })
 })
 
@@ -110,12 +123,19 @@ export const distributorConfig = Config.all({
  *
  * @since 0.1.0
  */
-export const configErrorLines = (error: ConfigError.ConfigError, extra: ReadonlyArray<Setting.SettingDefinition> = []): ReadonlyArray<string> => {
-  const definitions = new Map([...Object.values(SETTINGS), ...Object.values(OWN), ...extra].map((d) => [d.env, d] as const))
+export const configErrorLines = (
+  error: ConfigError.ConfigError,
+  extra: ReadonlyArray<Setting.SettingDefinition> = []
+): ReadonlyArray<string> => {
+  const definitions = new Map(
+    [...Object.values(SETTINGS), ...Object.values(OWN), ...extra].map((d) => [d.env, d] as const)
+  )
   const named = (path: ReadonlyArray<string>) => {
     const definition = definitions.get(path.join("_"))
     // The description's first clause: no placeholder ({base_url}), no format after a colon.
-    return definition === undefined ? path.join("_") : `${definition.env} (${definition.description.replace(/, \{[^}]*\}/g, "").split(": ")[0]})`
+    return definition === undefined
+      ? path.join("_")
+      : `${definition.env} (${definition.description.replace(/, \{[^}]*\}/g, "").split(": ")[0]})`
   }
   const lines = ConfigError.reduceWithContext(error, undefined, {
     andCase: (_, left: ReadonlyArray<string>, right: ReadonlyArray<string>) => [...left, ...right],
@@ -123,7 +143,9 @@ export const configErrorLines = (error: ConfigError.ConfigError, extra: Readonly
     missingDataCase: (_, path) => [`${named(path)} is missing`],
     invalidDataCase: (_, path, message) => {
       const definition = definitions.get(path.join("_"))
-      if (definition?.secret === true && definition.kind !== "keyring" && definition.kind !== "database") return [`${named(path)} is invalid`]
+      if (definition?.secret === true && definition.kind !== "keyring" && definition.kind !== "database") {
+        return [`${named(path)} is invalid`]
+      }
       return [/^(is|must) /.test(message) ? `${named(path)} ${message}` : `${named(path)} is invalid: ${message}`]
     },
     sourceUnavailableCase: (_, path, message) => [`${named(path)} could not be read: ${message}`],
@@ -152,7 +174,11 @@ export const readOrExplain = <A>(
       Effect.sync(() => {
         const lines = configErrorLines(error, options.settings)
         process.stderr.write(
-          [`Configuration error, ${lines.length} setting${lines.length === 1 ? "" : "s"} to fix:`, ...lines.map((l) => `  ${l}`), ...(options.note ?? [])]
+          [
+            `Configuration error, ${lines.length} setting${lines.length === 1 ? "" : "s"} to fix:`,
+            ...lines.map((l) => `  ${l}`),
+            ...(options.note ?? [])
+          ]
             .map((l) => `${l}\n`).join("")
         )
         process.exitCode = 2
@@ -171,7 +197,10 @@ export const readOrExplain = <A>(
  * @since 0.1.0
  */
 export interface Embedded<S> {
-  readonly settings: Pick<ServiceApp.Settings, "punchoutBaseUrl" | "vendorApiKey" | "orderManagement" | "secretKeys" | "linkSecret" | "users" | "shops">
+  readonly settings: Pick<
+    ServiceApp.Settings,
+    "punchoutBaseUrl" | "vendorApiKey" | "orderManagement" | "secretKeys" | "linkSecret" | "users" | "shops"
+  >
   readonly sms: S
   readonly banner: ReadonlyArray<string>
 }
@@ -226,22 +255,35 @@ const program = <S>(main: Main<S>) =>
     // The banner goes beside the log lines, except when they are JSON (stdout is then JSON only).
     const say = (yield* Standard.observability.logFormat) === "json" ? Console.error : Console.log
     const service = yield* readOrExplain(serviceConfig(main), { settings: main.sms.settings })
-    const requested = yield* Config.all([SETTINGS.punchoutBaseUrl, ...main.sms.settings].map((s) => Config.option(Config.string(s.env))))
+    const requested = yield* Config.all(
+      [SETTINGS.punchoutBaseUrl, ...main.sms.settings].map((s) => Config.option(Config.string(s.env)))
+    )
     const mode = requested.some(Option.isSome) ? "external" : "embedded"
     const setup = mode === "external"
       ? yield* Effect.gen(function*() {
         const settings = yield* readOrExplain(Config.all({ distributor: distributorConfig, sms: main.sms.config }), {
           settings: main.sms.settings,
           note: [
-            `${[SETTINGS.punchoutBaseUrl, ...main.sms.settings].map((s) => s.env).join(" or ")} is set, so the real distributor and`,
+            `${
+              [SETTINGS.punchoutBaseUrl, ...main.sms.settings].map((s) => s.env).join(" or ")
+            } is set, so the real distributor and`,
             "SMS are used: set the variables above, or unset them all for the embedded default."
           ]
         })
-        return { settings: { ...settings.distributor, shops: [] }, sms: settings.sms, database: service.database ?? { sqlite: main.sqliteFile } }
+        return {
+          settings: { ...settings.distributor, shops: [] },
+          sms: settings.sms,
+          database: service.database ?? { sqlite: main.sqliteFile }
+        }
       })
       : yield* Effect.map(main.embedded, (embedded) => ({
         ...embedded,
-        banner: [`Embedded default (no ${[SETTINGS.punchoutBaseUrl, ...main.sms.settings].map((s) => s.env).join(" or ")} set):`, ...embedded.banner],
+        banner: [
+          `Embedded default (no ${
+            [SETTINGS.punchoutBaseUrl, ...main.sms.settings].map((s) => s.env).join(" or ")
+          } set):`,
+          ...embedded.banner
+        ],
         database: service.database
       }))
     const database = setup.database ?? { sqlite: join(yield* scratchDirectory, "sample.sqlite") }
@@ -263,12 +305,18 @@ const program = <S>(main: Main<S>) =>
     yield* say([
       ...("banner" in setup ? setup.banner : [
         `Distributor: ${settings.punchoutBaseUrl}`,
-        `Database:    ${databaseName(database)} (shops: \`shoplink shops add\`; sign-in users: ${SETTINGS.usersFile.env}, ${settings.users.length})`
+        `Database:    ${
+          databaseName(database)
+        } (shops: \`shoplink shops add\`; sign-in users: ${SETTINGS.usersFile.env}, ${settings.users.length})`
       ]),
-      ...(shops.length === 0 ? ["No shops in the database yet: onboard one with `shoplink shops add` (see the README)."] : []),
+      ...(shops.length === 0
+        ? ["No shops in the database yet: onboard one with `shoplink shops add` (see the README)."]
+        : []),
       ...(app.publicUrl === app.url ? [] : [`Public routes (webhooks, callback): ${app.publicUrl}`]),
       "",
-      `${main.title} is running. Open ${app.appBaseUrl}${app.appBaseUrl === app.url ? "" : ` (listening on ${app.url})`}`,
+      `${main.title} is running. Open ${app.appBaseUrl}${
+        app.appBaseUrl === app.url ? "" : ` (listening on ${app.url})`
+      }`,
       "Press Ctrl+C to stop."
     ].join("\n"))
     return yield* Effect.never

@@ -117,14 +117,22 @@ export const csrfField = (token: string): Html => html`<input type="hidden" name
  *
  * @since 0.1.0
  */
-export const layout = (title: string, body: Html, options: { readonly viewer?: Viewer; readonly refreshSeconds?: number } = {}): string => {
+export const layout = (
+  title: string,
+  body: Html,
+  options: { readonly viewer?: Viewer; readonly refreshSeconds?: number } = {}
+): string => {
   const head = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title>
 ${options.refreshSeconds === undefined ? "" : html`<meta http-equiv="refresh" content="${options.refreshSeconds}">`}`
   const page = html`<body>
 ${
-    options.viewer === undefined ? "" : html`<header><span data-testid="signed-in-as">${options.viewer.name} · <strong data-testid="shop-name">${options.viewer.shopName}</strong></span>
-<form method="post" action="/sign-out">${csrfField(options.viewer.csrfToken)}<button data-testid="sign-out">Sign out</button></form></header>`
+    options.viewer === undefined ?
+      "" :
+      html`<header><span data-testid="signed-in-as">${options.viewer.name} · <strong data-testid="shop-name">${options.viewer.shopName}</strong></span>
+<form method="post" action="/sign-out">${
+        csrfField(options.viewer.csrfToken)
+      }<button data-testid="sign-out">Sign out</button></form></header>`
   }
 ${body}</body></html>`
   // The stylesheet is a constant (no markup in it), put in as is: its hash must match byte for byte.
@@ -143,7 +151,8 @@ ${body}</body></html>`
  */
 export const vehicleName = (vehicle: ShopSystem.Vehicle): string => {
   const name = [vehicle.year, vehicle.make, vehicle.model].filter((x) => x !== undefined && x !== null).join(" ")
-  const id = vehicle.vin ?? (vehicle.licensePlate ? `${vehicle.licensePlate} (${vehicle.licensePlateState ?? "?"})` : undefined)
+  const id = vehicle.vin ??
+    (vehicle.licensePlate ? `${vehicle.licensePlate} (${vehicle.licensePlateState ?? "?"})` : undefined)
   return [name || "Unknown vehicle", id].filter((x) => x !== undefined).join(" · ")
 }
 
@@ -206,8 +215,9 @@ export const orderPartsButton = (
   viewer: Viewer,
   withoutVehicle: WithoutVehicle = "button-and-hint"
 ): Html => {
-  const button =
-    html`<form method="post" action="/ro/${encodeURIComponent(ro.id)}/order-parts" target="_blank">${csrfField(viewer.csrfToken)}<button data-testid="order-parts">Order parts</button></form>`
+  const button = html`<form method="post" action="/ro/${encodeURIComponent(ro.id)}/order-parts" target="_blank">${
+    csrfField(viewer.csrfToken)
+  }<button data-testid="order-parts">Order parts</button></form>`
   if (ro.vehicleHint === undefined) return button
   const hint = html`<p class="hint" data-testid="vehicle-hint">${ro.vehicleHint}</p>`
   return withoutVehicle === "hint" ? hint : html`${button}\n${hint}`
@@ -223,13 +233,25 @@ export const orderPartsButton = (
  *
  * @since 0.1.0
  */
-export const repairOrdersPage = (viewer: Viewer, rows: ReadonlyArray<RepairOrderRow>, withoutVehicle: WithoutVehicle = "button-and-hint"): string =>
-  layout("Repair orders", html`<h1>Repair orders</h1>
+export const repairOrdersPage = (
+  viewer: Viewer,
+  rows: ReadonlyArray<RepairOrderRow>,
+  withoutVehicle: WithoutVehicle = "button-and-hint"
+): string =>
+  layout(
+    "Repair orders",
+    html`<h1>Repair orders</h1>
 <table class="reflow"><thead><tr><th>RO</th><th>Vehicle</th><th>Customer</th><th></th></tr></thead><tbody>
-${rows.map((ro) => html`<tr data-testid="repair-order" data-ro="${ro.number}">
+${
+      rows.map((ro) =>
+        html`<tr data-testid="repair-order" data-ro="${ro.number}">
 <td><a href="/ro/${encodeURIComponent(ro.id)}">RO ${ro.number}</a></td><td>${ro.vehicle}</td><td>${ro.customer}</td>
 <td>${orderPartsButton(ro, viewer, withoutVehicle)}</td></tr>
-`)}</tbody></table>`, { viewer })
+`
+      )
+    }</tbody></table>`,
+    { viewer }
+  )
 
 /**
  * A repair order as its page shows it above the SMS-specific part: the list row, and the
@@ -258,8 +280,17 @@ export interface RepairOrderHeading extends RepairOrderRow {
  *
  * @since 0.1.0
  */
-export const amountCells = (line: { readonly quantity: number; readonly costCents: number; readonly listCents: number; readonly coreCents: number }): Html =>
-  html`<td class="num">${line.quantity}</td><td class="num">$${Money.formatCents(line.costCents)}</td><td class="num">$${Money.formatCents(line.listCents)}</td>
+export const amountCells = (
+  line: {
+    readonly quantity: number
+    readonly costCents: number
+    readonly listCents: number
+    readonly coreCents: number
+  }
+): Html =>
+  html`<td class="num">${line.quantity}</td><td class="num">$${
+    Money.formatCents(line.costCents)
+  }</td><td class="num">$${Money.formatCents(line.listCents)}</td>
 <td class="num">${line.coreCents > 0 ? `$${Money.formatCents(line.coreCents)}` : "—"}</td>`
 
 /**
@@ -273,7 +304,8 @@ export const amountCells = (line: { readonly quantity: number; readonly costCent
  *
  * @since 0.1.0
  */
-export const orderStatusText: (status: string | number, description?: string | null) => string = Punchout.orderStatusText
+export const orderStatusText: (status: string | number, description?: string | null) => string =
+  Punchout.orderStatusText
 
 /**
  * The `pending` count and the `failed` deliveries of a repair order's inbox entries
@@ -289,10 +321,14 @@ export const orderStatusText: (status: string | number, description?: string | n
  * @since 0.1.0
  */
 export const deliveries = (
-  entries: ReadonlyArray<{ readonly id?: string; readonly status: string; readonly lastError?: string | null | undefined }>
+  entries: ReadonlyArray<
+    { readonly id?: string; readonly status: string; readonly lastError?: string | null | undefined }
+  >
 ): Pick<RepairOrderHeading, "pending" | "failed"> => ({
   pending: entries.filter((e) => e.status === "pending").length,
-  failed: entries.filter((e) => e.status === "dead").map((e) => FailureWords.deadDeliveryText(e.lastError ?? undefined, e.id))
+  failed: entries.filter((e) => e.status === "dead").map((e) =>
+    FailureWords.deadDeliveryText(e.lastError ?? undefined, e.id)
+  )
 })
 
 /**
@@ -314,7 +350,10 @@ export const repairOrderPage = (
   viewer: Viewer,
   ro: RepairOrderHeading,
   body: Html,
-  options: { readonly withoutVehicle?: WithoutVehicle; readonly applied?: { readonly being: string; readonly couldNot: string } } = {}
+  options: {
+    readonly withoutVehicle?: WithoutVehicle
+    readonly applied?: { readonly being: string; readonly couldNot: string }
+  } = {}
 ): string => {
   const applied = options.applied ?? { being: "added", couldNot: "add" }
   return layout(
@@ -323,7 +362,11 @@ export const repairOrderPage = (
 <h1 data-testid="ro-title">RO ${ro.number} · ${ro.vehicle}</h1>
 <p class="muted">${ro.customer}</p>
 ${orderPartsButton(ro, viewer, options.withoutVehicle)}
-${ro.pending > 0 ? html`<p data-testid="pending">${ro.pending} delivery(ies) from the distributor being ${applied.being}…</p>` : ""}
+${
+      ro.pending > 0
+        ? html`<p data-testid="pending">${ro.pending} delivery(ies) from the distributor being ${applied.being}…</p>`
+        : ""
+    }
 ${ro.failed.map((f) => html`<p data-testid="failed">Could not ${applied.couldNot} a delivery: ${f}</p>`)}
 ${body}`,
     { viewer, ...(ro.pending > 0 ? { refreshSeconds: 2 } : {}) }
@@ -339,13 +382,26 @@ ${body}`,
  *
  * @since 0.1.0
  */
-export const signInPage = (options: { readonly csrfToken: string; readonly next: string; readonly email?: string; readonly error?: string }): string =>
-  layout("Sign in", html`<h1>Sign in</h1>
-${options.error === undefined ? "" : html`<p class="error" data-testid="sign-in-error" role="alert">${options.error}</p>`}
-<form method="post" action="/sign-in">${csrfField(options.csrfToken)}<input type="hidden" name="next" value="${options.next}">
-<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required value="${options.email ?? ""}">
+export const signInPage = (
+  options: { readonly csrfToken: string; readonly next: string; readonly email?: string; readonly error?: string }
+): string =>
+  layout(
+    "Sign in",
+    html`<h1>Sign in</h1>
+${
+      options.error === undefined
+        ? ""
+        : html`<p class="error" data-testid="sign-in-error" role="alert">${options.error}</p>`
+    }
+<form method="post" action="/sign-in">${
+      csrfField(options.csrfToken)
+    }<input type="hidden" name="next" value="${options.next}">
+<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required value="${
+      options.email ?? ""
+    }">
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
-<p><button data-testid="sign-in">Sign in</button></p></form>`)
+<p><button data-testid="sign-in">Sign in</button></p></form>`
+  )
 
 /**
  * An error page with one message (`data-testid="error"`) and a link back to the list.
@@ -492,7 +548,9 @@ export interface ServicePages {
   readonly routes: <E1 extends Failure, E2 extends Failure, E3 extends Failure, R>(handlers: {
     readonly list: (session: SignIn.Session) => Effect.Effect<string, E1, R>
     readonly repairOrder: (session: SignIn.Session, repairOrderId: string) => Effect.Effect<string, E2, R>
-    readonly launch: (input: { readonly shopId: string; readonly repairOrderId: string }) => Effect.Effect<PunchoutLauncher.Launched, E3>
+    readonly launch: (
+      input: { readonly shopId: string; readonly repairOrderId: string }
+    ) => Effect.Effect<PunchoutLauncher.Launched, E3>
   }) => HttpRouter.HttpRouter<never, HttpRouter.HttpRouter.ExcludeProvided<R>>
 }
 
@@ -520,7 +578,8 @@ const SIGN_IN_FAILED = "The email or password is incorrect."
 // status, an adapter's ShopSystemError says it in its message.
 const refusedCredentials = (error: Failure): boolean =>
   (error.status === 401 || error.status === 403) ||
-  ((error._tag === "ShopSystemError" || error.retryable === false) && FailureWords.describeFailure(error.message).kind === "authentication")
+  ((error._tag === "ShopSystemError" || error.retryable === false) &&
+    FailureWords.describeFailure(error.message).kind === "authentication")
 const MAX_FORM_BYTES = 16 * 1024
 const RETURN_PATHS = /^\/(ro\/[A-Za-z0-9._~%-]{1,200}|console(\/[A-Za-z0-9._~%/-]{1,200})?)?$/
 
@@ -584,18 +643,28 @@ export const make = (options: Options): Effect.Effect<ServicePages> =>
       Effect.as(Effect.logWarning("request refused").pipe(Effect.annotateLogs({ reason })), page(forbiddenPage(), 403))
 
     const failed: ServicePages["failed"] = (viewer) => (error) => {
-      const [status, message] = error._tag === "RepairOrderNotFound" || error._tag === "CredentialsNotFound" || error._tag === "ShopNotFound"
-        ? [404, "No such repair order in your shop."]
-        : error._tag === "VehicleRequired"
-        ? [422, error.message]
-        : error._tag === "CredentialsRevoked"
-        ? [409, "The distributor refused this shop's credentials, so parts cannot be ordered. Trying again will not help: the shop must be connected to the distributor again. Ask your administrator."]
-        : refusedCredentials(error)
-        // A refused key is not an outage: trying again cannot help, reconnecting the shop can.
-        ? [502, `${options.smsName} refused this shop's credentials, so this page cannot be shown. Trying again will not help: the shop must be connected to ${options.smsName} again. Ask your administrator.`]
-        : options.showPermanentSmsErrors === true && error._tag === "ShopSystemError" && error.retryable === false
-        ? [422, error.message]
-        : [502, `The distributor or ${options.smsName} could not be reached. This is usually brief: try again in a minute.`]
+      const [status, message] =
+        error._tag === "RepairOrderNotFound" || error._tag === "CredentialsNotFound" || error._tag === "ShopNotFound"
+          ? [404, "No such repair order in your shop."]
+          : error._tag === "VehicleRequired"
+          ? [422, error.message]
+          : error._tag === "CredentialsRevoked"
+          ? [
+            409,
+            "The distributor refused this shop's credentials, so parts cannot be ordered. Trying again will not help: the shop must be connected to the distributor again. Ask your administrator."
+          ]
+          : refusedCredentials(error)
+          // A refused key is not an outage: trying again cannot help, reconnecting the shop can.
+          ? [
+            502,
+            `${options.smsName} refused this shop's credentials, so this page cannot be shown. Trying again will not help: the shop must be connected to ${options.smsName} again. Ask your administrator.`
+          ]
+          : options.showPermanentSmsErrors === true && error._tag === "ShopSystemError" && error.retryable === false
+          ? [422, error.message]
+          : [
+            502,
+            `The distributor or ${options.smsName} could not be reached. This is usually brief: try again in a minute.`
+          ]
       // One constant message to search logs by; the error as a field (and the shop, from the guard).
       return Effect.logWarning("request failed").pipe(
         Effect.annotateLogs({ status, error: error.message }),
@@ -636,7 +705,9 @@ export const make = (options: Options): Effect.Effect<ServicePages> =>
       Effect.gen(function*() {
         const req = yield* request
         const session = yield* sessionOf(req)
-        if (session === undefined) return seeOther(`/sign-in?next=${encodeURIComponent(safeNext(req.url.split("?")[0]))}`)
+        if (session === undefined) {
+          return seeOther(`/sign-in?next=${encodeURIComponent(safeNext(req.url.split("?")[0]))}`)
+        }
         // Every line logged for a signed-in request names the shop.
         return yield* Effect.annotateLogs(handler(session), { shopId: session.shopId })
       })
@@ -649,17 +720,24 @@ export const make = (options: Options): Effect.Effect<ServicePages> =>
         const session = yield* sessionOf(req)
         if (session === undefined || sessionId === undefined) return yield* refuse("not signed in")
         const form = yield* readForm
-        if (Either.isLeft(form) || !SignIn.safeEqual(form.right("csrf") ?? "", session.csrfToken)) return yield* refuse("missing or wrong CSRF token")
+        if (
+          Either.isLeft(form) || !SignIn.safeEqual(form.right("csrf") ?? "", session.csrfToken)
+        ) return yield* refuse("missing or wrong CSRF token")
         return yield* Effect.annotateLogs(handler(session, sessionId), { shopId: session.shopId })
       })
 
-    const signInForm = (form: { readonly next: string; readonly email?: string; readonly error?: string }, status = 200) =>
+    const signInForm = (
+      form: { readonly next: string; readonly email?: string; readonly error?: string },
+      status = 200
+    ) =>
       Effect.gen(function*() {
         const req = yield* request
         const existing = req.cookies[signInCookie]
         const nonce = signInTokens.isNonce(existing) ? existing : signInTokens.newNonce()
         const response = page(signInPage({ ...form, csrfToken: signInTokens.token(nonce) }), status)
-        return nonce === existing ? response : HttpServerResponse.unsafeSetCookie(response, signInCookie, nonce, { ...cookieOptions, maxAge: "1 hour" })
+        return nonce === existing
+          ? response
+          : HttpServerResponse.unsafeSetCookie(response, signInCookie, nonce, { ...cookieOptions, maxAge: "1 hour" })
       })
 
     const showSignIn = Effect.gen(function*() {
@@ -687,7 +765,11 @@ export const make = (options: Options): Effect.Effect<ServicePages> =>
       if (throttle.blocked(email, address) || user === undefined || shopName === undefined) {
         throttle.failed(email, address)
         yield* Effect.logWarning("sign-in failed").pipe(
-          Effect.annotateLogs({ reason: user !== undefined && shopName === undefined ? "the user's shop is not onboarded" : "wrong email or password" })
+          Effect.annotateLogs({
+            reason: user !== undefined && shopName === undefined
+              ? "the user's shop is not onboarded"
+              : "wrong email or password"
+          })
         )
         return yield* signInForm({ next, email, error: SIGN_IN_FAILED }, 401)
       }
@@ -695,7 +777,13 @@ export const make = (options: Options): Effect.Effect<ServicePages> =>
       // A fresh session id at every sign-in; the one the browser had (if any) is dropped.
       const created = yield* Effect.either(Effect.zipRight(
         sessions.remove(req.cookies[sessionCookie]),
-        sessions.create({ email: user.email, name: user.name, shopId: user.shopId, shopName, ...(user.role === undefined ? {} : { role: user.role }) })
+        sessions.create({
+          email: user.email,
+          name: user.name,
+          shopId: user.shopId,
+          shopName,
+          ...(user.role === undefined ? {} : { role: user.role })
+        })
       ))
       if (Either.isLeft(created)) {
         yield* Effect.logError("sign-in: the session store failed", created.left.message)
@@ -703,7 +791,10 @@ export const make = (options: Options): Effect.Effect<ServicePages> =>
       }
       yield* Effect.logInfo("signed in").pipe(Effect.annotateLogs({ user: user.email, shopId: user.shopId }))
       return seeOther(next).pipe(
-        HttpServerResponse.unsafeSetCookie(sessionCookie, created.right.id, { ...cookieOptions, maxAge: `${sessions.lifetimeSeconds} seconds` }),
+        HttpServerResponse.unsafeSetCookie(sessionCookie, created.right.id, {
+          ...cookieOptions,
+          maxAge: `${sessions.lifetimeSeconds} seconds`
+        }),
         HttpServerResponse.unsafeSetCookie(signInCookie, "", { ...cookieOptions, maxAge: 0 })
       )
     })
@@ -711,9 +802,13 @@ export const make = (options: Options): Effect.Effect<ServicePages> =>
     const signOut = signedInAction((session, sessionId) =>
       Effect.gen(function*() {
         // Revoked in the store: the cookie is worthless from here on, on every instance.
-        yield* sessions.remove(sessionId).pipe(Effect.catchAll((error) => Effect.logError("sign-out: the session store failed", error.message)))
+        yield* sessions.remove(sessionId).pipe(
+          Effect.catchAll((error) => Effect.logError("sign-out: the session store failed", error.message))
+        )
         yield* Effect.logInfo("signed out").pipe(Effect.annotateLogs({ user: session.email }))
-        return seeOther("/sign-in").pipe(HttpServerResponse.unsafeSetCookie(sessionCookie, "", { ...cookieOptions, maxAge: 0 }))
+        return seeOther("/sign-in").pipe(
+          HttpServerResponse.unsafeSetCookie(sessionCookie, "", { ...cookieOptions, maxAge: 0 })
+        )
       })
     )
 
@@ -729,7 +824,10 @@ export const make = (options: Options): Effect.Effect<ServicePages> =>
       )
       const view = (repairOrderId: string) =>
         signedInPage((session) =>
-          handlers.repairOrder(session, repairOrderId).pipe(Effect.map((body) => page(body)), Effect.catchAll(failed(viewerOf(session))))
+          handlers.repairOrder(session, repairOrderId).pipe(
+            Effect.map((body) => page(body)),
+            Effect.catchAll(failed(viewerOf(session)))
+          )
         )
       const launch = (repairOrderId: string) =>
         signedInAction((session) =>
@@ -737,7 +835,11 @@ export const make = (options: Options): Effect.Effect<ServicePages> =>
             // Always the signed-in user's shop: another shop's RO id fails as not found.
             const launched = yield* handlers.launch({ shopId: session.shopId, repairOrderId })
             yield* Effect.logInfo("punchout launched").pipe(
-              Effect.annotateLogs({ shopId: session.shopId, repairOrder: launched.repairOrder.number, vehicle: launched.vehicle })
+              Effect.annotateLogs({
+                shopId: session.shopId,
+                repairOrder: launched.repairOrder.number,
+                vehicle: launched.vehicle
+              })
             )
             // The catalog URL carries a session token: not cached, and no Referer from here on.
             return seeOther(Redacted.value(launched.url), { "referrer-policy": "no-referrer" })
@@ -751,5 +853,17 @@ export const make = (options: Options): Effect.Effect<ServicePages> =>
         HttpRouter.all("/*", Effect.succeed(page(notFoundPage(), 404)))
       )
     }
-    return { sessionCookie, sessions, isOperator, page, seeOther, refuse, signedInPage, signedInAction, failed, router, routes }
+    return {
+      sessionCookie,
+      sessions,
+      isOperator,
+      page,
+      seeOther,
+      refuse,
+      signedInPage,
+      signedInAction,
+      failed,
+      router,
+      routes
+    }
   })

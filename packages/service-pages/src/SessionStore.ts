@@ -24,7 +24,9 @@ import { Migrations } from "@shoplink/connector-runtime"
  *
  * @since 0.1.0
  */
-export class SessionStoreError extends Schema.TaggedError<SessionStoreError>()("SessionStoreError", { reason: Schema.String }) {
+export class SessionStoreError
+  extends Schema.TaggedError<SessionStoreError>()("SessionStoreError", { reason: Schema.String })
+{
   override get message(): string {
     return this.reason
   }
@@ -61,7 +63,9 @@ export interface SessionStore {
   /** A session's lifetime after sign-in, in seconds (the cookie's Max-Age). */
   readonly lifetimeSeconds: number
   /** A new session with a new random id (never one seen before sign-in). */
-  readonly create: (user: SessionUser) => Effect.Effect<{ readonly id: string; readonly session: SignIn.Session }, SessionStoreError>
+  readonly create: (
+    user: SessionUser
+  ) => Effect.Effect<{ readonly id: string; readonly session: SignIn.Session }, SessionStoreError>
   /** The live session with this id, touched; an expired one is deleted and `undefined`. */
   readonly get: (id: string | undefined) => Effect.Effect<SignIn.Session | undefined, SessionStoreError>
   /** Revokes one session (sign-out). */
@@ -127,7 +131,9 @@ const decodeRows = Schema.decodeUnknown(Schema.Array(Row))
 
 const storeError = (error: { readonly message: string; readonly cause?: unknown }) =>
   new SessionStoreError({
-    reason: error.cause instanceof Error && error.cause.message !== "" ? `${error.message}: ${error.cause.message}` : error.message
+    reason: error.cause instanceof Error && error.cause.message !== ""
+      ? `${error.message}: ${error.cause.message}`
+      : error.message
   })
 
 /**
@@ -159,10 +165,17 @@ export const makeSql = (sql: SqlClient.SqlClient, options: SignIn.SessionOptions
         const t = now()
         yield* run(sql`DELETE FROM shoplink_sessions WHERE expires_at <= ${t} OR last_seen_at <= ${t - idle}`)
         const id = SignIn.randomToken()
-        const session: SignIn.Session = { ...user, email: user.email.toLowerCase(), csrfToken: csrfOf(id), expiresAt: t + lifetime }
-        yield* run(sql`INSERT INTO shoplink_sessions (id_digest, email, name, shop_id, shop_name, role, created_at, expires_at, last_seen_at)
+        const session: SignIn.Session = {
+          ...user,
+          email: user.email.toLowerCase(),
+          csrfToken: csrfOf(id),
+          expiresAt: t + lifetime
+        }
+        yield* run(
+          sql`INSERT INTO shoplink_sessions (id_digest, email, name, shop_id, shop_name, role, created_at, expires_at, last_seen_at)
           VALUES (${digest(id)}, ${session.email}, ${user.name}, ${user.shopId}, ${user.shopName}, ${user.role ?? null},
-                  ${t}, ${t + lifetime}, ${t})`)
+                  ${t}, ${t + lifetime}, ${t})`
+        )
         return { id, session }
       }),
     get: (id) =>
@@ -170,14 +183,19 @@ export const makeSql = (sql: SqlClient.SqlClient, options: SignIn.SessionOptions
         const key = digest(id)
         const rows = yield* run(sql`SELECT email, name, shop_id, shop_name, role, expires_at, last_seen_at
           FROM shoplink_sessions WHERE id_digest = ${key}`)
-        const [row] = yield* Effect.mapError(decodeRows(rows), (error) => new SessionStoreError({ reason: error.message }))
-        if (row === undefined) return undefined
+        const [row] = yield* Effect.mapError(decodeRows(rows), (error) =>
+          new SessionStoreError({ reason: error.message }))
+        if (row === undefined) {
+          return undefined
+        }
         const t = now()
         if (row.expires_at <= t || row.last_seen_at + idle <= t) {
           yield* run(sql`DELETE FROM shoplink_sessions WHERE id_digest = ${key}`)
           return undefined
         }
-        if (t - row.last_seen_at >= touchEvery) yield* run(sql`UPDATE shoplink_sessions SET last_seen_at = ${t} WHERE id_digest = ${key}`)
+        if (t - row.last_seen_at >= touchEvery) {
+          yield* run(sql`UPDATE shoplink_sessions SET last_seen_at = ${t} WHERE id_digest = ${key}`)
+        }
         return {
           email: row.email,
           name: row.name,
@@ -188,10 +206,17 @@ export const makeSql = (sql: SqlClient.SqlClient, options: SignIn.SessionOptions
           expiresAt: row.expires_at
         }
       }),
-    remove: (id) => id === undefined || !ID.test(id) ? Effect.void : Effect.asVoid(run(sql`DELETE FROM shoplink_sessions WHERE id_digest = ${digest(id)}`)),
+    remove: (id) =>
+      id === undefined || !ID.test(id)
+        ? Effect.void
+        : Effect.asVoid(run(sql`DELETE FROM shoplink_sessions WHERE id_digest = ${digest(id)}`)),
     removeUser: (email) =>
       Effect.map(
-        run(sql<{ readonly id_digest: string }>`DELETE FROM shoplink_sessions WHERE email = ${email.trim().toLowerCase()} RETURNING id_digest`),
+        run(
+          sql<
+            { readonly id_digest: string }
+          >`DELETE FROM shoplink_sessions WHERE email = ${email.trim().toLowerCase()} RETURNING id_digest`
+        ),
         (rows) => rows.length
       )
   }
@@ -208,7 +233,9 @@ export const makeSql = (sql: SqlClient.SqlClient, options: SignIn.SessionOptions
  *
  * @since 0.1.0
  */
-export const sql = (options: SignIn.SessionOptions = {}): Effect.Effect<SessionStore, SessionStoreError, SqlClient.SqlClient> =>
+export const sql = (
+  options: SignIn.SessionOptions = {}
+): Effect.Effect<SessionStore, SessionStoreError, SqlClient.SqlClient> =>
   Effect.gen(function*() {
     const client = yield* SqlClient.SqlClient
     yield* Effect.mapError(Migrations.run, (error) => new SessionStoreError({ reason: error.reason }))
@@ -227,5 +254,7 @@ export const sql = (options: SignIn.SessionOptions = {}): Effect.Effect<SessionS
  *
  * @since 0.1.0
  */
-export const forDatabase = (database: SqlClient.SqlClient | undefined, options: SignIn.SessionOptions = {}): SessionStore =>
-  database === undefined ? memory(options) : makeSql(database, options)
+export const forDatabase = (
+  database: SqlClient.SqlClient | undefined,
+  options: SignIn.SessionOptions = {}
+): SessionStore => database === undefined ? memory(options) : makeSql(database, options)

@@ -14,7 +14,12 @@ import * as Config from "effect/Config"
 import * as ConfigError from "effect/ConfigError"
 import * as Either from "effect/Either"
 
-const scrypt = promisify(scryptCallback) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>
+const scrypt = promisify(scryptCallback) as (
+  password: string,
+  salt: Buffer,
+  keylen: number,
+  options: { N: number; r: number; p: number; maxmem: number }
+) => Promise<Buffer>
 
 /**
  * scrypt's cost parameters: `N` (a power of two), `r` and `p`.
@@ -69,7 +74,9 @@ const limited = async <A>(task: () => Promise<A>): Promise<A> => {
 }
 
 const derive = (password: string, salt: Buffer, length: number, cost: ScryptCost) =>
-  limited(() => scrypt(password.normalize("NFKC"), salt, length, { N: cost.N, r: cost.r, p: cost.p, maxmem: MAX_MEMORY }))
+  limited(() =>
+    scrypt(password.normalize("NFKC"), salt, length, { N: cost.N, r: cost.r, p: cost.p, maxmem: MAX_MEMORY })
+  )
 
 /**
  * Whether `text` is a hash `hashPassword` made.
@@ -382,7 +389,9 @@ const addressKey = (address: string): string => {
   const [head = "", tail] = plain.split("::", 2)
   const left = head === "" ? [] : head.split(":")
   const right = tail === undefined || tail === "" ? [] : tail.split(":")
-  const groups = tail === undefined ? left : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right]
+  const groups = tail === undefined
+    ? left
+    : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right]
   return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`
 }
 
@@ -423,7 +432,10 @@ export const makeThrottle = (options: ThrottleOptions = {}) => {
     /** A good sign-in: the account's failures are forgotten (the address's are not). */
     succeeded: (email: string): void => accounts.clear(email),
     /** Entries held, for tests and metrics. */
-    size: (): { readonly accounts: number; readonly addresses: number } => ({ accounts: accounts.size(), addresses: addresses.size() })
+    size: (): { readonly accounts: number; readonly addresses: number } => ({
+      accounts: accounts.size(),
+      addresses: addresses.size()
+    })
   }
 }
 
@@ -501,12 +513,18 @@ export const parseUsers = (
     const at = `user ${index + 1}`
     if (typeof entry !== "object" || entry === null) return Either.left(`${at} is not an object`)
     const { email, name, passwordHash, role, shopId } = entry as Record<string, unknown>
-    if (typeof email !== "string" || !EMAIL.test(email.trim())) return Either.left(`${at}: email must be an email address`)
-    if (typeof shopId !== "string" || !/^[A-Za-z0-9._-]{1,64}$/.test(shopId)) return Either.left(`${at}: shopId must be a shop's id`)
+    if (typeof email !== "string" || !EMAIL.test(email.trim())) {
+      return Either.left(`${at}: email must be an email address`)
+    }
+    if (typeof shopId !== "string" || !/^[A-Za-z0-9._-]{1,64}$/.test(shopId)) {
+      return Either.left(`${at}: shopId must be a shop's id`)
+    }
     if (typeof passwordHash !== "string" || !isPasswordHash(passwordHash)) {
       return Either.left(`${at}: passwordHash must come from ${options.hashHint ?? "SignIn.hashPassword"} (scrypt:…)`)
     }
-    if (role !== undefined && role !== null && role !== "operator") return Either.left(`${at}: role must be "operator" or absent`)
+    if (role !== undefined && role !== null && role !== "operator") {
+      return Either.left(`${at}: role must be "operator" or absent`)
+    }
     const normalized = email.trim().toLowerCase()
     if (users.some((u) => u.email === normalized)) return Either.left(`${at}: ${normalized} appears twice`)
     users.push({
@@ -605,7 +623,9 @@ export const usersFileConfig = (
       try {
         text = readFileSync(file, "utf8")
       } catch (error) {
-        return Either.left(ConfigError.InvalidData([], `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? "error"})`))
+        return Either.left(
+          ConfigError.InvalidData([], `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? "error"})`)
+        )
       }
       return Either.mapLeft(parseUsers(text, options), (problem) => ConfigError.InvalidData([], `${file}: ${problem}`))
     })

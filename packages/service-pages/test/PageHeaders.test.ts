@@ -49,7 +49,12 @@ describe("page headers", () => {
         worker: false
       }).pipe(Effect.provide(yield* Layer.build(UndiciHttpClient.layer)))
       const pages = yield* ServicePages.make({
-        users: [{ email: "ava@example.com", name: "Ava", shopId: "shop_a", passwordHash: yield* Effect.promise(() => SignIn.hashPassword("pw-for-headers")) }],
+        users: [{
+          email: "ava@example.com",
+          name: "Ava",
+          shopId: "shop_a",
+          passwordHash: yield* Effect.promise(() => SignIn.hashPassword("pw-for-headers"))
+        }],
         shopName: () => Effect.succeed("Main Street Auto"),
         appBaseUrl: base,
         smsName: "Acme SMS"
@@ -68,7 +73,12 @@ describe("page headers", () => {
       yield* runtime.shops.add({
         id: "shop_a",
         name: "Main Street Auto",
-        distributor: { accountNo: us.accountNo, username: us.username, country: "US", apiToken: Redacted.make(us.apiToken) },
+        distributor: {
+          accountNo: us.accountNo,
+          username: us.username,
+          country: "US",
+          apiToken: Redacted.make(us.apiToken)
+        },
         sms: { apiKey: Redacted.make("sms-key") }
       })
       const launched = yield* runtime.launch({ shopId: "shop_a", repairOrderId: "ro_a" })
@@ -82,12 +92,19 @@ describe("page headers", () => {
       )
       const seen = {
         // The callback answers 303 to itself with `?after&at`, then the page.
-        callback: yield* get(new URL((yield* get(pressed.redirect!)).headers.get("location")!, pressed.redirect!).toString()),
+        callback: yield* get(
+          new URL((yield* get(pressed.redirect!)).headers.get("location")!, pressed.redirect!).toString()
+        ),
         unknownCallback: yield* get(`${base}/shoplink/callback/NoSuchLaunchKeyForThePageHeaders`),
         parts: yield* get(yield* runtime.partsLink({ shopId: "shop_a", repairOrderId: "ro_a" })),
         signIn: yield* get(`${base}/sign-in`)
       }
-      expect([seen.callback.status, seen.unknownCallback.status, seen.parts.status, seen.signIn.status]).toEqual([200, 404, 200, 200])
+      expect([seen.callback.status, seen.unknownCallback.status, seen.parts.status, seen.signIn.status]).toEqual([
+        200,
+        404,
+        200,
+        200
+      ])
       for (const [what, page] of Object.entries(seen)) expectPageHeaders(what, page)
       // The service pages allow exactly their stylesheet.
       expect(seen.signIn.headers.get("content-security-policy")).toContain(`style-src ${ServicePages.STYLE_HASH}`)

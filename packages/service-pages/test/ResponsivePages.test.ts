@@ -26,7 +26,13 @@ describe("responsive pages", () => {
       forbidden: ServicePages.forbiddenPage(),
       notFound: ServicePages.notFoundPage(),
       repairOrder: ServicePages.repairOrderPage(viewer, {
-        id: "ro_1", number: "1042", vehicle: "2019 Ford F-150", customer: "Dana", vehicleHint: undefined, pending: 0, failed: []
+        id: "ro_1",
+        number: "1042",
+        vehicle: "2019 Ford F-150",
+        customer: "Dana",
+        vehicleHint: undefined,
+        pending: 0,
+        failed: []
       }, Html.html`<h2>Parts</h2>`)
     }
     for (const [what, page] of Object.entries(pages)) expect(page, what).toContain(VIEWPORT)
@@ -40,11 +46,21 @@ describe("responsive pages", () => {
     Effect.gen(function*() {
       const server = yield* NodeHttpServer.make(() => createServer(), { port: 0, host: "127.0.0.1" })
       const url = `http://127.0.0.1:${server.address._tag === "TcpAddress" ? server.address.port : 0}`
-      const pages = yield* ServicePages.make({ users: [], shopName: () => Effect.succeed(undefined), appBaseUrl: url, smsName: "Acme SMS" })
+      const pages = yield* ServicePages.make({
+        users: [],
+        shopName: () => Effect.succeed(undefined),
+        appBaseUrl: url,
+        smsName: "Acme SMS"
+      })
       yield* server.serve(pages.routes({
         list: () => Effect.succeed(""),
         repairOrder: () => Effect.succeed(""),
-        launch: () => Effect.succeed({ url: Redacted.make("https://d.example/"), repairOrder: { id: "ro_1", number: "1", vehicle: {} }, vehicle: "vin" as const })
+        launch: () =>
+          Effect.succeed({
+            url: Redacted.make("https://d.example/"),
+            repairOrder: { id: "ro_1", number: "1", vehicle: {} },
+            vehicle: "vin" as const
+          })
       }))
       for (const path of ["/no-such-page", "/ro/ro_1/nothing", "/favicon.ico"]) {
         const response = yield* Effect.promise(() => fetch(`${url}${path}`, { redirect: "manual" }))

@@ -14,8 +14,18 @@ const start = Effect.gen(function*() {
   const server = yield* NodeHttpServer.make(() => createServer(), { port: 0, host: "127.0.0.1" })
   const url = `http://127.0.0.1:${server.address._tag === "TcpAddress" ? server.address.port : 0}`
   const users = [
-    { email: "ava@example.com", name: "Ava", shopId: "main-street", passwordHash: yield* Effect.promise(() => SignIn.hashPassword(PASSWORD)) },
-    { email: "ned@example.com", name: "Ned", shopId: "not-onboarded", passwordHash: yield* Effect.promise(() => SignIn.hashPassword(PASSWORD)) }
+    {
+      email: "ava@example.com",
+      name: "Ava",
+      shopId: "main-street",
+      passwordHash: yield* Effect.promise(() => SignIn.hashPassword(PASSWORD))
+    },
+    {
+      email: "ned@example.com",
+      name: "Ned",
+      shopId: "not-onboarded",
+      passwordHash: yield* Effect.promise(() => SignIn.hashPassword(PASSWORD))
+    }
   ]
   const pages = yield* ServicePages.make({
     users,
@@ -29,7 +39,10 @@ const start = Effect.gen(function*() {
       Effect.succeed(ServicePages.repairOrdersPage(ServicePages.viewerOf(session), [
         { id: "ro_1", number: "1042", vehicle: "2019 Ford F-150", customer: "Dana", vehicleHint: undefined }
       ])),
-    repairOrder: (session, repairOrderId): Effect.Effect<string, ShopSystem.RepairOrderNotFound | ShopSystem.ShopSystemError> =>
+    repairOrder: (
+      session,
+      repairOrderId
+    ): Effect.Effect<string, ShopSystem.RepairOrderNotFound | ShopSystem.ShopSystemError> =>
       repairOrderId === "ro_1"
         ? Effect.succeed(ServicePages.repairOrderPage(ServicePages.viewerOf(session), {
           id: "ro_1",
@@ -44,9 +57,21 @@ const start = Effect.gen(function*() {
           }])
         }, Html.html`<h2>Parts</h2>`))
         : repairOrderId === "ro_401"
-        ? Effect.fail(new ShopSystem.ShopSystemError({ operation: "loadRepairOrder", reason: "Acme getOrder (GET /orders/ro_401) failed: HttpStatus 401: Unauthorized", retryable: false }))
+        ? Effect.fail(
+          new ShopSystem.ShopSystemError({
+            operation: "loadRepairOrder",
+            reason: "Acme getOrder (GET /orders/ro_401) failed: HttpStatus 401: Unauthorized",
+            retryable: false
+          })
+        )
         : repairOrderId === "ro_503"
-        ? Effect.fail(new ShopSystem.ShopSystemError({ operation: "loadRepairOrder", reason: "Acme getOrder (GET /orders/ro_503) failed: HttpStatus 503: busy", retryable: true }))
+        ? Effect.fail(
+          new ShopSystem.ShopSystemError({
+            operation: "loadRepairOrder",
+            reason: "Acme getOrder (GET /orders/ro_503) failed: HttpStatus 503: busy",
+            retryable: true
+          })
+        )
         : Effect.fail(new ShopSystem.RepairOrderNotFound({ shopId: session.shopId, repairOrderId })),
     launch: ({ repairOrderId }) =>
       Effect.succeed({
@@ -73,7 +98,12 @@ const start = Effect.gen(function*() {
     csrf = /name="csrf" value="([^"]*)"/.exec(text)?.[1] ?? csrf
     return { status: response.status, location: response.headers.get("location"), headers: response.headers, text }
   }
-  const post = (path: string, fields: Record<string, string>, origin: string = url, headers: Record<string, string> = {}) =>
+  const post = (
+    path: string,
+    fields: Record<string, string>,
+    origin: string = url,
+    headers: Record<string, string> = {}
+  ) =>
     send(path, {
       method: "POST",
       headers: { origin, "content-type": "application/x-www-form-urlencoded", ...headers },
@@ -99,15 +129,23 @@ describe("ServicePages", () => {
       expect(form.headers.get("referrer-policy")).toBe("no-referrer")
       expect(csp).not.toContain("script")
       // Wrong password, a user of a shop not onboarded, and a foreign Origin.
-      expect((yield* call(() => post("/sign-in", { email: "ava@example.com", password: "nope", next: "/" }))).status).toBe(401)
-      expect((yield* call(() => post("/sign-in", { email: "ned@example.com", password: PASSWORD, next: "/" }))).status).toBe(401)
-      expect((yield* call(() => post("/sign-in", { email: "ava@example.com", password: PASSWORD, next: "/" }, "https://evil.example"))).status).toBe(403)
-      const signedIn = yield* call(() => post("/sign-in", { email: " Ava@Example.com", password: PASSWORD, next: "/ro/ro_1" }))
+      expect((yield* call(() => post("/sign-in", { email: "ava@example.com", password: "nope", next: "/" }))).status)
+        .toBe(401)
+      expect((yield* call(() => post("/sign-in", { email: "ned@example.com", password: PASSWORD, next: "/" }))).status)
+        .toBe(401)
+      expect(
+        (yield* call(() =>
+          post("/sign-in", { email: "ava@example.com", password: PASSWORD, next: "/" }, "https://evil.example")
+        )).status
+      ).toBe(403)
+      const signedIn = yield* call(() =>
+        post("/sign-in", { email: " Ava@Example.com", password: PASSWORD, next: "/ro/ro_1" })
+      )
       expect([signedIn.status, signedIn.location]).toEqual([303, "/ro/ro_1"])
       expect(cookies.has(pages.sessionCookie)).toBe(true)
       const list = yield* call(() => send("/"))
-      expect(list.text).toContain('data-testid="shop-name">Main Street Auto<')
-      expect(list.text).toContain('data-ro="1042"')
+      expect(list.text).toContain("data-testid=\"shop-name\">Main Street Auto<")
+      expect(list.text).toContain("data-ro=\"1042\"")
       const ro = yield* call(() => send("/ro/ro_1"))
       expect(ro.text).toContain("1 delivery(ies) from the distributor being added…")
       // A dead delivery in words, with a reference an administrator finds; no raw error, no command.
@@ -115,7 +153,7 @@ describe("ServicePages", () => {
         "Could not add a delivery: Acme did not accept the part lines. Retrying cannot help, so it is not retried automatically. Your administrator has been notified (reference EC89F3A0)"
       )
       expect(ro.text).not.toContain("HttpStatus")
-      expect(ro.text).toContain('<meta http-equiv="refresh" content="2">')
+      expect(ro.text).toContain("<meta http-equiv=\"refresh\" content=\"2\">")
       const missing = yield* call(() => send("/ro/ro_9"))
       expect(missing.status).toBe(404)
       expect(missing.text).toContain("No such repair order in your shop.")
@@ -126,7 +164,9 @@ describe("ServicePages", () => {
       expect(refused.text).toContain("the shop must be connected to Acme SMS again")
       expect(refused.text).not.toContain("could not be reached")
       const outage = yield* call(() => send("/ro/ro_503"))
-      expect(outage.text).toContain("The distributor or Acme SMS could not be reached. This is usually brief: try again in a minute.")
+      expect(outage.text).toContain(
+        "The distributor or Acme SMS could not be reached. This is usually brief: try again in a minute."
+      )
       expect((yield* call(() => post("/ro/ro_1/order-parts", { csrf: "wrong" }))).status).toBe(403)
       expect((yield* call(() => post("/ro/ro_1/order-parts", {}, "https://evil.example"))).status).toBe(403)
       // Under `Referrer-Policy: no-referrer` a browser's form POST says `Origin: null`: accepted only
@@ -150,14 +190,28 @@ describe("ServicePages", () => {
 
   it("escapes every value; the hint replaces the button or joins it; vehicles in one line", () => {
     const viewer = { name: "<b>Ava</b>", email: "ava@example.com", shopName: "O'Brien & Sons", csrfToken: "\"x" }
-    const page = ServicePages.repairOrdersPage(viewer, [{ id: "ro\"1", number: "1<2", vehicle: "<img src=x>", customer: "", vehicleHint: "add a VIN" }])
+    const page = ServicePages.repairOrdersPage(viewer, [{
+      id: "ro\"1",
+      number: "1<2",
+      vehicle: "<img src=x>",
+      customer: "",
+      vehicleHint: "add a VIN"
+    }])
     expect(page).not.toContain("<img src=x>")
     expect(page).not.toContain("<b>Ava</b>")
-    expect(page).toContain('data-testid="order-parts"')
-    expect(page).toContain('data-testid="vehicle-hint">add a VIN<')
-    const hintOnly = ServicePages.repairOrdersPage(viewer, [{ id: "ro_1", number: "1", vehicle: "", customer: "", vehicleHint: "add a VIN" }], "hint")
-    expect(hintOnly).not.toContain('data-testid="order-parts"')
-    expect(ServicePages.vehicleName({ year: 2019, make: "Ford", model: "F-150", vin: "1M8GDM9AXKP042788" })).toBe("2019 Ford F-150 · 1M8GDM9AXKP042788")
+    expect(page).toContain("data-testid=\"order-parts\"")
+    expect(page).toContain("data-testid=\"vehicle-hint\">add a VIN<")
+    const hintOnly = ServicePages.repairOrdersPage(viewer, [{
+      id: "ro_1",
+      number: "1",
+      vehicle: "",
+      customer: "",
+      vehicleHint: "add a VIN"
+    }], "hint")
+    expect(hintOnly).not.toContain("data-testid=\"order-parts\"")
+    expect(ServicePages.vehicleName({ year: 2019, make: "Ford", model: "F-150", vin: "1M8GDM9AXKP042788" })).toBe(
+      "2019 Ford F-150 · 1M8GDM9AXKP042788"
+    )
     expect(ServicePages.vehicleName({ licensePlate: "ABC123" })).toBe("Unknown vehicle · ABC123 (?)")
     expect(ServicePages.vehicleHint({ make: "Ford" }, "hint")).toBe("hint")
     expect(ServicePages.vehicleHint({ vin: "1M8GDM9AXKP042788" }, "hint")).toBeUndefined()

@@ -21,7 +21,10 @@ describe("SignIn", () => {
     expect(await SignIn.verifyPassword("correct horse", "plain")).toBe(false)
     // Over the 256 MiB a hash may cost, or not a power of two: refused without running scrypt.
     for (const params of ["4194304:8:1", "262144:8:1", "131072:16:1", "1000:8:1"]) {
-      expect(await SignIn.verifyPassword("correct horse", hash.replace(/^scrypt:1024:8:1:/, `scrypt:${params}:`)), params).toBe(false)
+      expect(
+        await SignIn.verifyPassword("correct horse", hash.replace(/^scrypt:1024:8:1:/, `scrypt:${params}:`)),
+        params
+      ).toBe(false)
     }
     await expect(SignIn.hashPassword("x", { cost: { N: 2 ** 21, r: 8, p: 1 } })).rejects.toThrow(RangeError)
   })
@@ -31,7 +34,12 @@ describe("SignIn", () => {
     const old = await SignIn.hashPassword("correct horse", { cost: { N: 16384, r: 8, p: 1 } })
     expect(old.startsWith("scrypt:16384:8:1:")).toBe(true)
     const upgrades: Array<SignIn.User> = []
-    const users = await SignIn.makeUsers([{ email: "ava@example.com", name: "Ava", shopId: "shop_1", passwordHash: old }], {
+    const users = await SignIn.makeUsers([{
+      email: "ava@example.com",
+      name: "Ava",
+      shopId: "shop_1",
+      passwordHash: old
+    }], {
       onUpgrade: (user) => upgrades.push(user)
     })
     expect(await users.authenticate("ava@example.com", "wrong horse")).toBeUndefined()
@@ -147,27 +155,48 @@ describe("SignIn users file", () => {
   const HASH = "scrypt:16384:8:1:AAAAAAAAAAAAAAAAAAAAAA:BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB"
 
   it("emails trimmed and lower-cased, names defaulted, a hash required, duplicates refused; one line per problem", () => {
-    expect(SignIn.parseUsers(JSON.stringify([{ email: " Ava@Example.com", shopId: "main-street", passwordHash: HASH }]))).toEqual(
+    expect(
+      SignIn.parseUsers(JSON.stringify([{ email: " Ava@Example.com", shopId: "main-street", passwordHash: HASH }]))
+    ).toEqual(
       Either.right([{ email: "ava@example.com", name: "ava@example.com", shopId: "main-street", passwordHash: HASH }])
     )
-    expect(SignIn.parseUsers("[{\"email\":\"a@b\",\"shopId\":\"s\",\"passwordHash\":\"hunter2\"}]", { hashHint: "`hash-password`" })).toEqual(
+    expect(
+      SignIn.parseUsers("[{\"email\":\"a@b\",\"shopId\":\"s\",\"passwordHash\":\"hunter2\"}]", {
+        hashHint: "`hash-password`"
+      })
+    ).toEqual(
       Either.left("user 1: passwordHash must come from `hash-password` (scrypt:…)")
     )
-    expect(SignIn.parseUsers(JSON.stringify([{ email: "a@b", shopId: "s", passwordHash: HASH }, { email: "A@b", shopId: "t", passwordHash: HASH }])))
+    expect(
+      SignIn.parseUsers(
+        JSON.stringify([{ email: "a@b", shopId: "s", passwordHash: HASH }, {
+          email: "A@b",
+          shopId: "t",
+          passwordHash: HASH
+        }])
+      )
+    )
       .toEqual(Either.left("user 2: a@b appears twice"))
     expect(SignIn.parseUsers("[]")).toEqual(Either.left("expected a non-empty JSON array of users"))
-    expect(SignIn.parseUsers("nope")).toEqual(Either.left("not JSON: expected [{ \"email\", \"name\", \"shopId\", \"passwordHash\" }, …]"))
+    expect(SignIn.parseUsers("nope")).toEqual(
+      Either.left("not JSON: expected [{ \"email\", \"name\", \"shopId\", \"passwordHash\" }, …]")
+    )
   })
 
   it.effect("usersFileConfig reads the file a variable names; a missing file is a ConfigError naming it", () =>
     Effect.gen(function*() {
       const dir = mkdtempSync(join(tmpdir(), "signin-"))
       const file = join(dir, "users.json")
-      writeFileSync(file, JSON.stringify([{ email: "ava@example.com", name: "Ava", shopId: "main-street", passwordHash: HASH }]))
+      writeFileSync(
+        file,
+        JSON.stringify([{ email: "ava@example.com", name: "Ava", shopId: "main-street", passwordHash: HASH }])
+      )
       const provider = (path: string) => ConfigProvider.fromMap(new Map([["USERS_FILE", path]]))
       const users = yield* Effect.withConfigProvider(SignIn.usersFileConfig("USERS_FILE"), provider(file))
       expect(users.map((u) => u.name)).toEqual(["Ava"])
-      const missing = yield* Effect.flip(Effect.withConfigProvider(SignIn.usersFileConfig("USERS_FILE"), provider(join(dir, "none.json"))))
+      const missing = yield* Effect.flip(
+        Effect.withConfigProvider(SignIn.usersFileConfig("USERS_FILE"), provider(join(dir, "none.json")))
+      )
       expect(String(missing)).toContain("cannot read")
       expect(String(missing)).toContain("USERS_FILE")
     }))

@@ -21,21 +21,25 @@ const fixture = (files) => {
   mkdirSync(join(dir, "dist"))
   writeFileSync(
     join(dir, "package.json"),
-    JSON.stringify({ name: "@fixture/pkg", type: "module", exports: { ".": { types: "./dist/index.d.ts", default: "./dist/index.js" } } })
+    JSON.stringify({
+      name: "@fixture/pkg",
+      type: "module",
+      exports: { ".": { types: "./dist/index.d.ts", default: "./dist/index.js" } }
+    })
   )
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text)
   return dir
 }
 
 const source = {
-  "src/index.ts": 'export * as Greeting from "./Greeting.js"\n',
+  "src/index.ts": "export * as Greeting from \"./Greeting.js\"\n",
   "src/Greeting.ts": [
     "/**",
     " * Greets.",
     " *",
     " * @example",
-    ' * import { Greeting } from "@fixture/pkg"',
-    ' * const text: string = Greeting.greet("Ada")',
+    " * import { Greeting } from \"@fixture/pkg\"",
+    " * const text: string = Greeting.greet(\"Ada\")",
     " */",
     "export const greet = (name: string): string => `hi ${name}`",
     "",
@@ -43,14 +47,15 @@ const source = {
     " * Counts letters.",
     " *",
     " * @example",
-    ' * import { Greeting } from "@fixture/pkg"',
-    ' * const n: number = Greeting.count("Ada")',
+    " * import { Greeting } from \"@fixture/pkg\"",
+    " * const n: number = Greeting.count(\"Ada\")",
     " */",
     "export const count = (text: string): number => text.length",
     ""
   ].join("\n"),
-  "dist/index.d.ts": 'export * as Greeting from "./Greeting.js";\n',
-  "dist/Greeting.d.ts": "export declare const greet: (name: string) => string;\nexport declare const count: (text: string) => number;\n"
+  "dist/index.d.ts": "export * as Greeting from \"./Greeting.js\";\n",
+  "dist/Greeting.d.ts":
+    "export declare const greet: (name: string) => string;\nexport declare const count: (text: string) => number;\n"
 }
 
 it("collects the examples of public exports through namespace re-exports", () => {
@@ -60,7 +65,9 @@ it("collects the examples of public exports through namespace re-exports", () =>
     ["Greeting.greet", "src/Greeting.ts", 4],
     ["Greeting.count", "src/Greeting.ts", 13]
   ])
-  expect(examples[0].code).toBe('import { Greeting } from "@fixture/pkg"\nconst text: string = Greeting.greet("Ada")')
+  expect(examples[0].code).toBe(
+    "import { Greeting } from \"@fixture/pkg\"\nconst text: string = Greeting.greet(\"Ada\")"
+  )
 })
 
 it("passes when every example compiles against the built declarations", () => {
@@ -70,12 +77,13 @@ it("passes when every example compiles against the built declarations", () => {
 it("names the export, its source line and the compiler error of an example that does not compile", () => {
   const broken = {
     ...source,
-    "dist/Greeting.d.ts": "export declare const greet: (name: string) => string;\nexport declare const count: (text: string) => string;\n"
+    "dist/Greeting.d.ts":
+      "export declare const greet: (name: string) => string;\nexport declare const count: (text: string) => string;\n"
   }
   const { failures } = checkPackageExamples(fixture(broken))
   expect(failures).toHaveLength(1)
   expect(failures[0]).toContain("@fixture/pkg Greeting.count (src/Greeting.ts:13), example line 2: TS2322")
-  expect(failures[0]).toContain('> const n: number = Greeting.count("Ada")')
+  expect(failures[0]).toContain("> const n: number = Greeting.count(\"Ada\")")
 })
 
 it("fails an example that imports a name the package does not export", () => {

@@ -31,12 +31,15 @@ describe("check:cycles", () => {
     })
     expect(result.status).toBe(1)
     expect(result.stderr).toContain("check:cycles found 1 import cycle(s)")
-    expect(result.stderr).toContain("packages/alpha/src/a.ts → packages/alpha/src/b.ts → packages/alpha/src/internal/c.ts")
+    expect(result.stderr).toContain(
+      "packages/alpha/src/a.ts → packages/alpha/src/b.ts → packages/alpha/src/internal/c.ts"
+    )
   })
 
   it("passes type-only cycles and dynamic imports, which do not run at load time", () => {
     const result = workspace({
-      "packages/alpha/src/a.ts": "import type { B } from \"./b.js\"\nexport type A = { b?: B }\nexport const load = () => import(\"./b.js\")\n",
+      "packages/alpha/src/a.ts":
+        "import type { B } from \"./b.js\"\nexport type A = { b?: B }\nexport const load = () => import(\"./b.js\")\n",
       "packages/alpha/src/b.ts": "import { type A } from \"./a.js\"\nexport type { A }\nexport type B = { a?: A }\n"
     })
     expect(result.stderr).toBe("")

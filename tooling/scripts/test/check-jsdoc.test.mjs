@@ -16,17 +16,22 @@ const fixture = (files) => {
   mkdirSync(join(dir, "src"))
   writeFileSync(
     join(dir, "package.json"),
-    JSON.stringify({ name: "@shoplink/fixture", type: "module", exports: { ".": { types: "./dist/index.d.ts", default: "./dist/index.js" } } })
+    JSON.stringify({
+      name: "@shoplink/fixture",
+      type: "module",
+      exports: { ".": { types: "./dist/index.d.ts", default: "./dist/index.js" } }
+    })
   )
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, "src", name), text)
   return dir
 }
 
-const check = (dir) => spawnSync(process.execPath, [join(import.meta.dirname, "..", "check-jsdoc.mjs"), dir], { encoding: "utf8" })
+const check = (dir) =>
+  spawnSync(process.execPath, [join(import.meta.dirname, "..", "check-jsdoc.mjs"), dir], { encoding: "utf8" })
 
 it("passes when every export, including merged type/value pairs, has an example", () => {
   const dir = fixture({
-    "index.ts": 'export * as Money from "./Money.js"\n',
+    "index.ts": "export * as Money from \"./Money.js\"\n",
     "Money.ts": [
       "/**\n * Cents.\n * @example\n * const c: Cents = 1\n */",
       "export const Cents = 1",
@@ -42,8 +47,9 @@ it("passes when every export, including merged type/value pairs, has an example"
 
 it("names each export without an example, with its namespace and location", () => {
   const dir = fixture({
-    "index.ts": 'export * as Money from "./Money.js"\nexport { toCents } from "./Money.js"\n',
-    "Money.ts": "/** Converts. */\nexport const toCents = (n: number) => Math.round(n * 100)\nexport interface Price { readonly cents: number }\n"
+    "index.ts": "export * as Money from \"./Money.js\"\nexport { toCents } from \"./Money.js\"\n",
+    "Money.ts":
+      "/** Converts. */\nexport const toCents = (n: number) => Math.round(n * 100)\nexport interface Price { readonly cents: number }\n"
   })
   const result = check(dir)
   expect(result.status).toBe(1)

@@ -43,7 +43,10 @@ const repo = () => {
 }
 
 const run = (script, root) =>
-  spawnSync(process.execPath, [join(scripts, script)], { env: { ...process.env, SHOPLINK_ROOT: root }, encoding: "utf8" })
+  spawnSync(process.execPath, [join(scripts, script)], {
+    env: { ...process.env, SHOPLINK_ROOT: root },
+    encoding: "utf8"
+  })
 
 afterEach(() => {
   for (const dir of scratch.splice(0)) rmSync(dir, { recursive: true, force: true })
@@ -58,7 +61,7 @@ describe("check-changesets", () => {
     expect(without.status).toBe(1)
     expect(without.stderr).toContain("@shoplink/alpha (never released)")
 
-    write(root, ".changeset/alpha.md", '---\n"@shoplink/alpha": minor\n---\n\nFirst release.\n')
+    write(root, ".changeset/alpha.md", "---\n\"@shoplink/alpha\": minor\n---\n\nFirst release.\n")
     const withOne = run("check-changesets.mjs", root)
     expect(withOne.status).toBe(0)
   })
@@ -95,10 +98,10 @@ describe("check-packages", () => {
     })
     const result = run("check-packages.mjs", root)
     expect(result.status).toBe(1)
-    expect(result.stderr).toContain('needs "sideEffects": false')
-    expect(result.stderr).toContain('needs "engines.node"')
-    expect(result.stderr).toContain('must list "types" first')
-    expect(result.stderr).toContain('exports must include "./package.json"')
+    expect(result.stderr).toContain("needs \"sideEffects\": false")
+    expect(result.stderr).toContain("needs \"engines.node\"")
+    expect(result.stderr).toContain("must list \"types\" first")
+    expect(result.stderr).toContain("exports must include \"./package.json\"")
   })
 
   it("requires a CHANGELOG once released and keeps apps private", () => {
@@ -108,6 +111,6 @@ describe("check-packages", () => {
     const result = run("check-packages.mjs", root)
     expect(result.status).toBe(1)
     expect(result.stderr).toContain("CHANGELOG.md")
-    expect(result.stderr).toContain('apps must be "private": true at version 0.0.0')
+    expect(result.stderr).toContain("apps must be \"private\": true at version 0.0.0")
   })
 })

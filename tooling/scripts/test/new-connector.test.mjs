@@ -38,7 +38,9 @@ describe("new-connector.mjs", () => {
     })
     expect(check.stderr + check.stdout).toContain("1 publishable package(s) complete")
     expect(check.status).toBe(0)
-    expect(readFileSync(join(root, ".changeset/adapter-acme-initial.md"), "utf8")).toContain("\"@shoplink/adapter-acme\": minor")
+    expect(readFileSync(join(root, ".changeset/adapter-acme-initial.md"), "utf8")).toContain(
+      "\"@shoplink/adapter-acme\": minor"
+    )
   })
 
   it("generates a sample app on ConnectorRuntime and an adapter reading each shop's key through SmsCredentials", () => {
@@ -53,7 +55,9 @@ describe("new-connector.mjs", () => {
     expect(service).toContain("punchout: Settings.punchoutClient")
     expect(service).toContain("secretKeys: Settings.secretBox.keys")
     for (const file of ["service.ts", "main.ts", "embedded.ts"]) {
-      expect(readFileSync(join(root, "apps/acme-sample/src", file), "utf8")).not.toMatch(/Config\.(string|redacted)\("SHOPLINK_|Storage\.config\("/)
+      expect(readFileSync(join(root, "apps/acme-sample/src", file), "utf8")).not.toMatch(
+        /Config\.(string|redacted)\("SHOPLINK_|Storage\.config\("/
+      )
     }
     const adapter = readFileSync(join(root, "packages/adapter-acme/src/AcmeConnector.ts"), "utf8")
     expect(adapter).toContain("credentials.secret(shopId, API_KEY_SECRET)")
@@ -68,7 +72,9 @@ describe("new-connector.mjs", () => {
     const testing = readFileSync(join(root, "packages/adapter-acme/src/testing.ts"), "utf8")
     expect(testing).toContain("export const startFakeAcme = ")
     expect(testing).toContain("TODO: Acme's routes")
-    expect(readFileSync(join(root, "packages/adapter-acme/test/harness.ts"), "utf8")).toContain("yield* startFakeAcme()")
+    expect(readFileSync(join(root, "packages/adapter-acme/test/harness.ts"), "utf8")).toContain(
+      "yield* startFakeAcme()"
+    )
     const embedded = readFileSync(join(root, "apps/acme-sample/src/embedded.ts"), "utf8")
     expect(embedded).toContain("from \"@shoplink/adapter-acme/testing\"")
     expect(embedded).toContain("startSandbox()")
@@ -76,10 +82,15 @@ describe("new-connector.mjs", () => {
     const main = readFileSync(join(root, "apps/acme-sample/src/main.ts"), "utf8")
     expect(main).toContain("[SettingsTable.SETTINGS.punchoutBaseUrl.env, Service.BASE_URL]")
     expect(main).toContain("startEmbedded()")
-    expect(readFileSync(join(root, "apps/acme-sample/src/service.ts"), "utf8")).toContain("BASE_URL = \"ACME_BASE_URL\"")
+    expect(readFileSync(join(root, "apps/acme-sample/src/service.ts"), "utf8")).toContain(
+      "BASE_URL = \"ACME_BASE_URL\""
+    )
     const sample = JSON.parse(readFileSync(join(root, "apps/acme-sample/package.json"), "utf8"))
     expect(sample.scripts.demo).toBe("node dist/demo.js")
-    expect(sample.dependencies).toMatchObject({ "@shoplink/sandbox": "workspace:*", "@shoplink/connector-testkit": "workspace:*" })
+    expect(sample.dependencies).toMatchObject({
+      "@shoplink/sandbox": "workspace:*",
+      "@shoplink/connector-testkit": "workspace:*"
+    })
   })
 
   it("refuses a bad name or an existing target before writing anything", () => {

@@ -58,7 +58,12 @@ const errorBody = (text: string): { readonly code?: string; readonly message?: s
 
 const excerpt = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text)
 
-const attemptOnce = (config: ExchangeConfig, call: Call, attempt: number, answer: Answer): Effect.Effect<unknown, TransportError.TransportError> =>
+const attemptOnce = (
+  config: ExchangeConfig,
+  call: Call,
+  attempt: number,
+  answer: Answer
+): Effect.Effect<unknown, TransportError.TransportError> =>
   Effect.gen(function*() {
     answer.code = undefined
     const where = { operation: call.operation, method: call.method, url: call.path, attempt }
@@ -69,7 +74,10 @@ const attemptOnce = (config: ExchangeConfig, call: Call, attempt: number, answer
     if (call.body !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, call.body)
     const raw = yield* config.httpClient.execute(request).pipe(
       Effect.flatMap((response) =>
-        Effect.map(response.text, (text) => ({ status: response.status, text, retryAfter: response.headers["retry-after"] }))
+        Effect.map(
+          response.text,
+          (text) => ({ status: response.status, text, retryAfter: response.headers["retry-after"] })
+        )
       ),
       Effect.mapError((error) => {
         if (error._tag === "RequestError" && error.reason !== "Transport") {
@@ -90,7 +98,8 @@ const attemptOnce = (config: ExchangeConfig, call: Call, attempt: number, answer
       }),
       Deadline.timeoutFail({
         duration: config.timeout,
-        onTimeout: () => new TransportError.Timeout({ ...where, detail: `no answer within ${Duration.format(config.timeout)}` })
+        onTimeout: () =>
+          new TransportError.Timeout({ ...where, detail: `no answer within ${Duration.format(config.timeout)}` })
       })
     )
     const body = errorBody(raw.text)
@@ -112,12 +121,24 @@ const attemptOnce = (config: ExchangeConfig, call: Call, attempt: number, answer
     const detail = body.message ?? (excerpt(raw.text) || "no body")
     return yield* raw.status === 429
       ? new TransportError.RateLimited({ ...where, httpStatus: raw.status, detail, ...retryAfter })
-      : new TransportError.UnexpectedResponse({ ...where, reason: "HttpStatus", httpStatus: raw.status, detail, ...retryAfter })
+      : new TransportError.UnexpectedResponse({
+        ...where,
+        reason: "HttpStatus",
+        httpStatus: raw.status,
+        detail,
+        ...retryAfter
+      })
   })
 
 // The transport error of the last attempt as the client's one error.
 const toShopmonkeyError = (call: Call, error: TransportError.TransportError, answer: Answer): ShopmonkeyError => {
-  const common = { operation: call.operation, method: call.method, path: call.path, detail: error.detail, attempts: error.attempt }
+  const common = {
+    operation: call.operation,
+    method: call.method,
+    path: call.path,
+    detail: error.detail,
+    attempts: error.attempt
+  }
   switch (error._tag) {
     case "RequestFailed":
       return new ShopmonkeyError({

@@ -22,15 +22,36 @@ const SEED_DATE = "2026-01-05T15:00:00.000Z"
 // The sandbox catalog's VINs (packages/sandbox/src/internal/catalog.ts), check digit included;
 // test/fakeStore.test.ts checks they still match it.
 export const SEED_VEHICLES = {
-  fordF150: { year: 2019, make: "Ford", model: "F-150", vin: "1FTEW1E56KFA12345", licensePlate: "8ABC123", licensePlateState: "CA" },
+  fordF150: {
+    year: 2019,
+    make: "Ford",
+    model: "F-150",
+    vin: "1FTEW1E56KFA12345",
+    licensePlate: "8ABC123",
+    licensePlateState: "CA"
+  },
   toyotaCamry: { year: 2018, make: "Toyota", model: "Camry", licensePlate: "TXK4521", licensePlateState: "TX" },
   hondaCivic: { year: 2017, make: "Honda", model: "Civic" },
-  chevroletSilverado: { year: 2020, make: "Chevrolet", model: "Silverado 1500", vin: "3GCUYDED2LG123456", licensePlate: "CHV1500", licensePlateState: "MI" }
+  chevroletSilverado: {
+    year: 2020,
+    make: "Chevrolet",
+    model: "Silverado 1500",
+    vin: "3GCUYDED2LG123456",
+    licensePlate: "CHV1500",
+    licensePlateState: "MI"
+  }
 } as const
 
 // The second company's vehicles are other sandbox catalog vehicles, so a launch from it finds them.
 export const SECOND_SEED_VEHICLES = {
-  nissanAltima: { year: 2016, make: "Nissan", model: "Altima", vin: "1N4AL3APXGC123456", licensePlate: "NSN7788", licensePlateState: "FL" },
+  nissanAltima: {
+    year: 2016,
+    make: "Nissan",
+    model: "Altima",
+    vin: "1N4AL3APXGC123456",
+    licensePlate: "NSN7788",
+    licensePlateState: "FL"
+  },
   jeepWrangler: { year: 2021, make: "Jeep", model: "Wrangler", licensePlate: "JEEP21", licensePlateState: "CO" },
   subaruOutback: { year: 2018, make: "Subaru", model: "Outback" }
 } as const
@@ -80,7 +101,14 @@ export const seedTables = (extraOrders: number): Tables => {
           customerType: c.companyName === undefined ? "Customer" : "Fleet",
           note: ""
         }),
-      order: (id: string, number: number, name: string, vehicleId: string | null, customerId: string | null, archived = false) =>
+      order: (
+        id: string,
+        number: number,
+        name: string,
+        vehicleId: string | null,
+        customerId: string | null,
+        archived = false
+      ) =>
         put(tables.order, {
           ...base(id),
           locationId,

@@ -15,10 +15,12 @@ export const openUrl = (url: string): Effect.Effect<void, LocalFailure> =>
     const configured = process.env[BROWSER]?.trim()
     const [command, ...args] = configured !== undefined && configured !== "" ? configured.split(/\s+/) : defaultOpener()
     const fail = (detail: string) =>
-      resume(Effect.fail(new LocalFailure({
-        message: `could not open the browser with ${command}: ${detail}`,
-        fix: `set ${BROWSER} to your browser command, or print the URL with --show-token and open it yourself`
-      })))
+      resume(Effect.fail(
+        new LocalFailure({
+          message: `could not open the browser with ${command}: ${detail}`,
+          fix: `set ${BROWSER} to your browser command, or print the URL with --show-token and open it yourself`
+        })
+      ))
     const child = spawn(command ?? "xdg-open", [...args, url], { stdio: "ignore" })
     child.once("error", (error) => fail(error.message))
     child.once("exit", (code) => (code === 0 ? resume(Effect.void) : fail(`exit code ${code}`)))

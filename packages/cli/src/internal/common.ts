@@ -29,17 +29,25 @@ type OmsLayerError = Layer.Layer.Error<ReturnType<typeof OrderManagementClient.l
 export const punchoutLayer = (
   settings: ShoplinkConfig.Settings
 ): Effect.Effect<Layer.Layer<PunchoutClient.PunchoutClient, PunchoutLayerError>, ShoplinkConfig.ConfigProblem> =>
-  Effect.map(ShoplinkConfig.requireAll(settings, ["punchoutBaseUrl", "vendorApiKey"]), (values) =>
-    PunchoutClient.layer({
-      baseUrl: values.punchoutBaseUrl,
-      vendorApiKey: Redacted.make(values.vendorApiKey),
-      retry: cliRetry,
-      requestTimeout: "20 seconds"
-    }).pipe(Layer.provide(NodeHttpClient.layerUndici)))
+  Effect.map(
+    ShoplinkConfig.requireAll(settings, ["punchoutBaseUrl", "vendorApiKey"]),
+    (values) =>
+      PunchoutClient.layer({
+        baseUrl: values.punchoutBaseUrl,
+        vendorApiKey: Redacted.make(values.vendorApiKey),
+        retry: cliRetry,
+        requestTimeout: "20 seconds"
+      }).pipe(Layer.provide(NodeHttpClient.layerUndici))
+  )
 
 export const punchoutCustomer = (settings: ShoplinkConfig.Settings) =>
   Effect.map(
-    ShoplinkConfig.requireAll(settings, ["customerAccountNo", "customerUsername", "customerCountry", "customerApiToken"]),
+    ShoplinkConfig.requireAll(settings, [
+      "customerAccountNo",
+      "customerUsername",
+      "customerCountry",
+      "customerApiToken"
+    ]),
     (values) => ({
       accountNo: values.customerAccountNo,
       username: values.customerUsername,
@@ -68,8 +76,14 @@ export const sessionOptions = (settings: ShoplinkConfig.Settings) => {
   return {
     smsVendorName: Option.getOrElse(ShoplinkConfig.optional(settings, "smsVendorName"), () => "shoplink-cli"),
     webhooks: {
-      order: Option.getOrElse(ShoplinkConfig.optional(settings, "webhookOrderUrl"), () => "http://127.0.0.1:8787/order"),
-      quote: Option.getOrElse(ShoplinkConfig.optional(settings, "webhookQuoteUrl"), () => "http://127.0.0.1:8787/quote"),
+      order: Option.getOrElse(
+        ShoplinkConfig.optional(settings, "webhookOrderUrl"),
+        () => "http://127.0.0.1:8787/order"
+      ),
+      quote: Option.getOrElse(
+        ShoplinkConfig.optional(settings, "webhookQuoteUrl"),
+        () => "http://127.0.0.1:8787/quote"
+      ),
       ...(Option.isSome(callback) ? { callback: callback.value } : {})
     }
   }
@@ -119,7 +133,10 @@ const hostKey = (environment: OrderManagement.Environment) =>
 export const omsLayer = (
   settings: ShoplinkConfig.Settings,
   environment: OrderManagement.Environment
-): Effect.Effect<Layer.Layer<OrderManagementClient.OrderManagementClient, OmsLayerError>, ShoplinkConfig.ConfigProblem> =>
+): Effect.Effect<
+  Layer.Layer<OrderManagementClient.OrderManagementClient, OmsLayerError>,
+  ShoplinkConfig.ConfigProblem
+> =>
   Effect.map(ShoplinkConfig.requireAll(settings, ["omsApiKey", hostKey(environment)]), (values) => {
     const host = hostKey(environment)
     return OrderManagementClient.layer({
@@ -160,7 +177,10 @@ export const withOms = <A, E>(
     const environment = yield* omsEnvironment(settings, env)
     const layer = yield* omsLayer(settings, environment)
     const customer = yield* omsCustomer(settings)
-    return yield* Effect.flatMap(OrderManagementClient.OrderManagementClient, (client) => f(client.forCustomer(customer))).pipe(
+    return yield* Effect.flatMap(
+      OrderManagementClient.OrderManagementClient,
+      (client) => f(client.forCustomer(customer))
+    ).pipe(
       Effect.provide(layer)
     )
   })

@@ -11,11 +11,17 @@ export const migrate = (args: Spec.ArgsOf<typeof Spec.dbMigrate>): Effect.Effect
     const db = yield* service(args, "create")
     const applied = yield* applyMigrations(db)
     if (args.json) {
-      return yield* json({ database: db.file, version: Migrations.latest, applied: applied.map(([version, name]) => ({ version, name })) })
+      return yield* json({
+        database: db.file,
+        version: Migrations.latest,
+        applied: applied.map(([version, name]) => ({ version, name }))
+      })
     }
     yield* out(
       applied.length === 0
         ? `${db.file} is up to date (version ${Migrations.latest})`
-        : `${db.file}: applied ${applied.map(([version, name]) => `${version} ${name}`).join(", ")}; now at version ${Migrations.latest}`
+        : `${db.file}: applied ${
+          applied.map(([version, name]) => `${version} ${name}`).join(", ")
+        }; now at version ${Migrations.latest}`
     )
   })

@@ -31,7 +31,13 @@ interface Check {
 
 const pass = (name: string, detail: string): Check => ({ name, status: "pass", detail })
 const skip = (name: string, detail: string): Check => ({ name, status: "skip", detail })
-const fail = (name: string, detail: string, fix: string, exitCode: number): Check => ({ name, status: "fail", detail, fix, exitCode })
+const fail = (name: string, detail: string, fix: string, exitCode: number): Check => ({
+  name,
+  status: "fail",
+  detail,
+  fix,
+  exitCode
+})
 
 const settingCheck = (settings: ShoplinkConfig.Settings, key: ShoplinkConfig.SettingKey): Check => {
   const found = settings.values[key]
@@ -63,14 +69,20 @@ const punchoutChecks = (settings: ShoplinkConfig.Settings): Effect.Effect<Readon
     const [layer, customer] = prepared.right
     const baseUrl = settings.values.punchoutBaseUrl?.value ?? ""
     const result = yield* Effect.either(
-      Effect.flatMap(PunchoutClient.PunchoutClient, (client) => client.createSession(customer, sessionOptions(settings))).pipe(
+      Effect.flatMap(
+        PunchoutClient.PunchoutClient,
+        (client) => client.createSession(customer, sessionOptions(settings))
+      ).pipe(
         Effect.provide(layer)
       )
     )
     if (Either.isRight(result)) {
       return [
         pass(reach, baseUrl),
-        pass(auth, `session created for account ${customer.accountNo} (expires ${DateTime.formatIso(result.right.expiresAt)})`)
+        pass(
+          auth,
+          `session created for account ${customer.accountNo} (expires ${DateTime.formatIso(result.right.expiresAt)})`
+        )
       ]
     }
     const error = result.left
@@ -87,7 +99,12 @@ const punchoutChecks = (settings: ShoplinkConfig.Settings): Effect.Effect<Readon
     }
     if (isTransport(error)) {
       return [
-        fail(reach, `${baseUrl}: ${errorDetail(error)}`, `check ${ShoplinkConfig.SETTINGS.punchoutBaseUrl.env} and your network`, ExitCode.Transport),
+        fail(
+          reach,
+          `${baseUrl}: ${errorDetail(error)}`,
+          `check ${ShoplinkConfig.SETTINGS.punchoutBaseUrl.env} and your network`,
+          ExitCode.Transport
+        ),
         skip(auth, "API not reachable")
       ]
     }
@@ -98,7 +115,9 @@ const punchoutChecks = (settings: ShoplinkConfig.Settings): Effect.Effect<Readon
         auth,
         errorDetail(error),
         code === ExitCode.Auth
-          ? `the vendor key or the customer's account number, username, country or token was refused (the API does not say which): check ${ShoplinkConfig.SETTINGS.vendorApiKey.env} and ${ShoplinkConfig.SETTINGS.customerAccountNo.env.replace(/_ACCOUNT_NO$/, "_*")}`
+          ? `the vendor key or the customer's account number, username, country or token was refused (the API does not say which): check ${ShoplinkConfig.SETTINGS.vendorApiKey.env} and ${
+            ShoplinkConfig.SETTINGS.customerAccountNo.env.replace(/_ACCOUNT_NO$/, "_*")
+          }`
           : "see the message ID in the Punchout spec's message table",
         code
       )
@@ -142,7 +161,12 @@ const omsChecks = (
     const tag = error._tag
     if (isConfigurationError(error)) {
       return [
-        fail(reach, errorDetail(error), "make the key's tier match the environment (test keys for *_QUA, production keys for *_PRD)", ExitCode.Usage),
+        fail(
+          reach,
+          errorDetail(error),
+          "make the key's tier match the environment (test keys for *_QUA, production keys for *_PRD)",
+          ExitCode.Usage
+        ),
         skip(key, "configuration error"),
         skip(token, "configuration error")
       ]
@@ -150,7 +174,12 @@ const omsChecks = (
     if (isTransport(error)) {
       const host = environment.endsWith("_PRD") ? "omsProdBaseUrl" : "omsTestBaseUrl"
       return [
-        fail(reach, `${where}: ${errorDetail(error)}`, `check ${ShoplinkConfig.SETTINGS[host].env} and your network`, ExitCode.Transport),
+        fail(
+          reach,
+          `${where}: ${errorDetail(error)}`,
+          `check ${ShoplinkConfig.SETTINGS[host].env} and your network`,
+          ExitCode.Transport
+        ),
         skip(key, "API not reachable"),
         skip(token, "API not reachable")
       ]
@@ -158,7 +187,14 @@ const omsChecks = (
     if (tag === "InvalidApiKey" || tag === "ApiKeyExpired") {
       return [
         pass(reach, where),
-        fail(key, errorDetail(error), `check ${ShoplinkConfig.SETTINGS.omsApiKey.env} (a ${environment.endsWith("_PRD") ? "production" : "test"} key, not expired)`, ExitCode.Auth),
+        fail(
+          key,
+          errorDetail(error),
+          `check ${ShoplinkConfig.SETTINGS.omsApiKey.env} (a ${
+            environment.endsWith("_PRD") ? "production" : "test"
+          } key, not expired)`,
+          ExitCode.Auth
+        ),
         skip(token, "API key refused")
       ]
     }
@@ -194,9 +230,9 @@ export const doctor = (args: Spec.ArgsOf<typeof Spec.doctor>): Effect.Effect<voi
       const settings = loaded.right
       checks.push(configFileCheck(settings))
       const tierHost = Option.getOrElse(
-        Option.orElse(args.env, () => Option.fromNullable(settings.values.omsEnvironment?.value)),
-        () => "US_QUA"
-      ).endsWith("_PRD")
+          Option.orElse(args.env, () => Option.fromNullable(settings.values.omsEnvironment?.value)),
+          () => "US_QUA"
+        ).endsWith("_PRD")
         ? "omsProdBaseUrl"
         : "omsTestBaseUrl"
       const keys: ReadonlyArray<ShoplinkConfig.SettingKey> = [

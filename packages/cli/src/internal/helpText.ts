@@ -90,7 +90,13 @@ const leafUsage = (path: ReadonlyArray<string>, leaf: Spec.LeafSpec): string => 
     .filter(([, option]) => isRequired(option))
     .map(([key, option]) => `--${Spec.flagOf(key)}${placeholder(option)}`)
   const hasOptional = leaf.global === true || Object.values(leaf.options).some((option) => !isRequired(option))
-  return ["shoplink", ...path, ...Object.values(leaf.args).map(argUsage), ...required, ...(hasOptional ? ["[options]"] : [])]
+  return [
+    "shoplink",
+    ...path,
+    ...Object.values(leaf.args).map(argUsage),
+    ...required,
+    ...(hasOptional ? ["[options]"] : [])
+  ]
     .join(" ")
 }
 
@@ -116,11 +122,14 @@ const rootHelp = (): Array<string> => [
       ...(Spec.isGroup(top) ? commandRows(top, [top.name]) : [[top.name, top.summary] as const])
     ]))
   ),
-  ...section("GLOBAL OPTIONS", columns([
-    ...optionRows(Spec.GLOBAL_OPTIONS),
-    ["-h, --help", "show help for shoplink or for a command"],
-    ["--version", "print the version"]
-  ])),
+  ...section(
+    "GLOBAL OPTIONS",
+    columns([
+      ...optionRows(Spec.GLOBAL_OPTIONS),
+      ["-h, --help", "show help for shoplink or for a command"],
+      ["--version", "print the version"]
+    ])
+  ),
   ...section("EXAMPLES", Spec.root.examples.flatMap(example)),
   ...section("EXIT CODES", EXIT_CODE_TEXT.map(([code, text]) => `  ${code}  ${text}`)),
   ...section("ENVIRONMENT", [

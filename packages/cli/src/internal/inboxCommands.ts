@@ -24,7 +24,10 @@ const secretText: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, `$1 ${REDACTED}`],
   [/\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, REDACTED],
   [/\bslk_[a-z0-9]+_[A-Za-z0-9_-]{16,}/g, REDACTED],
-  [/("?(?:[\w-]*(?:token|secret|password|api[-_]?key)[\w-]*)"?\s*[:=]\s*"?)(?!<redacted>)[^\s",}&;]{4,}/gi, `$1${REDACTED}`]
+  [
+    /("?(?:[\w-]*(?:token|secret|password|api[-_]?key)[\w-]*)"?\s*[:=]\s*"?)(?!<redacted>)[^\s",}&;]{4,}/gi,
+    `$1${REDACTED}`
+  ]
 ]
 
 /** `text` with anything token-like masked. */
@@ -37,7 +40,9 @@ export const redactJson = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(redactJson)
   if (typeof value === "object" && value !== null) {
     return Object.fromEntries(
-      Object.entries(value).map(([key, v]) => [key, secretKey.test(key) && v !== null && v !== "" ? REDACTED : redactJson(v)])
+      Object.entries(value).map((
+        [key, v]
+      ) => [key, secretKey.test(key) && v !== null && v !== "" ? REDACTED : redactJson(v)])
     )
   }
   return value
@@ -82,7 +87,10 @@ const WIDTH = 99
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim()
 
 /** `text` cut to `width` columns, the cut marked with "…". */
-const clip = (text: string, width: number) => (text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`)
+const clip = (
+  text: string,
+  width: number
+) => (text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`)
 
 /** As `list` shows ids: the first 8 characters (commands take them). */
 const shortId = (id: string) => id.slice(0, 8)
@@ -99,19 +107,24 @@ const age = (epochMillis: number, now: number) => {
 
 const listTable = (entries: ReadonlyArray<WebhookInbox.InboxEntry>, now: number): string => {
   const headers = ["ID", "KIND", "SHOP", "RO", "STATUS", "ATTEMPTS", "RECEIVED", "LAST ERROR"]
-  const rows = entries.map((e) => [
-    shortId(e.id),
-    e.kind,
-    // Identifiers whole (a cut one cannot be typed back); the last error takes what is left.
-    e.shopId,
-    e.repairOrderId,
-    e.status,
-    e.attempts,
-    age(e.receivedAt, now),
-    e.lastError === undefined ? "" : oneLine(redactText(e.lastError))
-  ] as const)
+  const rows = entries.map((e) =>
+    [
+      shortId(e.id),
+      e.kind,
+      // Identifiers whole (a cut one cannot be typed back); the last error takes what is left.
+      e.shopId,
+      e.repairOrderId,
+      e.status,
+      e.attempts,
+      age(e.receivedAt, now),
+      e.lastError === undefined ? "" : oneLine(redactText(e.lastError))
+    ] as const
+  )
   // The last error gets what the other columns leave of the line.
-  const used = headers.slice(0, -1).reduce((sum, header, i) => sum + Math.max(header.length, ...rows.map((r) => String(r[i]).length)) + 2, 0)
+  const used = headers.slice(0, -1).reduce(
+    (sum, header, i) => sum + Math.max(header.length, ...rows.map((r) => String(r[i]).length)) + 2,
+    0
+  )
   const room = Math.max(12, WIDTH - used)
   return table(headers, rows.map((r) => [...r.slice(0, -1), clip(r[7], room)]))
 }
@@ -144,19 +157,27 @@ const isIdOrPrefix = (id: string) =>
 const listFix = "`shoplink inbox list` shows the entries and their ids"
 
 /** The entry `raw` names, or EntryNotFound (a malformed id, an unknown one, an ambiguous prefix). */
-const resolve = (inbox: WebhookInbox.Operations, raw: string): Effect.Effect<WebhookInbox.InboxEntry, EntryNotFound | WebhookInbox.InboxError> => {
+const resolve = (
+  inbox: WebhookInbox.Operations,
+  raw: string
+): Effect.Effect<WebhookInbox.InboxEntry, EntryNotFound | WebhookInbox.InboxError> => {
   const id = raw.trim().toLowerCase()
   if (!isIdOrPrefix(id)) {
     return Effect.fail(
       new EntryNotFound({
-        message: `'${clip(oneLine(raw), 40)}' is not an inbox entry id: ids are UUIDs, e.g. 3f1c2a4e-9b7d-4e21-8c55-0d6f1a2b3c4d (or their first 8+ characters)`,
+        message: `'${
+          clip(oneLine(raw), 40)
+        }' is not an inbox entry id: ids are UUIDs, e.g. 3f1c2a4e-9b7d-4e21-8c55-0d6f1a2b3c4d (or their first 8+ characters)`,
         fix: listFix
       })
     )
   }
   if (id.length === UUID_SHAPE.length) {
     return inbox.get(id).pipe(
-      Effect.catchTag("EntryNotFound", () => Effect.fail(new EntryNotFound({ message: `no inbox entry ${id}`, fix: listFix })))
+      Effect.catchTag(
+        "EntryNotFound",
+        () => Effect.fail(new EntryNotFound({ message: `no inbox entry ${id}`, fix: listFix }))
+      )
     )
   }
   return Effect.flatMap(inbox.list(), (entries) => {
@@ -166,7 +187,9 @@ const resolve = (inbox: WebhookInbox.Operations, raw: string): Effect.Effect<Web
       matching.length === 0
         ? new EntryNotFound({ message: `no inbox entry ${id}`, fix: listFix })
         : new EntryNotFound({
-          message: `${id} is the start of ${matching.length} entries' ids: ${matching.slice(0, 3).map((e) => e.id).join(", ")}${matching.length > 3 ? ", …" : ""}`,
+          message: `${id} is the start of ${matching.length} entries' ids: ${
+            matching.slice(0, 3).map((e) => e.id).join(", ")
+          }${matching.length > 3 ? ", …" : ""}`,
           fix: "give more of the id, or all of it"
         })
     )
@@ -189,14 +212,22 @@ const filterOf = (args: {
   readonly status?: Option.Option<WebhookInbox.EntryStatus>
 }): WebhookInbox.ListFilter => ({
   ...Option.match(Option.map(args.shop, (s) => s.trim()), { onNone: () => ({}), onSome: (shopId) => ({ shopId }) }),
-  ...Option.match(Option.map(args.ro, (s) => s.trim()), { onNone: () => ({}), onSome: (repairOrderId) => ({ repairOrderId }) }),
-  ...(args.status === undefined ? {} : Option.match(args.status, { onNone: () => ({}), onSome: (status) => ({ status }) }))
+  ...Option.match(Option.map(args.ro, (s) => s.trim()), {
+    onNone: () => ({}),
+    onSome: (repairOrderId) => ({ repairOrderId })
+  }),
+  ...(args.status === undefined
+    ? {}
+    : Option.match(args.status, { onNone: () => ({}), onSome: (status) => ({ status }) }))
 })
 
 export const list = (args: Spec.ArgsOf<typeof Spec.inboxList>): Effect.Effect<void, unknown> =>
   Effect.gen(function*() {
     if (args.limit < 1) {
-      return yield* new UsageError({ message: `--limit: ${args.limit} is not a positive number`, fix: "e.g. --limit 50" })
+      return yield* new UsageError({
+        message: `--limit: ${args.limit} is not a positive number`,
+        fix: "e.g. --limit 50"
+      })
     }
     const db = yield* service(args, "existing")
     const filter = filterOf(args)
@@ -208,7 +239,9 @@ export const list = (args: Spec.ArgsOf<typeof Spec.inboxList>): Effect.Effect<vo
     }
     if (args.json) return yield* json(shown.map(entryJson))
     const matching = describeFilter(filter)
-    if (shown.length === 0) return yield* out(`no inbox entries${matching === "" ? "" : ` with ${matching}`} in ${db.file}`)
+    if (shown.length === 0) {
+      return yield* out(`no inbox entries${matching === "" ? "" : ` with ${matching}`} in ${db.file}`)
+    }
     yield* out(listTable(shown, Date.now()))
   })
 
@@ -240,7 +273,9 @@ const replayOne = (db: Service, args: Spec.ArgsOf<typeof Spec.inboxReplay>, raw:
         if (entry.status === "pending") return { entry, replayed: false }
         if (entry.status === "applied") {
           return yield* new EntryNotDead({
-            message: `inbox entry ${entry.id} was applied${entry.appliedAt === undefined ? "" : ` at ${iso(entry.appliedAt)}`}: only a dead entry is replayed`,
+            message: `inbox entry ${entry.id} was applied${
+              entry.appliedAt === undefined ? "" : ` at ${iso(entry.appliedAt)}`
+            }: only a dead entry is replayed`,
             fix: "nothing to do: it was applied to the shop system (`shoplink inbox show` shows when)"
           })
         }
@@ -251,24 +286,40 @@ const replayOne = (db: Service, args: Spec.ArgsOf<typeof Spec.inboxReplay>, raw:
       return yield* out(
         replayed
           ? `replayed inbox entry ${entry.id} (${entry.kind}, shop ${entry.shopId}, repair order ${entry.repairOrderId}): pending again; the service applies it shortly`
-          : `inbox entry ${entry.id} is already pending (${entry.attempts} attempt(s) so far, next at ${iso(entry.nextAttemptAt)}): nothing to replay`
+          : `inbox entry ${entry.id} is already pending (${entry.attempts} attempt(s) so far, next at ${
+            iso(entry.nextAttemptAt)
+          }): nothing to replay`
       )
     }
-    if (!args.json) yield* out(`${replayed ? "replayed" : "already pending:"} inbox entry ${entry.id}; waiting for the service to apply it…`)
+    if (!args.json) {
+      yield* out(
+        `${replayed ? "replayed" : "already pending:"} inbox entry ${entry.id}; waiting for the service to apply it…`
+      )
+    }
     const settled = yield* withInbox(db, (inbox) => followEntry(inbox, entry.id))
     if (args.json) yield* json({ replayed, entry: entryJson(settled) })
     if (settled.status === "applied") {
-      if (!args.json) yield* out(`applied at ${settled.appliedAt === undefined ? "?" : iso(settled.appliedAt)} after ${settled.attempts} attempt(s)`)
+      if (!args.json) {
+        yield* out(
+          `applied at ${
+            settled.appliedAt === undefined ? "?" : iso(settled.appliedAt)
+          } after ${settled.attempts} attempt(s)`
+        )
+      }
       return
     }
     return yield* new LocalFailure(
       settled.status === "dead"
         ? {
-          message: `inbox entry ${settled.id} failed again and is dead: ${oneLine(redactText(settled.lastError ?? "no error recorded"))}`,
+          message: `inbox entry ${settled.id} failed again and is dead: ${
+            oneLine(redactText(settled.lastError ?? "no error recorded"))
+          }`,
           fix: "fix what the error names, then replay it again"
         }
         : {
-          message: `inbox entry ${settled.id} is still pending after ${WAIT_LIMIT_SECONDS / 60} minutes (${settled.attempts} attempt(s))`,
+          message: `inbox entry ${settled.id} is still pending after ${
+            WAIT_LIMIT_SECONDS / 60
+          } minutes (${settled.attempts} attempt(s))`,
           fix: "check that the service is running (`/readyz`), then `shoplink inbox show` it"
         }
     )
@@ -292,20 +343,36 @@ const replayAllDead = (db: Service, args: Spec.ArgsOf<typeof Spec.inboxReplay>) 
     const filter: WebhookInbox.ListFilter = { ...filterOf(args), status: "dead" }
     const replayed = yield* withInbox(db, (inbox) =>
       Effect.flatMap(inbox.list(filter), (dead) => Effect.forEach(dead, (entry) => inbox.replay(entry.id))))
-    if (args.json) return yield* json({ replayed: replayed.length, entries: replayed.map(entryJson) })
+    if (args.json) {
+      return yield* json({ replayed: replayed.length, entries: replayed.map(entryJson) })
+    }
     if (replayed.length === 0) {
       const matching = describeFilter(filterOf(args))
-      return yield* out(`no dead inbox entries${matching === "" ? "" : ` with ${matching}`} in ${db.file}: nothing to replay`)
+      return yield* out(
+        `no dead inbox entries${matching === "" ? "" : ` with ${matching}`} in ${db.file}: nothing to replay`
+      )
     }
-    yield* out(`replayed ${replayed.length} dead inbox entr${replayed.length === 1 ? "y" : "ies"}: pending again; the service applies them shortly`)
-    yield* out(table(["ID", "KIND", "SHOP", "RO"], replayed.map((e) => [e.id, e.kind, clip(e.shopId, 20), clip(e.repairOrderId, 24)])))
+    yield* out(
+      `replayed ${replayed.length} dead inbox entr${
+        replayed.length === 1 ? "y" : "ies"
+      }: pending again; the service applies them shortly`
+    )
+    yield* out(
+      table(
+        ["ID", "KIND", "SHOP", "RO"],
+        replayed.map((e) => [e.id, e.kind, clip(e.shopId, 20), clip(e.repairOrderId, 24)])
+      )
+    )
   })
 
 export const replay = (args: Spec.ArgsOf<typeof Spec.inboxReplay>): Effect.Effect<void, unknown> =>
   Effect.gen(function*() {
     const filtered = Option.isSome(args.shop) || Option.isSome(args.ro)
     if (Option.isSome(args.id) && args.allDead) {
-      return yield* new UsageError({ message: "give an entry id or --all-dead, not both", fix: "e.g. shoplink inbox replay --all-dead --shop shop_1" })
+      return yield* new UsageError({
+        message: "give an entry id or --all-dead, not both",
+        fix: "e.g. shoplink inbox replay --all-dead --shop shop_1"
+      })
     }
     if (Option.isNone(args.id) && !args.allDead) {
       return yield* new UsageError({
@@ -314,10 +381,16 @@ export const replay = (args: Spec.ArgsOf<typeof Spec.inboxReplay>): Effect.Effec
       })
     }
     if (args.wait && args.allDead) {
-      return yield* new UsageError({ message: "--wait follows one entry, not --all-dead", fix: "e.g. shoplink inbox replay 3f1c2a4e --wait" })
+      return yield* new UsageError({
+        message: "--wait follows one entry, not --all-dead",
+        fix: "e.g. shoplink inbox replay 3f1c2a4e --wait"
+      })
     }
     if (filtered && !args.allDead) {
-      return yield* new UsageError({ message: "--shop and --ro go with --all-dead", fix: "e.g. shoplink inbox replay --all-dead --shop shop_1" })
+      return yield* new UsageError({
+        message: "--shop and --ro go with --all-dead",
+        fix: "e.g. shoplink inbox replay --all-dead --shop shop_1"
+      })
     }
     const db = yield* service(args, "existing")
     return yield* Option.isSome(args.id) ? replayOne(db, args, args.id.value) : replayAllDead(db, args)
@@ -326,7 +399,9 @@ export const replay = (args: Spec.ArgsOf<typeof Spec.inboxReplay>): Effect.Effec
 const notDead = (id: string, status: WebhookInbox.EntryStatus) =>
   new EntryNotDead({
     message: `inbox entry ${id} is ${status}: only a dead entry can be discarded`,
-    fix: status === "pending" ? "the service is still trying it; `shoplink inbox show` shows its last error" : "nothing to do: it was applied"
+    fix: status === "pending"
+      ? "the service is still trying it; `shoplink inbox show` shows its last error"
+      : "nothing to do: it was applied"
   })
 
 export const discard = (args: Spec.ArgsOf<typeof Spec.inboxDiscard>): Effect.Effect<void, unknown> =>

@@ -19,7 +19,12 @@ const plainText = (html: string | undefined) => {
 const day = (name: string, value: string) => {
   const parsed = OrderManagement.parseYyyymmdd(value)
   return parsed === undefined
-    ? Effect.fail(new UsageError({ message: `--${name} must be a date as yyyymmdd, got "${value}"`, fix: `e.g. --${name} 20260601` }))
+    ? Effect.fail(
+      new UsageError({
+        message: `--${name} must be a date as yyyymmdd, got "${value}"`,
+        fix: `e.g. --${name} 20260601`
+      })
+    )
     : Effect.succeed(parsed)
 }
 
@@ -38,7 +43,10 @@ export const account = (args: Spec.ArgsOf<typeof Spec.omsAccount>): Effect.Effec
       ["country", response.country],
       ["active", response.active ? "yes" : "no"],
       ["P.O. required", response.poRequired ? "yes" : "no"],
-      ["ship to", address ? `${address.name}, ${address.addressLine1}, ${address.city} ${address.state} ${address.zipCode}` : ""]
+      [
+        "ship to",
+        address ? `${address.name}, ${address.addressLine1}, ${address.city} ${address.state} ${address.zipCode}` : ""
+      ]
     ]))
   })
 
@@ -46,14 +54,24 @@ export const price = (args: Spec.ArgsOf<typeof Spec.omsPrice>): Effect.Effect<vo
   Effect.gen(function*() {
     const settings = yield* loadSettings(args)
     const response = yield* withOms(settings, args.env, (c) =>
-      c.priceAndAvailability({ items: [{ productID: args.productId, brandCode: args.brand, quantity: args.qty }] })).pipe(
+      c.priceAndAvailability({ items: [{ productID: args.productId, brandCode: args.brand, quantity: args.qty }] }))
+      .pipe(
         withSpinner("getting price and availability")
       )
-    if (args.json) return yield* json(Schema.encodeSync(OrderManagement.PriceAndAvailabilityResponse)(response))
+    if (args.json) {
+      return yield* json(Schema.encodeSync(OrderManagement.PriceAndAvailabilityResponse)(response))
+    }
     yield* out(table(
       ["PRODUCT", "BRAND", "DESCRIPTION", "PRICE", "LIST", "CORE", "WAREHOUSE", "AVAIL", "DAYS"],
       response.items.flatMap((item) => {
-        const head = [item.productID, item.brandCode, item.productDesc, money(item.price), money(item.listPrice), money(item.corePrice)]
+        const head = [
+          item.productID,
+          item.brandCode,
+          item.productDesc,
+          money(item.price),
+          money(item.listPrice),
+          money(item.corePrice)
+        ]
         return item.warehouses.length === 0
           ? [[...head, "", "", ""]]
           : item.warehouses.map((w) => [...head, w.warehouseCode, w.quantityAvailable ?? "", w.deliveryDays ?? ""])
@@ -62,7 +80,9 @@ export const price = (args: Spec.ArgsOf<typeof Spec.omsPrice>): Effect.Effect<vo
   })
 
 const formatAddress = (a: OrderManagement.ShippingAddress) =>
-  [a.name, a.addressLine1, a.addressLine2, `${a.city} ${a.state} ${a.zipCode}`, a.country].filter((p) => p !== undefined && p !== "").join(", ")
+  [a.name, a.addressLine1, a.addressLine2, `${a.city} ${a.state} ${a.zipCode}`, a.country].filter((p) =>
+    p !== undefined && p !== ""
+  ).join(", ")
 
 type AddressInput = NonNullable<Parameters<OrderManagementClient.CustomerClient["createOrder"]>[0]["shippingAddress"]>
 
@@ -77,7 +97,8 @@ const readAddress = (path: string) =>
     catch: (error) =>
       new UsageError({
         message: `--ship-to ${path}: ${(error as Error).message}`,
-        fix: "give a JSON file such as {\"name\":\"…\",\"addressLine1\":\"…\",\"city\":\"…\",\"state\":\"TX\",\"zipCode\":\"…\",\"country\":\"US\",\"phoneNumber\":\"…\"}"
+        fix:
+          "give a JSON file such as {\"name\":\"…\",\"addressLine1\":\"…\",\"city\":\"…\",\"state\":\"TX\",\"zipCode\":\"…\",\"country\":\"US\",\"phoneNumber\":\"…\"}"
       })
   })
 
@@ -156,7 +177,10 @@ export const orderGet = (args: Spec.ArgsOf<typeof Spec.omsOrderGet>): Effect.Eff
 export const invoiceList = (args: Spec.ArgsOf<typeof Spec.omsInvoiceList>): Effect.Effect<void, unknown> =>
   Effect.gen(function*() {
     if (Option.isNone(args.invoice) && (Option.isNone(args.from) || Option.isNone(args.to))) {
-      return yield* new UsageError({ message: "give --invoice, or both --from and --to", fix: "e.g. --from 20260501 --to 20260531" })
+      return yield* new UsageError({
+        message: "give --invoice, or both --from and --to",
+        fix: "e.g. --from 20260501 --to 20260531"
+      })
     }
     const settings = yield* loadSettings(args)
     const fromDate = Option.isSome(args.from) ? yield* day("from", args.from.value) : undefined
@@ -188,19 +212,36 @@ export const product = (args: Spec.ArgsOf<typeof Spec.omsProduct>): Effect.Effec
       ? Effect.succeed({ productID: args.productId.value, brandCode: args.brand.value } as const)
       : Option.isSome(args.search) && Option.isNone(args.productId)
       ? Effect.succeed({ searchText: args.search.value } as const)
-      : Effect.fail(new UsageError({ message: "give a productID with --brand, or --search", fix: "e.g. shoplink oms product 51515 --brand WIX" }))
+      : Effect.fail(
+        new UsageError({
+          message: "give a productID with --brand, or --search",
+          fix: "e.g. shoplink oms product 51515 --brand WIX"
+        })
+      )
     const input = yield* request
-    const response = yield* withOms(settings, args.env, (c) =>
-      "productID" in input ? c.productDetails(input) : c.searchProducts(input)).pipe(withSpinner("reading product details"))
+    const response = yield* withOms(
+      settings,
+      args.env,
+      (c) => "productID" in input ? c.productDetails(input) : c.searchProducts(input)
+    ).pipe(withSpinner("reading product details"))
     if (args.json) return yield* json(Schema.encodeSync(OrderManagement.ProductDetailsResponse)(response))
     if (response.details.length === 0) return yield* out("no products")
-    yield* out(table(["BRAND", "CATEGORY", "DESCRIPTION"], response.details.map((d) => [d.brand, d.category, plainText(d.description)])))
+    yield* out(
+      table(
+        ["BRAND", "CATEGORY", "DESCRIPTION"],
+        response.details.map((d) => [d.brand, d.category, plainText(d.description)])
+      )
+    )
   })
 
 export const assets = (args: Spec.ArgsOf<typeof Spec.omsAssets>): Effect.Effect<void, unknown> =>
   Effect.gen(function*() {
     const settings = yield* loadSettings(args)
-    const response = yield* withOms(settings, args.env, (c) => c.productDigitalAsset({ productID: args.productId, brandCode: args.brand })).pipe(
+    const response = yield* withOms(
+      settings,
+      args.env,
+      (c) => c.productDigitalAsset({ productID: args.productId, brandCode: args.brand })
+    ).pipe(
       withSpinner("reading digital assets")
     )
     if (args.json) return yield* json(Schema.encodeSync(OrderManagement.DigitalAssetsResponse)(response))

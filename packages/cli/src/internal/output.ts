@@ -19,13 +19,20 @@ export const table = (headers: ReadonlyArray<string>, rows: ReadonlyArray<Readon
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => cell(r[i]).length)))
   const isNumber = (v: Cell) => typeof v === "number" || (typeof v === "string" && /^-?\d+(\.\d+)?$/.test(v))
   // Quantities and amounts read best right-aligned; IDs that look numeric stay in a mixed column.
-  const numeric = headers.map((_, i) => rows.length > 0 && rows.every((r) => isNumber(r[i]) || r[i] === "" || r[i] === undefined) && rows.some((r) => typeof r[i] === "number" || /\./.test(String(r[i]))))
+  const numeric = headers.map((_, i) =>
+    rows.length > 0 && rows.every((r) => isNumber(r[i]) || r[i] === "" || r[i] === undefined) &&
+    rows.some((r) => typeof r[i] === "number" || /\./.test(String(r[i])))
+  )
   const line = (values: ReadonlyArray<string>) =>
     values
       .map((v, i) => (numeric[i] ? v.padStart(widths[i] ?? 0) : v.padEnd(widths[i] ?? 0)))
       .join("  ")
       .trimEnd()
-  return [line(headers), line(widths.map((w) => "-".repeat(w))), ...rows.map((r) => line(headers.map((_, i) => cell(r[i]))))]
+  return [
+    line(headers),
+    line(widths.map((w) => "-".repeat(w))),
+    ...rows.map((r) => line(headers.map((_, i) => cell(r[i]))))
+  ]
     .join("\n")
 }
 
@@ -77,7 +84,8 @@ const fixFor = (error: unknown, code: number): string | undefined => {
   const hint = hasString(error, "hint")
   if (hint !== undefined) return hint
   if (hasString(error, "_tag") === "DropShipAddressRejected") {
-    return typeof error === "object" && error !== null && "recommendedAddress" in error && error.recommendedAddress !== undefined
+    return typeof error === "object" && error !== null && "recommendedAddress" in error &&
+        error.recommendedAddress !== undefined
       ? "rerun with --accept-recommendation to ship to the recommended address, or correct --ship-to"
       : "correct the address in --ship-to"
   }
@@ -106,8 +114,11 @@ export const configErrorLines = (error: ConfigError.ConfigError): ReadonlyArray<
     andCase: (_, left: ReadonlyArray<string>, right: ReadonlyArray<string>) => [...left, ...right],
     orCase: (_, left: ReadonlyArray<string>, right: ReadonlyArray<string>) => [...left, ...right],
     missingDataCase: (_, path) => [`${name(path)} is missing`],
-    invalidDataCase: (_, path, message) =>
-      [`${name(path)} is invalid${settingByEnv.get(path.join("_"))?.secret === true ? "" : `: ${message}`}`],
+    invalidDataCase: (
+      _,
+      path,
+      message
+    ) => [`${name(path)} is invalid${settingByEnv.get(path.join("_"))?.secret === true ? "" : `: ${message}`}`],
     sourceUnavailableCase: (_, path, message) => [`${name(path)} could not be read: ${message}`],
     unsupportedCase: (_, path, message) => [`${name(path)} is not supported: ${message}`]
   })
@@ -141,10 +152,11 @@ export const describeError = (error: unknown): Described => {
     const message = problems.length === 1 ? problems[0]! : `${problems.length} settings are missing or invalid`
     return { exitCode: code, tag, message, ...(problems.length > 1 ? { problems } : {}), ...withFix }
   }
-  const problems = typeof error === "object" && error !== null && "problems" in error && Array.isArray(error.problems) &&
+  const problems =
+    typeof error === "object" && error !== null && "problems" in error && Array.isArray(error.problems) &&
       error.problems.length > 1
-    ? { problems: error.problems as ReadonlyArray<string> }
-    : {}
+      ? { problems: error.problems as ReadonlyArray<string> }
+      : {}
   const id = code === ExitCode.Auth || code === ExitCode.Distributor ? hasString(error, "code") : undefined
   const full = error instanceof Error || hasString(error, "message") !== undefined
     ? String((error as { message: unknown }).message)

@@ -34,7 +34,10 @@ const lineJson = (line: PartsLedger.LedgerLine) => ({
   updatedAt: iso(line.updatedAt)
 })
 
-const clip = (text: string, width: number) => (text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`)
+const clip = (
+  text: string,
+  width: number
+) => (text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`)
 
 const linesTable = (lines: ReadonlyArray<PartsLedger.LedgerLine>) =>
   table(
@@ -60,14 +63,22 @@ const withLedger = <A, E>(db: Service, f: (ledger: PartsLedger.Operations) => Ef
       PartsLedger.layerSql.pipe(
         Layer.provide(
           Storage.layer(db.location).pipe(
-            Layer.mapError((error) => new LocalFailure({ message: error.message, fix: "check the URL, and that the database server answers and accepts the user" }))
+            Layer.mapError((error) =>
+              new LocalFailure({
+                message: error.message,
+                fix: "check the URL, and that the database server answers and accepts the user"
+              })
+            )
           )
         )
       )
     ),
     Effect.mapError((error) =>
       error instanceof PartsLedger.PartsLedgerError
-        ? new LocalFailure({ message: `database ${db.file}: ${error.reason}`, fix: "check that it is the service's database" })
+        ? new LocalFailure({
+          message: `database ${db.file}: ${error.reason}`,
+          fix: "check that it is the service's database"
+        })
         : error
     ),
     Effect.catchAllDefect((defect) =>
@@ -87,15 +98,22 @@ export const list = (args: Spec.ArgsOf<typeof Spec.partsList>): Effect.Effect<vo
     const shopId = args.shop.trim()
     const repairOrderId = args.ro.trim()
     if (shopId === "" || repairOrderId === "") {
-      return yield* new UsageError({ message: "--shop and --ro must not be empty", fix: "e.g. shoplink parts list --shop shop_1 --ro 1042" })
+      return yield* new UsageError({
+        message: "--shop and --ro must not be empty",
+        fix: "e.g. shoplink parts list --shop shop_1 --ro 1042"
+      })
     }
-    if (args.csv && args.json) return yield* new UsageError({ message: "--csv and --json are two formats: give one", fix: "drop one of them" })
+    if (args.csv && args.json) {
+      return yield* new UsageError({ message: "--csv and --json are two formats: give one", fix: "drop one of them" })
+    }
     const db = yield* service(args, "existing")
     const lines = yield* withLedger(db, (ledger) => ledger.list({ shopId, repairOrderId }))
     if (args.csv) return yield* Effect.sync(() => process.stdout.write(PartsLedger.toCsv(lines)))
     if (args.json) return yield* json(lines.map(lineJson))
     if (lines.length === 0) {
-      return yield* out(`no parts kept for repair order ${repairOrderId} of shop ${shopId} in ${db.file} (the service keeps them only for shop systems that cannot take part lines)`)
+      return yield* out(
+        `no parts kept for repair order ${repairOrderId} of shop ${shopId} in ${db.file} (the service keeps them only for shop systems that cannot take part lines)`
+      )
     }
     yield* out(linesTable(lines))
   })

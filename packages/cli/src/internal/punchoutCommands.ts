@@ -17,7 +17,10 @@ import type * as Spec from "./spec.js"
 /** Session URLs carry the token as a query parameter: hide it unless asked. */
 const maskToken = (url: string): string => url.replace(/([?&]token=)[^&]*/, "$1<redacted>")
 
-const shownUrl = (url: Redacted.Redacted<string>, reveal: boolean) => (reveal ? Redacted.value(url) : maskToken(Redacted.value(url)))
+const shownUrl = (
+  url: Redacted.Redacted<string>,
+  reveal: boolean
+) => (reveal ? Redacted.value(url) : maskToken(Redacted.value(url)))
 
 const time = (dt: DateTime.Utc) => DateTime.formatIso(dt)
 
@@ -42,7 +45,10 @@ export const sessionCreate = (args: Spec.ArgsOf<typeof Spec.punchoutSessionCreat
     ]))
   })
 
-const printUrl = (url: Redacted.Redacted<string>, args: { readonly json: boolean; readonly showToken: boolean; readonly open: boolean }) =>
+const printUrl = (
+  url: Redacted.Redacted<string>,
+  args: { readonly json: boolean; readonly showToken: boolean; readonly open: boolean }
+) =>
   Effect.gen(function*() {
     const shown = shownUrl(url, args.showToken)
     if (args.json) yield* json({ url: shown, opened: args.open })
@@ -101,7 +107,9 @@ const printOrder = (order: Punchout.Order, asJson: boolean, encoded: unknown) =>
       yield* out("")
       yield* out(table(
         ["PRODUCT", "BRAND", "DESCRIPTION", "QTY", "PRICE", "STATUS"],
-        order.orderLines.map((l) => [l.productID, l.brandID, l.productDesc, l.quantity, money(l.price), l.statusDescription || l.status])
+        order.orderLines.map((
+          l
+        ) => [l.productID, l.brandID, l.productDesc, l.quantity, money(l.price), l.statusDescription || l.status])
       ))
     }
   })
@@ -122,9 +130,10 @@ export const orderCreate = (args: Spec.ArgsOf<typeof Spec.punchoutOrderCreate>):
 export const orderSubmit = (args: Spec.ArgsOf<typeof Spec.punchoutOrderSubmit>): Effect.Effect<void, unknown> =>
   Effect.gen(function*() {
     const settings = yield* loadSettings(args)
-    const response = yield* withPunchout(settings, (s, client) => client.submitOrder(s, { orderID: args.orderId })).pipe(
-      withSpinner("submitting order")
-    )
+    const response = yield* withPunchout(settings, (s, client) => client.submitOrder(s, { orderID: args.orderId }))
+      .pipe(
+        withSpinner("submitting order")
+      )
     yield* printOrder(response.order, args.json, Schema.encodeSync(Punchout.OrderResponse)(response))
   })
 
@@ -146,7 +155,10 @@ export const catalog = (args: Spec.ArgsOf<typeof Spec.punchoutCatalog>): Effect.
       return yield* new UsageError({ message: "give one vehicle: --vin, --plate with --state, or --base-vehicle" })
     }
     if (Option.isSome(args.plate) !== Option.isSome(args.state)) {
-      return yield* new UsageError({ message: "--plate and --state go together", fix: "e.g. --plate 8ABC123 --state CA" })
+      return yield* new UsageError({
+        message: "--plate and --state go together",
+        fix: "e.g. --plate 8ABC123 --state CA"
+      })
     }
     const settings = yield* loadSettings(args)
     const params: ShowUrls.ShowCatalogInput = {
@@ -156,7 +168,9 @@ export const catalog = (args: Spec.ArgsOf<typeof Spec.punchoutCatalog>): Effect.
       ...(Option.isSome(args.state) ? { licensePlateState: args.state.value } : {}),
       ...(Option.isSome(args.baseVehicle) ? { baseVehicleID: args.baseVehicle.value } : {})
     }
-    const url = yield* withPunchout(settings, (session: PunchoutSession.PunchoutSession) =>
-      fromEither(ShowUrls.showCatalogUrl(session, params))).pipe(withSpinner("creating session"))
+    const url = yield* withPunchout(
+      settings,
+      (session: PunchoutSession.PunchoutSession) => fromEither(ShowUrls.showCatalogUrl(session, params))
+    ).pipe(withSpinner("creating session"))
     yield* printUrl(url, args)
   })

@@ -40,7 +40,10 @@ const distance = (a: string, b: string): number => {
 /** The closest candidate within a typo's reach (or one the input is a prefix of). */
 export const suggest = (input: string, candidates: ReadonlyArray<string>): string | undefined => {
   const scored = candidates
-    .map((c) => ({ c, d: c.startsWith(input) && input.length >= 2 ? 0.5 : distance(input.toLowerCase(), c.toLowerCase()) }))
+    .map((c) => ({
+      c,
+      d: c.startsWith(input) && input.length >= 2 ? 0.5 : distance(input.toLowerCase(), c.toLowerCase())
+    }))
     .filter(({ c, d }) => d <= Math.max(1, Math.min(2, Math.floor(c.length / 3))))
     .sort((x, y) => x.d - y.d)
   return scored[0]?.c
@@ -53,9 +56,17 @@ const didYouMean = (input: string, candidates: ReadonlyArray<string>, show: (s: 
   return best === undefined ? "" : `; did you mean \`${show(best)}\`?`
 }
 
-const checkValue = (flag: string, option: Spec.OptionSpec, value: string | undefined, where: string): Route | undefined => {
+const checkValue = (
+  flag: string,
+  option: Spec.OptionSpec,
+  value: string | undefined,
+  where: string
+): Route | undefined => {
   if (value === undefined || value.trim() === "") {
-    return usage(`${flag} needs a value`, `e.g. ${flag} ${option.default ?? `<${option.placeholder ?? "value"}>`}; see \`${where} --help\``)
+    return usage(
+      `${flag} needs a value`,
+      `e.g. ${flag} ${option.default ?? `<${option.placeholder ?? "value"}>`}; see \`${where} --help\``
+    )
   }
   if (option.kind === "integer" && !/^-?\d+$/.test(value)) {
     return usage(`${flag}: '${value}' is not an integer`, `give a whole number, e.g. ${flag} ${option.default ?? 1}`)
@@ -71,7 +82,10 @@ const checkValue = (flag: string, option: Spec.OptionSpec, value: string | undef
 
 const checkLeaf = (path: ReadonlyArray<string>, leaf: Spec.LeafSpec, rest: ReadonlyArray<string>): Route => {
   const where = ["shoplink", ...path].join(" ")
-  const options: Record<string, Spec.OptionSpec> = { ...(leaf.global === true ? Spec.GLOBAL_OPTIONS : {}), ...leaf.options }
+  const options: Record<string, Spec.OptionSpec> = {
+    ...(leaf.global === true ? Spec.GLOBAL_OPTIONS : {}),
+    ...leaf.options
+  }
   const byFlag = new Map(Object.entries(options).map(([key, option]) => [`--${Spec.flagOf(key)}`, option]))
   const args = Object.values(leaf.args)
   const given = new Set<string>()
@@ -123,7 +137,10 @@ const checkLeaf = (path: ReadonlyArray<string>, leaf: Spec.LeafSpec, rest: Reado
     )
     if (missing.length > 0) {
       const [flag, option] = missing[0]!
-      return usage(`missing option ${flag} <${option.placeholder ?? "value"}> (${option.description})`, `see \`${where} --help\``)
+      return usage(
+        `missing option ${flag} <${option.placeholder ?? "value"}> (${option.description})`,
+        `see \`${where} --help\``
+      )
     }
   }
   return { _tag: "Run", path, args: [] }

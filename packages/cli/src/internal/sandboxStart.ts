@@ -39,4 +39,3 @@ export const start = (args: Spec.ArgsOf<typeof Spec.sandboxStart>): Effect.Effec
     yield* err("sandbox running; Ctrl-C stops it")
     return yield* Effect.never
   }).pipe(Effect.scoped)
-

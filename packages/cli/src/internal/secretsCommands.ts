@@ -20,7 +20,10 @@ export const generateKey = (args: Spec.ArgsOf<typeof Spec.secretsGenerateKey>): 
   Effect.gen(function*() {
     const id = Option.getOrElse(args.id, defaultId)
     if (!KEY_ID.test(id)) {
-      return yield* new UsageError({ message: `--id: '${id}' is not a key id`, fix: "use 1-32 letters, digits, '-' or '_', e.g. --id k2027" })
+      return yield* new UsageError({
+        message: `--id: '${id}' is not a key id`,
+        fix: "use 1-32 letters, digits, '-' or '_', e.g. --id k2027"
+      })
     }
     yield* out(SecretBox.generateKey(id))
     yield* err(
@@ -42,23 +45,35 @@ export const rotate = (args: Spec.ArgsOf<typeof Spec.secretsRotate>): Effect.Eff
     // Keys in the ring that no longer seal anything.
     const removable = [...db.keyring.keys.keys()].filter((keyId) => keyId !== current && !(keyId in report.keyUsage))
     if (args.json) {
-      return yield* json({ currentKey: current, resealed: report.resealed, keyUsage: report.keyUsage, done, removableKeys: removable })
+      return yield* json({
+        currentKey: current,
+        resealed: report.resealed,
+        keyUsage: report.keyUsage,
+        done,
+        removableKeys: removable
+      })
     }
     yield* out(`re-sealed ${report.resealed} secret(s) under key ${current} in ${db.file}`)
     const usage = Object.entries(report.keyUsage)
     if (usage.length > 0) {
       yield* out("")
-      yield* out(table(["KEY", "SECRETS"], usage.map(([keyId, n]) => [keyId === current ? `${keyId} (first)` : keyId, n])))
+      yield* out(
+        table(["KEY", "SECRETS"], usage.map(([keyId, n]) => [keyId === current ? `${keyId} (first)` : keyId, n]))
+      )
     }
     yield* out("")
     if (!done) {
       yield* out(
-        `Still sealed with other keys: ${still.map(([keyId, n]) => `${keyId} (${n})`).join(", ")}. Keep them in ${SECRET_KEYS} ` +
+        `Still sealed with other keys: ${
+          still.map(([keyId, n]) => `${keyId} (${n})`).join(", ")
+        }. Keep them in ${SECRET_KEYS} ` +
           `and run \`shoplink secrets rotate\` again (is the service still running with ${still[0]![0]} first?).`
       )
     } else if (removable.length > 0) {
       yield* out(
-        `Every stored secret is sealed with ${current}: ${removable.join(", ")} can now be removed from ${SECRET_KEYS} ` +
+        `Every stored secret is sealed with ${current}: ${
+          removable.join(", ")
+        } can now be removed from ${SECRET_KEYS} ` +
           "(restart the service after)."
       )
     } else {

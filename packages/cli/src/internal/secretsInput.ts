@@ -38,7 +38,11 @@ const readStdin: Effect.Effect<string, UsageError> = Effect.async<string, UsageE
     if (size <= MAX_BYTES) return void chunks.push(chunk)
     cleanup()
     stdin.destroy()
-    resume(Effect.fail(new UsageError({ message: "stdin holds more than 1 MiB; expected a small JSON document", fix: formatFix })))
+    resume(
+      Effect.fail(
+        new UsageError({ message: "stdin holds more than 1 MiB; expected a small JSON document", fix: formatFix })
+      )
+    )
   }
   const onEnd = () => {
     cleanup()
@@ -63,7 +67,9 @@ const readFile = (path: string): Effect.Effect<string, UsageError> =>
     const mode = statSync(path).mode & 0o777
     if (process.platform !== "win32" && (mode & 0o077) !== 0) {
       yield* err(
-        `warning: secrets file ${path} can be read by others (mode ${mode.toString(8).padStart(4, "0")}): chmod 600 it, or delete it once the shop is onboarded`
+        `warning: secrets file ${path} can be read by others (mode ${
+          mode.toString(8).padStart(4, "0")
+        }): chmod 600 it, or delete it once the shop is onboarded`
       )
     }
     if (statSync(path).size > MAX_BYTES) {
@@ -71,7 +77,8 @@ const readFile = (path: string): Effect.Effect<string, UsageError> =>
     }
     return yield* Effect.try({
       try: () => readFileSync(path, "utf8"),
-      catch: (error) => new UsageError({ message: `cannot read secrets file ${path}: ${(error as Error).message}`, fix: formatFix })
+      catch: (error) =>
+        new UsageError({ message: `cannot read secrets file ${path}: ${(error as Error).message}`, fix: formatFix })
     })
   })
 
@@ -83,15 +90,22 @@ const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "obj
 /** Parses the secrets document. Nothing of its content is ever quoted but key names. */
 export const parseSecrets = (text: string, where: string): Effect.Effect<ShopSecrets, UsageError> =>
   Effect.gen(function*() {
-    if (text.trim() === "") return yield* new UsageError({ message: `no secrets given: ${where} is empty`, fix: formatFix })
+    if (text.trim() === "") {
+      return yield* new UsageError({ message: `no secrets given: ${where} is empty`, fix: formatFix })
+    }
     let json: unknown
     try {
       json = JSON.parse(text)
     } catch {
       // JSON.parse's message quotes the text around the error, which holds secrets.
-      return yield* new UsageError({ message: `${where} is not valid JSON (its content is not shown)`, fix: `expected ${SECRETS_FORMAT}` })
+      return yield* new UsageError({
+        message: `${where} is not valid JSON (its content is not shown)`,
+        fix: `expected ${SECRETS_FORMAT}`
+      })
     }
-    if (!isRecord(json)) return yield* new UsageError({ message: `${where} must hold a JSON object`, fix: `expected ${SECRETS_FORMAT}` })
+    if (!isRecord(json)) {
+      return yield* new UsageError({ message: `${where} must hold a JSON object`, fix: `expected ${SECRETS_FORMAT}` })
+    }
     for (const key of Object.keys(json)) {
       if (key !== "apiToken" && key !== "sms") {
         return yield* new UsageError({
@@ -102,16 +116,25 @@ export const parseSecrets = (text: string, where: string): Effect.Effect<ShopSec
     }
     const token = json["apiToken"] ?? ""
     if (typeof token !== "string") {
-      return yield* new UsageError({ message: `${where}: apiToken must be a string`, fix: `expected ${SECRETS_FORMAT}` })
+      return yield* new UsageError({
+        message: `${where}: apiToken must be a string`,
+        fix: `expected ${SECRETS_FORMAT}`
+      })
     }
     const smsJson = json["sms"] ?? {}
     if (!isRecord(smsJson)) {
-      return yield* new UsageError({ message: `${where}: sms must be an object of secrets by name`, fix: `expected ${SECRETS_FORMAT}` })
+      return yield* new UsageError({
+        message: `${where}: sms must be an object of secrets by name`,
+        fix: `expected ${SECRETS_FORMAT}`
+      })
     }
     const sms: Record<string, Redacted.Redacted<string>> = {}
     for (const [name, value] of Object.entries(smsJson)) {
       if (typeof value !== "string") {
-        return yield* new UsageError({ message: `${where}: sms.${name} must be a string`, fix: `expected ${SECRETS_FORMAT}` })
+        return yield* new UsageError({
+          message: `${where}: sms.${name} must be a string`,
+          fix: `expected ${SECRETS_FORMAT}`
+        })
       }
       sms[name] = Redacted.make(value)
     }
@@ -134,16 +157,23 @@ const prompt = (shopId: string, names: ReadonlyArray<string>): Effect.Effect<Sho
  * With `--sms-secret` names, exactly those SMS secrets: each must be given, and no other (a typo
  * in a name would otherwise store a secret the adapter never reads).
  */
-const select = (secrets: ShopSecrets, names: ReadonlyArray<string>): Effect.Effect<ShopSecrets, ShopStore.InvalidShop> => {
+const select = (
+  secrets: ShopSecrets,
+  names: ReadonlyArray<string>
+): Effect.Effect<ShopSecrets, ShopStore.InvalidShop> => {
   if (names.length === 0) return Effect.succeed(secrets)
   for (const name of names) {
     if (!(name in secrets.sms)) {
-      return Effect.fail(new ShopStore.InvalidShop({ field: `sms.${name}`, rule: "is named by --sms-secret but not given" }))
+      return Effect.fail(
+        new ShopStore.InvalidShop({ field: `sms.${name}`, rule: "is named by --sms-secret but not given" })
+      )
     }
   }
   for (const name of Object.keys(secrets.sms)) {
     if (!names.includes(name)) {
-      return Effect.fail(new ShopStore.InvalidShop({ field: `sms.${name}`, rule: "is given but not named by --sms-secret" }))
+      return Effect.fail(
+        new ShopStore.InvalidShop({ field: `sms.${name}`, rule: "is given but not named by --sms-secret" })
+      )
     }
   }
   return Effect.succeed(secrets)

@@ -60,7 +60,10 @@ const databaseOf = (
   const what = `${name} (${DATABASE.description})`
   if (Option.isNone(given) || given.value === "") {
     const blank = settings.empty?.database
-    return Either.left([`${what} ${blank === undefined ? "is missing" : `is set but empty (${blank})`}`, fixFor.database])
+    return Either.left([
+      `${what} ${blank === undefined ? "is missing" : `is set but empty (${blank})`}`,
+      fixFor.database
+    ])
   }
   // A postgres:// URL is the shared database of a scaled-out service; anything else is a SQLite file.
   const location = Effect.runSync(Effect.either(Storage.fromUrl(given.value)))
@@ -75,7 +78,10 @@ const databaseOf = (
   }
   if (use === "existing") return Either.left([`${what} names a file that does not exist: ${file}`, fixFor.missingFile])
   if (!existsSync(dirname(full))) {
-    return Either.left([`${what} is in a folder that does not exist: ${dirname(file)}`, "create the folder first, or give another path"])
+    return Either.left([
+      `${what} is in a folder that does not exist: ${dirname(file)}`,
+      "create the folder first, or give another path"
+    ])
   }
   return Either.right(location.right)
 }
@@ -89,7 +95,8 @@ const keyringOf = (settings: ShoplinkConfig.Settings): Either.Either<SecretBox.K
   if (Option.isSome(problem)) return Either.left([problem.value, fixFor.secretKeys])
   return Either.mapLeft(
     SecretBox.parseKeyring(settings.values.secretKeys!.value),
-    (error) => [`${SECRET_KEYS.env} (${SECRET_KEYS.description}) is invalid: ${error.problem}`, fixFor.secretKeys] as const
+    (error) =>
+      [`${SECRET_KEYS.env} (${SECRET_KEYS.description}) is invalid: ${error.problem}`, fixFor.secretKeys] as const
   )
 }
 
@@ -143,7 +150,12 @@ const quiet = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
 /** The stores' database: a SQLite file, or PostgreSQL (which fails with one line when it cannot connect). */
 const storage = (service: Service) =>
   Storage.layer(service.location).pipe(
-    Layer.mapError((error) => new LocalFailure({ message: error.message, fix: "check the URL, and that the database server answers and accepts the user" }))
+    Layer.mapError((error) =>
+      new LocalFailure({
+        message: error.message,
+        fix: "check the URL, and that the database server answers and accepts the user"
+      })
+    )
   )
 
 // Storage.sqlite dies when SQLite cannot open the file (not a database, no permission).
@@ -164,7 +176,8 @@ const unreadable = (error: SecretBox.SecretUnreadable) =>
   error.reason.startsWith("no key")
     ? new ShoplinkConfig.ConfigProblem({
       message: error.message,
-      fix: `put key ${error.keyId} back in ${SECRET_KEYS.env} (after the first key), then run \`shoplink secrets rotate\``
+      fix:
+        `put key ${error.keyId} back in ${SECRET_KEYS.env} (after the first key), then run \`shoplink secrets rotate\``
     })
     : new LocalFailure({
       message: error.message,
@@ -189,7 +202,12 @@ export const withShops = <A, E>(
     Effect.provide(
       ShopStore.layerSql.pipe(Layer.provide(storage(service)), Layer.provide(SecretBox.layer(service.keyring)))
     ),
-    Effect.mapError((error) => translate(service.file)(error) as Exclude<E, SecretBox.SecretUnreadable> | LocalFailure | ShoplinkConfig.ConfigProblem),
+    Effect.mapError((error) =>
+      translate(service.file)(error) as
+        | Exclude<E, SecretBox.SecretUnreadable>
+        | LocalFailure
+        | ShoplinkConfig.ConfigProblem
+    ),
     openFailure(service.file),
     quiet
   )
@@ -223,7 +241,12 @@ export const migrate = (service: Service) =>
   Migrations.run.pipe(
     Effect.provide(storage(service)),
     Effect.mapError((error) =>
-      error instanceof LocalFailure ? error : new LocalFailure({ message: error.message, fix: "fix the cause above and run it again: a failed migration changes nothing" })
+      error instanceof LocalFailure
+        ? error
+        : new LocalFailure({
+          message: error.message,
+          fix: "fix the cause above and run it again: a failed migration changes nothing"
+        })
     ),
     openFailure(service.file),
     quiet

@@ -12,7 +12,14 @@ const { problemOf, SETTINGS: STANDARD } = Standard
 export type SettingKey =
   | Exclude<
     Standard.SettingKey,
-    "publicBaseUrl" | "usersFile" | "logFormat" | "logLevel" | "otlpEndpoint" | "otlpProtocol" | "otlpHeaders" | "serviceName"
+    | "publicBaseUrl"
+    | "usersFile"
+    | "logFormat"
+    | "logLevel"
+    | "otlpEndpoint"
+    | "otlpProtocol"
+    | "otlpHeaders"
+    | "serviceName"
   >
   | "webhookOrderUrl"
   | "webhookQuoteUrl"
@@ -39,7 +46,10 @@ export const SETTINGS: { readonly [K in SettingKey]: SettingDefinition } = {
   customerUsername: STANDARD.customerUsername,
   customerCountry: STANDARD.customerCountry,
   customerApiToken: STANDARD.customerApiToken,
-  smsVendorName: { ...STANDARD.smsVendorName, description: `${STANDARD.smsVendorName.description}; default "shoplink-cli"` },
+  smsVendorName: {
+    ...STANDARD.smsVendorName,
+    description: `${STANDARD.smsVendorName.description}; default "shoplink-cli"`
+  },
   webhookOrderUrl: {
     env: "SHOPLINK_WEBHOOK_ORDER_URL",
     file: ["webhooks", "order"],

@@ -27,7 +27,12 @@ export const add = (args: Spec.ArgsOf<typeof Spec.shopsAdd>): Effect.Effect<void
     const input: ShopStore.ShopInput = {
       id: args.id,
       name: args.name,
-      distributor: { accountNo: args.account, username: args.username, country: args.country, apiToken: secrets.apiToken },
+      distributor: {
+        accountNo: args.account,
+        username: args.username,
+        country: args.country,
+        apiToken: secrets.apiToken
+      },
       sms: secrets.sms
     }
     // Checked before the database is opened, so refused input does not even create the file.

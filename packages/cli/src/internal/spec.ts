@@ -82,7 +82,10 @@ const group = <const G extends GroupSpec>(spec: G): G => spec
 export const flagOf = (key: string): string => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
 
 export const GLOBAL_OPTIONS = {
-  json: { kind: "boolean", description: "print JSON (the distributor's wire shapes) instead of tables; errors as JSON on stderr" },
+  json: {
+    kind: "boolean",
+    description: "print JSON (the distributor's wire shapes) instead of tables; errors as JSON on stderr"
+  },
   config: {
     kind: "text",
     placeholder: "file",
@@ -113,7 +116,11 @@ export const doctor = leaf({
     "Config file shape: { \"punchout\": { \"baseUrl\", \"vendorApiKey\" }, \"oms\": { \"environment\", \"apiKey\", \"testBaseUrl\", \"prodBaseUrl\" }, \"customer\": { \"accountNo\", \"username\", \"country\", \"apiToken\" }, \"smsVendorName\", \"webhooks\": { \"order\", \"quote\", \"callback\" } }. Environment variables win over the file.",
     "Exit code: that of the first failing check (2 configuration, 3 auth, 4 distributor, 5 transport)."
   ],
-  examples: ["shoplink doctor", "shoplink doctor --config ./shoplink.config.json --env CA_QUA", "shoplink doctor --json"],
+  examples: [
+    "shoplink doctor",
+    "shoplink doctor --config ./shoplink.config.json --env CA_QUA",
+    "shoplink doctor --json"
+  ],
   global: true,
   options: { env },
   args: {}
@@ -126,9 +133,17 @@ const showToken = {
   kind: "boolean",
   description: "print the session token in full (it grants access to the customer's cart for 12 hours)"
 } as const
-const open = { kind: "boolean", description: "open the URL in the browser (SHOPLINK_BROWSER or the system opener)" } as const
+const open = {
+  kind: "boolean",
+  description: "open the URL in the browser (SHOPLINK_BROWSER or the system opener)"
+} as const
 const qty = { kind: "integer", placeholder: "n", default: 1, description: "quantity, a positive whole number" } as const
-const comment = { kind: "text", placeholder: "text", optional: true, description: "order comment / P.O. (1-20 characters)" } as const
+const comment = {
+  kind: "text",
+  placeholder: "text",
+  optional: true,
+  description: "order comment / P.O. (1-20 characters)"
+} as const
 const orderId = { name: "orderID", description: "the order ID CreateOrder returned" } as const
 const optionalText = <const P extends string, const D extends string>(placeholder: P, description: D) =>
   ({ kind: "text", placeholder, optional: true, description }) as const
@@ -243,7 +258,10 @@ export const punchout = group({
     group({
       name: "order",
       summary: "Punchout orders: create, submit, reserve",
-      examples: ["shoplink punchout order create --product 51515 --brand WIX", "shoplink punchout order submit 10000001"],
+      examples: [
+        "shoplink punchout order create --product 51515 --brand WIX",
+        "shoplink punchout order submit 10000001"
+      ],
       subcommands: [punchoutOrderCreate, punchoutOrderSubmit, punchoutOrderReserve]
     }),
     punchoutCatalog
@@ -323,7 +341,10 @@ export const omsInvoiceList = leaf({
   name: "list",
   summary: "invoiceDetails: one invoice, or those of a date range",
   description: "invoiceDetails: one invoice, or the invoices of a date range.",
-  examples: ["shoplink oms invoice list --from 20260501 --to 20260531", "shoplink oms invoice list --invoice 70000001 --json"],
+  examples: [
+    "shoplink oms invoice list --from 20260501 --to 20260531",
+    "shoplink oms invoice list --invoice 70000001 --json"
+  ],
   global: true,
   options: {
     env,
@@ -439,8 +460,14 @@ export const sandbox = group({
 // ---------------------------------------------------------------------------------------------
 // shops, secrets, keys: the connector service's database (SHOPLINK_DATABASE_URL, SHOPLINK_SECRET_KEYS)
 
-const database = optionalText("file|url", "the service's database: a SQLite file, which must exist, or a postgres:// URL (default SHOPLINK_DATABASE_URL)")
-const newDatabase = optionalText("file|url", "the service's database: a SQLite file, created when missing, or a postgres:// URL (default SHOPLINK_DATABASE_URL)")
+const database = optionalText(
+  "file|url",
+  "the service's database: a SQLite file, which must exist, or a postgres:// URL (default SHOPLINK_DATABASE_URL)"
+)
+const newDatabase = optionalText(
+  "file|url",
+  "the service's database: a SQLite file, created when missing, or a postgres:// URL (default SHOPLINK_DATABASE_URL)"
+)
 const countries = ["US", "US QA", "CA", "CA QA"] as const
 
 export const shopsAdd = leaf({
@@ -462,7 +489,12 @@ export const shopsAdd = leaf({
     name: { kind: "text", placeholder: "text", description: "the shop's name" },
     account: { kind: "text", placeholder: "accountNo", description: "the shop's distributor account number" },
     username: { kind: "text", placeholder: "username", description: "the shop's distributor username" },
-    country: { kind: "choice", choices: countries, placeholder: "country", description: "the shop's distributor country: US, US QA, CA or CA QA" },
+    country: {
+      kind: "choice",
+      choices: countries,
+      placeholder: "country",
+      description: "the shop's distributor country: US, US QA, CA or CA QA"
+    },
     smsSecret: {
       kind: "text",
       placeholder: "name",
@@ -470,7 +502,10 @@ export const shopsAdd = leaf({
       description: "an SMS secret the shop must have, by name (repeatable; the value comes from the JSON)"
     },
     secretsFile: optionalText("file", "the secrets JSON ({ \"apiToken\", \"sms\": { name: value } }); - reads stdin"),
-    replace: { kind: "boolean", description: "replace an existing shop's details and secrets (and clear a revocation)" },
+    replace: {
+      kind: "boolean",
+      description: "replace an existing shop's details and secrets (and clear a revocation)"
+    },
     database: newDatabase
   },
   args: { id: { name: "id", description: "the shop's id: 1-64 letters, digits, '.', '_' or '-'" } }
@@ -503,7 +538,10 @@ export const shops = group({
   summary: "The shops the connector service serves (needs SHOPLINK_SECRET_KEYS)",
   description:
     "The shops the connector service serves, in its database (SHOPLINK_DATABASE_URL or --database). Secrets are sealed with SHOPLINK_SECRET_KEYS.",
-  examples: ["shoplink shops add shop_1 --name \"Main Street Auto\" --account 100200 --username u --country US < secrets.json", "shoplink shops list"],
+  examples: [
+    "shoplink shops add shop_1 --name \"Main Street Auto\" --account 100200 --username u --country US < secrets.json",
+    "shoplink shops list"
+  ],
   subcommands: [shopsAdd, shopsList, shopsRemove]
 })
 
@@ -610,7 +648,13 @@ export const inboxList = leaf({
   options: {
     shop: shopFilter,
     ro: roFilter,
-    status: { kind: "choice", choices: statuses, placeholder: "status", optional: true, description: "only entries in this status: pending, applied or dead" },
+    status: {
+      kind: "choice",
+      choices: statuses,
+      placeholder: "status",
+      optional: true,
+      description: "only entries in this status: pending, applied or dead"
+    },
     limit: { kind: "integer", placeholder: "n", default: 50, description: "at most this many entries, the newest" },
     database
   },
@@ -636,13 +680,21 @@ export const inboxReplay = leaf({
   notes: [
     "Only a dead entry is replayed: a pending one is already in line (nothing is done), an applied one is refused. --all-dead replays every dead entry, or those of --shop / --ro."
   ],
-  examples: ["shoplink inbox replay 3f1c2a4e", "shoplink inbox replay 3f1c2a4e --wait", "shoplink inbox replay --all-dead --shop shop_1"],
+  examples: [
+    "shoplink inbox replay 3f1c2a4e",
+    "shoplink inbox replay 3f1c2a4e --wait",
+    "shoplink inbox replay --all-dead --shop shop_1"
+  ],
   global: true,
   options: {
-    allDead: { kind: "boolean", description: "replay every dead entry (with --shop / --ro: only theirs) instead of one" },
+    allDead: {
+      kind: "boolean",
+      description: "replay every dead entry (with --shop / --ro: only theirs) instead of one"
+    },
     wait: {
       kind: "boolean",
-      description: "follow the entry until the service applied it (exit 0) or gave up on it again (exit 1), at most 5 minutes"
+      description:
+        "follow the entry until the service applied it (exit 0) or gave up on it again (exit 1), at most 5 minutes"
     },
     shop: optionalText("id", "with --all-dead: only this shop's dead entries"),
     ro: optionalText("id", "with --all-dead: only the dead entries of this repair order"),
@@ -685,7 +737,10 @@ export const dbMigrate = leaf({
   notes: [
     "Safe to run while other processes start or run: on PostgreSQL they take turns under a lock. A database at a newer version than this release knows is left alone, with a warning."
   ],
-  examples: ["shoplink db migrate", "shoplink db migrate --json --database postgres://shoplink@db.internal:5432/shoplink"],
+  examples: [
+    "shoplink db migrate",
+    "shoplink db migrate --json --database postgres://shoplink@db.internal:5432/shoplink"
+  ],
   global: true,
   options: { database: newDatabase },
   args: {}

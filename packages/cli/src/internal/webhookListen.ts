@@ -26,10 +26,16 @@ type Decoded =
   | { readonly kind: "quote"; readonly payload: Punchout.QuoteWebhook }
 
 /** The path picks the decoder (`…/order`, `…/quote`); any other path tries order, then quote. */
-const decode = (path: string, body: Uint8Array, contentType: string | undefined): Either.Either<Decoded, Webhooks.WebhookDecodeError> => {
+const decode = (
+  path: string,
+  body: Uint8Array,
+  contentType: string | undefined
+): Either.Either<Decoded, Webhooks.WebhookDecodeError> => {
   const options = { contentType }
-  const asOrder = () => Either.map(Webhooks.decodeOrderWebhook(body, options), (payload) => ({ kind: "order" as const, payload }))
-  const asQuote = () => Either.map(Webhooks.decodeQuoteWebhook(body, options), (payload) => ({ kind: "quote" as const, payload }))
+  const asOrder = () =>
+    Either.map(Webhooks.decodeOrderWebhook(body, options), (payload) => ({ kind: "order" as const, payload }))
+  const asQuote = () =>
+    Either.map(Webhooks.decodeQuoteWebhook(body, options), (payload) => ({ kind: "quote" as const, payload }))
   if (/\/order\/?$/.test(path)) return asOrder()
   if (/\/quote\/?$/.test(path)) return asQuote()
   return Either.orElse(asOrder(), () => asQuote())
@@ -86,7 +92,11 @@ const handler = (asJson: boolean) => (req: IncomingMessage, res: ServerResponse)
       } else {
         const e = decoded.left
         process.stderr.write(
-          `${asJson ? JSON.stringify({ error: { path, reason: e.reason, field: e.field, message: e.message } }) : `rejected POST ${path}: ${e.message}`}\n`
+          `${
+            asJson
+              ? JSON.stringify({ error: { path, reason: e.reason, field: e.field, message: e.message } })
+              : `rejected POST ${path}: ${e.message}`
+          }\n`
         )
         res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: e.reason }))
       }
@@ -102,17 +112,28 @@ export const listen = (args: Spec.ArgsOf<typeof Spec.webhookListen>): Effect.Eff
     const server = createServer(yield* Settings.serverTimeouts, handler(args.json))
     const port = yield* Effect.acquireRelease(
       Effect.async<number, LocalFailure>((resume) => {
-        server.once("error", (error) =>
-          resume(Effect.fail(new LocalFailure({ message: `cannot listen on ${args.host}:${args.port}: ${error.message}`, fix: "pick another --port" }))))
+        server.once(
+          "error",
+          (error) =>
+            resume(
+              Effect.fail(
+                new LocalFailure({
+                  message: `cannot listen on ${args.host}:${args.port}: ${error.message}`,
+                  fix: "pick another --port"
+                })
+              )
+            )
+        )
         server.listen(args.port, args.host, () => {
           const address = server.address()
           resume(Effect.succeed(typeof address === "object" && address !== null ? address.port : args.port))
         })
       }),
-      () => Effect.async<void>((resume) => {
-        server.closeAllConnections()
-        server.close(() => resume(Effect.void))
-      })
+      () =>
+        Effect.async<void>((resume) => {
+          server.closeAllConnections()
+          server.close(() => resume(Effect.void))
+        })
     )
     const base = `http://${args.host}:${port}`
     const banner = { listening: base, order: `${base}/order`, quote: `${base}/quote` }
@@ -126,4 +147,3 @@ export const listen = (args: Spec.ArgsOf<typeof Spec.webhookListen>): Effect.Eff
     yield* err(`waiting for POSTs on ${base}`)
     return yield* Effect.never
   }).pipe(Effect.scoped)
-

@@ -18,7 +18,9 @@ export const scratchDir = () => mkdtempSync(join(tmpdir(), "shoplink-cli-test-")
 /** The test process's environment minus any SHOPLINK_* the developer may have exported. */
 const baseEnv = (): Record<string, string> =>
   Object.fromEntries(
-    Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && !e[0].startsWith("SHOPLINK_"))
+    Object.entries(process.env).filter((e): e is [string, string] =>
+      e[1] !== undefined && !e[0].startsWith("SHOPLINK_")
+    )
   )
 
 export const sandboxEnv = (sandbox: RunningSandbox): Record<string, string> => {
@@ -79,7 +81,11 @@ export const runCli = (args: ReadonlyArray<string>, env: Record<string, string>,
  * and the bin's own fast paths (--help, --version) are tested through `runCli`. The test pool is
  * `forks`, so changing this process's environment and directory touches no other test file.
  */
-export const runCliInProcess = (args: ReadonlyArray<string>, env: Record<string, string>, options: { readonly cwd?: string } = {}) =>
+export const runCliInProcess = (
+  args: ReadonlyArray<string>,
+  env: Record<string, string>,
+  options: { readonly cwd?: string } = {}
+) =>
   Effect.promise(async (): Promise<Result> => {
     const savedEnv = { ...process.env }
     const savedCwd = process.cwd()
@@ -89,8 +95,10 @@ export const runCliInProcess = (args: ReadonlyArray<string>, env: Record<string,
     for (const name of Object.keys(process.env)) if (name.startsWith("SHOPLINK_")) delete process.env[name]
     Object.assign(process.env, env)
     process.chdir(options.cwd ?? scratchDir())
-    process.stdout.write = ((chunk: string | Uint8Array) => (stdout += String(chunk), true)) as typeof process.stdout.write
-    process.stderr.write = ((chunk: string | Uint8Array) => (stderr += String(chunk), true)) as typeof process.stderr.write
+    process.stdout.write =
+      ((chunk: string | Uint8Array) => (stdout += String(chunk), true)) as typeof process.stdout.write
+    process.stderr.write =
+      ((chunk: string | Uint8Array) => (stderr += String(chunk), true)) as typeof process.stderr.write
     try {
       const code = await Effect.runPromise(run(["node", BIN, ...args]).pipe(Effect.provide(NodeContext.layer)))
       return { code, stdout, stderr }
@@ -115,7 +123,10 @@ export interface Running {
 }
 
 /** Starts a long-running command (`webhook listen`, `sandbox start`); killed when the scope closes. */
-export const startCli = (args: ReadonlyArray<string>, env: Record<string, string>): Effect.Effect<Running, never, Scope.Scope> =>
+export const startCli = (
+  args: ReadonlyArray<string>,
+  env: Record<string, string>
+): Effect.Effect<Running, never, Scope.Scope> =>
   Effect.acquireRelease(
     Effect.sync(() => {
       const child = spawn(process.execPath, [BIN, ...args], {
@@ -154,9 +165,10 @@ export const startCli = (args: ReadonlyArray<string>, env: Record<string, string
       }
       return { child, running }
     }),
-    ({ child }) => Effect.sync(() => {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
-    })
+    ({ child }) =>
+      Effect.sync(() => {
+        if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
+      })
   ).pipe(Effect.map(({ running }) => running))
 
 export const parseJson = <A = any>(text: string): A => JSON.parse(text) as A

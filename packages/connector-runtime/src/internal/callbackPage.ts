@@ -59,7 +59,12 @@ export const callbackView = (
   const latest = entries.slice(index + 1).at(-1)
   if (latest === undefined) {
     return landing.now - landing.landedAt < CALLBACK_WAIT_MILLIS
-      ? { text: `Waiting for the distributor to send the parts for ${ro}…`, refresh: true, state: "waiting", shown: undefined }
+      ? {
+        text: `Waiting for the distributor to send the parts for ${ro}…`,
+        refresh: true,
+        state: "waiting",
+        shown: undefined
+      }
       : {
         text: `Nothing new has arrived from the distributor for ${ro}. Reload this page to check again.`,
         refresh: false,
@@ -80,7 +85,9 @@ export const callbackView = (
       // A failed attempt that will be tried again says so: nothing for the user to do.
       return latest.attempts > 0 && latest.lastError !== undefined
         ? {
-          text: `${parts(n)} ${what}; adding ${them(n)} to ${ro} did not work yet. ${retryingDeliveryText(latest.lastError)}`,
+          text: `${parts(n)} ${what}; adding ${them(n)} to ${ro} did not work yet. ${
+            retryingDeliveryText(latest.lastError)
+          }`,
           refresh: true,
           state: "pending",
           shown: latest
@@ -89,7 +96,9 @@ export const callbackView = (
     case "dead":
       // What happened, whether it is retried, what to do: never a command (that is the operator's).
       return {
-        text: `${parts(n)} ${what}, but ${n === 1 ? "it" : "they"} could not be added to ${ro}. ${deadDeliveryText(latest.lastError, latest.id)}`,
+        text: `${parts(n)} ${what}, but ${n === 1 ? "it" : "they"} could not be added to ${ro}. ${
+          deadDeliveryText(latest.lastError, latest.id)
+        }`,
         refresh: false,
         state: "dead",
         shown: latest
@@ -101,21 +110,38 @@ const money = (cents: number) => `$${(cents / 100).toFixed(2)}`
 
 /** The table of a repair order's kept part lines (empty string when there are none). */
 const partsTable = (lines: ReadonlyArray<LedgerLine>) =>
-  lines.length === 0 ? "" : html`<table data-testid="parts-table"><thead><tr><th>Kind</th><th>Order</th><th>Status</th><th>Brand</th>
+  lines.length === 0 ?
+    "" :
+    html`<table data-testid="parts-table"><thead><tr><th>Kind</th><th>Order</th><th>Status</th><th>Brand</th>
 <th>Part</th><th>Description</th><th>Qty</th><th>Unit cost</th><th>List</th><th>Core</th></tr></thead><tbody>
-${lines.map((line) => html`<tr data-testid="parts-row" data-kind="${line.kind}"><td>${line.kind}</td><td>${line.orderID ?? ""}</td>
-<td>${line.status === undefined ? line.statusDescription ?? "" : Punchout.orderStatusText(line.status, line.statusDescription)}</td><td>${line.brandID}</td><td>${line.productID}</td><td>${line.description}</td>
-<td>${line.quantity}</td><td>${money(line.costCents)}</td><td>${money(line.listCents)}</td><td>${money(line.coreCents)}</td></tr>`)}
+${
+      lines.map((line) =>
+        html`<tr data-testid="parts-row" data-kind="${line.kind}"><td>${line.kind}</td><td>${line.orderID ?? ""}</td>
+<td>${
+          line.status === undefined
+            ? line.statusDescription ?? ""
+            : Punchout.orderStatusText(line.status, line.statusDescription)
+        }</td><td>${line.brandID}</td><td>${line.productID}</td><td>${line.description}</td>
+<td>${line.quantity}</td><td>${money(line.costCents)}</td><td>${money(line.listCents)}</td><td>${
+          money(line.coreCents)
+        }</td></tr>`
+      )
+    }
 </tbody></table>`
 
 // Phone first (360 px and up): below 48rem a table scrolls inside its own box, never the page.
-const TABLE_STYLE = "table{border-collapse:collapse;width:100%;font-size:.9rem}th,td{border-bottom:1px solid #d9e2ec;padding:.3rem;text-align:left}" +
+const TABLE_STYLE =
+  "table{border-collapse:collapse;width:100%;font-size:.9rem}th,td{border-bottom:1px solid #d9e2ec;padding:.3rem;text-align:left}" +
   "@media (max-width:48rem){table{display:block;overflow-x:auto}}"
 
 /** Every page's viewport: laid out at the device's width, not a 980 px desktop. */
 const VIEWPORT = html`<meta name="viewport" content="width=device-width, initial-scale=1">`
 
-export const renderCallbackPage = (launch: Launch, view: CallbackView, kept: ReadonlyArray<LedgerLine> = []): string => {
+export const renderCallbackPage = (
+  launch: Launch,
+  view: CallbackView,
+  kept: ReadonlyArray<LedgerLine> = []
+): string => {
   const href = safeHref(launch.repairOrderUrl)
   return toHtmlString(html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8">${VIEWPORT}<title>Parts for RO ${launch.repairOrderNumber}</title>
@@ -125,7 +151,11 @@ p.summary{font-size:1.25rem}a{color:#0b6bcb}${TABLE_STYLE}</style></head>
 <body><h1>RO ${launch.repairOrderNumber}</h1>
 <p class="summary" data-testid="callback-summary" data-state="${view.state}">${view.text}</p>
 ${kept.length === 0 ? "" : html`<h2>Parts kept for RO ${launch.repairOrderNumber}</h2>${partsTable(kept)}`}
-${href === undefined ? "" : html`<p><a data-testid="repair-order-link" href="${href}">Back to RO ${launch.repairOrderNumber}</a></p>`}</body></html>`)
+${
+    href === undefined
+      ? ""
+      : html`<p><a data-testid="repair-order-link" href="${href}">Back to RO ${launch.repairOrderNumber}</a></p>`
+  }</body></html>`)
 }
 
 /** The authenticated parts page of one repair order: its kept lines and a CSV download. */
@@ -147,4 +177,6 @@ ${partsTable(lines)}
 <p><a data-testid="parts-csv" href="${csvHref}" download>Download CSV</a></p></body></html>`)
 
 export const renderStatusPage = (status: number, text: string): string =>
-  toHtmlString(html`<!doctype html><html lang="en"><head><meta charset="utf-8">${VIEWPORT}<title>${status}</title></head><body><p>${text}</p></body></html>`)
+  toHtmlString(
+    html`<!doctype html><html lang="en"><head><meta charset="utf-8">${VIEWPORT}<title>${status}</title></head><body><p>${text}</p></body></html>`
+  )

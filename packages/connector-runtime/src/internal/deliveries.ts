@@ -34,7 +34,11 @@ const partLine = (line: PricedLine, quantity: number, idempotencyKey: string): P
 /** A digest of what a quote says (products, quantities, prices), independent of key order. */
 const quoteDigest = (quote: Punchout.QuoteWebhook): string =>
   createHash("sha256")
-    .update(JSON.stringify(quote.quotes.map((q) => [q.productID, q.brandID, q.quantityReq, q.price, q.listPrice, q.corePrice])))
+    .update(
+      JSON.stringify(
+        quote.quotes.map((q) => [q.productID, q.brandID, q.quantityReq, q.price, q.listPrice, q.corePrice])
+      )
+    )
     .digest("hex")
     .slice(0, 32)
 
@@ -52,8 +56,12 @@ export const receivedOnLaunch = (entry: { readonly contentKey: string }, launchI
   entry.contentKey.endsWith(`~${launchId}`)
 
 /** Dedupe key of a quote delivery: the launch's repair order, the digest of its lines, and the launch. */
-export const quoteContentKey = (shopId: string, repairOrderId: string, quote: Punchout.QuoteWebhook, launchId?: string): string =>
-  `quote:${shopId}:${repairOrderId}:${quoteDigest(quote)}${launchSuffix(launchId)}`
+export const quoteContentKey = (
+  shopId: string,
+  repairOrderId: string,
+  quote: Punchout.QuoteWebhook,
+  launchId?: string
+): string => `quote:${shopId}:${repairOrderId}:${quoteDigest(quote)}${launchSuffix(launchId)}`
 
 /**
  * A digest of what an order delivery would write: its status and every line, in order, with the
@@ -89,8 +97,15 @@ const orderDigest = (webhook: Punchout.OrderWebhook): string => {
  * delivery is stored once more and applied again, which writes nothing new, since the line keys
  * below did not change.)
  */
-export const orderContentKey = (shopId: string, repairOrderId: string, order: Punchout.OrderWebhook, launchId?: string): string =>
-  `order:${shopId}:${repairOrderId}:${order.order.orderID}:${order.order.status}:${orderDigest(order)}${launchSuffix(launchId)}`
+export const orderContentKey = (
+  shopId: string,
+  repairOrderId: string,
+  order: Punchout.OrderWebhook,
+  launchId?: string
+): string =>
+  `order:${shopId}:${repairOrderId}:${order.order.orderID}:${order.order.status}:${orderDigest(order)}${
+    launchSuffix(launchId)
+  }`
 
 export const quoteWrite = (shopId: string, repairOrderId: string, quote: Punchout.QuoteWebhook): QuoteWrite => {
   const digest = quoteDigest(quote)
@@ -125,15 +140,24 @@ export type DeliveryWrite =
  * shop system), or `undefined` when its body does not decode or was cleared by retention.
  */
 export const writeOf = (
-  entry: { readonly kind: "order" | "quote"; readonly shopId: string; readonly repairOrderId: string; readonly body: string }
+  entry: {
+    readonly kind: "order" | "quote"
+    readonly shopId: string
+    readonly repairOrderId: string
+    readonly body: string
+  }
 ): DeliveryWrite | undefined => {
   try {
     if (entry.kind === "order") {
       const body = decodeOrder(entry.body)
-      return Either.isRight(body) ? { kind: "order", write: orderWrite(entry.shopId, entry.repairOrderId, body.right) } : undefined
+      return Either.isRight(body)
+        ? { kind: "order", write: orderWrite(entry.shopId, entry.repairOrderId, body.right) }
+        : undefined
     }
     const body = decodeQuote(entry.body)
-    return Either.isRight(body) ? { kind: "quote", write: quoteWrite(entry.shopId, entry.repairOrderId, body.right) } : undefined
+    return Either.isRight(body)
+      ? { kind: "quote", write: quoteWrite(entry.shopId, entry.repairOrderId, body.right) }
+      : undefined
   } catch {
     return undefined
   }
@@ -144,5 +168,11 @@ export const writeOf = (
  * decode, or was cleared by retention): how the callback page picks a launch's lines out of the
  * parts kept for its repair order.
  */
-export const lineKeysOf = (entry: { readonly kind: "order" | "quote"; readonly shopId: string; readonly repairOrderId: string; readonly body: string }): ReadonlyArray<string> =>
-  writeOf(entry)?.write.lines.map((line) => line.idempotencyKey) ?? []
+export const lineKeysOf = (
+  entry: {
+    readonly kind: "order" | "quote"
+    readonly shopId: string
+    readonly repairOrderId: string
+    readonly body: string
+  }
+): ReadonlyArray<string> => writeOf(entry)?.write.lines.map((line) => line.idempotencyKey) ?? []

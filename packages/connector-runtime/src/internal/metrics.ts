@@ -34,7 +34,9 @@ export const dead = Metric.counter("shoplink_deliveries_dead_total", {
 })
 
 /** Pending entries (the backlog). */
-export const backlogSize = Metric.gauge("shoplink_inbox_backlog", { description: "Inbox entries waiting to be applied" })
+export const backlogSize = Metric.gauge("shoplink_inbox_backlog", {
+  description: "Inbox entries waiting to be applied"
+})
 
 /** Age of the oldest pending entry, in seconds. */
 export const backlogOldestAge = Metric.gauge("shoplink_inbox_backlog_oldest_age_seconds", {
@@ -61,7 +63,9 @@ export const listenRecovered = Metric.counter("shoplink_inbox_listen_recovered_t
 })
 
 /** 1 while the inbox's LISTEN connection is up, 0 while it is down. */
-export const listenUp = Metric.gauge("shoplink_inbox_listen_up", { description: "Whether the inbox's LISTEN connection is up" })
+export const listenUp = Metric.gauge("shoplink_inbox_listen_up", {
+  description: "Whether the inbox's LISTEN connection is up"
+})
 
 /** Marks refused because the worker had lost the entry's lease (another process holds it). */
 export const markRefused = Metric.counter("shoplink_inbox_marks_refused_total", {

@@ -29,7 +29,6 @@ import { keyedMatcher, pattern, routes, webhookRoutes } from "./routes.js"
 /** The largest webhook body accepted unless configured otherwise (256 KiB). */
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024
 
-
 /** Cuts what a sender or a log gets from a refused body: an error may quote a 200 KB field. */
 export const clip = (text: string, max = 200) => text.length <= max ? text : `${text.slice(0, max)}…`
 
@@ -56,8 +55,14 @@ export const contentKeyOf = (
 ): Either.Either<string, { readonly reason: string; readonly detail: string }> => {
   try {
     const decoded = kind === "order"
-      ? Either.map(Webhooks.decodeOrderWebhook(body, { contentType }), (o) => orderContentKey(launch.shopId, launch.repairOrderId, o, launch.id))
-      : Either.map(Webhooks.decodeQuoteWebhook(body, { contentType }), (q) => quoteContentKey(launch.shopId, launch.repairOrderId, q, launch.id))
+      ? Either.map(
+        Webhooks.decodeOrderWebhook(body, { contentType }),
+        (o) => orderContentKey(launch.shopId, launch.repairOrderId, o, launch.id)
+      )
+      : Either.map(
+        Webhooks.decodeQuoteWebhook(body, { contentType }),
+        (q) => quoteContentKey(launch.shopId, launch.repairOrderId, q, launch.id)
+      )
     return Either.mapLeft(decoded, (error) => ({ reason: error.reason, detail: error.message }))
   } catch (error) {
     return Either.left({
@@ -163,7 +168,11 @@ export const makeNodeHandler = (
   const spanOptions = (kind: "order" | "quote") =>
     ({
       kind: "server",
-      attributes: { kind, "http.request.method": routes[webhookRoutes[kind]].method, "url.path": pattern(webhookRoutes[kind], base) },
+      attributes: {
+        kind,
+        "http.request.method": routes[webhookRoutes[kind]].method,
+        "url.path": pattern(webhookRoutes[kind], base)
+      },
       captureStackTrace: false
     }) as const
   const spans = { order: spanOptions("order"), quote: spanOptions("quote") }
@@ -214,7 +223,10 @@ export const makeNodeHandler = (
           }
           const decoded = contentKeyOf(kind, read.text, request.headers["content-type"], launch)
           if (Either.isLeft(decoded)) {
-            yield* log(Effect.logWarning("webhook refused"), { reason: decoded.left.reason, detail: clip(decoded.left.detail) })
+            yield* log(Effect.logWarning("webhook refused"), {
+              reason: decoded.left.reason,
+              detail: clip(decoded.left.detail)
+            })
             return answer(reply(400, { error: clip(decoded.left.detail) }))
           }
           const stored = yield* Effect.either(inbox.receive({
@@ -252,7 +264,9 @@ export const makeNodeHandler = (
       onExit: (exit) => {
         if (Exit.isSuccess(exit)) return send(response, exit.value)
         // Not expected (every failure above is answered); a defect still gets an answer and a log line.
-        runCallback(Effect.logError("webhook receiver failed", redactText(Cause.pretty(exit.cause)).split(key).join(":key")))
+        runCallback(
+          Effect.logError("webhook receiver failed", redactText(Cause.pretty(exit.cause)).split(key).join(":key"))
+        )
         send(response, reply(500, {}))
       }
     })
@@ -273,7 +287,10 @@ const installInFront = (server: unknown, handler: NodeHandler): (() => void) | u
     on?: unknown
     removeListener?: unknown
   }
-  if (typeof emitter.listeners !== "function" || typeof emitter.on !== "function" || typeof emitter.removeListener !== "function") {
+  if (
+    typeof emitter.listeners !== "function" || typeof emitter.on !== "function" ||
+    typeof emitter.removeListener !== "function"
+  ) {
     return undefined
   }
   const listeners = emitter.listeners("request")
@@ -299,7 +316,9 @@ const nodeServerOf = (request: unknown): unknown => {
  * Set by the runtime's `serve` for each request it serves; the runtime's public router calls it,
  * which tells `serve` that this listener's app routes to that router.
  */
-export const publicRouteProbe: FiberRef.FiberRef<(() => void) | undefined> = FiberRef.unsafeMake<(() => void) | undefined>(undefined)
+export const publicRouteProbe: FiberRef.FiberRef<(() => void) | undefined> = FiberRef.unsafeMake<
+  (() => void) | undefined
+>(undefined)
 
 /**
  * A middleware that, at the first request it sees, puts `handler` in front of the platform's

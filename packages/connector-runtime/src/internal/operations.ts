@@ -78,9 +78,10 @@ export const startWorker = <R>(
             Effect.timeoutOption(deadline)
           )
           if (Option.isNone(finished)) {
-            yield* Effect.logWarning("shutdown deadline passed; interrupting the inbox worker with applies in flight").pipe(
-              Effect.annotateLogs({ inFlight: busy.size, deadline: Duration.format(deadline) })
-            )
+            yield* Effect.logWarning("shutdown deadline passed; interrupting the inbox worker with applies in flight")
+              .pipe(
+                Effect.annotateLogs({ inFlight: busy.size, deadline: Duration.format(deadline) })
+              )
           }
         }
         yield* Fiber.interrupt(fiber)
@@ -110,7 +111,14 @@ const databaseRoundTrip = (sql: SqlClient.SqlClient) =>
         const previous = Number((rows[0] as { readonly timeout?: unknown } | undefined)?.timeout ?? 5000)
         yield* Effect.acquireRelease(
           connection.executeUnprepared(`PRAGMA busy_timeout = ${LOCK_WAIT_MILLIS}`, [], undefined),
-          () => Effect.ignore(connection.executeUnprepared(`PRAGMA busy_timeout = ${Number.isFinite(previous) ? previous : 5000}`, [], undefined))
+          () =>
+            Effect.ignore(
+              connection.executeUnprepared(
+                `PRAGMA busy_timeout = ${Number.isFinite(previous) ? previous : 5000}`,
+                [],
+                undefined
+              )
+            )
         )
         yield* Effect.acquireRelease(
           connection.executeUnprepared("BEGIN IMMEDIATE", [], undefined),
@@ -143,7 +151,9 @@ export const makeReadiness = (options: {
         Effect.either
       )
       if (database._tag === "Left") return { reason: "database unavailable", detail: database.left.message }
-      if (Option.isNone(database.right)) return { reason: `database did not answer within ${Duration.format(options.databaseTimeout)}` }
+      if (Option.isNone(database.right)) {
+        return { reason: `database did not answer within ${Duration.format(options.databaseTimeout)}` }
+      }
     }
     if (options.worker === undefined) return undefined
     if (!(yield* options.worker.alive)) return { reason: "inbox worker stopped" }
@@ -153,15 +163,18 @@ export const makeReadiness = (options: {
     if (backlog.right.oldestReceivedAt === undefined) return undefined
     const age = (yield* Clock.currentTimeMillis) - backlog.right.oldestReceivedAt
     const max = Duration.toMillis(options.maxBacklogAge)
-    return age > max ? { reason: `backlog stale: the oldest pending delivery is ${seconds(age)} old (limit ${seconds(max)})` } : undefined
+    return age > max
+      ? { reason: `backlog stale: the oldest pending delivery is ${seconds(age)} old (limit ${seconds(max)})` }
+      : undefined
   })
   return Effect.gen(function*() {
     const failure: { readonly reason: string; readonly detail?: string } | undefined = yield* check
     const reason = failure?.reason
-    const degraded = reason === undefined && options.worker !== undefined && options.inbox.wakeupsListening !== undefined &&
+    const degraded =
+      reason === undefined && options.worker !== undefined && options.inbox.wakeupsListening !== undefined &&
         !(yield* options.inbox.wakeupsListening)
-      ? "inbox wake-ups (LISTEN) down; polling"
-      : undefined
+        ? "inbox wake-ups (LISTEN) down; polling"
+        : undefined
     if (degraded !== lastDegraded) {
       if (degraded === undefined) yield* Effect.logInfo("no longer degraded")
       else yield* Effect.logWarning("degraded").pipe(Effect.annotateLogs({ degraded }))
@@ -169,7 +182,9 @@ export const makeReadiness = (options: {
     }
     if (reason !== lastReason) {
       if (reason === undefined) yield* Effect.logInfo("ready again")
-      else yield* Effect.logWarning("not ready").pipe(Effect.annotateLogs({ reason, ...(failure?.detail === undefined ? {} : { detail: failure.detail }) }))
+      else {yield* Effect.logWarning("not ready").pipe(
+          Effect.annotateLogs({ reason, ...(failure?.detail === undefined ? {} : { detail: failure.detail }) })
+        )}
       lastReason = reason
     }
     if (reason !== undefined) return { ok: false, reason } as const
@@ -182,15 +197,26 @@ export const makeReadiness = (options: {
  * `shoplink_sms_call_duration_seconds` histogram (labels `operation`, `outcome`) around each call.
  */
 export const instrumentShopSystem = (sms: ShopSystem["Type"]): ShopSystem["Type"] => {
-  const call = <A, E>(operation: string, ref: { readonly shopId: string; readonly repairOrderId: string }, effect: Effect.Effect<A, E>) =>
+  const call = <A, E>(
+    operation: string,
+    ref: { readonly shopId: string; readonly repairOrderId: string },
+    effect: Effect.Effect<A, E>
+  ) =>
     Effect.gen(function*() {
       const start = yield* Clock.currentTimeNanos
       const exit = yield* Effect.exit(effect)
       const elapsed = Number((yield* Clock.currentTimeNanos) - start) / 1e9
       const outcome = Exit.isSuccess(exit) ? "ok" : Exit.isInterrupted(exit) ? "interrupted" : "error"
-      yield* Metric.update(Metric.tagged(Metric.tagged(smsCallDuration, "operation", operation), "outcome", outcome), elapsed)
+      yield* Metric.update(
+        Metric.tagged(Metric.tagged(smsCallDuration, "operation", operation), "outcome", outcome),
+        elapsed
+      )
       return yield* exit
-    }).pipe(Effect.withSpan(`ShopSystem.${operation}`, { attributes: { shopId: ref.shopId, repairOrderId: ref.repairOrderId } }))
+    }).pipe(
+      Effect.withSpan(`ShopSystem.${operation}`, {
+        attributes: { shopId: ref.shopId, repairOrderId: ref.repairOrderId }
+      })
+    )
   return ShopSystem.of({
     ...sms,
     loadRepairOrder: (ref) => call("loadRepairOrder", ref, sms.loadRepairOrder(ref)),

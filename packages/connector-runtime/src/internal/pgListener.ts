@@ -77,7 +77,10 @@ const BACKOFF_START_MILLIS = 100
 const BACKOFF_MAX_MILLIS = 2_000
 const CONNECT_TIMEOUT = Duration.seconds(5)
 
-export const makeListener = (config: PgConnectionConfig, channel: string): Effect.Effect<Listener, never, Scope.Scope> =>
+export const makeListener = (
+  config: PgConnectionConfig,
+  channel: string
+): Effect.Effect<Listener, never, Scope.Scope> =>
   Effect.gen(function*() {
     // This process's subscribers; the connection below signals them too.
     const local = localWakeups()

@@ -31,7 +31,8 @@ export const redactText = (text: string): string => {
 
 // A segment that looks like a random secret: long, base64url, mixed case (a UUID or a number does not).
 const RANDOM_RUN = /[A-Za-z0-9_-]{20,}/g
-const looksRandom = (segment: string) => (segment.match(RANDOM_RUN) ?? []).some((run) => /[a-z]/.test(run) && /[A-Z]/.test(run))
+const looksRandom = (segment: string) =>
+  (segment.match(RANDOM_RUN) ?? []).some((run) => /[a-z]/.test(run) && /[A-Z]/.test(run))
 
 /**
  * A request URL (path and query, or a full URL) as logs and spans may carry it: the path with keys
@@ -58,7 +59,9 @@ export const redactCause = <E>(cause: Cause.Cause<E>, scrub: (text: string) => s
     error.stack = scrub(pretty.stack ?? `${pretty.name}: ${pretty.message}`)
     return Cause.die(error) as Cause.Cause<E>
   })
-  return errors.length === 0 ? Cause.die(new Error(scrub(rendered))) : errors.reduce((all, one) => Cause.sequential(all, one))
+  return errors.length === 0
+    ? Cause.die(new Error(scrub(rendered)))
+    : errors.reduce((all, one) => Cause.sequential(all, one))
 }
 
 const redactValue = (value: unknown): unknown => typeof value === "string" ? redactText(value) : value
@@ -67,22 +70,26 @@ const redactValue = (value: unknown): unknown => typeof value === "string" ? red
  * A tracer whose spans pass every name, attribute, event and failure through `redactText` before
  * the wrapped tracer records them.
  */
-export const redactingTracer = (tracer: Tracer.Tracer): Tracer.Tracer => Tracer.make({
-  context: (f, fiber) => tracer.context(f, fiber),
-  span(name, parent, context, links, startTime, kind, options) {
-    const span = tracer.span(redactText(name), parent, context, links, startTime, kind, options)
-    const attribute = span.attribute.bind(span)
-    const event = span.event.bind(span)
-    const end = span.end.bind(span)
-    const mutable = span as { -readonly [K in keyof Tracer.Span]: Tracer.Span[K] }
-    mutable.attribute = (key, value) => attribute(key, redactValue(value))
-    mutable.event = (eventName, time, attributes) =>
-      event(
-        redactText(eventName),
-        time,
-        attributes === undefined ? undefined : Object.fromEntries(Object.entries(attributes).map(([k, v]) => [k, redactValue(v)]))
-      )
-    mutable.end = (endTime, exit) => end(endTime, Exit.isFailure(exit) ? Exit.failCause(redactCause(exit.cause)) : exit)
-    return span
-  }
-})
+export const redactingTracer = (tracer: Tracer.Tracer): Tracer.Tracer =>
+  Tracer.make({
+    context: (f, fiber) => tracer.context(f, fiber),
+    span(name, parent, context, links, startTime, kind, options) {
+      const span = tracer.span(redactText(name), parent, context, links, startTime, kind, options)
+      const attribute = span.attribute.bind(span)
+      const event = span.event.bind(span)
+      const end = span.end.bind(span)
+      const mutable = span as { -readonly [K in keyof Tracer.Span]: Tracer.Span[K] }
+      mutable.attribute = (key, value) => attribute(key, redactValue(value))
+      mutable.event = (eventName, time, attributes) =>
+        event(
+          redactText(eventName),
+          time,
+          attributes === undefined
+            ? undefined
+            : Object.fromEntries(Object.entries(attributes).map(([k, v]) => [k, redactValue(v)]))
+        )
+      mutable.end = (endTime, exit) =>
+        end(endTime, Exit.isFailure(exit) ? Exit.failCause(redactCause(exit.cause)) : exit)
+      return span
+    }
+  })

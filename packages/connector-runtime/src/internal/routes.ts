@@ -69,7 +69,9 @@ const keyedPrefixes = names.filter((name) => routes[name].admits === "key")
   .map((name) => routes[name].path.slice(0, routes[name].path.indexOf(":key")))
 
 /** The names in front of a launch key (`webhooks`, `callback`), for text that is not a request path. */
-export const keyedSegments: ReadonlyArray<string> = [...new Set(keyedPrefixes.map((prefix) => prefix.split("/").at(-2)!))]
+export const keyedSegments: ReadonlyArray<string> = [
+  ...new Set(keyedPrefixes.map((prefix) => prefix.split("/").at(-2)!))
+]
 
 /**
  * Whether a request path (query included) carries a secret: a launch key after a keyed route's
@@ -79,15 +81,21 @@ export const keyedSegments: ReadonlyArray<string> = [...new Set(keyedPrefixes.ma
 export const isKeyedPath = (base: string): (path: string) => boolean => {
   const keyed = keyedPrefixes.map((prefix) => `${base}${prefix}`)
   const linked = names.filter((name) => routes[name].admits === "link").map((name) => pattern(name, base))
-  const maybeLinked = names.filter((name) => routes[name].admits === "link-or-bearer").map((name) => pattern(name, base))
+  const maybeLinked = names.filter((name) => routes[name].admits === "link-or-bearer").map((name) =>
+    pattern(name, base)
+  )
   return (path) =>
-    keyed.some((prefix) => path.startsWith(prefix) && path.length > prefix.length && !"/?#".includes(path[prefix.length]!)) ||
+    keyed.some((prefix) =>
+      path.startsWith(prefix) && path.length > prefix.length && !"/?#".includes(path[prefix.length]!)
+    ) ||
     linked.some((prefix) => path.startsWith(prefix)) ||
     (path.includes("sig=") && maybeLinked.some((prefix) => path.startsWith(prefix)))
 }
 
 /** Paths of the routes at the server's root (probes and scrapes), which are not traced. */
-export const rootPaths: ReadonlySet<string> = new Set(names.filter((name) => routes[name].mount === "root").map((name) => routes[name].path))
+export const rootPaths: ReadonlySet<string> = new Set(
+  names.filter((name) => routes[name].mount === "root").map((name) => routes[name].path)
+)
 
 interface Matched<N extends RouteName> {
   readonly name: N
@@ -102,7 +110,12 @@ export const keyedMatcher = <N extends RouteName>(base: string, candidates: Read
   const compiled = candidates.map((name) => {
     const full = pattern(name, base)
     const at = full.indexOf(":key")
-    return { name, method: routes[name].method as string, prefix: full.slice(0, at), suffix: full.slice(at + ":key".length) }
+    return {
+      name,
+      method: routes[name].method as string,
+      prefix: full.slice(0, at),
+      suffix: full.slice(at + ":key".length)
+    }
   })
   return (method: string | undefined, url: string | undefined): Matched<N> | undefined => {
     if (url === undefined) return undefined

@@ -26,8 +26,12 @@ export const shortenBusyTimeout = (sql: SqlClient.SqlClient): Effect.Effect<void
 
 /** Whether a failure is SQLite saying the database (or a table) is locked by someone else. */
 export const isBusy = (error: unknown): boolean => {
-  const cause = typeof error === "object" && error !== null && "cause" in error ? (error as { readonly cause: unknown }).cause : error
-  const code = typeof cause === "object" && cause !== null && "code" in cause ? (cause as { readonly code: unknown }).code : undefined
+  const cause = typeof error === "object" && error !== null && "cause" in error
+    ? (error as { readonly cause: unknown }).cause
+    : error
+  const code = typeof cause === "object" && cause !== null && "code" in cause
+    ? (cause as { readonly code: unknown }).code
+    : undefined
   return typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"))
 }
 

@@ -21,7 +21,8 @@ const keyring = (secretKeys: Redacted.Redacted<string> | undefined) =>
   Effect.gen(function*() {
     if (secretKeys === undefined) {
       return yield* new SecretBox.SecretKeysInvalid({
-        problem: "no key configured: a database that holds shops' tokens needs one (generate it with `shoplink secrets generate-key`)"
+        problem:
+          "no key configured: a database that holds shops' tokens needs one (generate it with `shoplink secrets generate-key`)"
       })
     }
     return SecretBox.layer(yield* SecretBox.parseKeyring(Redacted.value(secretKeys)))

@@ -12,7 +12,11 @@ export const makeMemorySms = (repairOrders: ReadonlyArray<ShopSystem.RepairOrder
   const lines = new Map<string, Map<string, StoredLine>>() // repairOrderId → key → line
   const orders = new Map<string, { orderID: string; status: string }>()
   const linesOf = (id: string) => lines.get(id) ?? lines.set(id, new Map()).get(id)!
-  const write = (repairOrderId: string, incoming: ReadonlyArray<ShopSystem.PartLine>, extra: Omit<StoredLine, keyof ShopSystem.PartLine>) => {
+  const write = (
+    repairOrderId: string,
+    incoming: ReadonlyArray<ShopSystem.PartLine>,
+    extra: Omit<StoredLine, keyof ShopSystem.PartLine>
+  ) => {
     const stored = linesOf(repairOrderId)
     let added = 0
     for (const line of incoming) {
@@ -24,12 +28,15 @@ export const makeMemorySms = (repairOrders: ReadonlyArray<ShopSystem.RepairOrder
   }
   const find = (shopId: string, repairOrderId: string) => {
     const ro = repairOrders.find((r) => r.id === repairOrderId)
-    return ro === undefined ? Effect.fail(new ShopSystem.RepairOrderNotFound({ shopId, repairOrderId })) : Effect.succeed(ro)
+    return ro === undefined
+      ? Effect.fail(new ShopSystem.RepairOrderNotFound({ shopId, repairOrderId }))
+      : Effect.succeed(ro)
   }
   const layer = Layer.succeed(ShopSystem.ShopSystem, {
     capabilities: new Set(ShopSystem.ALL_CAPABILITIES),
     loadRepairOrder: ({ repairOrderId, shopId }) => find(shopId, repairOrderId),
-    applyQuote: (w) => Effect.map(find(w.shopId, w.repairOrderId), () => write(w.repairOrderId, w.lines, { kind: "quoted" })),
+    applyQuote: (w) =>
+      Effect.map(find(w.shopId, w.repairOrderId), () => write(w.repairOrderId, w.lines, { kind: "quoted" })),
     applyOrder: (w) =>
       Effect.map(find(w.shopId, w.repairOrderId), () => {
         orders.set(w.repairOrderId, { orderID: w.orderID, status: w.status })

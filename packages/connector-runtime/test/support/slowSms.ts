@@ -46,7 +46,9 @@ export const makeSlowSms = (options: SlowSmsOptions) => {
       const ro = (inFlightByRo.get(repairOrderId) ?? 0) + 1
       inFlightByRo.set(repairOrderId, ro)
       stats.maxInFlightPerRo = Math.max(stats.maxInFlightPerRo, ro)
-      const wait = options.hangs?.(repairOrderId, call) === true ? Effect.never : Effect.sleep(options.latency(repairOrderId, call))
+      const wait = options.hangs?.(repairOrderId, call) === true
+        ? Effect.never
+        : Effect.sleep(options.latency(repairOrderId, call))
       const body = options.writeFirst === true
         ? Effect.sync(() => store(repairOrderId, lines)).pipe(Effect.tap(() => wait))
         : wait.pipe(Effect.andThen(Effect.sync(() => store(repairOrderId, lines))))
@@ -78,9 +80,22 @@ export const quoteDelivery = (shopId: string, repairOrderId: string, n: number) 
     body: JSON.stringify({
       referenceID: repairOrderId,
       quotes: [{
-        acaPartTerminologyID: 5340, productID, brandID: "WIX", categoryID: "FLT", productDesc: "Oil Filter",
-        orderByTime: 1763769600000, dispatchTime: 1763773200000, quantityAvail: 12, quantityReq: 1,
-        price: 6.49, listPrice: 9.99, corePrice: 0, weight: 0.8, quality: "", makeId: 0, subtotal: 6.49
+        acaPartTerminologyID: 5340,
+        productID,
+        brandID: "WIX",
+        categoryID: "FLT",
+        productDesc: "Oil Filter",
+        orderByTime: 1763769600000,
+        dispatchTime: 1763773200000,
+        quantityAvail: 12,
+        quantityReq: 1,
+        price: 6.49,
+        listPrice: 9.99,
+        corePrice: 0,
+        weight: 0.8,
+        quality: "",
+        makeId: 0,
+        subtotal: 6.49
       }]
     }),
     productID

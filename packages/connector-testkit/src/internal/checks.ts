@@ -15,9 +15,26 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { CheckStatus, ConformanceReport, Options } from "../Conformance.js"
-import { SEED_REPAIR_ORDERS, type SmsHarness, type SmsLine, VEHICLE_IDENTIFIERS, type VehicleIdentifier } from "../ConformanceHarness.js"
+import {
+  SEED_REPAIR_ORDERS,
+  type SmsHarness,
+  type SmsLine,
+  VEHICLE_IDENTIFIERS,
+  type VehicleIdentifier
+} from "../ConformanceHarness.js"
 import * as ConformanceRuntime from "../ConformanceRuntime.js"
-import { drain, drainApplied, entryFailure, type ExportKind, exportParts, fetchText, launchOrFail, postJson, sandboxSession, sorted } from "./flows.js"
+import {
+  drain,
+  drainApplied,
+  entryFailure,
+  type ExportKind,
+  exportParts,
+  fetchText,
+  launchOrFail,
+  postJson,
+  sandboxSession,
+  sorted
+} from "./flows.js"
 
 export interface Env {
   readonly sandbox: Effect.Effect.Success<ReturnType<typeof startSandbox>>
@@ -159,7 +176,9 @@ export const makeSuite = <E, R>(options: Options<E, R>): Suite => {
           expect(page.status).toBe(200)
           // What the page shows, read from the sandbox's admin API rather than its HTML.
           const session = yield* sandboxSession(env.sandbox, new URL(catalogUrl).searchParams.get("token") ?? "")
-          expect(session.vehicle?.description).toContain(`${seed.vehicle.year} ${seed.vehicle.make} ${seed.vehicle.model}`)
+          expect(session.vehicle?.description).toContain(
+            `${seed.vehicle.year} ${seed.vehicle.make} ${seed.vehicle.model}`
+          )
           expect(session.vehicle?.identifier).toContain(identifierText(identifier, seed.vehicle))
           expect(session.pageReferenceID).toBe(seed.number)
         }),
@@ -171,7 +190,9 @@ export const makeSuite = <E, R>(options: Options<E, R>): Suite => {
             // An SMS whose repair orders need a vehicle identifier it can hold may refuse one without,
             // as a ShopSystemError that is not retryable and reads as one line (before any distributor call).
             const error = outcome.left
-            expect(error._tag, `launching a repair order without a ${identifier} failed with: ${error.message}`).toBe("ShopSystemError")
+            expect(error._tag, `launching a repair order without a ${identifier} failed with: ${error.message}`).toBe(
+              "ShopSystemError"
+            )
             expect(error._tag === "ShopSystemError" && error.retryable, "the refusal is not retryable").toBe(false)
             expect(error.message, "the refusal is one line").not.toContain("\n")
             return
@@ -181,65 +202,88 @@ export const makeSuite = <E, R>(options: Options<E, R>): Suite => {
     })
   }
 
-  add("launch: an unknown repair order fails with RepairOrderNotFound", ["readRepairOrder"], statusOf("readRepairOrder"), {
-    checked: (env) =>
-      Effect.gen(function*() {
-        const runtime = yield* env.runtime()
-        const error = yield* Effect.flip(runtime.launch("shoplink-conformance-no-such-ro"))
-        expect(error._tag, `loadRepairOrder of a missing repair order failed with: ${error.message}`).toBe("RepairOrderNotFound")
-      }),
-    absent: lacks("readRepairOrder")
-  })
+  add(
+    "launch: an unknown repair order fails with RepairOrderNotFound",
+    ["readRepairOrder"],
+    statusOf("readRepairOrder"),
+    {
+      checked: (env) =>
+        Effect.gen(function*() {
+          const runtime = yield* env.runtime()
+          const error = yield* Effect.flip(runtime.launch("shoplink-conformance-no-such-ro"))
+          expect(error._tag, `loadRepairOrder of a missing repair order failed with: ${error.message}`).toBe(
+            "RepairOrderNotFound"
+          )
+        }),
+      absent: lacks("readRepairOrder")
+    }
+  )
 
   // --- The repair-order list (what a service's pages show) ---------------------------------------
-  add("list: the shop's open repair orders, newest first, at most limit; another shop sees none of them", ["listRepairOrders"], statusOf("listRepairOrders"), {
-    checked: (env) =>
-      Effect.gen(function*() {
-        const sms = (yield* env.runtime()).shopSystem
-        expect(typeof sms.listRepairOrders, "the connector declares listRepairOrders: its ShopSystem implements it").toBe("function")
-        const list = sms.listRepairOrders!
-        const seeded = Object.values(env.harness.repairOrders)
-        const all = yield* list({ shopId: env.shopId, limit: 100 })
-        const ids = all.map((ro) => ro.id)
-        expect(seeded.filter((id) => !ids.includes(id)), "every seeded repair order is listed").toEqual([])
-        expect(new Set(ids).size, "no repair order twice").toBe(ids.length)
-        for (const seed of SEED_REPAIR_ORDERS) {
-          const listed = all.find((ro) => ro.id === env.harness.repairOrders[seed.identifier])
-          expect(listed?.number, `repair order ${seed.number} is listed with its number`).toBe(seed.number)
-        }
-        // Newest first: a shorter list is the start of the longer one.
-        const two = yield* list({ shopId: env.shopId, limit: 2 })
-        expect(two.map((ro) => ro.id), "limit 2 lists the first two of the full list").toEqual(ids.slice(0, 2))
-        expect(yield* list({ shopId: env.shopId, limit: 0 }), "limit 0 lists nothing").toEqual([])
-        // A shop that is not onboarded has no SMS account: it fails, or lists none of this shop's.
-        const other = yield* Effect.either(list({ shopId: `${env.shopId}-other`, limit: 100 }))
-        if (Either.isRight(other)) {
-          expect(other.right.map((ro) => ro.id).filter((id) => seeded.includes(id)), "another shop lists none of this shop's").toEqual([])
-        }
-      }),
-    absent: lacks("listRepairOrders")
-  })
+  add(
+    "list: the shop's open repair orders, newest first, at most limit; another shop sees none of them",
+    ["listRepairOrders"],
+    statusOf("listRepairOrders"),
+    {
+      checked: (env) =>
+        Effect.gen(function*() {
+          const sms = (yield* env.runtime()).shopSystem
+          expect(typeof sms.listRepairOrders, "the connector declares listRepairOrders: its ShopSystem implements it")
+            .toBe("function")
+          const list = sms.listRepairOrders!
+          const seeded = Object.values(env.harness.repairOrders)
+          const all = yield* list({ shopId: env.shopId, limit: 100 })
+          const ids = all.map((ro) => ro.id)
+          expect(seeded.filter((id) => !ids.includes(id)), "every seeded repair order is listed").toEqual([])
+          expect(new Set(ids).size, "no repair order twice").toBe(ids.length)
+          for (const seed of SEED_REPAIR_ORDERS) {
+            const listed = all.find((ro) => ro.id === env.harness.repairOrders[seed.identifier])
+            expect(listed?.number, `repair order ${seed.number} is listed with its number`).toBe(seed.number)
+          }
+          // Newest first: a shorter list is the start of the longer one.
+          const two = yield* list({ shopId: env.shopId, limit: 2 })
+          expect(two.map((ro) => ro.id), "limit 2 lists the first two of the full list").toEqual(ids.slice(0, 2))
+          expect(yield* list({ shopId: env.shopId, limit: 0 }), "limit 0 lists nothing").toEqual([])
+          // A shop that is not onboarded has no SMS account: it fails, or lists none of this shop's.
+          const other = yield* Effect.either(list({ shopId: `${env.shopId}-other`, limit: 100 }))
+          if (Either.isRight(other)) {
+            expect(
+              other.right.map((ro) => ro.id).filter((id) => seeded.includes(id)),
+              "another shop lists none of this shop's"
+            ).toEqual([])
+          }
+        }),
+      absent: lacks("listRepairOrders")
+    }
+  )
 
   // --- Export and Export and Submit --------------------------------------------------------------
-  add("export: quoted lines on the repair order (part, brand, description, quantity, cost, list, core)", ["writeQuotedParts"], statusOf("writeQuotedParts"), {
-    checked: (env) =>
-      Effect.gen(function*() {
-        const runtime = yield* env.runtime()
-        const exported = yield* exportParts(env.sandbox, runtime, env.repairOrderId, "quote")
-        expect(exported.expected.some((l) => l.coreCents > 0), "the export includes a part with a core charge").toBe(true)
-        yield* drainApplied(runtime)
-        const lines = yield* env.harness.readLines(env.repairOrderId)
-        expect(sorted(lines)).toEqual(sorted(exported.expected))
-      }),
-    absent: (env) =>
-      Effect.gen(function*() {
-        yield* lacks("writeQuotedParts")(env)
-        const runtime = yield* env.runtime()
-        yield* exportParts(env.sandbox, runtime, env.repairOrderId, "quote")
-        yield* drainApplied(runtime)
-        expect(yield* env.harness.readLines(env.repairOrderId)).toEqual([])
-      })
-  })
+  add(
+    "export: quoted lines on the repair order (part, brand, description, quantity, cost, list, core)",
+    ["writeQuotedParts"],
+    statusOf("writeQuotedParts"),
+    {
+      checked: (env) =>
+        Effect.gen(function*() {
+          const runtime = yield* env.runtime()
+          const exported = yield* exportParts(env.sandbox, runtime, env.repairOrderId, "quote")
+          expect(exported.expected.some((l) => l.coreCents > 0), "the export includes a part with a core charge").toBe(
+            true
+          )
+          yield* drainApplied(runtime)
+          const lines = yield* env.harness.readLines(env.repairOrderId)
+          expect(sorted(lines)).toEqual(sorted(exported.expected))
+        }),
+      absent: (env) =>
+        Effect.gen(function*() {
+          yield* lacks("writeQuotedParts")(env)
+          const runtime = yield* env.runtime()
+          yield* exportParts(env.sandbox, runtime, env.repairOrderId, "quote")
+          yield* drainApplied(runtime)
+          expect(yield* env.harness.readLines(env.repairOrderId)).toEqual([])
+        })
+    }
+  )
 
   add("export and submit: ordered lines on the repair order", ["writeOrderedParts"], statusOf("writeOrderedParts"), {
     checked: (env) =>
@@ -260,61 +304,74 @@ export const makeSuite = <E, R>(options: Options<E, R>): Suite => {
       })
   })
 
-  add("export and submit: the distributor orderID on the repair order", ["recordPurchaseOrder"], statusOf("recordPurchaseOrder"), {
-    checked: (env) =>
-      Effect.gen(function*() {
-        const runtime = yield* env.runtime()
-        const exported = yield* exportParts(env.sandbox, runtime, env.repairOrderId, "order")
-        yield* drainApplied(runtime)
-        const order = yield* env.harness.readOrder(env.repairOrderId)
-        expect(order?.orderID).toBe(exported.order?.orderID)
-        expect(order?.status ?? "").not.toBe("")
-      }),
-    absent: (env) =>
-      Effect.gen(function*() {
-        yield* lacks("recordPurchaseOrder")(env)
-        const runtime = yield* env.runtime()
-        yield* exportParts(env.sandbox, runtime, env.repairOrderId, "order")
-        yield* drain(runtime)
-        expect(yield* env.harness.readOrder(env.repairOrderId)).toBeUndefined()
-      })
-  })
+  add(
+    "export and submit: the distributor orderID on the repair order",
+    ["recordPurchaseOrder"],
+    statusOf("recordPurchaseOrder"),
+    {
+      checked: (env) =>
+        Effect.gen(function*() {
+          const runtime = yield* env.runtime()
+          const exported = yield* exportParts(env.sandbox, runtime, env.repairOrderId, "order")
+          yield* drainApplied(runtime)
+          const order = yield* env.harness.readOrder(env.repairOrderId)
+          expect(order?.orderID).toBe(exported.order?.orderID)
+          expect(order?.status ?? "").not.toBe("")
+        }),
+      absent: (env) =>
+        Effect.gen(function*() {
+          yield* lacks("recordPurchaseOrder")(env)
+          const runtime = yield* env.runtime()
+          yield* exportParts(env.sandbox, runtime, env.repairOrderId, "order")
+          yield* drain(runtime)
+          expect(yield* env.harness.readOrder(env.repairOrderId)).toBeUndefined()
+        })
+    }
+  )
 
-  add("callback: the page after an export links back to the repair order", ["linkToRepairOrder"], statusOf("linkToRepairOrder"), {
-    checked: (env) =>
-      Effect.gen(function*() {
-        const runtime = yield* env.runtime()
-        const ro = yield* runtime.shopSystem.loadRepairOrder({ shopId: env.shopId, repairOrderId: env.repairOrderId })
-        expect(ro.url, "loadRepairOrder returns the repair order's URL").toMatch(/^https?:\/\//)
-        const exported = yield* exportParts(env.sandbox, runtime, env.repairOrderId, "quote")
-        const page = yield* fetchText(exported.redirect ?? "")
-        expect(page.status).toBe(200)
-        const href = /data-testid="repair-order-link" href="([^"]*)"/.exec(page.text)?.[1]
-        expect(href === undefined ? undefined : unescapeHtml(href)).toBe(ro.url)
-      }),
-    absent: (env) =>
-      Effect.gen(function*() {
-        yield* lacks("linkToRepairOrder")(env)
-        const runtime = yield* env.runtime()
-        const exported = yield* exportParts(env.sandbox, runtime, env.repairOrderId, "quote")
-        const page = yield* fetchText(exported.redirect ?? "")
-        expect(page.text).not.toContain("data-testid=\"repair-order-link\"")
-      })
-  })
+  add(
+    "callback: the page after an export links back to the repair order",
+    ["linkToRepairOrder"],
+    statusOf("linkToRepairOrder"),
+    {
+      checked: (env) =>
+        Effect.gen(function*() {
+          const runtime = yield* env.runtime()
+          const ro = yield* runtime.shopSystem.loadRepairOrder({ shopId: env.shopId, repairOrderId: env.repairOrderId })
+          expect(ro.url, "loadRepairOrder returns the repair order's URL").toMatch(/^https?:\/\//)
+          const exported = yield* exportParts(env.sandbox, runtime, env.repairOrderId, "quote")
+          const page = yield* fetchText(exported.redirect ?? "")
+          expect(page.status).toBe(200)
+          const href = /data-testid="repair-order-link" href="([^"]*)"/.exec(page.text)?.[1]
+          expect(href === undefined ? undefined : unescapeHtml(href)).toBe(ro.url)
+        }),
+      absent: (env) =>
+        Effect.gen(function*() {
+          yield* lacks("linkToRepairOrder")(env)
+          const runtime = yield* env.runtime()
+          const exported = yield* exportParts(env.sandbox, runtime, env.repairOrderId, "quote")
+          const page = yield* fetchText(exported.redirect ?? "")
+          expect(page.text).not.toContain("data-testid=\"repair-order-link\"")
+        })
+    }
+  )
 
   // --- The runtime's fallback for SMSs that cannot take part lines (the parts ledger) -------------
   const ledgerLines = (runtime: ConformanceRuntime.ConformanceRuntime, repairOrderId: string, kind: ExportKind) =>
-    Effect.map(runtime.runtime.parts.list({ shopId: runtime.shopId, repairOrderId }), (lines) =>
-      lines.filter((l) => l.kind === kind).map((l): SmsLine => ({
-        kind: l.kind === "quote" ? "quoted" : "ordered",
-        productID: l.productID,
-        brandID: l.brandID,
-        description: l.description,
-        quantity: l.quantity,
-        costCents: l.costCents,
-        listCents: l.listCents,
-        coreCents: l.coreCents
-      })))
+    Effect.map(
+      runtime.runtime.parts.list({ shopId: runtime.shopId, repairOrderId }),
+      (lines) =>
+        lines.filter((l) => l.kind === kind).map((l): SmsLine => ({
+          kind: l.kind === "quote" ? "quoted" : "ordered",
+          productID: l.productID,
+          brandID: l.brandID,
+          description: l.description,
+          quantity: l.quantity,
+          costCents: l.costCents,
+          listCents: l.listCents,
+          coreCents: l.coreCents
+        }))
+    )
   for (const kind of ["quote", "order"] as const) {
     const capability: ShopSystem.Capability = kind === "quote" ? "writeQuotedParts" : "writeOrderedParts"
     const what = kind === "quote" ? "quoted" : "ordered"
@@ -329,20 +386,28 @@ export const makeSuite = <E, R>(options: Options<E, R>): Suite => {
           const exported = yield* exportParts(env.sandbox, runtime, env.repairOrderId, kind)
           yield* drainApplied(runtime)
           if (takes) {
-            expect(yield* ledgerLines(runtime, env.repairOrderId, kind), `the SMS takes ${what} parts: the ledger stays empty`).toEqual([])
+            expect(
+              yield* ledgerLines(runtime, env.repairOrderId, kind),
+              `the SMS takes ${what} parts: the ledger stays empty`
+            ).toEqual([])
             return
           }
-          expect(sorted(yield* ledgerLines(runtime, env.repairOrderId, kind)), `the ${what} lines are in the runtime's parts ledger`).toEqual(
+          expect(
+            sorted(yield* ledgerLines(runtime, env.repairOrderId, kind)),
+            `the ${what} lines are in the runtime's parts ledger`
+          ).toEqual(
             sorted(exported.expected)
           )
-          expect((yield* env.harness.readLines(env.repairOrderId)).filter((l) => l.kind === what), "and not in the SMS").toEqual([])
+          expect((yield* env.harness.readLines(env.repairOrderId)).filter((l) => l.kind === what), "and not in the SMS")
+            .toEqual([])
           // Applied again (a replay, a re-claimed lease): each line kept once.
           const [entry] = yield* runtime.inbox.list()
           yield* runtime.inbox.replay(entry!.id)
           yield* drainApplied(runtime)
-          expect(sorted(yield* ledgerLines(runtime, env.repairOrderId, kind)), "a second apply keeps no line twice").toEqual(
-            sorted(exported.expected)
-          )
+          expect(sorted(yield* ledgerLines(runtime, env.repairOrderId, kind)), "a second apply keeps no line twice")
+            .toEqual(
+              sorted(exported.expected)
+            )
           // The callback page lists them; the parts page (vendor API key) and its CSV too.
           const page = yield* fetchText(exported.redirect ?? "")
           expect(page.text, "the callback page says the parts are kept").toContain(`${what} and kept with RO`)
@@ -350,16 +415,22 @@ export const makeSuite = <E, R>(options: Options<E, R>): Suite => {
           const { key } = yield* runtime.runtime.apiKeys.create("conformance")
           const query = new URLSearchParams({ shop: runtime.shopId, ro: env.repairOrderId }).toString()
           const headers = { authorization: `Bearer ${Redacted.value(key)}` }
-          expect((yield* fetchText(`${runtime.publicBaseUrl}/shoplink/parts?${query}`)).status, "the parts page needs credentials").toBe(403)
+          expect(
+            (yield* fetchText(`${runtime.publicBaseUrl}/shoplink/parts?${query}`)).status,
+            "the parts page needs credentials"
+          ).toBe(403)
           const parts = yield* fetchText(`${runtime.publicBaseUrl}/shoplink/parts?${query}`, { headers })
           expect(parts.status).toBe(200)
           expect((parts.text.match(/data-testid="parts-row"/g) ?? []).length).toBe(exported.expected.length)
           const csv = yield* fetchText(`${runtime.publicBaseUrl}/shoplink/parts.csv?${query}`, { headers })
-          expect(csv.text.trim().split("\r\n"), "the CSV: a header and one row per line").toHaveLength(exported.expected.length + 1)
+          expect(csv.text.trim().split("\r\n"), "the CSV: a header and one row per line").toHaveLength(
+            exported.expected.length + 1
+          )
           if (kind === "order" && certified.has("recordPurchaseOrder")) {
-            expect((yield* env.harness.readOrder(env.repairOrderId))?.orderID, "the order is still recorded in the SMS").toBe(
-              exported.order?.orderID
-            )
+            expect((yield* env.harness.readOrder(env.repairOrderId))?.orderID, "the order is still recorded in the SMS")
+              .toBe(
+                exported.order?.orderID
+              )
           }
         }),
       absent: () => Effect.void
@@ -405,7 +476,9 @@ export const makeSuite = <E, R>(options: Options<E, R>): Suite => {
         yield* runtime.inbox.replay(entry!.id)
         yield* drainApplied(runtime)
         expect((yield* runtime.inbox.get(entry!.id)).status, "the second apply succeeds").toBe("applied")
-        expect(sorted(yield* env.harness.readLines(env.repairOrderId)), "the same lines, none twice").toEqual(sorted(exported.expected))
+        expect(sorted(yield* env.harness.readLines(env.repairOrderId)), "the same lines, none twice").toEqual(
+          sorted(exported.expected)
+        )
       }),
     absent: noWrites("nothing is written")
   })
@@ -447,36 +520,52 @@ export const makeSuite = <E, R>(options: Options<E, R>): Suite => {
           const [entry] = pass.dead === 0 ? [] : yield* runtime.inbox.list({ status: "dead" })
           expect(
             pass.dead,
-            `an outage (retryable ShopSystemError) is retried, not dead-lettered${entry === undefined ? "" : ` (${entryFailure(entry)})`}`
+            `an outage (retryable ShopSystemError) is retried, not dead-lettered${
+              entry === undefined ? "" : ` (${entryFailure(entry)})`
+            }`
           ).toBe(0)
         }
         const [entry] = yield* runtime.inbox.list()
         expect(
           entry?.status,
-          `applied once the SMS recovers (passes: ${JSON.stringify(passes)}${entry?.lastError === undefined ? "" : `; ${entryFailure(entry)}`})`
+          `applied once the SMS recovers (passes: ${JSON.stringify(passes)}${
+            entry?.lastError === undefined ? "" : `; ${entryFailure(entry)}`
+          })`
         ).toBe("applied")
-        const written = (yield* env.harness.readLines(env.repairOrderId)).filter((l) => l.kind === exported.expected[0]?.kind)
+        const written = (yield* env.harness.readLines(env.repairOrderId)).filter((l) =>
+          l.kind === exported.expected[0]?.kind
+        )
         expect(sorted(written)).toEqual(sorted(exported.expected))
       }),
     absent: noWrites("nothing is written")
   })
 
-  add("SMS refusal: a write that fails for good is dead-lettered, and replay applies it once", writeRequires, writeStatus, {
-    checked: (env) =>
-      Effect.gen(function*() {
-        const runtime = yield* env.runtime()
-        const exported = yield* exportParts(env.sandbox, runtime, env.repairOrderId, writeKind!)
-        yield* env.harness.failNextWrites(1, false)
-        expect(yield* drain(runtime), "a non-retryable ShopSystemError dead-letters").toMatchObject({ applied: 0, dead: 1 })
-        const [dead] = yield* runtime.inbox.list({ status: "dead" })
-        expect(dead?.lastError ?? "").not.toBe("")
-        yield* runtime.inbox.replay(dead!.id)
-        yield* drainApplied(runtime)
-        const written = (yield* env.harness.readLines(env.repairOrderId)).filter((l) => l.kind === exported.expected[0]?.kind)
-        expect(sorted(written)).toEqual(sorted(exported.expected))
-      }),
-    absent: noWrites("nothing is written")
-  })
+  add(
+    "SMS refusal: a write that fails for good is dead-lettered, and replay applies it once",
+    writeRequires,
+    writeStatus,
+    {
+      checked: (env) =>
+        Effect.gen(function*() {
+          const runtime = yield* env.runtime()
+          const exported = yield* exportParts(env.sandbox, runtime, env.repairOrderId, writeKind!)
+          yield* env.harness.failNextWrites(1, false)
+          expect(yield* drain(runtime), "a non-retryable ShopSystemError dead-letters").toMatchObject({
+            applied: 0,
+            dead: 1
+          })
+          const [dead] = yield* runtime.inbox.list({ status: "dead" })
+          expect(dead?.lastError ?? "").not.toBe("")
+          yield* runtime.inbox.replay(dead!.id)
+          yield* drainApplied(runtime)
+          const written = (yield* env.harness.readLines(env.repairOrderId)).filter((l) =>
+            l.kind === exported.expected[0]?.kind
+          )
+          expect(sorted(written)).toEqual(sorted(exported.expected))
+        }),
+      absent: noWrites("nothing is written")
+    }
+  )
 
   add("restart: a delivery received before a restart is applied once after it", writeRequires, writeStatus, {
     checked: (env) =>
@@ -532,7 +621,9 @@ export const makeSuite = <E, R>(options: Options<E, R>): Suite => {
           const missing = check.requires.filter((r) =>
             (ShopSystem.ALL_CAPABILITIES as ReadonlyArray<string>).includes(r)
               ? !certified.has(r as ShopSystem.Capability)
-              : r.includes(" or ") ? writeKind === undefined : !identifiers.has(r as VehicleIdentifier)
+              : r.includes(" or ")
+              ? writeKind === undefined
+              : !identifiers.has(r as VehicleIdentifier)
           )
           expect(missing, `"${check.name}" is off only for a capability not certified`).not.toEqual([])
         }
@@ -555,7 +646,11 @@ export interface CheckOutcome {
  * "certified" only when every check ran and passed, each failure with its first error line, and
  * the checks turned off by missing or excluded capabilities, and the runtime's fallback checks.
  */
-export const formatSummary = (report: ConformanceReport, connectorName: string, outcomes: ReadonlyArray<CheckOutcome>): string => {
+export const formatSummary = (
+  report: ConformanceReport,
+  connectorName: string,
+  outcomes: ReadonlyArray<CheckOutcome>
+): string => {
   const count = (state: CheckOutcome["state"]) => outcomes.filter((o) => o.state === state).length
   const [passed, failed, skipped] = [count("passed"), count("failed"), count("skipped")]
   const verdict = failed === 0 && skipped === 0 && passed > 0 ? "certified" : "NOT certified"

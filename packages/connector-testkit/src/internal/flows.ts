@@ -21,7 +21,8 @@ export class FlowError extends Error {
 
 const fail = (message: string) => Effect.die(new FlowError(message))
 
-export const tokenOf = (url: Redacted.Redacted<string>): string => new URL(Redacted.value(url)).searchParams.get("token") ?? ""
+export const tokenOf = (url: Redacted.Redacted<string>): string =>
+  new URL(Redacted.value(url)).searchParams.get("token") ?? ""
 
 export const fetchText = (url: string, init?: RequestInit) =>
   Effect.promise(async () => {
@@ -117,7 +118,8 @@ export const drainApplied = (
   Effect.gen(function*() {
     const pass = yield* drain(runtime)
     if (pass.applied === expected && pass.retrying === 0 && pass.dead === 0) return pass
-    const failures = (yield* runtime.inbox.list()).filter((e) => e.status !== "applied" && e.lastError !== undefined).map(entryFailure)
+    const failures = (yield* runtime.inbox.list()).filter((e) => e.status !== "applied" && e.lastError !== undefined)
+      .map(entryFailure)
     return yield* fail(
       failures.length > 0
         ? failures.join("; ")
@@ -126,12 +128,17 @@ export const drainApplied = (
   })
 
 /** Launches the catalog; a failure names the adapter operation ("loadRepairOrder failed: …"). */
-export const launchOrFail = (runtime: ConformanceRuntime, repairOrderId: string): Effect.Effect<PunchoutLauncher.Launched> =>
+export const launchOrFail = (
+  runtime: ConformanceRuntime,
+  repairOrderId: string
+): Effect.Effect<PunchoutLauncher.Launched> =>
   runtime.launch(repairOrderId).pipe(
     Effect.catchAll((error) =>
-      fail(error._tag === "ShopSystemError" || error._tag === "RepairOrderNotFound"
-        ? operationFailure("loadRepairOrder", error.message)
-        : `launching the catalog for repair order ${repairOrderId} failed: ${error.message}`)
+      fail(
+        error._tag === "ShopSystemError" || error._tag === "RepairOrderNotFound"
+          ? operationFailure("loadRepairOrder", error.message)
+          : `launching the catalog for repair order ${repairOrderId} failed: ${error.message}`
+      )
     )
   )
 
@@ -166,7 +173,9 @@ export const exportParts = (
     const launched = yield* launchOrFail(runtime, repairOrderId)
     const token = tokenOf(launched.url)
     const driver = sandbox.admin.driver
-    const orDie = Effect.mapError((error: { readonly message: string }) => new FlowError(`sandbox driver: ${error.message}`))
+    const orDie = Effect.mapError((error: { readonly message: string }) =>
+      new FlowError(`sandbox driver: ${error.message}`)
+    )
     yield* driver.addToCart(token, { ...SANDBOX_FIXTURES.products.oilFilter, quantity: 2 }).pipe(orDie, Effect.orDie)
     // The sandbox searches only with a vehicle: reuse the one the launch chose.
     const launchParams = new URL(Redacted.value(launched.url)).searchParams
@@ -182,18 +191,27 @@ export const exportParts = (
       withCore = results.find((r) => r.price !== undefined && r.available > 0)
       if (withCore !== undefined) break
     }
-    if (withCore === undefined) return yield* fail("the sandbox has no stocked part with a core charge for this vehicle")
+    if (withCore === undefined) {
+      return yield* fail("the sandbox has no stocked part with a core charge for this vehicle")
+    }
     yield* driver.addToCart(token, { productID: withCore.productID, brandID: withCore.brandID, quantity: 1 }).pipe(
       orDie,
       Effect.orDie
     )
     const before = (yield* sandbox.admin.deliveries()).length
-    const pressed = yield* driver.press(token, kind === "quote" ? "export" : "exportAndSubmit").pipe(orDie, Effect.orDie)
+    const pressed = yield* driver.press(token, kind === "quote" ? "export" : "exportAndSubmit").pipe(
+      orDie,
+      Effect.orDie
+    )
     const all = yield* sandbox.admin.awaitDeliveries(before + 1)
     const delivery = all.slice(before).find((d) => d.event === kind)
-    if (delivery === undefined) return yield* fail(`pressing ${kind === "quote" ? "Export" : "Export and Submit"} sent no ${kind} webhook`)
+    if (delivery === undefined) {
+      return yield* fail(`pressing ${kind === "quote" ? "Export" : "Export and Submit"} sent no ${kind} webhook`)
+    }
     if (!delivery.ok) {
-      return yield* fail(`the runtime's receiver did not accept the ${kind} webhook (HTTP ${delivery.status ?? delivery.error})`)
+      return yield* fail(
+        `the runtime's receiver did not accept the ${kind} webhook (HTTP ${delivery.status ?? delivery.error})`
+      )
     }
     const expected = yield* expectedLines(kind, delivery.body)
     return { delivery, ...expected, redirect: pressed.redirect }

@@ -50,8 +50,13 @@ const make = Effect.gen(function*() {
   const sms = yield* ReferenceSms
 
   const find = (shopId: string, repairOrderId: string) =>
-    Effect.flatMap(sms.getRepairOrder(repairOrderId), (ro) =>
-      ro === undefined ? Effect.fail(new ShopSystem.RepairOrderNotFound({ shopId, repairOrderId })) : Effect.succeed(ro))
+    Effect.flatMap(
+      sms.getRepairOrder(repairOrderId),
+      (ro) =>
+        ro === undefined
+          ? Effect.fail(new ShopSystem.RepairOrderNotFound({ shopId, repairOrderId }))
+          : Effect.succeed(ro)
+    )
 
   // 3. Idempotent writes: skip lines whose key is already on the repair order. A retry after a
   //    failure half-way (or a replayed delivery) adds only what is missing.
@@ -79,16 +84,23 @@ const make = Effect.gen(function*() {
       Effect.map(find(shopId, repairOrderId), (ro) => toRepairOrder(ro, sms.repairOrderUrl(ro.id))),
     // The SMS keeps them newest first; a shop sees only its own.
     listRepairOrders: ({ limit, shopId }) =>
-      Effect.map(sms.listRepairOrders(shopId), (ros) =>
-        ros.slice(0, Math.max(0, Math.floor(limit))).map((ro) => toRepairOrder(ro, sms.repairOrderUrl(ro.id)))),
+      Effect.map(
+        sms.listRepairOrders(shopId),
+        (ros) => ros.slice(0, Math.max(0, Math.floor(limit))).map((ro) => toRepairOrder(ro, sms.repairOrderUrl(ro.id)))
+      ),
     applyQuote: ({ lines, repairOrderId, shopId }) =>
-      Effect.zipRight(find(shopId, repairOrderId), writeLines("applyQuote", repairOrderId, lines, (l) => toSmsLine(l, "quote"))),
+      Effect.zipRight(
+        find(shopId, repairOrderId),
+        writeLines("applyQuote", repairOrderId, lines, (l) => toSmsLine(l, "quote"))
+      ),
     applyOrder: ({ lines, orderID, repairOrderId, shopId, status }) =>
       Effect.gen(function*() {
         yield* find(shopId, repairOrderId)
         const result = yield* writeLines("applyOrder", repairOrderId, lines, (l) => toSmsLine(l, "order", orderID))
         // Setting the same purchase order again is harmless, so no key is needed here.
-        yield* sms.setPurchaseOrder(repairOrderId, { number: orderID, status }).pipe(Effect.mapError(smsError("applyOrder")))
+        yield* sms.setPurchaseOrder(repairOrderId, { number: orderID, status }).pipe(
+          Effect.mapError(smsError("applyOrder"))
+        )
         return result
       })
   })

@@ -57,7 +57,8 @@ export const harness: ConformanceSms<ReferenceSms.ReferenceSms> = {
               coreCents: l.unitCoreCents
             }))),
         readOrder: (repairOrderId) =>
-          Effect.map(sms.getPurchaseOrder(repairOrderId), (po) => po === undefined ? undefined : { orderID: po.number, status: po.status }),
+          Effect.map(sms.getPurchaseOrder(repairOrderId), (po) =>
+            po === undefined ? undefined : { orderID: po.number, status: po.status }),
         failNextWrites: sms.failNextWrites
       }
     })

@@ -145,7 +145,8 @@ export const make = (repairOrders: ReadonlyArray<SmsRepairOrder>): Api => {
 
   return {
     getRepairOrder: (id) => Effect.sync(() => orders.get(id)),
-    listRepairOrders: (shopId) => Effect.sync(() => [...orders.values()].filter((ro) => ro.shopId === shopId).reverse()),
+    listRepairOrders: (shopId) =>
+      Effect.sync(() => [...orders.values()].filter((ro) => ro.shopId === shopId).reverse()),
     listParts: (repairOrderId) => Effect.sync(() => [...(parts.get(repairOrderId) ?? [])]),
     addPart: (repairOrderId, line) =>
       Effect.zipRight(

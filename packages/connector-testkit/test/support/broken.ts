@@ -13,7 +13,11 @@ type Mistake =
   | "dropsPlate" // forgets the license plate when loading a repair order
   | "ordersWithoutPurchaseOrder" // never records the distributor order
 
-const toSmsLine = (line: ShopSystem.PartLine, source: "quote" | "order", mistake: Mistake): ReferenceSms.SmsPartLine => ({
+const toSmsLine = (
+  line: ShopSystem.PartLine,
+  source: "quote" | "order",
+  mistake: Mistake
+): ReferenceSms.SmsPartLine => ({
   externalKey: line.idempotencyKey,
   source,
   partNumber: line.productID,
@@ -30,11 +34,20 @@ const brokenLayer = (mistake: Mistake) =>
     ShopSystem.ShopSystem,
     Effect.gen(function*() {
       const sms = yield* ReferenceSms.ReferenceSms
-      const reference = yield* Effect.provide(ShopSystem.ShopSystem, ReferenceConnector.layer.pipe(Layer.provide(Layer.succeed(ReferenceSms.ReferenceSms, sms))))
+      const reference = yield* Effect.provide(
+        ShopSystem.ShopSystem,
+        ReferenceConnector.layer.pipe(Layer.provide(Layer.succeed(ReferenceSms.ReferenceSms, sms)))
+      )
       const fail = (error: ReferenceSms.SmsUnavailable) =>
         mistake === "swallowsFailures"
           ? Effect.void
-          : Effect.fail(new ShopSystem.ShopSystemError({ operation: "write", reason: error.detail, retryable: mistake !== "allFailuresFinal" && error.temporary }))
+          : Effect.fail(
+            new ShopSystem.ShopSystemError({
+              operation: "write",
+              reason: error.detail,
+              retryable: mistake !== "allFailuresFinal" && error.temporary
+            })
+          )
       const write = (repairOrderId: string, lines: ReadonlyArray<ShopSystem.PartLine>, source: "quote" | "order") =>
         Effect.gen(function*() {
           const present = new Set((yield* sms.listParts(repairOrderId)).map((l) => l.externalKey))
@@ -51,12 +64,15 @@ const brokenLayer = (mistake: Mistake) =>
         loadRepairOrder: (ref) =>
           Effect.map(reference.loadRepairOrder(ref), (ro) =>
             mistake === "dropsPlate" ? { ...ro, vehicle: { ...ro.vehicle, licensePlate: undefined } } : ro),
-        applyQuote: (w) => write(w.repairOrderId, w.lines, "quote"),
+        applyQuote: (w) =>
+          write(w.repairOrderId, w.lines, "quote"),
         applyOrder: (w) =>
           Effect.gen(function*() {
             const result = yield* write(w.repairOrderId, w.lines, "order")
             if (mistake !== "ordersWithoutPurchaseOrder") {
-              yield* sms.setPurchaseOrder(w.repairOrderId, { number: w.orderID, status: w.status }).pipe(Effect.catchAll(fail))
+              yield* sms.setPurchaseOrder(w.repairOrderId, { number: w.orderID, status: w.status }).pipe(
+                Effect.catchAll(fail)
+              )
             }
             return result
           })
@@ -65,7 +81,12 @@ const brokenLayer = (mistake: Mistake) =>
   )
 
 export const brokenConnector = (mistake: Mistake) =>
-  Connector.defineConnector({ id: `broken-${mistake.toLowerCase()}`, name: `Broken (${mistake})`, capabilities: ShopSystem.ALL_CAPABILITIES, layer: brokenLayer(mistake) })
+  Connector.defineConnector({
+    id: `broken-${mistake.toLowerCase()}`,
+    name: `Broken (${mistake})`,
+    capabilities: ShopSystem.ALL_CAPABILITIES,
+    layer: brokenLayer(mistake)
+  })
 
 // The reference ShopSystem offering only some capabilities.
 const offering = (capabilities: ReadonlyArray<ShopSystem.Capability>) =>
@@ -76,7 +97,12 @@ const offering = (capabilities: ReadonlyArray<ShopSystem.Capability>) =>
 
 /** The reference adapter with fewer capabilities, declared and offered consistently. */
 export const narrowedReference = (capabilities: ReadonlyArray<ShopSystem.Capability>) =>
-  Connector.defineConnector({ id: "reference-narrowed", name: "Reference (narrowed)", capabilities, layer: offering(capabilities) })
+  Connector.defineConnector({
+    id: "reference-narrowed",
+    name: "Reference (narrowed)",
+    capabilities,
+    layer: offering(capabilities)
+  })
 
 /** Declares every capability but its service offers only some: the report check must fail. */
 export const overclaiming = Connector.defineConnector({
@@ -98,7 +124,9 @@ export const listsNothing = Connector.defineConnector({
 })
 
 /** The reference harness for an SMS that cannot hold one kind of vehicle identifier. */
-export const harnessWithout = (field: "baseVehicleId" | "licensePlate" | "vin"): ConformanceHarness.ConformanceSms<ReferenceSms.ReferenceSms> => ({
+export const harnessWithout = (
+  field: "baseVehicleId" | "licensePlate" | "vin"
+): ConformanceHarness.ConformanceSms<ReferenceSms.ReferenceSms> => ({
   setup: (seed) =>
     ReferenceHarness.harness.setup({
       ...seed,

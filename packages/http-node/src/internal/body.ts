@@ -18,7 +18,8 @@ export type Converted =
 const ready = (body: DispatchBody): Converted => ({ _tag: "Ready", body })
 const EMPTY: Converted = ready(null)
 
-const isNodeReadable = (u: object): u is Readable => typeof (u as Readable).pipe === "function" && typeof (u as Readable).on === "function"
+const isNodeReadable = (u: object): u is Readable =>
+  typeof (u as Readable).pipe === "function" && typeof (u as Readable).on === "function"
 
 // Raw is "whatever the platform implementation accepts": the shapes undici (or Node) can send.
 const raw = (body: unknown): Converted => {
@@ -44,7 +45,11 @@ const formData = (form: FormData): Converted => {
   if (form instanceof globalThis.FormData) {
     const encoded = new Response(form)
     const contentType = encoded.headers.get("content-type") ?? "multipart/form-data"
-    return { _tag: "Ready", body: encoded.body === null ? null : Readable.fromWeb(encoded.body as NodeWebReadableStream), contentType }
+    return {
+      _tag: "Ready",
+      body: encoded.body === null ? null : Readable.fromWeb(encoded.body as NodeWebReadableStream),
+      contentType
+    }
   }
   return { _tag: "Unsupported", description: "a FormData body must be Node's global FormData or undici's" }
 }

@@ -31,7 +31,12 @@ export const testServer = (handler: Handler) =>
     const server = yield* Effect.acquireRelease(
       Effect.promise(() =>
         Faults.startFaultServer((request, res, { raw }) => {
-          const received: Received = { method: request.method, url: raw.url ?? "/", headers: request.headers, body: request.body }
+          const received: Received = {
+            method: request.method,
+            url: raw.url ?? "/",
+            headers: request.headers,
+            body: request.body
+          }
           requests.push(received)
           handler(received, res, raw)
         })

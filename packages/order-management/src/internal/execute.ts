@@ -86,7 +86,12 @@ export const requestTemplate = (
     urlParams: { APIToken: Redacted.value(apiToken) },
     // A POST's body is a JSON string (`HttpBody.raw`): its content type is set here, once.
     headers: route.method === "POST"
-      ? { APIKey: Redacted.value(runtime.apiKey), accept: "application/json", "content-type": "application/json", "user-agent": USER_AGENT }
+      ? {
+        APIKey: Redacted.value(runtime.apiKey),
+        accept: "application/json",
+        "content-type": "application/json",
+        "user-agent": USER_AGENT
+      }
       : { APIKey: Redacted.value(runtime.apiKey), accept: "application/json", "user-agent": USER_AGENT }
   })
 
@@ -94,7 +99,8 @@ const nativeTracer = Context.get(DefaultServices.liveServices, Tracer.Tracer)
 
 /** Spans only when the user provided a tracer (not Effect's default native one) and tracing is on. */
 const tracerProvided = (fiber: Fiber.RuntimeFiber<unknown, unknown>): boolean =>
-  Context.get(fiber.currentDefaultServices, Tracer.Tracer) !== nativeTracer && fiber.getFiberRef(FiberRef.currentTracerEnabled)
+  Context.get(fiber.currentDefaultServices, Tracer.Tracer) !== nativeTracer &&
+  fiber.getFiberRef(FiberRef.currentTracerEnabled)
 
 // Decoders are compiled once per schema, not per response (`compiledDecoder`: a fast path for
 // valid input, Effect's own decoder for everything else).
@@ -126,10 +132,14 @@ const authHint = <A>(error: MessageError.MessageError, runtime: Runtime, call: C
     case "API0204":
     case "API0206":
     case "API0207":
-      return `the distributor refused the Order Management API key ${Mask.secret(runtime.apiKey)} (APIKey header) for ${runtime.environment}: check it is this environment's key (test and production keys differ) and not expired`
+      return `the distributor refused the Order Management API key ${
+        Mask.secret(runtime.apiKey)
+      } (APIKey header) for ${runtime.environment}: check it is this environment's key (test and production keys differ) and not expired`
     case "API0202":
     case "API0244":
-      return `the distributor does not know customer account ${call.accountNo ?? "(not given)"} with API token ${Mask.secret(call.apiToken)} (APIToken): check the account number, and that the customer has not deleted or replaced the token`
+      return `the distributor does not know customer account ${call.accountNo ?? "(not given)"} with API token ${
+        Mask.secret(call.apiToken)
+      } (APIToken): check the account number, and that the customer has not deleted or replaced the token`
     default:
       return undefined
   }
@@ -142,7 +152,13 @@ const toApiError = <A>(error: MessageError.MessageError, runtime: Runtime, call:
     case "SomethingWentWrong":
       return new SomethingWentWrongWithReport(
         messageFieldsOf(error),
-        supportReport({ method: call.method, basePath: runtime.basePath, path: call.path, query: call.query, body: call.body })
+        supportReport({
+          method: call.method,
+          basePath: runtime.basePath,
+          path: call.path,
+          query: call.query,
+          body: call.body
+        })
       )
     case "Unauthorized":
       return new UnknownMessage({ ...messageFieldsOf(error), code: error.code })
@@ -160,7 +176,12 @@ interface Where {
 
 const transportFailure = (where: Where) => (error: HttpClientError.HttpClientError): OrderManagementError => {
   if (error._tag === "RequestError" && error.reason !== "Transport") {
-    return new TransportError.RequestFailed({ ...where, reason: "InvalidRequest", requestSent: false, detail: error.reason })
+    return new TransportError.RequestFailed({
+      ...where,
+      reason: "InvalidRequest",
+      requestSent: false,
+      detail: error.reason
+    })
   }
   const code = Transport.errorCodes(error.cause)[0]
   const notSent = Transport.notSentReason(error.cause)
@@ -177,8 +198,9 @@ interface Exchanged {
   readonly text: string
 }
 
-const readText = (response: HttpClientResponse.HttpClientResponse): Effect.Effect<Exchanged, HttpClientError.ResponseError> =>
-  Effect.map(response.text, (text) => ({ response, text }))
+const readText = (
+  response: HttpClientResponse.HttpClientResponse
+): Effect.Effect<Exchanged, HttpClientError.ResponseError> => Effect.map(response.text, (text) => ({ response, text }))
 
 // The response → the decoded value or the error, with no Effect in between.
 const decodeResponse = <A>(
@@ -221,7 +243,10 @@ const decodeResponse = <A>(
   }
   if (Either.isLeft(decoded)) {
     return Either.left(
-      unexpected("UnexpectedShape", `response does not match ${call.operation}: ${ParseResult.TreeFormatter.formatErrorSync(decoded.left)}`)
+      unexpected(
+        "UnexpectedShape",
+        `response does not match ${call.operation}: ${ParseResult.TreeFormatter.formatErrorSync(decoded.left)}`
+      )
     )
   }
   return Either.right(decoded.right)
@@ -259,9 +284,15 @@ const attempt = <A>(state: CallState<A>, n: number): Effect.Effect<A, OrderManag
   const send = Effect.flatMap(runtime.httpClient.execute(state.request), readText)
   const deadline = {
     duration: runtime.timeout,
-    onTimeout: () => new TransportError.Timeout({ ...where, detail: `no complete response within ${Duration.format(runtime.timeout)}` })
+    onTimeout: () =>
+      new TransportError.Timeout({
+        ...where,
+        detail: `no complete response within ${Duration.format(runtime.timeout)}`
+      })
   }
-  const bounded = runtime.transportDeadline ? Deadline.timeoutAbort(send, deadline) : Deadline.timeoutFail(send, deadline)
+  const bounded = runtime.transportDeadline
+    ? Deadline.timeoutAbort(send, deadline)
+    : Deadline.timeoutFail(send, deadline)
   return Effect.matchEffect(bounded, {
     onFailure: (error) => {
       const failure = error._tag === "Timeout" ? error : transportFailure(where)(error)
@@ -271,14 +302,23 @@ const attempt = <A>(state: CallState<A>, n: number): Effect.Effect<A, OrderManag
     onSuccess: (exchanged) => {
       const outcome = decodeResponse(runtime, call, where, exchanged, state.clock.unsafeCurrentTimeMillis())
       if (state.span !== undefined) {
-        attemptEvent(state as CallState<unknown>, n, Either.isRight(outcome) ? "ok" : outcome.left._tag, exchanged.response.status)
+        attemptEvent(
+          state as CallState<unknown>,
+          n,
+          Either.isRight(outcome) ? "ok" : outcome.left._tag,
+          exchanged.response.status
+        )
       }
       if (state.log === undefined) return outcome
       const messageId = Either.isRight(outcome)
         ? (outcome.right as { readonly status?: Envelope.Status }).status?.message.ID ?? ""
         : (outcome.left as { readonly code?: unknown }).code ?? ""
       return Effect.zipRight(
-        state.log("order management response", { "oms.attempt": n, "http.status": exchanged.response.status, "oms.messageId": messageId }),
+        state.log("order management response", {
+          "oms.attempt": n,
+          "http.status": exchanged.response.status,
+          "oms.messageId": messageId
+        }),
         outcome
       )
     }
@@ -308,7 +348,9 @@ export const execute = <A>(runtime: Runtime, call: Call<A>): Effect.Effect<A, Or
   const redacted = url
   // One request for every attempt: the body and query do not change between them.
   const withQuery = emptyQuery ? template : HttpClientRequest.appendUrlParams(template, call.query)
-  const request = call.body === undefined ? withQuery : HttpClientRequest.setBody(withQuery, HttpBody.raw(JSON.stringify(call.body)))
+  const request = call.body === undefined
+    ? withQuery
+    : HttpClientRequest.setBody(withQuery, HttpBody.raw(JSON.stringify(call.body)))
   return Effect.withFiberRuntime<A, OrderManagementError>((fiber) => {
     // A debug log costs FiberRef updates even when it is filtered out: build it only when enabled.
     const debug = LogLevel.lessThanEqual(fiber.getFiberRef(FiberRef.currentMinimumLogLevel), LogLevel.Debug)
@@ -330,7 +372,9 @@ export const execute = <A>(runtime: Runtime, call: Call<A>): Effect.Effect<A, Or
     // keep the APIKey header redacted (only where it is not already).
     if (runtime.transportDeadline) return traced
     const names = fiber.getFiberRef(Headers.currentRedactedNames)
-    return names.includes(apiKeyHeader) ? traced : Effect.locally(traced, Headers.currentRedactedNames, [...names, apiKeyHeader])
+    return names.includes(apiKeyHeader)
+      ? traced
+      : Effect.locally(traced, Headers.currentRedactedNames, [...names, apiKeyHeader])
   })
 }
 
@@ -346,7 +390,12 @@ const calls = <A>(
   const clock = Context.get(fiber.currentDefaultServices, Clock.Clock)
   const log: Log | undefined = debug
     ? (message, annotations) =>
-      Effect.annotateLogs(Effect.logDebug(message), { "oms.operation": call.operation, "http.method": call.method, "url.full": url, ...annotations })
+      Effect.annotateLogs(Effect.logDebug(message), {
+        "oms.operation": call.operation,
+        "http.method": call.method,
+        "url.full": url,
+        ...annotations
+      })
     : undefined
   const state: CallState<A> = { runtime, call, request, url, clock, span, log, attempts: 0 }
   const retried = Retry.retry((n) => attempt(state, n), {
@@ -355,10 +404,17 @@ const calls = <A>(
     startedAt: clock.unsafeCurrentTimeMillis(),
     onRetry: debug || span !== undefined
       ? ({ attempt: n, delay, error }) => {
-        span?.event("retry", clock.unsafeCurrentTimeNanos(), { "oms.attempt": n, "oms.retryIn": Duration.format(delay) })
+        span?.event("retry", clock.unsafeCurrentTimeNanos(), {
+          "oms.attempt": n,
+          "oms.retryIn": Duration.format(delay)
+        })
         return log === undefined
           ? Effect.void
-          : log("order management call failed; retrying", { "oms.attempt": n, "oms.error": error.message, "oms.retryIn": Duration.format(delay) })
+          : log("order management call failed; retrying", {
+            "oms.attempt": n,
+            "oms.error": error.message,
+            "oms.retryIn": Duration.format(delay)
+          })
       }
       : undefined
   })
@@ -373,7 +429,10 @@ const calls = <A>(
       span?.attribute("oms.attempts", state.attempts)
       return log === undefined
         ? Effect.fail(error)
-        : Effect.zipRight(log("order management call failed", { "oms.attempt": state.attempts, "oms.error": error.message }), Effect.fail(error))
+        : Effect.zipRight(
+          log("order management call failed", { "oms.attempt": state.attempts, "oms.error": error.message }),
+          Effect.fail(error)
+        )
     }
   })
 }

@@ -71,7 +71,9 @@ export const dayOf = (input: DayInput): string => {
     return Number.isNaN(input.getTime()) ? "" : OrderManagement.formatYyyymmdd(DateTime.unsafeMake(input))
   }
   const parts = DateTime.isZoned(input) ? DateTime.toParts(input) : DateTime.toPartsUtc(input)
-  return `${String(parts.year).padStart(4, "0")}${String(parts.month).padStart(2, "0")}${String(parts.day).padStart(2, "0")}`
+  return `${String(parts.year).padStart(4, "0")}${String(parts.month).padStart(2, "0")}${
+    String(parts.day).padStart(2, "0")
+  }`
 }
 
 /** Today's UTC calendar day as `yyyymmdd`, from the Effect Clock. */
@@ -90,5 +92,7 @@ export const checkInvoiceDates = (input: {
     const problem = OrderManagement.invoiceDateProblem(input, now)
     return problem === undefined
       ? Effect.void
-      : Effect.fail(new InvalidInput({ operation: "invoiceDetails", field: problem.field, rule: problem.rule, code: problem.id }))
+      : Effect.fail(
+        new InvalidInput({ operation: "invoiceDetails", field: problem.field, rule: problem.rule, code: problem.id })
+      )
   })

@@ -13,7 +13,12 @@ export interface Recorded {
 }
 
 export type Reply =
-  | { readonly status?: number; readonly headers?: Record<string, string>; readonly json?: unknown; readonly text?: string }
+  | {
+    readonly status?: number
+    readonly headers?: Record<string, string>
+    readonly json?: unknown
+    readonly text?: string
+  }
   | "hang"
   /** Sends the status line, headers and part of a body, then stalls. */
   | { readonly partial: string }
@@ -35,7 +40,12 @@ export const startFaultServer = (
     const server = yield* Effect.acquireRelease(
       Effect.promise(() =>
         Faults.startFaultServer((request, res) => {
-          const recorded: Recorded = { method: request.method, url: request.url, headers: request.headers, body: request.text }
+          const recorded: Recorded = {
+            method: request.method,
+            url: request.url,
+            headers: request.headers,
+            body: request.text
+          }
           requests.push(recorded)
           const reply = respond(recorded, requests.length)
           arrivals.unsafeOffer(recorded)

@@ -21,7 +21,14 @@ export const capture = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<[A
       context: (f, fiber) => inner.context(f, fiber)
     }
     const logger = Logger.make(({ annotations, cause, logLevel, message }) => {
-      captured.logs.push(JSON.stringify({ level: logLevel.label, message, annotations: Object.fromEntries(annotations), cause: String(cause) }))
+      captured.logs.push(
+        JSON.stringify({
+          level: logLevel.label,
+          message,
+          annotations: Object.fromEntries(annotations),
+          cause: String(cause)
+        })
+      )
     })
     const result = yield* self.pipe(
       Effect.merge,

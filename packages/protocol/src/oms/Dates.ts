@@ -59,7 +59,8 @@ export const parseYyyymmdd = (s: string): DateTime.Utc | undefined => {
 export const DateFromYyyymmdd = Schema.transformOrFail(
   Schema.String,
   Schema.DateTimeUtcFromSelf.annotations({
-    arbitrary: () => (fc) => fc.integer({ min: 10_957, max: 47_482 }).map((day) => DateTime.unsafeMake(day * 86_400_000))
+    arbitrary: () => (fc) =>
+      fc.integer({ min: 10_957, max: 47_482 }).map((day) => DateTime.unsafeMake(day * 86_400_000))
   }),
   {
     strict: true,

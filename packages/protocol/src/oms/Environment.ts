@@ -26,7 +26,10 @@ export const ENVIRONMENTS = {
   CA_PRD: { country: "CA", tier: "production" }
 } as const satisfies Record<string, { country: CountryCode; tier: "test" | "production" }>
 
-const names = Object.keys(ENVIRONMENTS) as unknown as readonly [keyof typeof ENVIRONMENTS, ...Array<keyof typeof ENVIRONMENTS>]
+const names = Object.keys(ENVIRONMENTS) as unknown as readonly [
+  keyof typeof ENVIRONMENTS,
+  ...Array<keyof typeof ENVIRONMENTS>
+]
 
 /**
  * An environment name: a key of {@link ENVIRONMENTS} (`US_QUA`, `CA_QUA`, `US_PRD`, `CA_PRD`).

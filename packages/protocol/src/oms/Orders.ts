@@ -124,7 +124,10 @@ export interface OrderLineDetail extends Schema.Schema.Type<typeof OrderLineDeta
 export const CreateOrderResponse = Schema.Struct({
   ...envelopeFields,
   clientTransactionID: OptionalText,
-  customerAccountNo: Schema.optionalWith(Schema.Union(Schema.JsonNumber, Schema.compose(Schema.NumberFromString, Schema.JsonNumber)), { nullable: true, exact: true }),
+  customerAccountNo: Schema.optionalWith(
+    Schema.Union(Schema.JsonNumber, Schema.compose(Schema.NumberFromString, Schema.JsonNumber)),
+    { nullable: true, exact: true }
+  ),
   orderHeader: Schema.optionalWith(OrderHeader, { nullable: true, default: () => ({}) }),
   orderLines: Schema.optionalWith(Schema.Array(OrderLineDetail), { nullable: true, default: () => [] }),
   recommendedDropShipAddress: Schema.optionalWith(RecommendedDropShipAddress, { nullable: true, exact: true })

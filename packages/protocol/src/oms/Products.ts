@@ -151,7 +151,8 @@ export const ProductSearch = Schema.Struct({
   )
 ).annotations({
   identifier: "ProductSearch",
-  arbitrary: () => (fc) => fc.constantFrom("oil filter", "brake pads").map((searchText) => ({ searchText: searchText as SearchText }))
+  arbitrary: () => (fc) =>
+    fc.constantFrom("oil filter", "brake pads").map((searchText) => ({ searchText: searchText as SearchText }))
 })
 /** @since 0.1.0 */
 export type ProductSearch = typeof ProductSearch.Type

@@ -178,7 +178,9 @@ export type CreateOrderRequest = typeof CreateOrderRequest.Type
  * @since 0.1.0
  * @category schemas
  */
-export const OrderResponse = Schema.Struct({ ...envelopeFields, order: Order }).annotations({ identifier: "OrderResponse" })
+export const OrderResponse = Schema.Struct({ ...envelopeFields, order: Order }).annotations({
+  identifier: "OrderResponse"
+})
 /** @since 0.1.0 */
 export interface OrderResponse extends Schema.Schema.Type<typeof OrderResponse> {}
 

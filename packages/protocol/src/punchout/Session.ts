@@ -122,7 +122,10 @@ export const COMMAND_PLACEHOLDER = "{command}"
 
 const SessionGrantedFields = Schema.Struct({
   url: Schema.String.pipe(
-    Schema.filter((s) => (/^https?:\/\//.test(s) && s.includes(COMMAND_PLACEHOLDER)) || "punchout.url must start with http and contain {command}")
+    Schema.filter((s) =>
+      (/^https?:\/\//.test(s) && s.includes(COMMAND_PLACEHOLDER)) ||
+      "punchout.url must start with http and contain {command}"
+    )
   ).annotations({
     arbitrary: () => (fc) => fc.uuid().map((token) => `https://dist.example/punchout/v1/{command}?token=${token}`)
   }),

@@ -39,8 +39,13 @@ export const LEGACY_SHOW_CATALOG_PARAMETERS = {
  * @category schemas
  */
 export const BaseVehicleId = Schema.String.pipe(
-  Schema.filter((s) => /^\d{1,10}$/.test(s) || `baseVehicleID must be an ACES base vehicle ID (digits), got ${JSON.stringify(s)}`)
-).annotations({ identifier: "BaseVehicleId", arbitrary: () => (fc) => fc.integer({ min: 1, max: 999_999 }).map(String) })
+  Schema.filter((s) =>
+    /^\d{1,10}$/.test(s) || `baseVehicleID must be an ACES base vehicle ID (digits), got ${JSON.stringify(s)}`
+  )
+).annotations({
+  identifier: "BaseVehicleId",
+  arbitrary: () => (fc) => fc.integer({ min: 1, max: 999_999 }).map(String)
+})
 
 const optional = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
 
@@ -137,14 +142,20 @@ export const ShowCatalogQuery = Schema.transformOrFail(
       const legacy = Object.entries(LEGACY_SHOW_CATALOG_PARAMETERS).find(([old]) => old in query)
       if (legacy !== undefined) {
         return ParseResult.fail(
-          new ParseResult.Type(ast, query, `parameter ${legacy[0]} was renamed ${legacy[1]} (2025-04-22): send ${legacy[1]}`)
+          new ParseResult.Type(
+            ast,
+            query,
+            `parameter ${legacy[0]} was renamed ${legacy[1]} (2025-04-22): send ${legacy[1]}`
+          )
         )
       }
       return ParseResult.decodeUnknown(ShowCatalogParams)(query, options)
     },
     encode: (params, options) =>
       ParseResult.encode(ShowCatalogParams)(params, options).pipe(
-        Effect.map((encoded) => Object.fromEntries(Object.entries(encoded).filter(([, v]) => v !== undefined)) as Record<string, string>)
+        Effect.map((encoded) =>
+          Object.fromEntries(Object.entries(encoded).filter(([, v]) => v !== undefined)) as Record<string, string>
+        )
       )
   }
 ).annotations({ identifier: "ShowCatalogQuery" })

@@ -72,7 +72,8 @@ const nativeTracer = Context.get(DefaultServices.liveServices, Tracer.Tracer)
 
 /** Spans only when the user provided a tracer (not Effect's default native one) and tracing is on. */
 export const tracerProvided = (fiber: Fiber.RuntimeFiber<unknown, unknown>): boolean =>
-  Context.get(fiber.currentDefaultServices, Tracer.Tracer) !== nativeTracer && fiber.getFiberRef(FiberRef.currentTracerEnabled)
+  Context.get(fiber.currentDefaultServices, Tracer.Tracer) !== nativeTracer &&
+  fiber.getFiberRef(FiberRef.currentTracerEnabled)
 
 // The headers are read only on the way to an error: building them costs an object per response.
 interface RawResponse {
@@ -109,7 +110,13 @@ const decodeResponse = <A, I>(
       const retryAfterMillis = Transport.retryAfterMillis(raw.response.headers["retry-after"], now)
       const retryAfter = retryAfterMillis === undefined ? {} : { retryAfter: Duration.millis(retryAfterMillis) }
       if (raw.status === 429) {
-        return new TransportError.RateLimited({ operation: spec.command, httpStatus: raw.status, attempt, excerpt: cut, ...retryAfter })
+        return new TransportError.RateLimited({
+          operation: spec.command,
+          httpStatus: raw.status,
+          attempt,
+          excerpt: cut,
+          ...retryAfter
+        })
       }
       return new TransportError.UnexpectedResponse({
         operation: spec.command,
@@ -121,7 +128,14 @@ const decodeResponse = <A, I>(
         ...retryAfter
       })
     }
-    return new TransportError.UnexpectedResponse({ operation: spec.command, reason, httpStatus: raw.status, attempt, detail: safeDetail, excerpt: cut })
+    return new TransportError.UnexpectedResponse({
+      operation: spec.command,
+      reason,
+      httpStatus: raw.status,
+      attempt,
+      detail: safeDetail,
+      excerpt: cut
+    })
   }
   if (raw.text.trim() === "") return Either.left(unreadable("EmptyBody", "the response body is empty"))
   let json: unknown
@@ -170,14 +184,28 @@ const decodeResponse = <A, I>(
   )
 }
 
-const readRaw = (response: HttpClientResponse.HttpClientResponse): Effect.Effect<RawResponse, HttpClientError.ResponseError> =>
+const readRaw = (
+  response: HttpClientResponse.HttpClientResponse
+): Effect.Effect<RawResponse, HttpClientError.ResponseError> =>
   Effect.map(response.text, (text): RawResponse => ({ status: response.status, response, text }))
 
-const toRequestFailed = <A, I>(spec: CommandSpec<A, I>, attempt: number, error: HttpClientError.HttpClientError): ExchangeError => {
+const toRequestFailed = <A, I>(
+  spec: CommandSpec<A, I>,
+  attempt: number,
+  error: HttpClientError.HttpClientError
+): ExchangeError => {
   const failed = (reason: TransportError.RequestFailed["reason"], requestSent: boolean, detail: string) =>
-    new TransportError.RequestFailed({ operation: spec.command, reason, requestSent, attempt, detail: redactText(detail, spec.secrets) })
+    new TransportError.RequestFailed({
+      operation: spec.command,
+      reason,
+      requestSent,
+      attempt,
+      detail: redactText(detail, spec.secrets)
+    })
   if (error._tag === "RequestError") {
-    if (error.reason !== "Transport") return failed("InvalidRequest", false, `${error.reason}: request could not be built`)
+    if (error.reason !== "Transport") {
+      return failed("InvalidRequest", false, `${error.reason}: request could not be built`)
+    }
     const notSent = Transport.notSentReason(error.cause)
     return notSent === undefined
       ? failed("Transport", true, Transport.describeCause(error.cause))
@@ -198,7 +226,12 @@ interface CallState<A, I> {
   attempts: number
 }
 
-const attemptEvent = (state: CallState<unknown, unknown>, attempt: number, outcome: string, status: number | undefined): void => {
+const attemptEvent = (
+  state: CallState<unknown, unknown>,
+  attempt: number,
+  outcome: string,
+  status: number | undefined
+): void => {
   state.span!.event("attempt", state.clock.unsafeCurrentTimeNanos(), {
     "punchout.attempt": attempt,
     "punchout.outcome": outcome,
@@ -214,9 +247,15 @@ const attemptOnce = <A, I>(state: CallState<A, I>, attempt: number): Effect.Effe
   const deadline = {
     duration: config.timeout,
     onTimeout: () =>
-      new TransportError.Timeout({ operation: spec.command, attempt, detail: `no complete response within ${Duration.format(config.timeout)}` })
+      new TransportError.Timeout({
+        operation: spec.command,
+        attempt,
+        detail: `no complete response within ${Duration.format(config.timeout)}`
+      })
   }
-  const bounded = config.transportDeadline ? Deadline.timeoutAbort(exchange, deadline) : Deadline.timeoutFail(exchange, deadline)
+  const bounded = config.transportDeadline
+    ? Deadline.timeoutAbort(exchange, deadline)
+    : Deadline.timeoutFail(exchange, deadline)
   return Effect.matchEffect(bounded, {
     onFailure: (error) => {
       const failure = error._tag === "Timeout" ? error : toRequestFailed(spec, attempt, error)
@@ -226,7 +265,12 @@ const attemptOnce = <A, I>(state: CallState<A, I>, attempt: number): Effect.Effe
     onSuccess: (raw) => {
       const outcome = decodeResponse(spec, raw, attempt, state.clock.unsafeCurrentTimeMillis())
       if (state.span !== undefined) {
-        attemptEvent(state as CallState<unknown, unknown>, attempt, Either.isRight(outcome) ? "ok" : outcome.left._tag, raw.status)
+        attemptEvent(
+          state as CallState<unknown, unknown>,
+          attempt,
+          Either.isRight(outcome) ? "ok" : outcome.left._tag,
+          raw.status
+        )
       }
       return outcome
     }
@@ -282,7 +326,10 @@ const run = <A, I, E>(
     startedAt: clock.unsafeCurrentTimeMillis(),
     onRetry: debug || span !== undefined
       ? ({ attempt, delay, error }) => {
-        span?.event("retry", clock.unsafeCurrentTimeNanos(), { "punchout.attempt": attempt, "punchout.retryIn": Duration.format(delay) })
+        span?.event("retry", clock.unsafeCurrentTimeNanos(), {
+          "punchout.attempt": attempt,
+          "punchout.retryIn": Duration.format(delay)
+        })
         return debug
           ? log(spec, "punchout command failed; retrying", {
             "punchout.attempt": attempt,
@@ -298,13 +345,18 @@ const run = <A, I, E>(
   return Effect.matchEffect(retried, {
     onSuccess: (value) => {
       span?.attribute("punchout.attempts", state.attempts)
-      return debug ? Effect.as(log(spec, "punchout command succeeded", { "punchout.attempt": state.attempts }), value) : Effect.succeed(value)
+      return debug
+        ? Effect.as(log(spec, "punchout command succeeded", { "punchout.attempt": state.attempts }), value)
+        : Effect.succeed(value)
     },
     onFailure: (error) => {
       span?.attribute("punchout.attempts", state.attempts)
       const failed = Effect.fail(finalError === undefined ? error : finalError(error, state.attempts))
       return debug
-        ? Effect.zipRight(log(spec, "punchout command failed", { "punchout.attempt": state.attempts, "punchout.error": error.message }), failed)
+        ? Effect.zipRight(
+          log(spec, "punchout command failed", { "punchout.attempt": state.attempts, "punchout.error": error.message }),
+          failed
+        )
         : failed
     }
   })

@@ -13,7 +13,8 @@ export interface Settings {
   readonly retry: Retry.RetryPolicy
 }
 
-const problem = (setting: string, text: string) => Either.left(new ConfigurationError({ client: "Punchout", setting, problem: text }))
+const problem = (setting: string, text: string) =>
+  Either.left(new ConfigurationError({ client: "Punchout", setting, problem: text }))
 
 const duration = (input: Duration.DurationInput): Duration.Duration | undefined => {
   try {
@@ -35,7 +36,9 @@ export const checkSettings = (options: PunchoutClientOptions): Either.Either<Set
   } catch {
     return problem("baseUrl", `must be an absolute http(s) URL, got ${JSON.stringify(rawUrl.slice(0, 80))}`)
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return problem("baseUrl", `must be an http(s) URL, got ${url.protocol}`)
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    return problem("baseUrl", `must be an http(s) URL, got ${url.protocol}`)
+  }
   if (url.search !== "" || url.hash !== "") return problem("baseUrl", "must not have a query or a fragment")
   if (url.username !== "" || url.password !== "") return problem("baseUrl", "must not carry credentials")
 

@@ -38,7 +38,12 @@ export const faultServer = (handler: Handler, options: { readonly port?: number 
     const server = yield* Effect.acquireRelease(
       Effect.promise(() =>
         Faults.startFaultServer((request, response, { nForPath }) => {
-          const recorded: Recorded = { method: request.method, path: request.path, query: request.query, body: request.text }
+          const recorded: Recorded = {
+            method: request.method,
+            path: request.path,
+            query: request.query,
+            body: request.text
+          }
           requests.push(recorded)
           handler(recorded, response, nForPath)
         }, options)
@@ -61,7 +66,8 @@ export const closedPort: Effect.Effect<number> = Effect.promise(Faults.closedPor
 
 export const json = Faults.sendJson
 
-export const envelope = (code: number, text: string, id?: string) => Faults.envelope({ code, text, ...(id === undefined ? {} : { id }) })
+export const envelope = (code: number, text: string, id?: string) =>
+  Faults.envelope({ code, text, ...(id === undefined ? {} : { id }) })
 
 export const htmlPage = (res: Http.ServerResponse, status: number, html?: string) => Faults.sendHtml(res, status, html)
 
@@ -73,7 +79,11 @@ export const order = Faults.order
 
 export const SESSION_TOKEN = "5f0c8e0a-7d7e-4c8e-9b1a-2f6f0e1d2c3b"
 
-export const sessionFor = (url: string, token = SESSION_TOKEN, expiresAtMillis = 43_200_000): PunchoutSession.PunchoutSession => ({
+export const sessionFor = (
+  url: string,
+  token = SESSION_TOKEN,
+  expiresAtMillis = 43_200_000
+): PunchoutSession.PunchoutSession => ({
   customerKey: "US/100200/parts@mainstreet-auto.example",
   token: Redacted.make(token),
   urlTemplate: Redacted.make(`${url}/punchout/v1/{command}?token=${token}`),

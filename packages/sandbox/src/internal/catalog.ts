@@ -101,20 +101,132 @@ export interface Catalog {
 // steering and hub parts, NGK ignition parts and sensors; the OE lines (ACDelco, Motorcraft) and a
 // store brand (Duralast) cover more.
 const BRANDS: ReadonlyArray<Omit<Brand, "warrantyHtml">> = [
-  { code: "WIX", acaBrandId: "BBDF", name: "WIX Filters", shortName: "WIX", logo: "wix", website: "https://www.wixfilters.example", makes: [1684, 6832, 6836, 5340] },
-  { code: "ACD", acaBrandId: "BBHK", name: "ACDelco", shortName: "ACDelco", logo: "acdelco", website: "https://www.acdelco.example", makes: [1684, 6832, 7600, 7212, 5912, 1896, 1404, 1744, 1052, 1328, 4336, 6928, 5200, 8852] },
-  { code: "BO", acaBrandId: "BCZM", name: "Bosch", shortName: "Bosch", logo: "bosch", website: "https://www.bosch.example", makes: [1684, 5340, 7600, 7212, 5912, 1896, 1404, 4336, 6928, 8852] },
-  { code: "MON", acaBrandId: "BBSF", name: "Monroe", shortName: "Monroe", logo: "monroe", website: "https://www.monroe.example", makes: [7576, 7584] },
-  { code: "MC", acaBrandId: "BBKJ", name: "Motorcraft", shortName: "Motorcraft", logo: "motorcraft", website: "", makes: [1684, 6832, 6836, 7600, 7212, 5912, 1896, 1404, 4472, 1052, 1328, 4336, 6928, 5200, 8852] },
-  { code: "NGK", acaBrandId: "BBTL", name: "NGK Spark Plugs", shortName: "NGK", logo: "ngk", website: "https://www.ngk.example", makes: [7600, 7212, 5912] },
-  { code: "DEN", acaBrandId: "BBFL", name: "Denso", shortName: "Denso", logo: "denso", website: "https://www.denso.example", makes: [6836, 7600, 7212, 5912, 1052, 5588, 4336, 6928, 8852] },
-  { code: "GAT", acaBrandId: "BBGN", name: "Gates", shortName: "Gates", logo: "gates", website: "https://www.gates.example", makes: [4472, 4468, 1052, 1328] },
-  { code: "MOO", acaBrandId: "BBSN", name: "Moog Chassis", shortName: "Moog", logo: "moog", website: "https://www.moog.example", makes: [7040, 7320, 1184] },
-  { code: "DAY", acaBrandId: "BBJC", name: "Dayco", shortName: "Dayco", logo: "dayco", website: "", makes: [4472, 4468] },
-  { code: "CHA", acaBrandId: "BBDH", name: "Champion", shortName: "Champion", logo: "champion", website: "https://www.champion.example", makes: [7600, 8852] },
-  { code: "FRA", acaBrandId: "BBMW", name: "FRAM", shortName: "FRAM", logo: "fram", website: "https://www.fram.example", makes: [1684, 6832, 6836, 5340] },
-  { code: "KYB", acaBrandId: "BCKQ", name: "KYB Americas", shortName: "KYB", logo: "kyb", website: "https://www.kyb.example", makes: [7576, 7584] },
-  { code: "DL", acaBrandId: "BDPT", name: "Duralast", shortName: "Duralast", logo: "duralast", website: "", makes: [1896, 1404, 1744, 1052, 1328, 5588, 7040, 7320, 1184, 4336, 6928, 5200] }
+  {
+    code: "WIX",
+    acaBrandId: "BBDF",
+    name: "WIX Filters",
+    shortName: "WIX",
+    logo: "wix",
+    website: "https://www.wixfilters.example",
+    makes: [1684, 6832, 6836, 5340]
+  },
+  {
+    code: "ACD",
+    acaBrandId: "BBHK",
+    name: "ACDelco",
+    shortName: "ACDelco",
+    logo: "acdelco",
+    website: "https://www.acdelco.example",
+    makes: [1684, 6832, 7600, 7212, 5912, 1896, 1404, 1744, 1052, 1328, 4336, 6928, 5200, 8852]
+  },
+  {
+    code: "BO",
+    acaBrandId: "BCZM",
+    name: "Bosch",
+    shortName: "Bosch",
+    logo: "bosch",
+    website: "https://www.bosch.example",
+    makes: [1684, 5340, 7600, 7212, 5912, 1896, 1404, 4336, 6928, 8852]
+  },
+  {
+    code: "MON",
+    acaBrandId: "BBSF",
+    name: "Monroe",
+    shortName: "Monroe",
+    logo: "monroe",
+    website: "https://www.monroe.example",
+    makes: [7576, 7584]
+  },
+  {
+    code: "MC",
+    acaBrandId: "BBKJ",
+    name: "Motorcraft",
+    shortName: "Motorcraft",
+    logo: "motorcraft",
+    website: "",
+    makes: [1684, 6832, 6836, 7600, 7212, 5912, 1896, 1404, 4472, 1052, 1328, 4336, 6928, 5200, 8852]
+  },
+  {
+    code: "NGK",
+    acaBrandId: "BBTL",
+    name: "NGK Spark Plugs",
+    shortName: "NGK",
+    logo: "ngk",
+    website: "https://www.ngk.example",
+    makes: [7600, 7212, 5912]
+  },
+  {
+    code: "DEN",
+    acaBrandId: "BBFL",
+    name: "Denso",
+    shortName: "Denso",
+    logo: "denso",
+    website: "https://www.denso.example",
+    makes: [6836, 7600, 7212, 5912, 1052, 5588, 4336, 6928, 8852]
+  },
+  {
+    code: "GAT",
+    acaBrandId: "BBGN",
+    name: "Gates",
+    shortName: "Gates",
+    logo: "gates",
+    website: "https://www.gates.example",
+    makes: [4472, 4468, 1052, 1328]
+  },
+  {
+    code: "MOO",
+    acaBrandId: "BBSN",
+    name: "Moog Chassis",
+    shortName: "Moog",
+    logo: "moog",
+    website: "https://www.moog.example",
+    makes: [7040, 7320, 1184]
+  },
+  {
+    code: "DAY",
+    acaBrandId: "BBJC",
+    name: "Dayco",
+    shortName: "Dayco",
+    logo: "dayco",
+    website: "",
+    makes: [4472, 4468]
+  },
+  {
+    code: "CHA",
+    acaBrandId: "BBDH",
+    name: "Champion",
+    shortName: "Champion",
+    logo: "champion",
+    website: "https://www.champion.example",
+    makes: [7600, 8852]
+  },
+  {
+    code: "FRA",
+    acaBrandId: "BBMW",
+    name: "FRAM",
+    shortName: "FRAM",
+    logo: "fram",
+    website: "https://www.fram.example",
+    makes: [1684, 6832, 6836, 5340]
+  },
+  {
+    code: "KYB",
+    acaBrandId: "BCKQ",
+    name: "KYB Americas",
+    shortName: "KYB",
+    logo: "kyb",
+    website: "https://www.kyb.example",
+    makes: [7576, 7584]
+  },
+  {
+    code: "DL",
+    acaBrandId: "BDPT",
+    name: "Duralast",
+    shortName: "Duralast",
+    logo: "duralast",
+    website: "",
+    makes: [1896, 1404, 1744, 1052, 1328, 5588, 7040, 7320, 1184, 4336, 6928, 5200]
+  }
 ]
 
 const CATEGORIES: ReadonlyArray<Category> = [
@@ -167,22 +279,182 @@ const UNIVERSAL = new Set([5200, 8852])
 
 // VINs are given with a placeholder check digit; withCheckDigit makes them valid.
 const VEHICLES: ReadonlyArray<Omit<Vehicle, "vin"> & { readonly vinStem: string }> = [
-  { baseVehicleId: "5678", vehicleGroupId: "VG1001", year: 2019, make: "Ford", model: "F-150", makeId: 54, vinStem: "1FTEW1E50KFA12345", licensePlate: "8ABC123", licensePlateState: "CA" },
-  { baseVehicleId: "6021", vehicleGroupId: "VG1002", year: 2018, make: "Toyota", model: "Camry", makeId: 76, vinStem: "4T1B11HK0JU512345", licensePlate: "TXK4521", licensePlateState: "TX" },
-  { baseVehicleId: "6188", vehicleGroupId: "VG1003", year: 2017, make: "Honda", model: "Civic", makeId: 59, vinStem: "2HGFC2F50HH512345", licensePlate: "HND2017", licensePlateState: "NY" },
-  { baseVehicleId: "6342", vehicleGroupId: "VG1004", year: 2020, make: "Chevrolet", model: "Silverado 1500", makeId: 47, vinStem: "3GCUYDED0LG123456", licensePlate: "CHV1500", licensePlateState: "MI" },
-  { baseVehicleId: "5790", vehicleGroupId: "VG1005", year: 2016, make: "Nissan", model: "Altima", makeId: 75, vinStem: "1N4AL3AP0GC123456", licensePlate: "NSN7788", licensePlateState: "FL" },
-  { baseVehicleId: "6455", vehicleGroupId: "VG1006", year: 2021, make: "Jeep", model: "Wrangler", makeId: 60, vinStem: "1C4HJXDG0MW123456", licensePlate: "JEEP21", licensePlateState: "CO" },
-  { baseVehicleId: "5512", vehicleGroupId: "VG1007", year: 2015, make: "Ram", model: "1500", makeId: 81, vinStem: "1C6RR7LT0FS123456", licensePlate: "RAM1515", licensePlateState: "TX" },
-  { baseVehicleId: "6099", vehicleGroupId: "VG1008", year: 2018, make: "Subaru", model: "Outback", makeId: 67, vinStem: "4S4BSANC0J3123456", licensePlate: "SUB4X4", licensePlateState: "WA" },
-  { baseVehicleId: "6233", vehicleGroupId: "VG1009", year: 2019, make: "Hyundai", model: "Elantra", makeId: 89, vinStem: "5NPD84LF0KH123456", licensePlate: "HYU9090", licensePlateState: "GA" },
-  { baseVehicleId: "5944", vehicleGroupId: "VG1010", year: 2017, make: "GMC", model: "Sierra 1500", makeId: 48, vinStem: "3GTU2NEC0HG123456", licensePlate: "GMC3030", licensePlateState: "OH" },
-  { baseVehicleId: "6377", vehicleGroupId: "VG1011", year: 2020, make: "Kia", model: "Sorento", makeId: 88, vinStem: "5XYPG4A30LG123456", licensePlate: "KIA2020", licensePlateState: "AZ" },
-  { baseVehicleId: "5401", vehicleGroupId: "VG1012", year: 2014, make: "Volkswagen", model: "Jetta", makeId: 87, vinStem: "3VWD17AJ0EM123456", licensePlate: "VWJ1414", licensePlateState: "IL" },
-  { baseVehicleId: "6512", vehicleGroupId: "VG1013", year: 2022, make: "Toyota", model: "RAV4", makeId: 76, vinStem: "2T3P1RFV0NW123456", licensePlate: "RAV4022", licensePlateState: "ON" },
-  { baseVehicleId: "6140", vehicleGroupId: "VG1014", year: 2018, make: "Mazda", model: "CX-5", makeId: 73, vinStem: "JM3KFBDM0J0123456", licensePlate: "MZD5555", licensePlateState: "BC" },
-  { baseVehicleId: "6290", vehicleGroupId: "VG1015", year: 2019, make: "Dodge", model: "Grand Caravan", makeId: 50, vinStem: "2C4RDGCG0KR123456", licensePlate: "DGC1919", licensePlateState: "QC" },
-  { baseVehicleId: "5333", vehicleGroupId: "VG1016", year: 2013, make: "Ford", model: "Escape", makeId: 54, vinStem: "1FMCU0GX0DU123456", licensePlate: "ESC1313", licensePlateState: "PA" }
+  {
+    baseVehicleId: "5678",
+    vehicleGroupId: "VG1001",
+    year: 2019,
+    make: "Ford",
+    model: "F-150",
+    makeId: 54,
+    vinStem: "1FTEW1E50KFA12345",
+    licensePlate: "8ABC123",
+    licensePlateState: "CA"
+  },
+  {
+    baseVehicleId: "6021",
+    vehicleGroupId: "VG1002",
+    year: 2018,
+    make: "Toyota",
+    model: "Camry",
+    makeId: 76,
+    vinStem: "4T1B11HK0JU512345",
+    licensePlate: "TXK4521",
+    licensePlateState: "TX"
+  },
+  {
+    baseVehicleId: "6188",
+    vehicleGroupId: "VG1003",
+    year: 2017,
+    make: "Honda",
+    model: "Civic",
+    makeId: 59,
+    vinStem: "2HGFC2F50HH512345",
+    licensePlate: "HND2017",
+    licensePlateState: "NY"
+  },
+  {
+    baseVehicleId: "6342",
+    vehicleGroupId: "VG1004",
+    year: 2020,
+    make: "Chevrolet",
+    model: "Silverado 1500",
+    makeId: 47,
+    vinStem: "3GCUYDED0LG123456",
+    licensePlate: "CHV1500",
+    licensePlateState: "MI"
+  },
+  {
+    baseVehicleId: "5790",
+    vehicleGroupId: "VG1005",
+    year: 2016,
+    make: "Nissan",
+    model: "Altima",
+    makeId: 75,
+    vinStem: "1N4AL3AP0GC123456",
+    licensePlate: "NSN7788",
+    licensePlateState: "FL"
+  },
+  {
+    baseVehicleId: "6455",
+    vehicleGroupId: "VG1006",
+    year: 2021,
+    make: "Jeep",
+    model: "Wrangler",
+    makeId: 60,
+    vinStem: "1C4HJXDG0MW123456",
+    licensePlate: "JEEP21",
+    licensePlateState: "CO"
+  },
+  {
+    baseVehicleId: "5512",
+    vehicleGroupId: "VG1007",
+    year: 2015,
+    make: "Ram",
+    model: "1500",
+    makeId: 81,
+    vinStem: "1C6RR7LT0FS123456",
+    licensePlate: "RAM1515",
+    licensePlateState: "TX"
+  },
+  {
+    baseVehicleId: "6099",
+    vehicleGroupId: "VG1008",
+    year: 2018,
+    make: "Subaru",
+    model: "Outback",
+    makeId: 67,
+    vinStem: "4S4BSANC0J3123456",
+    licensePlate: "SUB4X4",
+    licensePlateState: "WA"
+  },
+  {
+    baseVehicleId: "6233",
+    vehicleGroupId: "VG1009",
+    year: 2019,
+    make: "Hyundai",
+    model: "Elantra",
+    makeId: 89,
+    vinStem: "5NPD84LF0KH123456",
+    licensePlate: "HYU9090",
+    licensePlateState: "GA"
+  },
+  {
+    baseVehicleId: "5944",
+    vehicleGroupId: "VG1010",
+    year: 2017,
+    make: "GMC",
+    model: "Sierra 1500",
+    makeId: 48,
+    vinStem: "3GTU2NEC0HG123456",
+    licensePlate: "GMC3030",
+    licensePlateState: "OH"
+  },
+  {
+    baseVehicleId: "6377",
+    vehicleGroupId: "VG1011",
+    year: 2020,
+    make: "Kia",
+    model: "Sorento",
+    makeId: 88,
+    vinStem: "5XYPG4A30LG123456",
+    licensePlate: "KIA2020",
+    licensePlateState: "AZ"
+  },
+  {
+    baseVehicleId: "5401",
+    vehicleGroupId: "VG1012",
+    year: 2014,
+    make: "Volkswagen",
+    model: "Jetta",
+    makeId: 87,
+    vinStem: "3VWD17AJ0EM123456",
+    licensePlate: "VWJ1414",
+    licensePlateState: "IL"
+  },
+  {
+    baseVehicleId: "6512",
+    vehicleGroupId: "VG1013",
+    year: 2022,
+    make: "Toyota",
+    model: "RAV4",
+    makeId: 76,
+    vinStem: "2T3P1RFV0NW123456",
+    licensePlate: "RAV4022",
+    licensePlateState: "ON"
+  },
+  {
+    baseVehicleId: "6140",
+    vehicleGroupId: "VG1014",
+    year: 2018,
+    make: "Mazda",
+    model: "CX-5",
+    makeId: 73,
+    vinStem: "JM3KFBDM0J0123456",
+    licensePlate: "MZD5555",
+    licensePlateState: "BC"
+  },
+  {
+    baseVehicleId: "6290",
+    vehicleGroupId: "VG1015",
+    year: 2019,
+    make: "Dodge",
+    model: "Grand Caravan",
+    makeId: 50,
+    vinStem: "2C4RDGCG0KR123456",
+    licensePlate: "DGC1919",
+    licensePlateState: "QC"
+  },
+  {
+    baseVehicleId: "5333",
+    vehicleGroupId: "VG1016",
+    year: 2013,
+    make: "Ford",
+    model: "Escape",
+    makeId: 54,
+    vinStem: "1FMCU0GX0DU123456",
+    licensePlate: "ESC1313",
+    licensePlateState: "PA"
+  }
 ]
 
 const WAREHOUSES: ReadonlyArray<Warehouse> = [
@@ -224,7 +496,10 @@ export const makeCatalog = (seed: number): Catalog => {
   const rng = makeRng(seed)
   const brands: Array<Brand> = BRANDS.map((b) => ({
     ...b,
-    warrantyHtml: `<h3>${b.name} warranty</h3><p>${b.name} parts are covered by a limited lifetime warranty against defects in materials and workmanship.</p><p>${b.name} has supplied the aftermarket since ${1900 + (b.acaBrandId.charCodeAt(2) % 90)}.</p>`
+    warrantyHtml:
+      `<h3>${b.name} warranty</h3><p>${b.name} parts are covered by a limited lifetime warranty against defects in materials and workmanship.</p><p>${b.name} has supplied the aftermarket since ${
+        1900 + (b.acaBrandId.charCodeAt(2) % 90)
+      }.</p>`
   }))
   const vehicles: Array<Vehicle> = VEHICLES.map(({ vinStem, ...v }) => ({ ...v, vin: Vin.withCheckDigit(vinStem) }))
   const brandByCode = new Map(brands.map((b) => [b.code, b]))
@@ -251,24 +526,64 @@ export const makeCatalog = (seed: number): Catalog => {
   const allVehicleIds = vehicles.map((v) => v.baseVehicleId)
   const term = (id: number) => TERMINOLOGIES.find((t) => t.id === id)!
   addProduct({
-    productID: "51515", brandCode: "WIX", terminologyId: 1684, categoryID: "FLT", description: "Oil Filter",
-    price: 6.49, listPrice: 9.99, corePrice: 0, weight: 0.8, quality: "Premium", stocked: true,
-    fits: allVehicleIds, featuresHtml: features(term(1684), "WIX")
+    productID: "51515",
+    brandCode: "WIX",
+    terminologyId: 1684,
+    categoryID: "FLT",
+    description: "Oil Filter",
+    price: 6.49,
+    listPrice: 9.99,
+    corePrice: 0,
+    weight: 0.8,
+    quality: "Premium",
+    stocked: true,
+    fits: allVehicleIds,
+    featuresHtml: features(term(1684), "WIX")
   }, () => 50)
   addProduct({
-    productID: "NP1001", brandCode: "ACD", terminologyId: 4336, categoryID: "ELE", description: "Alternator (price on request)",
-    price: undefined, listPrice: 0, corePrice: 45, weight: 14.2, quality: "Remanufactured", stocked: true,
-    fits: allVehicleIds, featuresHtml: features(term(4336), "ACDelco")
+    productID: "NP1001",
+    brandCode: "ACD",
+    terminologyId: 4336,
+    categoryID: "ELE",
+    description: "Alternator (price on request)",
+    price: undefined,
+    listPrice: 0,
+    corePrice: 45,
+    weight: 14.2,
+    quality: "Remanufactured",
+    stocked: true,
+    fits: allVehicleIds,
+    featuresHtml: features(term(4336), "ACDelco")
   }, () => 5)
   addProduct({
-    productID: "NS2002", brandCode: "BO", terminologyId: 7212, categoryID: "IGN", description: "Ignition Coil (special order)",
-    price: 58.9, listPrice: 84.99, corePrice: 0, weight: 0.9, quality: "OE", stocked: false,
-    fits: allVehicleIds, featuresHtml: features(term(7212), "Bosch")
+    productID: "NS2002",
+    brandCode: "BO",
+    terminologyId: 7212,
+    categoryID: "IGN",
+    description: "Ignition Coil (special order)",
+    price: 58.9,
+    listPrice: 84.99,
+    corePrice: 0,
+    weight: 0.9,
+    quality: "OE",
+    stocked: false,
+    fits: allVehicleIds,
+    featuresHtml: features(term(7212), "Bosch")
   }, () => 0)
   addProduct({
-    productID: "LS3003", brandCode: "MON", terminologyId: 7584, categoryID: "SUS", description: "Strut Assembly",
-    price: 129.5, listPrice: 189.99, corePrice: 0, weight: 11.4, quality: "Premium", stocked: true,
-    fits: allVehicleIds, featuresHtml: features(term(7584), "Monroe")
+    productID: "LS3003",
+    brandCode: "MON",
+    terminologyId: 7584,
+    categoryID: "SUS",
+    description: "Strut Assembly",
+    price: 129.5,
+    listPrice: 189.99,
+    corePrice: 0,
+    weight: 11.4,
+    quality: "Premium",
+    stocked: true,
+    fits: allVehicleIds,
+    featuresHtml: features(term(7584), "Monroe")
   }, (w) => (w.code === "DAL" || w.code === "TOR" ? 2 : 0))
   const within = ([lo, hi]: readonly [number, number]) => round2(lo + rng.next() * (hi - lo))
   let i = 0
@@ -279,19 +594,35 @@ export const makeCatalog = (seed: number): Catalog => {
     const productID = `${brand.code.slice(0, 2)}${rng.int(10000, 99999)}`
     const price = within(t.price)
     const fits = UNIVERSAL.has(t.id) ? [] : allVehicleIds.filter(() => rng.chance(0.35))
-    const qualities = REMANUFACTURABLE.has(t.id) ? ["", "Premium", "OE", "Remanufactured"] : ["", "Premium", "OE", "Economy"]
+    const qualities = REMANUFACTURABLE.has(t.id)
+      ? ["", "Premium", "OE", "Remanufactured"]
+      : ["", "Premium", "OE", "Economy"]
     addProduct({
-      productID, brandCode: brand.code, terminologyId: t.id, categoryID: t.category, description: t.name,
-      price, listPrice: round2(price * (1.3 + rng.next() * 0.4)),
+      productID,
+      brandCode: brand.code,
+      terminologyId: t.id,
+      categoryID: t.category,
+      description: t.name,
+      price,
+      listPrice: round2(price * (1.3 + rng.next() * 0.4)),
       // Whole-dollar exchange charges, as counters quote cores.
       corePrice: t.core === undefined ? 0 : Math.round(within(t.core)),
-      weight: within(t.weight), quality: rng.pick(qualities),
-      stocked: true, fits, featuresHtml: features(t, brand.name)
+      weight: within(t.weight),
+      quality: rng.pick(qualities),
+      stocked: true,
+      fits,
+      featuresHtml: features(t, brand.name)
     }, () => (rng.chance(0.2) ? 0 : rng.int(1, 40)))
     i++
   }
   return {
-    brands, categories: CATEGORIES, terminologies: TERMINOLOGIES, vehicles, warehouses: WAREHOUSES,
-    products, stock, addresses: ADDRESSES
+    brands,
+    categories: CATEGORIES,
+    terminologies: TERMINOLOGIES,
+    vehicles,
+    warehouses: WAREHOUSES,
+    products,
+    stock,
+    addresses: ADDRESSES
   }
 }

@@ -39,7 +39,11 @@ export const envelope = (
 const NOT_AN_OBJECT = "Invalid API parameters: the body must be a JSON object"
 
 /** Reads a JSON object body; malformed JSON or a non-object is API0288. */
-export const readJsonObject: Effect.Effect<Record<string, unknown>, MessageFailure, HttpServerRequest.HttpServerRequest> = Effect.gen(function*() {
+export const readJsonObject: Effect.Effect<
+  Record<string, unknown>,
+  MessageFailure,
+  HttpServerRequest.HttpServerRequest
+> = Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
   const text = yield* request.text.pipe(Effect.orElseSucceed(() => ""))
   if (text.trim() === "") return yield* reject("API0288", NOT_AN_OBJECT)
@@ -49,7 +53,9 @@ export const readJsonObject: Effect.Effect<Record<string, unknown>, MessageFailu
   } catch {
     return yield* reject("API0288", "Invalid API parameters: malformed JSON body")
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return yield* reject("API0288", NOT_AN_OBJECT)
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    return yield* reject("API0288", NOT_AN_OBJECT)
+  }
   return parsed as Record<string, unknown>
 })
 
@@ -74,7 +80,10 @@ export const decodeWith = <A, I>(schema: Schema.Schema<A, I>, input: unknown): R
     return reject("API0203", `Missing selection criteria: ${missing.path.join(".")}`)
   }
   const first = issues.find((i) => i._tag !== "Missing")
-  return reject("API0288", `Invalid API parameters: ${first === undefined ? "" : `${first.path.join(".")} ${first.message}`}`.trim())
+  return reject(
+    "API0288",
+    `Invalid API parameters: ${first === undefined ? "" : `${first.path.join(".")} ${first.message}`}`.trim()
+  )
 }
 
 /** A raw quantity that is a number or numeric string ≤ 0 (API0231 before schema decoding). */

@@ -4,7 +4,11 @@ import { MessageCatalog } from "@shoplink/protocol"
 
 export class MessageFailure {
   readonly _tag = "MessageFailure"
-  constructor(readonly id: MessageCatalog.MessageId, readonly text?: string, readonly extra?: Record<string, unknown>) {}
+  constructor(
+    readonly id: MessageCatalog.MessageId,
+    readonly text?: string,
+    readonly extra?: Record<string, unknown>
+  ) {}
 }
 
 export const textOf = (failure: MessageFailure): string => failure.text ?? MessageCatalog.messages[failure.id].text

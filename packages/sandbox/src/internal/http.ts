@@ -40,7 +40,9 @@ const UNAUTHORIZED_STATUS = MessageCatalog.messages.UNAUTHORIZED.httpStatus
 const SERVER_ERROR_STATUS = MessageCatalog.messages.API0500.httpStatus
 
 const injected = (id: string) =>
-  MessageCatalog.isMessageId(id) ? new MessageFailure(id) : new MessageFailure("API0500" as const, `Injected message ${id}`)
+  MessageCatalog.isMessageId(id)
+    ? new MessageFailure(id)
+    : new MessageFailure("API0500" as const, `Injected message ${id}`)
 
 /** Applies the next armed fault for an endpoint: a response to send instead, or none to go on. */
 const applyFault = (ctx: Ctx, endpoint: string, kind: Kind) =>
@@ -61,7 +63,11 @@ const applyFault = (ctx: Ctx, endpoint: string, kind: Kind) =>
       }
       case "message": {
         const failure = injected(fault.id)
-        if (kind === "page") return Option.some(errorPage(`${fault.id}: ${failure.text ?? MessageCatalog.messages[failure.id].text}`, undefined))
+        if (kind === "page") {
+          return Option.some(
+            errorPage(`${fault.id}: ${failure.text ?? MessageCatalog.messages[failure.id].text}`, undefined)
+          )
+        }
         if (!MessageCatalog.isMessageId(fault.id)) {
           return Option.some(json(messageEnvelope(fault.id, failure.text, SERVER_ERROR_STATUS), SERVER_ERROR_STATUS))
         }
@@ -107,12 +113,20 @@ const punchoutEndpoint = (ctx: Ctx, command: PunchoutApi.EndpointName): Handler 
     const url = urlOf(request)
     const session = sessionOf(ctx, url.searchParams.get("token"), yield* ctx.now)
     if (isPageCommand(command)) {
-      if (session === undefined) return errorPage("Unauthorized: unknown or expired session", undefined, UNAUTHORIZED_STATUS)
-      if (method !== "GET") return errorPage(`${command} takes GET`, session, 405)
+      if (session === undefined) {
+        return errorPage("Unauthorized: unknown or expired session", undefined, UNAUTHORIZED_STATUS)
+      }
+      if (method !== "GET") {
+        return errorPage(`${command} takes GET`, session, 405)
+      }
       return yield* handlePage(ctx, command, session, url)
     }
-    if (session === undefined) return plainFailure("UNAUTHORIZED", MessageCatalog.messages.UNAUTHORIZED.text, UNAUTHORIZED_STATUS)
-    if (method !== "POST") return plainFailure("API0288", `Invalid API parameters: ${command} takes POST`, 405)
+    if (session === undefined) {
+      return plainFailure("UNAUTHORIZED", MessageCatalog.messages.UNAUTHORIZED.text, UNAUTHORIZED_STATUS)
+    }
+    if (method !== "POST") {
+      return plainFailure("API0288", `Invalid API parameters: ${command} takes POST`, 405)
+    }
     return yield* handleApiCommand(ctx, command, session)
   })
 
@@ -129,8 +143,12 @@ const appAction = (ctx: Ctx, action: string): Handler =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const session = sessionOf(ctx, urlOf(request).searchParams.get("token"), yield* ctx.now)
-    if (session === undefined) return errorPage("Unauthorized: unknown or expired session", undefined, UNAUTHORIZED_STATUS)
-    if (request.method !== "POST") return errorPage("Use POST", session, 405)
+    if (session === undefined) {
+      return errorPage("Unauthorized: unknown or expired session", undefined, UNAUTHORIZED_STATUS)
+    }
+    if (request.method !== "POST") {
+      return errorPage("Use POST", session, 405)
+    }
     return yield* handleAppAction(ctx, action, session)
   })
 
@@ -143,7 +161,8 @@ const adminRefused = () =>
 const PUNCHOUT_ENDPOINTS: ReadonlySet<string> = new Set(PunchoutApi.routes.map((r) => r.name))
 
 const segmentsOf = (path: string) => path.split("/").filter((s) => s !== "")
-const startsWith = (segments: ReadonlyArray<string>, prefix: ReadonlyArray<string>) => prefix.every((s, i) => segments[i] === s)
+const startsWith = (segments: ReadonlyArray<string>, prefix: ReadonlyArray<string>) =>
+  prefix.every((s, i) => segments[i] === s)
 // The path prefixes, read from the definitions: the admin API (`__sandbox`), the Punchout API
 // (`punchout/v1`), the ordering actions (`punchout/v1/app`) and Order Management (`web/services`).
 const ADMIN_PREFIX = segmentsOf(PATHS.admin)
@@ -158,15 +177,22 @@ const unmatched = (ctx: Ctx): Handler =>
     const segments = urlOf(request).pathname.split("/").filter((s) => s !== "").map(decodeURIComponent)
     if (startsWith(segments, ADMIN_PREFIX)) {
       if (!adminAllowed(ctx, request.headers["authorization"])) return adminRefused()
-      return json({ _tag: "AdminNotFound", error: `no admin route ${request.method} ${segments.slice(ADMIN_PREFIX.length).join("/")}` }, 404)
+      return json({
+        _tag: "AdminNotFound",
+        error: `no admin route ${request.method} ${segments.slice(ADMIN_PREFIX.length).join("/")}`
+      }, 404)
     }
     if (startsWith(segments, PUNCHOUT_PREFIX)) {
       if (segments.length === APP_ACTION_PREFIX.length + 1 && startsWith(segments, APP_ACTION_PREFIX)) {
         return yield* appAction(ctx, segments[APP_ACTION_PREFIX.length]!)
       }
-      if (segments.length !== PUNCHOUT_PREFIX.length + 1) return plainFailure("API0288", "Invalid API parameters: unknown path", 404)
+      if (segments.length !== PUNCHOUT_PREFIX.length + 1) {
+        return plainFailure("API0288", "Invalid API parameters: unknown path", 404)
+      }
       const command = segments[PUNCHOUT_PREFIX.length]!
-      if (PUNCHOUT_ENDPOINTS.has(command)) return yield* punchoutEndpoint(ctx, command as PunchoutApi.EndpointName)
+      if (PUNCHOUT_ENDPOINTS.has(command)) {
+        return yield* punchoutEndpoint(ctx, command as PunchoutApi.EndpointName)
+      }
       return plainFailure("API0288", `Invalid API parameters: unknown command ${command}`, 404)
     }
     if (startsWith(segments, OMS_PREFIX) && segments.length === OMS_PREFIX.length + 2) {
@@ -177,9 +203,13 @@ const unmatched = (ctx: Ctx): Handler =>
 
 // A served copy of a group: each endpoint's name, method and path, no parameter or body schemas.
 const rawGroup = (group: HttpApiGroup.HttpApiGroup.AnyWithProps): HttpApiGroup.HttpApiGroup.AnyWithProps => {
-  let copy = HttpApiGroup.make(group.identifier, { topLevel: group.topLevel }) as unknown as HttpApiGroup.HttpApiGroup.AnyWithProps
+  let copy = HttpApiGroup.make(group.identifier, {
+    topLevel: group.topLevel
+  }) as unknown as HttpApiGroup.HttpApiGroup.AnyWithProps
   for (const endpoint of Object.values(group.endpoints) as Array<HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>) {
-    copy = copy.add(HttpApiEndpoint.make(endpoint.method)(endpoint.name, endpoint.path as `/${string}`) as never) as never
+    copy = copy.add(
+      HttpApiEndpoint.make(endpoint.method)(endpoint.name, endpoint.path as `/${string}`) as never
+    ) as never
   }
   return copy
 }
@@ -203,15 +233,21 @@ export const ServedApi = HttpApi.make("sandbox")
   .add(omsGroup as never) as unknown as HttpApi.HttpApi.AnyWithProps
 
 const rawLayer = (group: HttpApiGroup.HttpApiGroup.AnyWithProps, handler: (name: string) => Handler) =>
-  HttpApiBuilder.group(ServedApi as unknown as HttpApi.HttpApi<"sandbox", HttpApiGroup.HttpApiGroup.AnyWithProps>, group.identifier, (handlers) => {
-    let h: any = handlers
-    for (const name of Object.keys(group.endpoints)) h = h.handleRaw(name, () => handler(name))
-    return h
-  }) as unknown as Layer.Layer<never>
+  HttpApiBuilder.group(
+    ServedApi as unknown as HttpApi.HttpApi<"sandbox", HttpApiGroup.HttpApiGroup.AnyWithProps>,
+    group.identifier,
+    (handlers) => {
+      let h: any = handlers
+      for (const name of Object.keys(group.endpoints)) h = h.handleRaw(name, () => handler(name))
+      return h
+    }
+  ) as unknown as Layer.Layer<never>
 
 // A mounted route's `{environment}` and `{action}`: the segment after their prefix.
-const environmentOf = (request: HttpServerRequest.HttpServerRequest) => urlOf(request).pathname.split("/")[OMS_PREFIX.length + 1] ?? ""
-const actionOf = (request: HttpServerRequest.HttpServerRequest) => urlOf(request).pathname.split("/")[APP_ACTION_PREFIX.length + 1] ?? ""
+const environmentOf = (request: HttpServerRequest.HttpServerRequest) =>
+  urlOf(request).pathname.split("/")[OMS_PREFIX.length + 1] ?? ""
+const actionOf = (request: HttpServerRequest.HttpServerRequest) =>
+  urlOf(request).pathname.split("/")[APP_ACTION_PREFIX.length + 1] ?? ""
 
 /** The sandbox's HTTP app, for the lifetime of the Scope. */
 export const makeHttpApp = (ctx: Ctx, admin: SandboxAdmin) =>
@@ -228,16 +264,25 @@ export const makeHttpApp = (ctx: Ctx, admin: SandboxAdmin) =>
         Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
           adminAllowed(ctx, request.headers["authorization"])
             ? Effect.void
-            : Effect.fail(new AdminUnauthorized({ error: "the admin API needs Authorization: Bearer <admin token>" }))) as Effect.Effect<void, AdminUnauthorized>
+            : Effect.fail(
+              new AdminUnauthorized({ error: "the admin API needs Authorization: Bearer <admin token>" })
+            )) as Effect.Effect<void, AdminUnauthorized>
     })
     const groups = Layer.mergeAll(
       docs,
       adminGroup(ctx, admin).pipe(Layer.provide(auth)),
-      rawLayer(orderingGroup, () => Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => appAction(ctx, actionOf(request)))),
-      rawLayer(punchoutGroup, (name) => punchoutEndpoint(ctx, name as PunchoutApi.EndpointName)),
-      rawLayer(omsGroup, (name) => Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => omsEndpoint(ctx, environmentOf(request), name)))
+      rawLayer(orderingGroup, () =>
+        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+          appAction(ctx, actionOf(request)))),
+      rawLayer(punchoutGroup, (name) =>
+        punchoutEndpoint(ctx, name as PunchoutApi.EndpointName)),
+      rawLayer(omsGroup, (name) =>
+        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+          omsEndpoint(ctx, environmentOf(request), name)))
     )
-    const layer = HttpApiBuilder.api(ServedApi as unknown as HttpApi.HttpApi<"sandbox", HttpApiGroup.HttpApiGroup.AnyWithProps>).pipe(
+    const layer = HttpApiBuilder.api(
+      ServedApi as unknown as HttpApi.HttpApi<"sandbox", HttpApiGroup.HttpApiGroup.AnyWithProps>
+    ).pipe(
       Layer.provide(groups),
       Layer.provideMerge(HttpApiBuilder.Router.Live),
       Layer.provideMerge(HttpApiBuilder.Middleware.layer)
@@ -247,7 +292,12 @@ export const makeHttpApp = (ctx: Ctx, admin: SandboxAdmin) =>
     const fallback = unmatched(ctx)
     const isRouteNotFound = (error: unknown): error is { readonly _tag: "RouteNotFound" } =>
       typeof error === "object" && error !== null && (error as { _tag?: unknown })._tag === "RouteNotFound"
-    const served = Effect.catchIf(api as HttpApp.Default<unknown, HttpServerRequest.HttpServerRequest>, isRouteNotFound, () => fallback)
+    const served = Effect.catchIf(
+      api as HttpApp.Default<unknown, HttpServerRequest.HttpServerRequest>,
+      isRouteNotFound,
+      () =>
+        fallback
+    )
     const app: HttpApp.Default<never, HttpServerRequest.HttpServerRequest> = ctx.now.pipe(
       Effect.flatMap((now) => {
         ctx.state.sweep(now)
@@ -264,7 +314,10 @@ export const makeHttpApp = (ctx: Ctx, admin: SandboxAdmin) =>
       ),
       // A bug must never crash the server or answer 200: it is API0500.
       Effect.catchAllCause((cause) =>
-        Effect.as(Effect.logError("sandbox request failed", cause), plainFailure("API0500", MessageCatalog.messages.API0500.text, SERVER_ERROR_STATUS))
+        Effect.as(
+          Effect.logError("sandbox request failed", cause),
+          plainFailure("API0500", MessageCatalog.messages.API0500.text, SERVER_ERROR_STATUS)
+        )
       )
     )
     return app

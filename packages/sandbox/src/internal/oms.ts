@@ -37,17 +37,32 @@ interface Caller {
 }
 
 /** APIKey header, APIToken query string, environment, allowance (API0206/0207/0204/0208). */
-const authenticate = (ctx: Ctx, environment: OrderManagement.Environment, apiKey: string | undefined, apiToken: string | null, now: number): Result<Caller> =>
+const authenticate = (
+  ctx: Ctx,
+  environment: OrderManagement.Environment,
+  apiKey: string | undefined,
+  apiToken: string | null,
+  now: number
+): Result<Caller> =>
   Either.gen(function*() {
     const info = OrderManagement.ENVIRONMENTS[environment]
     if (apiKey === undefined || apiKey.trim() === "") return yield* reject("API0206")
     const key = ctx.state.accounts.omsKeys.get(apiKey)
     if (key === undefined) return yield* reject("API0206")
     if (key.expired) return yield* reject("API0207")
-    if (key.tier !== info.tier) return yield* reject("API0204", "You are not authorized to this service: the key is for the other environment")
+    if (key.tier !== info.tier) {
+      return yield* reject("API0204", "You are not authorized to this service: the key is for the other environment")
+    }
     const customer = apiToken === null ? undefined : ctx.state.accounts.customerByToken(apiToken)
-    if (customer === undefined || customer.revoked) return yield* reject("API0204")
-    if (customer.country !== info.country) return yield* reject("API0204", "You are not authorized to this service: the account is not in this environment's country")
+    if (customer === undefined || customer.revoked) {
+      return yield* reject("API0204")
+    }
+    if (customer.country !== info.country) {
+      return yield* reject(
+        "API0204",
+        "You are not authorized to this service: the account is not in this environment's country"
+      )
+    }
     if (!ctx.state.accounts.countCall(apiKey, now)) return yield* reject("API0208")
     return { customer, environment, country: info.country }
   })
@@ -55,11 +70,15 @@ const authenticate = (ctx: Ctx, environment: OrderManagement.Environment, apiKey
 /** `customerAccountNo` must name the token's own, active account. */
 const checkAccount = (ctx: Ctx, caller: Caller, accountNo: string | undefined): Result<Customer> =>
   Either.gen(function*() {
-    if (accountNo === undefined || accountNo.trim() === "") return yield* reject("API0203", "Missing selection criteria: customerAccountNo")
+    if (accountNo === undefined || accountNo.trim() === "") {
+      return yield* reject("API0203", "Missing selection criteria: customerAccountNo")
+    }
     const account = ctx.state.accounts.customers.get(accountNo.trim())
     if (account === undefined) return yield* reject("API0202")
     if (!account.active) return yield* reject("API0244")
-    if (account.accountNo !== caller.customer.accountNo) return yield* reject("API0204", "You are not authorized to this service: the token does not act for this account")
+    if (account.accountNo !== caller.customer.accountNo) {
+      return yield* reject("API0204", "You are not authorized to this service: the token does not act for this account")
+    }
     return account
   })
 
@@ -67,7 +86,9 @@ const accountDetails = (ctx: Ctx, caller: Caller, query: URLSearchParams, now: n
   Either.gen(function*() {
     const account = yield* checkAccount(ctx, caller, query.get("customerAccountNo") ?? undefined)
     const submitDate = query.get("submitDate")
-    if (submitDate === null || submitDate === "") return yield* reject("API0203", "Missing selection criteria: submitDate")
+    if (submitDate === null || submitDate === "") {
+      return yield* reject("API0203", "Missing selection criteria: submitDate")
+    }
     const date = OrderManagement.parseYyyymmdd(submitDate)
     // A submit date must be a real yyyymmdd date no later than tomorrow on the sandbox clock.
     if (date === undefined || date.epochMillis > now + 86_400_000) return yield* reject("API0269")
@@ -79,7 +100,10 @@ const itemsWithQuantities = (body: Record<string, unknown>, field: string): Resu
     const items = body[field]
     if (Array.isArray(items)) {
       for (const item of items) {
-        if (typeof item === "object" && item !== null && nonPositiveQuantity((item as Record<string, unknown>)["quantity"])) return yield* reject("API0231")
+        if (
+          typeof item === "object" && item !== null &&
+          nonPositiveQuantity((item as Record<string, unknown>)["quantity"])
+        ) return yield* reject("API0231")
       }
     }
   })
@@ -89,9 +113,16 @@ const createOrder = (ctx: Ctx, caller: Caller, body: Record<string, unknown>, no
     yield* itemsWithQuantities(body, "orderLines")
     const request = yield* decodeWith(OrderManagement.CreateOrderRequest, body)
     const account = yield* checkAccount(ctx, caller, request.customerAccountNo)
-    if (account.poRequired && (request.customerPO === undefined || request.customerPO.trim() === "")) return yield* reject("API0259")
+    if (account.poRequired && (request.customerPO === undefined || request.customerPO.trim() === "")) {
+      return yield* reject("API0259")
+    }
     const allocations = yield* ctx.state.inventory.allocate(
-      request.orderLines.map((l) => ({ productID: l.productID, brandID: l.brandCode, quantity: l.quantity, warehouseCode: l.warehouseCode })),
+      request.orderLines.map((l) => ({
+        productID: l.productID,
+        brandID: l.brandCode,
+        quantity: l.quantity,
+        warehouseCode: l.warehouseCode
+      })),
       caller.country
     )
     let shippingAddress: Address | undefined
@@ -165,9 +196,13 @@ const priceAndAvailability = (ctx: Ctx, caller: Caller, body: Record<string, unk
 const orderNoOf = (query: URLSearchParams | Record<string, unknown>): Result<string> =>
   Either.gen(function*() {
     const raw = query instanceof URLSearchParams ? query.get("orderNo") : query["orderNo"]
-    if (raw === null || raw === undefined || raw === "") return yield* reject("API0203", "Missing selection criteria: orderNo")
+    if (raw === null || raw === undefined || raw === "") {
+      return yield* reject("API0203", "Missing selection criteria: orderNo")
+    }
     const orderNo = String(raw).trim()
-    if (!/^\d{1,10}$/.test(orderNo)) return yield* reject("API0230")
+    if (!/^\d{1,10}$/.test(orderNo)) {
+      return yield* reject("API0230")
+    }
     return orderNo
   })
 
@@ -186,9 +221,23 @@ const orderDetails = (ctx: Ctx, caller: Caller, query: URLSearchParams): Answer 
     return json(omsOrderBody(ctx.state, order, omsStatusId(order.state)))
   })
 
-const changeOrder = (ctx: Ctx, caller: Caller, body: Record<string, unknown>, change: "submit" | "open" | "delete", now: number): Answer =>
+const changeOrder = (
+  ctx: Ctx,
+  caller: Caller,
+  body: Record<string, unknown>,
+  change: "submit" | "open" | "delete",
+  now: number
+): Answer =>
   Either.gen(function*() {
-    const account = yield* checkAccount(ctx, caller, typeof body["customerAccountNo"] === "string" ? body["customerAccountNo"] : body["customerAccountNo"] === undefined ? undefined : String(body["customerAccountNo"]))
+    const account = yield* checkAccount(
+      ctx,
+      caller,
+      typeof body["customerAccountNo"] === "string"
+        ? body["customerAccountNo"]
+        : body["customerAccountNo"] === undefined
+        ? undefined
+        : String(body["customerAccountNo"])
+    )
     const order = yield* findOrder(ctx, account.accountNo, yield* orderNoOf(body))
     // What the order's status forbids is the protocol's OrderRules, applied by the orders aggregate.
     if (change === "submit") {
@@ -215,7 +264,10 @@ const invoiceDetails = (ctx: Ctx, caller: Caller, query: URLSearchParams, now: n
     const from = query.get("fromDate") ?? undefined
     const to = query.get("toDate") ?? undefined
     // The date rules are the protocol's (API0266, API0263, API0264, API0265, in that order).
-    const problem = OrderManagement.invoiceDateProblem({ fromDate: from, toDate: to }, OrderManagement.formatYyyymmdd(DateTime.unsafeMake(now)))
+    const problem = OrderManagement.invoiceDateProblem(
+      { fromDate: from, toDate: to },
+      OrderManagement.formatYyyymmdd(DateTime.unsafeMake(now))
+    )
     if (problem !== undefined) return yield* reject(problem.id)
     // Both dates are present and valid here: the rules above checked them.
     const fromDate = OrderManagement.parseYyyymmdd(from!)!
@@ -237,14 +289,25 @@ const productDetails = (ctx: Ctx, query: URLSearchParams): Answer =>
       const category = ctx.state.inventory.catalog.categories.find((c) => c.code === product.categoryID)
       return [
         { productID: product.productID, detail: { brand: brand.code, category: "", description: brand.warrantyHtml } },
-        { productID: product.productID, detail: { brand: brand.code, category: category?.name ?? product.categoryID, description: product.featuresHtml } }
+        {
+          productID: product.productID,
+          detail: {
+            brand: brand.code,
+            category: category?.name ?? product.categoryID,
+            description: product.featuresHtml
+          }
+        }
       ]
     }
     if (productID !== undefined) {
       if (brandCode === undefined) return yield* reject("API0203", "Missing selection criteria: brandCode")
-      if (!/^[A-Za-z0-9]{2,3}$/.test(brandCode)) return yield* reject("API0288", "Invalid API parameters: brandCode must be 2 to 3 characters")
+      if (!/^[A-Za-z0-9]{2,3}$/.test(brandCode)) {
+        return yield* reject("API0288", "Invalid API parameters: brandCode must be 2 to 3 characters")
+      }
       const product = ctx.state.inventory.findProduct(productID, brandCode)
-      if (product === undefined) return yield* reject("API0232")
+      if (product === undefined) {
+        return yield* reject("API0232")
+      }
       return json(productDetailsResponse(detailsOf(product)))
     }
     const searchText = get("searchText")
@@ -253,9 +316,14 @@ const productDetails = (ctx: Ctx, query: URLSearchParams): Answer =>
     const vin = get("vin")
     const plate = get("licensePlate")
     const plateState = get("licensePlateState")
-    if ([searchText, categoryCode, vehicleGroupId, vin, plate].every((v) => v === undefined)) return yield* reject("API0203")
+    if ([searchText, categoryCode, vehicleGroupId, vin, plate].every((v) => v === undefined)) {
+      return yield* reject("API0203")
+    }
     if (searchText !== undefined && searchText.length < 3) return yield* reject("API0304")
-    if (categoryCode !== undefined && !ctx.state.inventory.catalog.categories.some((c) => c.code === categoryCode.toUpperCase())) return yield* reject("API0303")
+    if (
+      categoryCode !== undefined &&
+      !ctx.state.inventory.catalog.categories.some((c) => c.code === categoryCode.toUpperCase())
+    ) return yield* reject("API0303")
     let vehicle
     if (vehicleGroupId !== undefined) {
       vehicle = ctx.state.inventory.vehicleByGroupId(vehicleGroupId)
@@ -263,7 +331,9 @@ const productDetails = (ctx: Ctx, query: URLSearchParams): Answer =>
     }
     if (vin !== undefined) {
       const problem = Vin.shapeProblem(vin.toUpperCase())
-      if (problem?.reason === "character") return yield* reject("API0267", `Invalid character for VIN at position ${problem.position}`)
+      if (problem?.reason === "character") {
+        return yield* reject("API0267", `Invalid character for VIN at position ${problem.position}`)
+      }
       vehicle = problem === undefined ? ctx.state.inventory.vehicleByVin(vin) : undefined
       if (vehicle === undefined) return yield* reject("API0261")
     }
@@ -282,7 +352,9 @@ const digitalAssets = (ctx: Ctx, query: URLSearchParams): Answer =>
   Either.gen(function*() {
     const productID = query.get("productID")
     const brandCode = query.get("brandCode")
-    if (productID === null || productID === "" || brandCode === null || brandCode === "") return yield* reject("API0203")
+    if (productID === null || productID === "" || brandCode === null || brandCode === "") {
+      return yield* reject("API0203")
+    }
     const product = ctx.state.inventory.findProduct(productID, brandCode)
     if (product === undefined) return yield* reject("API0232")
     const stem = `${product.brandCode.toLowerCase()}_${product.productID.toLowerCase()}`
@@ -303,11 +375,21 @@ export const handleOms = (
     const request = yield* HttpServerRequest.HttpServerRequest
     const now = yield* ctx.now
     if (!Schema.is(OrderManagement.Environment)(environment)) {
-      return yield* Effect.fail(new MessageFailure("API0288", `Invalid API parameters: unknown environment ${environment}`))
+      return yield* Effect.fail(
+        new MessageFailure("API0288", `Invalid API parameters: unknown environment ${environment}`)
+      )
     }
     const method = METHOD_OF.get(endpoint)
-    if (method === undefined) return yield* Effect.fail(new MessageFailure("API0288", `Invalid API parameters: unknown endpoint /${endpoint}`))
-    const caller = yield* authenticate(ctx, environment, request.headers["apikey"], url.searchParams.get("APIToken"), now)
+    if (method === undefined) {
+      return yield* Effect.fail(new MessageFailure("API0288", `Invalid API parameters: unknown endpoint /${endpoint}`))
+    }
+    const caller = yield* authenticate(
+      ctx,
+      environment,
+      request.headers["apikey"],
+      url.searchParams.get("APIToken"),
+      now
+    )
     if (request.method !== method) {
       return yield* Effect.fail(new MessageFailure("API0288", `Invalid API parameters: /${endpoint} takes ${method}`))
     }

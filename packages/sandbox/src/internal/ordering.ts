@@ -85,7 +85,11 @@ export const catalogView = (ctx: Ctx, session: Session, query: Record<string, st
       identifier = `VIN ${params.vin}`
     } else if (params.licensePlate !== undefined && params.licensePlateState !== undefined) {
       vehicle = ctx.state.inventory.vehicleByPlate(params.licensePlate, params.licensePlateState)
-      if (vehicle === undefined) return yield* refuse(`No record found for the license plate ${params.licensePlate} (${params.licensePlateState})`)
+      if (vehicle === undefined) {
+        return yield* refuse(
+          `No record found for the license plate ${params.licensePlate} (${params.licensePlateState})`
+        )
+      }
       identifier = `License plate ${params.licensePlate} (${params.licensePlateState})`
     } else if (params.baseVehicleID !== undefined) {
       vehicle = ctx.state.inventory.vehicleByBaseId(params.baseVehicleID)
@@ -94,7 +98,9 @@ export const catalogView = (ctx: Ctx, session: Session, query: Record<string, st
     }
     // Quotes exported after a vehicle search carry the vehicle's make.
     session.vehicleMakeId = vehicle?.makeId ?? 0
-    session.lastVehicle = vehicle === undefined ? undefined : { year: vehicle.year, make: vehicle.make, model: vehicle.model, identifier }
+    session.lastVehicle = vehicle === undefined
+      ? undefined
+      : { year: vehicle.year, make: vehicle.make, model: vehicle.model, identifier }
     const all = params.searchTerm !== undefined || vehicle !== undefined
       ? ctx.state.inventory.search(params.searchTerm, vehicle, Number.POSITIVE_INFINITY)
       : []
@@ -135,7 +141,11 @@ export const addToCart = (
     return cart
   })
 
-export const removeFromCart = (ctx: Ctx, session: Session, item: { readonly productID: string; readonly brandID: string }): PageResult<void> =>
+export const removeFromCart = (
+  ctx: Ctx,
+  session: Session,
+  item: { readonly productID: string; readonly brandID: string }
+): PageResult<void> =>
   Either.gen(function*() {
     const cart = cartOf(ctx, session)
     if (cart === undefined) return yield* refuse("The cart is empty")
@@ -155,11 +165,17 @@ export const startLaunch = (session: Session): void => {
 }
 
 /** The quote lines Export sends when the cart is empty: the priced parts of the last search, as shown. */
-export const emptyCartQuotes = (session: Session): ReadonlyArray<{ readonly product: Product; readonly quantity: number }> =>
-  session.lastSearch
+export const emptyCartQuotes = (
+  session: Session
+): ReadonlyArray<{ readonly product: Product; readonly quantity: number }> => session.lastSearch
 
 /** ShowOrder: opens an order of the account; an order in the cart becomes the session's cart. */
-export const openOrder = (ctx: Ctx, session: Session, orderId: string, referenceID: string | undefined): PageResult<StoredOrder> => {
+export const openOrder = (
+  ctx: Ctx,
+  session: Session,
+  orderId: string,
+  referenceID: string | undefined
+): PageResult<StoredOrder> => {
   const order = ctx.state.orders.get(orderId.trim())
   if (order === undefined || order.accountNo !== session.accountNo) return refuse(`Order ${orderId} not found`, 404)
   if (referenceID !== undefined) session.pageReferenceID = referenceID
@@ -173,7 +189,11 @@ export const openOrder = (ctx: Ctx, session: Session, orderId: string, reference
 const referenceOf = (session: Session) => session.pageReferenceID ?? session.referenceID ?? ""
 
 export const isVisible = (session: Session, button: ExportButton): boolean =>
-  button === "export" ? session.exportButtons.export : button === "exportAndSave" ? session.exportButtons.exportAndSave : true
+  button === "export"
+    ? session.exportButtons.export
+    : button === "exportAndSave"
+    ? session.exportButtons.exportAndSave
+    : true
 
 /** Presses an export button: webhooks go out in the background; the caller gets the redirect. */
 export interface Pressed {
@@ -184,7 +204,9 @@ export interface Pressed {
 
 export const press = (ctx: Ctx, session: Session, now: number, button: ExportButton): PageResult<Pressed> =>
   Either.gen(function*() {
-    if (!isVisible(session, button)) return yield* refuse(`The ${button} button is not shown for this session (exportButtons)`)
+    if (!isVisible(session, button)) {
+      return yield* refuse(`The ${button} button is not shown for this session (exportButtons)`)
+    }
     const cart = cartOf(ctx, session)
     const redirect = session.webhooks.callback
     const referenceID = referenceOf(session)
@@ -193,7 +215,9 @@ export const press = (ctx: Ctx, session: Session, now: number, button: ExportBut
       const items = cart !== undefined && cart.lines.length > 0
         ? cart.lines.map((l) => ({ product: l.product, quantity: l.quantity }))
         : session.lastSearch
-      if (items.length === 0) return yield* refuse("Nothing to export: search for products or add them to the cart first")
+      if (items.length === 0) {
+        return yield* refuse("Nothing to export: search for products or add them to the cart first")
+      }
       const quotes = items.map((i) => quoteLine(ctx.state, now, i.product, i.quantity, country, session.vehicleMakeId))
       // Handed over: a later launch of this session starts with an empty cart (`startLaunch`).
       if (cart !== undefined && cart.lines.length > 0) session.cartExported = true

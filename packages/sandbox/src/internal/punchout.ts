@@ -12,13 +12,22 @@ import { type Ctx, decodeWith, envelope, json, nonPositiveQuantity, readJsonObje
 import { reject, type Result } from "./domain/result.js"
 import { MessageFailure } from "./failure.js"
 import { MAX_QUOTES, SESSION_MILLIS, type Session } from "./state.js"
-import { orderResponse, quoteLine, quotesResponse, reserveOrderResponse, SERVER_VERSION, successStatus } from "./wire.js"
+import {
+  orderResponse,
+  quoteLine,
+  quotesResponse,
+  reserveOrderResponse,
+  SERVER_VERSION,
+  successStatus
+} from "./wire.js"
 
 const refused = { punchout: { url: "", expiration: 0 } }
 
 const CREDENTIAL_FIELDS = new Set(["apiKey", "apiToken", "accountNo", "username", "country"])
 
-export const handleCreate = (ctx: Ctx): Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest> =>
+export const handleCreate = (
+  ctx: Ctx
+): Effect.Effect<HttpServerResponse.HttpServerResponse, never, HttpServerRequest.HttpServerRequest> =>
   Effect.gen(function*() {
     const now = yield* ctx.now
     const httpRequest = yield* HttpServerRequest.HttpServerRequest
@@ -29,7 +38,9 @@ export const handleCreate = (ctx: Ctx): Effect.Effect<HttpServerResponse.HttpSer
     const referenceID = typeof body["referenceID"] === "string" ? body["referenceID"] : undefined
     const decoded = Schema.decodeUnknownEither(Punchout.CreateSessionRequest)(body, { errors: "all" })
     if (decoded._tag === "Left") {
-      const credentialProblem = [...CREDENTIAL_FIELDS].some((f) => typeof body[f] !== "string" || (body[f] as string).trim() === "") ||
+      const credentialProblem = [...CREDENTIAL_FIELDS].some((f) =>
+        typeof body[f] !== "string" || (body[f] as string).trim() === ""
+      ) ||
         !Values.isCountry(body["country"])
       if (credentialProblem) return yield* Effect.fail(new MessageFailure("UNAUTHORIZED"))
       yield* decodeWith(Punchout.CreateSessionRequest, body)
@@ -39,7 +50,8 @@ export const handleCreate = (ctx: Ctx): Effect.Effect<HttpServerResponse.HttpSer
     const session: Session = yield* Either.gen(function*() {
       const vendor = ctx.state.accounts.vendorKeys.get(Redacted.value(request.apiKey))
       const customer = ctx.state.accounts.customers.get(request.accountNo.trim())
-      const ok = vendor !== undefined && !vendor.expired && customer !== undefined && customer.active && !customer.revoked &&
+      const ok = vendor !== undefined && !vendor.expired && customer !== undefined && customer.active &&
+        !customer.revoked &&
         customer.apiToken === Redacted.value(request.apiToken) &&
         customer.username.toLowerCase() === request.username.trim().toLowerCase() &&
         customer.country === Values.countryCodeOf(request.country)
@@ -87,7 +99,9 @@ export const sessionOf = (ctx: Ctx, token: string | null, now: number): Session 
   const session = ctx.state.accounts.sessions.get(token)
   if (session === undefined || now >= session.expiresAt) return undefined
   const customer = ctx.state.accounts.customers.get(session.accountNo)
-  if (customer === undefined || customer.revoked || !customer.active || customer.apiToken !== session.apiToken) return undefined
+  if (customer === undefined || customer.revoked || !customer.active || customer.apiToken !== session.apiToken) {
+    return undefined
+  }
   return session
 }
 
@@ -104,18 +118,28 @@ const getProductQuotes = (ctx: Ctx, session: Session, body: Record<string, unkno
       if (product !== undefined && product.price === undefined) return yield* reject("API0243")
       products = product === undefined ? [] : [product]
     } else {
-      const exact = ctx.state.inventory.catalog.products.filter((p) => p.productID.toUpperCase() === request.productID.trim().toUpperCase())
+      const exact = ctx.state.inventory.catalog.products.filter((p) =>
+        p.productID.toUpperCase() === request.productID.trim().toUpperCase()
+      )
       products = exact.length > 0 ? exact : ctx.state.inventory.search(request.productID, undefined, MAX_QUOTES * 2)
       products = products.filter((p) => p.price !== undefined).slice(0, MAX_QUOTES)
     }
     session.lastSearch = products.map((product) => ({ product, quantity: request.quantity }))
-    return quotesResponse(products.map((p) => quoteLine(ctx.state, now, p, request.quantity, country)), request.referenceID)
+    return quotesResponse(
+      products.map((p) => quoteLine(ctx.state, now, p, request.quantity, country)),
+      request.referenceID
+    )
   })
 
 const createOrder = (ctx: Ctx, session: Session, body: Record<string, unknown>, now: number) =>
   Either.gen(function*() {
     if (nonPositiveQuantity(body["quantity"])) return yield* reject("API0231")
-    if (Array.isArray(body["quotes"]) && body["quotes"].some((q) => typeof q === "object" && q !== null && nonPositiveQuantity((q as Record<string, unknown>)["quantity"]))) {
+    if (
+      Array.isArray(body["quotes"]) &&
+      body["quotes"].some((q) =>
+        typeof q === "object" && q !== null && nonPositiveQuantity((q as Record<string, unknown>)["quantity"])
+      )
+    ) {
       return yield* reject("API0231")
     }
     const request = yield* decodeWith(Punchout.CreateOrderRequest, body)
@@ -137,10 +161,18 @@ const submitOrder = (ctx: Ctx, session: Session, body: Record<string, unknown>) 
 const reserveOrder = (ctx: Ctx, session: Session, body: Record<string, unknown>, now: number) =>
   Either.gen(function*() {
     const raw = body["orderID"]
-    if (raw === undefined || raw === null || raw === "") return yield* reject("API0203", "Missing selection criteria: orderID")
+    if (raw === undefined || raw === null || raw === "") {
+      return yield* reject("API0203", "Missing selection criteria: orderID")
+    }
     if (typeof raw !== "string" || !/^\d{1,8}$/.test(raw) || Number(raw) === 0) return yield* reject("API0230")
     const request = yield* decodeWith(Punchout.ReserveOrderRequest, body)
-    const order = yield* ctx.state.orders.reserveOrder(now, request.orderID, session.accountNo, request.comment, countryOfSession(ctx, session))
+    const order = yield* ctx.state.orders.reserveOrder(
+      now,
+      request.orderID,
+      session.accountNo,
+      request.comment,
+      countryOfSession(ctx, session)
+    )
     return reserveOrderResponse(order, request.referenceID ?? null)
   })
 
@@ -157,7 +189,9 @@ export const handleApiCommand = (
     )
     const referenceID = typeof body["referenceID"] === "string"
       ? body["referenceID"]
-      : typeof body["referenceId"] === "string" ? body["referenceId"] : undefined
+      : typeof body["referenceId"] === "string"
+      ? body["referenceId"]
+      : undefined
     const result: Result<unknown> = (() => {
       switch (command) {
         case "GetProductQuotes":
@@ -173,6 +207,8 @@ export const handleApiCommand = (
     return json(yield* Effect.mapError(result, (failure) => ({ failure, referenceID })))
   }).pipe(
     Effect.catchAll(({ failure, referenceID }) =>
-      Effect.succeed(envelope(failure, { referenceID, spelling: command === "ReserveOrder" ? "referenceId" : "referenceID" }))
+      Effect.succeed(
+        envelope(failure, { referenceID, spelling: command === "ReserveOrder" ? "referenceId" : "referenceID" })
+      )
     )
   )

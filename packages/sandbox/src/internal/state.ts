@@ -7,7 +7,15 @@ import { Faults } from "./domain/faults.js"
 import { Inventory, type OutOfStockPolicy } from "./domain/inventory.js"
 import { Orders } from "./domain/orders.js"
 
-export { type Address, type Customer, type OmsKey, type Session, SESSION_MILLIS, type StoredInvoice, zoneOfState } from "./domain/accounts.js"
+export {
+  type Address,
+  type Customer,
+  type OmsKey,
+  type Session,
+  SESSION_MILLIS,
+  type StoredInvoice,
+  zoneOfState
+} from "./domain/accounts.js"
 export type { Fault } from "./domain/faults.js"
 export {
   type Allocation,

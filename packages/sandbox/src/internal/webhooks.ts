@@ -66,21 +66,27 @@ export const makeDeliverer = (
   })
   return (event: "order" | "quote", url: string, body: unknown): Effect.Effect<void> => {
     const deliveryId = nextId++
-    const record = (attempt: number, entry: Omit<WebhookDelivery, "deliveryId" | "event" | "url" | "body" | "at" | "attempt">) =>
+    const record = (
+      attempt: number,
+      entry: Omit<WebhookDelivery, "deliveryId" | "event" | "url" | "body" | "at" | "attempt">
+    ) =>
       SubscriptionRef.update(log, (all) => [
         ...all,
         { deliveryId, event, url, body, attempt, at: new Date().toISOString(), ...entry }
       ])
     const once = (attempt: number) =>
       Effect.gen(function*() {
-        const response = yield* client.execute(HttpClientRequest.post(url).pipe(HttpClientRequest.bodyUnsafeJson(body))).pipe(
-          Effect.flatMap((r) => Effect.as(r.text.pipe(Effect.ignore), r.status)),
-          Effect.scoped,
-          Deadline.timeoutFail({ duration: timeout, onTimeout: () => "timeout" as const }),
-          Effect.either
-        )
+        const response = yield* client.execute(HttpClientRequest.post(url).pipe(HttpClientRequest.bodyUnsafeJson(body)))
+          .pipe(
+            Effect.flatMap((r) => Effect.as(r.text.pipe(Effect.ignore), r.status)),
+            Effect.scoped,
+            Deadline.timeoutFail({ duration: timeout, onTimeout: () => "timeout" as const }),
+            Effect.either
+          )
         if (response._tag === "Left") {
-          const error = response.left === "timeout" ? `timed out after ${Duration.format(timeout)}` : response.left.message
+          const error = response.left === "timeout"
+            ? `timed out after ${Duration.format(timeout)}`
+            : response.left.message
           yield* record(attempt, { status: undefined, error, ok: false })
           return yield* Effect.fail(error)
         }

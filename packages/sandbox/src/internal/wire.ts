@@ -2,7 +2,14 @@
 // writes exactly the shapes (and epoch units, status types) the protocol defines.
 import * as DateTime from "effect/DateTime"
 import * as Schema from "effect/Schema"
-import { Envelope, MessageCatalog, OrderManagement, OrderManagementApi, Punchout, type Values } from "@shoplink/protocol"
+import {
+  Envelope,
+  MessageCatalog,
+  OrderManagement,
+  OrderManagementApi,
+  Punchout,
+  type Values
+} from "@shoplink/protocol"
 import type { Product } from "./catalog.js"
 import { type MessageFailure, textOf } from "./failure.js"
 import { omsStatusId } from "./domain/orders.js"
@@ -45,7 +52,10 @@ export const errorEnvelope = (
 
 /** An envelope for any message ID, known to the catalogue or not (fault injection). */
 export const messageEnvelope = (id: string, text: string | undefined, httpStatus: number): Record<string, unknown> =>
-  encodeStatusEnvelope({ serverVersion: SERVER_VERSION, status: { code: httpStatus, message: { ID: id, text: text ?? "" } } })
+  encodeStatusEnvelope({
+    serverVersion: SERVER_VERSION,
+    status: { code: httpStatus, message: { ID: id, text: text ?? "" } }
+  })
 
 const encodePriceAndAvailability = Schema.encodeSync(OrderManagement.PriceAndAvailabilityResponse)
 const encodeDigitalAssets = Schema.encodeSync(OrderManagement.DigitalAssetsResponse)
@@ -68,8 +78,15 @@ const encodeProductDetails = Schema.encodeSync(OrderManagement.ProductDetailsRes
 export const productDetailsResponse = (
   rows: ReadonlyArray<{ readonly productID: string; readonly detail: OrderManagement.ProductMarketingDetail }>
 ): unknown => {
-  const encoded = encodeProductDetails({ serverVersion: SERVER_VERSION, status: successfulStatus, details: rows.map((r) => r.detail) })
-  return { ...encoded, details: (encoded.details ?? []).map((detail, i) => ({ productID: rows[i]!.productID, ...detail })) }
+  const encoded = encodeProductDetails({
+    serverVersion: SERVER_VERSION,
+    status: successfulStatus,
+    details: rows.map((r) => r.detail)
+  })
+  return {
+    ...encoded,
+    details: (encoded.details ?? []).map((detail, i) => ({ productID: rows[i]!.productID, ...detail }))
+  }
 }
 
 /** GetProductQuotes' answer. */
@@ -78,11 +95,21 @@ export const quotesResponse = (quotes: ReadonlyArray<Punchout.QuoteLine>, refere
 
 /** CreateOrder's and SubmitOrder's answer. */
 export const orderResponse = (order: StoredOrder, referenceID: string | undefined): unknown =>
-  encodeOrderResponse({ serverVersion: SERVER_VERSION, status: successStatus, ...referenceField(referenceID), order: orderType(order) })
+  encodeOrderResponse({
+    serverVersion: SERVER_VERSION,
+    status: successStatus,
+    ...referenceField(referenceID),
+    order: orderType(order)
+  })
 
 /** ReserveOrder's answer (`referenceId`, API0200). */
 export const reserveOrderResponse = (order: StoredOrder, referenceId: string | null): unknown =>
-  encodeReserveOrderResponse({ serverVersion: SERVER_VERSION, status: successfulStatus, referenceId, order: orderType(order) })
+  encodeReserveOrderResponse({
+    serverVersion: SERVER_VERSION,
+    status: successfulStatus,
+    referenceId,
+    order: orderType(order)
+  })
 
 /** The Export and Save button's answer. */
 export const exportAndSaveResponse = (orderID: string, referenceID: string | undefined): unknown =>
@@ -93,7 +120,8 @@ export const quoteWebhook = (referenceID: string, quotes: ReadonlyArray<Punchout
   encodeQuoteWebhook({ referenceID, quotes })
 
 /** The order webhook's body (status a number, per the webhook model). */
-export const orderWebhook = (referenceID: string, order: StoredOrder): unknown => encodeOrderWebhook({ referenceID, order: orderType(order) })
+export const orderWebhook = (referenceID: string, order: StoredOrder): unknown =>
+  encodeOrderWebhook({ referenceID, order: orderType(order) })
 
 const PUNCHOUT_STATUS: Record<StoredOrder["state"], { readonly code: string; readonly description: string }> = {
   cart: Punchout.ORDER_STATUS.inCart,
@@ -104,7 +132,6 @@ const PUNCHOUT_STATUS: Record<StoredOrder["state"], { readonly code: string; rea
   shippedPartial: Punchout.ORDER_STATUS.submitted,
   shippedComplete: Punchout.ORDER_STATUS.submitted
 }
-
 
 const lineType = (order: StoredOrder, line: StoredLine): Punchout.OrderLine => {
   const status = PUNCHOUT_STATUS[order.state]
@@ -214,7 +241,9 @@ const omsOrderFields = (state: SandboxState, order: StoredOrder, statusId: Messa
     comment: order.comment,
     orderDate: yyyymmdd(order.createdAt),
     orderTotal: Math.round(total * 100) / 100,
-    ...(order.shippingAddress === undefined ? {} : { shippingAddress: order.shippingAddress as OrderManagement.ShippingAddress })
+    ...(order.shippingAddress === undefined
+      ? {}
+      : { shippingAddress: order.shippingAddress as OrderManagement.ShippingAddress })
   }
   return {
     serverVersion: SERVER_VERSION,
@@ -235,7 +264,16 @@ export const createOrderResponse = (state: SandboxState, order: StoredOrder, cli
 
 const invoiceOf = (state: SandboxState, invoice: StoredInvoice): OrderManagement.Invoice => {
   const lines = invoice.lines.map((l, i) =>
-    omsLine(state, { product: l.product, quantity: l.quantity, warehouseCode: l.warehouseCode, orderByTime: 0, dispatchTime: 0, requestedProductId: "", quantityShipped: l.quantity, backOrdered: false }, i)
+    omsLine(state, {
+      product: l.product,
+      quantity: l.quantity,
+      warehouseCode: l.warehouseCode,
+      orderByTime: 0,
+      dispatchTime: 0,
+      requestedProductId: "",
+      quantityShipped: l.quantity,
+      backOrdered: false
+    }, i)
   )
   return {
     invoiceNo: invoice.invoiceNo,
@@ -252,7 +290,11 @@ const encodeDeleteOrder = Schema.encodeSync(OrderManagementApi.DeleteOrderRespon
 
 /** invoiceDetails' answer. */
 export const invoiceDetailsResponse = (state: SandboxState, invoices: ReadonlyArray<StoredInvoice>): unknown =>
-  encodeInvoiceDetails({ serverVersion: SERVER_VERSION, status: successfulStatus, invoices: invoices.map((i) => invoiceOf(state, i)) })
+  encodeInvoiceDetails({
+    serverVersion: SERVER_VERSION,
+    status: successfulStatus,
+    invoices: invoices.map((i) => invoiceOf(state, i))
+  })
 
 /** accountDetails' answer. */
 export const accountDetailsResponse = (account: Customer): unknown =>
@@ -269,4 +311,9 @@ export const accountDetailsResponse = (account: Customer): unknown =>
 
 /** deleteOrder's answer (a sandbox assumption). */
 export const deleteOrderResponse = (accountNo: string, orderNo: string): unknown =>
-  encodeDeleteOrder({ serverVersion: SERVER_VERSION, status: successfulStatus, customerAccountNo: Number(accountNo), orderHeader: { orderNo } })
+  encodeDeleteOrder({
+    serverVersion: SERVER_VERSION,
+    status: successfulStatus,
+    customerAccountNo: Number(accountNo),
+    orderHeader: { orderNo }
+  })

@@ -50,7 +50,6 @@ const collect = () => {
   }
 }
 
-
 /**
  * The parts of a repair order: `kept` (the ledger) for the kinds in `fromLedger`, the applied
  * `entries` (oldest first) for the others.
@@ -65,7 +64,9 @@ export const partsOf = (
     if (!fromLedger.has(line.kind)) continue
     if (line.kind === "quote") parts.quote(`ledger:${line.idempotencyKey}`, line)
     else {
-      const status = line.status === undefined ? line.statusDescription ?? "" : ServicePages.orderStatusText(line.status, line.statusDescription)
+      const status = line.status === undefined
+        ? line.statusDescription ?? ""
+        : ServicePages.orderStatusText(line.status, line.statusDescription)
       parts.order(line.orderID ?? "", status, `ledger:${line.idempotencyKey}`, line)
     }
   }
@@ -89,22 +90,34 @@ export const partsOf = (
 const table = (rows: ReadonlyArray<ShownLine>, testId: string, orderID?: string) =>
   html`<table><thead><tr>
 <th>Part number</th><th>Brand</th><th>Description</th><th>Qty</th><th>Cost</th><th>List</th><th>Core</th></tr></thead><tbody>
-${rows.map((p) => html`<tr data-testid="${testId}"${orderID === undefined ? "" : html` data-order-id="${orderID}"`}><td>${p.productID}</td><td>${p.brandID}</td><td>${p.description}</td>
+${
+    rows.map((p) =>
+      html`<tr data-testid="${testId}"${
+        orderID === undefined ? "" : html` data-order-id="${orderID}"`
+      }><td>${p.productID}</td><td>${p.brandID}</td><td>${p.description}</td>
 ${ServicePages.amountCells(p)}</tr>
-`)}</tbody></table>`
+`
+    )
+  }</tbody></table>`
 
 /** The section: a note on where the parts are, the quoted parts, then each distributor order. */
 export const partsSection = (view: PartsView, note: string | undefined, partsPageUrl: string | undefined): Html.Html =>
   html`${note === undefined ? "" : html`<p class="muted" data-testid="parts-note">${note}</p>`}
-${partsPageUrl === undefined ? "" : html`<p><a data-testid="parts-page-link" href="${partsPageUrl}">Parts page (with CSV download)</a></p>`}
+${
+    partsPageUrl === undefined
+      ? ""
+      : html`<p><a data-testid="parts-page-link" href="${partsPageUrl}">Parts page (with CSV download)</a></p>`
+  }
 <h2>Quoted parts</h2>
 ${view.quoted.length === 0 ? html`<p class="muted">None yet.</p>` : table(view.quoted, "quoted-line")}
 <h2>Distributor orders</h2>
 ${
-    view.orders.length === 0 ? html`<p class="muted">None yet.</p>` : view.orders.map((o) =>
-      html`<h3 data-testid="distributor-order" data-order-id="${o.orderID}">
+    view.orders.length === 0 ?
+      html`<p class="muted">None yet.</p>` :
+      view.orders.map((o) =>
+        html`<h3 data-testid="distributor-order" data-order-id="${o.orderID}">
 Order ${o.orderID} <span class="badge" data-testid="order-status">${o.status}</span></h3>
 ${table(o.lines, "ordered-line", o.orderID)}
 `
-    )
+      )
   }`

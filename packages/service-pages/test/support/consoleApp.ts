@@ -17,12 +17,40 @@ const cheap = { N: 1024, r: 8, p: 1 }
 export const quoteBody = (productID = "51515") =>
   JSON.stringify({
     referenceID: "ro_a",
-    quotes: [{ acaPartTerminologyID: 5340, productID, brandID: "WIX", categoryID: "FLT", productDesc: "Oil Filter <b>", orderByTime: 1763769600000, dispatchTime: 1763773200000, quantityAvail: 12, quantityReq: 2, price: 6.49, listPrice: 9.99, corePrice: 0, weight: 0.8, quality: "", makeId: 0, subtotal: 12.98 }]
+    quotes: [{
+      acaPartTerminologyID: 5340,
+      productID,
+      brandID: "WIX",
+      categoryID: "FLT",
+      productDesc: "Oil Filter <b>",
+      orderByTime: 1763769600000,
+      dispatchTime: 1763773200000,
+      quantityAvail: 12,
+      quantityReq: 2,
+      price: 6.49,
+      listPrice: 9.99,
+      corePrice: 0,
+      weight: 0.8,
+      quality: "",
+      makeId: 0,
+      subtotal: 12.98
+    }]
   })
 
 const users = Effect.promise(async () => [
-  { email: "olga@ops.example", name: "Olga", shopId: "shop_a", role: "operator" as const, passwordHash: await SignIn.hashPassword(PASSWORD, { cost: cheap }) },
-  { email: "ava@example.com", name: "Ava", shopId: "shop_a", passwordHash: await SignIn.hashPassword(PASSWORD, { cost: cheap }) }
+  {
+    email: "olga@ops.example",
+    name: "Olga",
+    shopId: "shop_a",
+    role: "operator" as const,
+    passwordHash: await SignIn.hashPassword(PASSWORD, { cost: cheap })
+  },
+  {
+    email: "ava@example.com",
+    name: "Ava",
+    shopId: "shop_a",
+    passwordHash: await SignIn.hashPassword(PASSWORD, { cost: cheap })
+  }
 ])
 
 export const startConsoleApp = (database: string, options: { readonly sessions?: SignIn.SessionOptions } = {}) =>

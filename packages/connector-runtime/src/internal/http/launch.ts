@@ -86,10 +86,13 @@ export const launchHandlers = (deps: {
 
   // A parts link is refused here before anything is launched.
   const byLink = Effect.gen(function*() {
-    const forbidden = HttpServerResponse.text("Forbidden: this launch link is not valid (it may have expired). Open the repair order again.", {
-      status: 403,
-      headers: noStore
-    })
+    const forbidden = HttpServerResponse.text(
+      "Forbidden: this launch link is not valid (it may have expired). Open the repair order again.",
+      {
+        status: 403,
+        headers: noStore
+      }
+    )
     const grant = yield* checkLink(links, yield* query, "launch")
     if (grant === undefined) return forbidden
     if (Either.isLeft(grant)) {

@@ -21,5 +21,8 @@ export const metricsHandler = (apiKeys: ApiKeys.Operations) =>
       yield* Effect.logWarning("metrics refused").pipe(Effect.annotateLogs({ reason: verified.left.message }))
       return unauthorized()
     }
-    return HttpServerResponse.text(yield* prometheus, { contentType: "text/plain; version=0.0.4; charset=utf-8", headers: noStore })
+    return HttpServerResponse.text(yield* prometheus, {
+      contentType: "text/plain; version=0.0.4; charset=utf-8",
+      headers: noStore
+    })
   })

@@ -39,11 +39,16 @@ export const partsHandler = (deps: {
     } else {
       const grant = yield* checkLink(deps.links, params, "parts")
       if (grant === undefined || Either.isLeft(grant)) {
-        if (grant !== undefined) yield* Effect.logWarning("parts link refused").pipe(Effect.annotateLogs({ reason: grant.left.reason }))
-        return HttpServerResponse.text("Forbidden: this link is not valid (it may have expired). Open the repair order again.", {
-          status: 403,
-          headers: noStore
-        })
+        if (grant !== undefined) {
+          yield* Effect.logWarning("parts link refused").pipe(Effect.annotateLogs({ reason: grant.left.reason }))
+        }
+        return HttpServerResponse.text(
+          "Forbidden: this link is not valid (it may have expired). Open the repair order again.",
+          {
+            status: 403,
+            headers: noStore
+          }
+        )
       }
       ref = { shopId: grant.right.shopId, repairOrderId: grant.right.repairOrderId }
     }
@@ -57,13 +62,17 @@ export const partsHandler = (deps: {
         contentType: "text/csv; charset=utf-8",
         headers: {
           ...noStore,
-          "content-disposition": `attachment; filename="parts-${ref.repairOrderId.replace(/[^A-Za-z0-9._-]/g, "_")}.csv"`
+          "content-disposition": `attachment; filename="parts-${
+            ref.repairOrderId.replace(/[^A-Za-z0-9._-]/g, "_")
+          }.csv"`
         }
       })
     }
     // The CSV link carries the page's own credentials (a signed link's parameters) along.
-    const csvHref = `${Routes.path("partsCsv", deps.basePath)}?${new URLSearchParams(
-      Object.entries(params).flatMap(([k, v]): Array<[string, string]> => typeof v === "string" ? [[k, v]] : [])
-    ).toString()}`
+    const csvHref = `${Routes.path("partsCsv", deps.basePath)}?${
+      new URLSearchParams(
+        Object.entries(params).flatMap(([k, v]): Array<[string, string]> => typeof v === "string" ? [[k, v]] : [])
+      ).toString()
+    }`
     return Html.page(renderPartsPage(ref, lines.right, csvHref))
   }).pipe(Effect.withSpan("ConnectorRuntime.parts", { attributes: { format } }))

@@ -30,9 +30,12 @@ export interface LinkSettings {
 
 /** The request's signed link checked for `purpose`, or `undefined` when links are off. */
 export const checkLink = (links: LinkSettings, params: Query, purpose: LaunchLinks.Purpose) =>
-  Effect.map(Clock.currentTimeMillis, (now) =>
-    links.secrets.length === 0 ? undefined : LaunchLinks.verify(links.secrets, params, {
-      purpose,
-      nowSeconds: Math.floor(now / 1000),
-      maxLifetimeSeconds: links.maxLifetimeSeconds
-    }))
+  Effect.map(
+    Clock.currentTimeMillis,
+    (now) =>
+      links.secrets.length === 0 ? undefined : LaunchLinks.verify(links.secrets, params, {
+        purpose,
+        nowSeconds: Math.floor(now / 1000),
+        maxLifetimeSeconds: links.maxLifetimeSeconds
+      })
+  )

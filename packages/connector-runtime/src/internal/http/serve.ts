@@ -31,9 +31,11 @@ import { rootPaths } from "../routes.js"
 
 /** Tells `serve` that the app it serves routes requests to `router`: only then does the lean handler go in front. */
 export const announcing = <E, R>(router: HttpRouter.HttpRouter<E, R>): HttpRouter.HttpRouter<E, R> =>
-  router.pipe(HttpRouter.use((route) =>
-    Effect.zipRight(Effect.flatMap(FiberRef.get(publicRouteProbe), (probe) => Effect.sync(() => probe?.())), route)
-  ))
+  router.pipe(
+    HttpRouter.use((route) =>
+      Effect.zipRight(Effect.flatMap(FiberRef.get(publicRouteProbe), (probe) => Effect.sync(() => probe?.())), route)
+    )
+  )
 
 /** `serve` for the webhook routes under `base`, written to `inbox` with keys from `registry`. */
 export const makeServe = (
@@ -57,13 +59,18 @@ export const makeServe = (
             Effect.flatMap(HttpServerError.causeResponse(cause), ([response, rest]) =>
               Cause.isEmpty(rest) || Cause.isInterruptedOnly(rest)
                 ? Effect.succeed(response)
-                : (response.status >= 500 ? Effect.logError : Effect.logDebug)("request failed", scrub(Cause.pretty(rest))).pipe(
+                : (response.status >= 500 ? Effect.logError : Effect.logDebug)(
+                  "request failed",
+                  scrub(Cause.pretty(rest))
+                ).pipe(
                   Effect.annotateLogs({ method: request.method, path, status: response.status }),
                   Effect.as(response)
                 ))
           )
         )
-        if (rootPaths.has(request.url.split("?")[0]!)) return Effect.withTracerEnabled(answered, false)
+        if (rootPaths.has(request.url.split("?")[0]!)) {
+          return Effect.withTracerEnabled(answered, false)
+        }
         return Effect.useSpan(`http.server ${request.method}`, {
           kind: "server",
           captureStackTrace: false,
@@ -73,8 +80,10 @@ export const makeServe = (
             onSome: (parent) => ({ parent })
           })
         }, (span) =>
-          Effect.tap(Effect.withParentSpan(answered, span), (response) => span.attribute("http.response.status_code", response.status)))
-      }))
+          Effect.tap(Effect.withParentSpan(answered, span), (response) =>
+            span.attribute("http.response.status_code", response.status)))
+      })
+    )
     return yield* server.serve(traced(app)).pipe(
       Effect.locally(HttpMiddleware.currentTracerDisabledWhen, () => true),
       Effect.locally(Headers.currentRedactedNames, ["authorization", "cookie", "set-cookie", "location", "x-api-key"])

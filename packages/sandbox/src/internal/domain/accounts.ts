@@ -11,10 +11,22 @@ export const SESSION_MILLIS = 12 * HOUR
 // IANA zones of the states and provinces the sandbox's addresses and customers use; the pages show
 // times in the shop's zone (from its default shipping address) next to UTC.
 const ZONE_BY_STATE: Record<string, string> = {
-  TX: "America/Chicago", IL: "America/Chicago", GA: "America/New_York", NY: "America/New_York",
-  FL: "America/New_York", MI: "America/Detroit", OH: "America/New_York", PA: "America/New_York",
-  CA: "America/Los_Angeles", WA: "America/Los_Angeles", CO: "America/Denver", AZ: "America/Phoenix",
-  ON: "America/Toronto", QC: "America/Toronto", BC: "America/Vancouver", AB: "America/Edmonton"
+  TX: "America/Chicago",
+  IL: "America/Chicago",
+  GA: "America/New_York",
+  NY: "America/New_York",
+  FL: "America/New_York",
+  MI: "America/Detroit",
+  OH: "America/New_York",
+  PA: "America/New_York",
+  CA: "America/Los_Angeles",
+  WA: "America/Los_Angeles",
+  CO: "America/Denver",
+  AZ: "America/Phoenix",
+  ON: "America/Toronto",
+  QC: "America/Toronto",
+  BC: "America/Vancouver",
+  AB: "America/Edmonton"
 }
 
 /** The time zone of a shop in a state or province (its country's main zone when unknown). */
@@ -67,7 +79,12 @@ export interface Session {
   /** makeId of the vehicle of the last catalog search (0 without one). */
   vehicleMakeId: number
   /** The vehicle the catalog page last showed, and by which identifier (the admin API reads it). */
-  lastVehicle: { readonly year: number; readonly make: string; readonly model: string; readonly identifier: string | undefined } | undefined
+  lastVehicle: {
+    readonly year: number
+    readonly make: string
+    readonly model: string
+    readonly identifier: string | undefined
+  } | undefined
   /** The order the ordering pages use as the cart. */
   cartOrderId: string | undefined
   /**
@@ -84,7 +101,9 @@ export interface StoredInvoice {
   readonly accountNo: string
   readonly date: number
   readonly orderNo: string
-  readonly lines: ReadonlyArray<{ readonly product: Product; readonly quantity: number; readonly warehouseCode: string }>
+  readonly lines: ReadonlyArray<
+    { readonly product: Product; readonly quantity: number; readonly warehouseCode: string }
+  >
 }
 
 export class Accounts {
@@ -103,14 +122,35 @@ export class Accounts {
     this.omsKeys.set(SANDBOX_CREDENTIALS.oms.testApiKey, { tier: "test", expired: false })
     this.omsKeys.set(SANDBOX_CREDENTIALS.oms.prodApiKey, { tier: "production", expired: false })
     const address = (name: string, a: DirectoryAddress): Address => ({
-      name, addressLine1: a.addressLine1, addressLine2: "", city: a.city, state: a.state,
-      zipCode: a.country === "US" ? `${a.zip}-${a.plus4}` : `${a.zip} ${a.plus4}`, country: a.country,
-      phoneNumber: "5125550100", emailAddress: ""
+      name,
+      addressLine1: a.addressLine1,
+      addressLine2: "",
+      city: a.city,
+      state: a.state,
+      zipCode: a.country === "US" ? `${a.zip}-${a.plus4}` : `${a.zip} ${a.plus4}`,
+      country: a.country,
+      phoneNumber: "5125550100",
+      emailAddress: ""
     })
     const [austin, dallas, , , toronto] = inventory.catalog.addresses
-    this.addCustomer({ ...SANDBOX_CREDENTIALS.customers.us, name: "Main Street Auto", poRequired: false, defaultShippingAddress: address("Main Street Auto", austin!) })
-    this.addCustomer({ ...SANDBOX_CREDENTIALS.customers.ca, name: "Northern Garage", poRequired: false, defaultShippingAddress: address("Northern Garage", toronto!) })
-    this.addCustomer({ ...SANDBOX_PO_REQUIRED_CUSTOMER, name: "Fleet Works", poRequired: true, defaultShippingAddress: address("Fleet Works", dallas!) })
+    this.addCustomer({
+      ...SANDBOX_CREDENTIALS.customers.us,
+      name: "Main Street Auto",
+      poRequired: false,
+      defaultShippingAddress: address("Main Street Auto", austin!)
+    })
+    this.addCustomer({
+      ...SANDBOX_CREDENTIALS.customers.ca,
+      name: "Northern Garage",
+      poRequired: false,
+      defaultShippingAddress: address("Northern Garage", toronto!)
+    })
+    this.addCustomer({
+      ...SANDBOX_PO_REQUIRED_CUSTOMER,
+      name: "Fleet Works",
+      poRequired: true,
+      defaultShippingAddress: address("Fleet Works", dallas!)
+    })
     this.seedInvoices(startedAt)
   }
 
@@ -126,12 +166,25 @@ export class Accounts {
   }): Customer {
     const first = [...this.customers.values()].find((x) => x.country === c.country)
     const defaultShippingAddress = c.defaultShippingAddress ?? first?.defaultShippingAddress ?? {
-      name: c.name ?? c.accountNo, addressLine1: "100 MAIN ST", addressLine2: "", city: "AUSTIN", state: "TX",
-      zipCode: "78701-3120", country: "US", phoneNumber: "5125550100", emailAddress: ""
+      name: c.name ?? c.accountNo,
+      addressLine1: "100 MAIN ST",
+      addressLine2: "",
+      city: "AUSTIN",
+      state: "TX",
+      zipCode: "78701-3120",
+      country: "US",
+      phoneNumber: "5125550100",
+      emailAddress: ""
     }
     const customer: Customer = {
-      accountNo: c.accountNo, username: c.username, apiToken: c.apiToken, country: c.country,
-      name: c.name ?? `Account ${c.accountNo}`, poRequired: c.poRequired ?? false, active: true, revoked: false,
+      accountNo: c.accountNo,
+      username: c.username,
+      apiToken: c.apiToken,
+      country: c.country,
+      name: c.name ?? `Account ${c.accountNo}`,
+      poRequired: c.poRequired ?? false,
+      active: true,
+      revoked: false,
       defaultShippingAddress,
       timeZone: c.timeZone ?? zoneOfState(defaultShippingAddress.state, c.country)
     }
@@ -167,10 +220,17 @@ export class Accounts {
       for (let k = 1; k <= 12; k++) {
         const date = startOfDay(startedAt) - k * 5 * DAY
         const lines = [0, 1, 2].slice(0, 1 + (k % 3)).map((j) => ({
-          product: products[(k * 3 + j) % products.length]!, quantity: 1 + ((k + j) % 4),
+          product: products[(k * 3 + j) % products.length]!,
+          quantity: 1 + ((k + j) % 4),
           warehouseCode: this.inventory.warehousesOf(customer.country)[j % 3]!.code
         }))
-        this.invoices.push({ invoiceNo: String(n++), accountNo: customer.accountNo, date, orderNo: String(4_000_000 + n), lines })
+        this.invoices.push({
+          invoiceNo: String(n++),
+          accountNo: customer.accountNo,
+          date,
+          orderNo: String(4_000_000 + n),
+          lines
+        })
       }
     }
   }
@@ -184,5 +244,4 @@ export class Accounts {
     const limit = this.allowances.get(apiKey)
     return limit === undefined || used <= limit
   }
-
 }

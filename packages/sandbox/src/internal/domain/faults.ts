@@ -39,7 +39,8 @@ export class Faults {
   takeEndpointFault(endpoint: string): Fault | undefined {
     if (this.armed.length === 0) return undefined
     const armed = this.armed.find((f) =>
-      f.kind !== "orderLocked" && f.kind !== "orderInUse" && (f.endpoint === "*" || f.endpoint.toLowerCase() === endpoint.toLowerCase()) && f.remaining > 0
+      f.kind !== "orderLocked" && f.kind !== "orderInUse" &&
+      (f.endpoint === "*" || f.endpoint.toLowerCase() === endpoint.toLowerCase()) && f.remaining > 0
     )
     if (armed === undefined) return undefined
     armed.remaining--
@@ -49,7 +50,9 @@ export class Faults {
 
   /** Consumes an armed order fault (locked / in use) for an order: API0258 / API0273. */
   checkOrder(orderID: string): Result<void> {
-    const armed = this.armed.find((f) => (f.kind === "orderLocked" || f.kind === "orderInUse") && f.orderID === orderID && f.remaining > 0)
+    const armed = this.armed.find((f) =>
+      (f.kind === "orderLocked" || f.kind === "orderInUse") && f.orderID === orderID && f.remaining > 0
+    )
     if (armed === undefined) return Either.void
     armed.remaining--
     this.armed = this.armed.filter((f) => f.remaining > 0)

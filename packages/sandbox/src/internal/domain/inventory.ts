@@ -82,7 +82,8 @@ export class Inventory {
   findProduct(productID: string, brandID: string | undefined): Product | undefined {
     const id = productID.trim().toUpperCase()
     return this.catalog.products.find((p) =>
-      p.productID.toUpperCase() === id && (brandID === undefined || p.brandCode.toUpperCase() === brandID.trim().toUpperCase())
+      p.productID.toUpperCase() === id &&
+      (brandID === undefined || p.brandCode.toUpperCase() === brandID.trim().toUpperCase())
     )
   }
 
@@ -120,7 +121,9 @@ export class Inventory {
       if (words.length > 0) {
         const brand = this.brandOf(p)
         const category = this.catalog.categories.find((c) => c.code === p.categoryID)
-        const haystack = `${p.productID} ${p.description} ${this.terminologyOf(p).name} ${category?.name ?? ""} ${p.categoryID}`.toLowerCase()
+        const haystack = `${p.productID} ${p.description} ${this.terminologyOf(p).name} ${
+          category?.name ?? ""
+        } ${p.categoryID}`.toLowerCase()
         // A brand matches by its code or a whole word of its name, so "filter" does not pick WIX Filters' batteries.
         const brandWords = new Set([brand.code, ...brand.name.split(/\s+/)].map((w) => w.toLowerCase()))
         if (!words.every((w) => haystack.includes(w.replace(/s$/, "")) || brandWords.has(w))) continue
@@ -171,9 +174,20 @@ export class Inventory {
    * When a quote or order line for `quantity` would leave and by when it must be ordered: from the
    * warehouse that would fill it, a week later when it would be back-ordered.
    */
-  timingOf(now: number, product: Product, country: Values.CountryCode, quantity: number): { readonly warehouse: Warehouse; readonly orderByTime: number; readonly dispatchTime: number; readonly backOrder: boolean } {
+  timingOf(
+    now: number,
+    product: Product,
+    country: Values.CountryCode,
+    quantity: number
+  ): {
+    readonly warehouse: Warehouse
+    readonly orderByTime: number
+    readonly dispatchTime: number
+    readonly backOrder: boolean
+  } {
     const warehouse = this.bestWarehouse(product, country, quantity)
-    const backOrder = this.outOfStock === "backOrder" && product.stocked && this.stockAt(product, warehouse.code) < quantity
+    const backOrder = this.outOfStock === "backOrder" && product.stocked &&
+      this.stockAt(product, warehouse.code) < quantity
     return {
       warehouse,
       orderByTime: orderByTimeAt(now, warehouse),
@@ -189,7 +203,14 @@ export class Inventory {
    * `backOrder`: then the line is accepted as back-ordered). Nothing is mutated.
    */
   allocate(
-    items: ReadonlyArray<{ readonly productID: string; readonly brandID: string; readonly quantity: number; readonly warehouseCode?: string | undefined }>,
+    items: ReadonlyArray<
+      {
+        readonly productID: string
+        readonly brandID: string
+        readonly quantity: number
+        readonly warehouseCode?: string | undefined
+      }
+    >,
     country: Values.CountryCode
   ): Result<ReadonlyArray<Allocation>> {
     if (items.length === 0) return reject("API0203")
@@ -206,7 +227,9 @@ export class Inventory {
       let warehouse: Warehouse
       if (item.warehouseCode !== undefined) {
         const w = this.warehousesOf(country).find((x) => x.code === item.warehouseCode!.toUpperCase())
-        if (w === undefined) return reject("API0288", `Invalid API parameters: unknown warehouseCode ${item.warehouseCode}`)
+        if (w === undefined) {
+          return reject("API0288", `Invalid API parameters: unknown warehouseCode ${item.warehouseCode}`)
+        }
         warehouse = w
       } else {
         warehouse = this.bestWarehouse(p, country, item.quantity)
@@ -218,7 +241,13 @@ export class Inventory {
       const backOrder = left < item.quantity
       if (backOrder && this.outOfStock === "refuse") return reject("API0234")
       taken.set(lineKey, (taken.get(lineKey) ?? 0) + item.quantity)
-      out.push({ product: p, quantity: item.quantity, warehouse, requestedProductId: item.productID === p.productID ? "" : item.productID, backOrder })
+      out.push({
+        product: p,
+        quantity: item.quantity,
+        warehouse,
+        requestedProductId: item.productID === p.productID ? "" : item.productID,
+        backOrder
+      })
     }
     return Either.right(out)
   }
@@ -226,10 +255,14 @@ export class Inventory {
   /** Order lines for allocations made now. */
   linesOf(now: number, allocations: ReadonlyArray<Allocation>): Array<StoredLine> {
     return allocations.map((a) => ({
-      product: a.product, warehouseCode: a.warehouse.code, quantity: a.quantity,
+      product: a.product,
+      warehouseCode: a.warehouse.code,
+      quantity: a.quantity,
       orderByTime: orderByTimeAt(now, a.warehouse),
       dispatchTime: dispatchTimeAt(now, a.warehouse) + (a.backOrder ? BACK_ORDER_MILLIS : 0),
-      requestedProductId: a.requestedProductId, quantityShipped: 0, backOrdered: a.backOrder
+      requestedProductId: a.requestedProductId,
+      quantityShipped: 0,
+      backOrdered: a.backOrder
     }))
   }
 
@@ -239,9 +272,13 @@ export class Inventory {
    * Validates a drop-ship address against the directory: an exact match (ZIP or ZIP+4) passes;
    * a known street with a wrong city or ZIP gets a recommendation; anything else fails without one.
    */
-  validateAddress(address: Address): { readonly ok: true } | { readonly ok: false; readonly recommended: Address | undefined } {
+  validateAddress(
+    address: Address
+  ): { readonly ok: true } | { readonly ok: false; readonly recommended: Address | undefined } {
     const street = normalizeStreet(address.addressLine1)
-    const entry = this.catalog.addresses.find((a) => a.addressLine1 === street && a.state === address.state.toUpperCase())
+    const entry = this.catalog.addresses.find((a) =>
+      a.addressLine1 === street && a.state === address.state.toUpperCase()
+    )
     if (entry === undefined) return { ok: false, recommended: undefined }
     const zip = address.zipCode.toUpperCase().replace(/\s+/g, " ").trim()
     const zipOk = entry.country === "US"
@@ -260,5 +297,4 @@ export class Inventory {
       }
     }
   }
-
 }

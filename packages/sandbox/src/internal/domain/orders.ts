@@ -28,7 +28,13 @@ export type OrderState =
   | "shippedComplete"
 
 export const ORDER_STATES: ReadonlyArray<OrderState> = [
-  "cart", "expired", "saved", "submitted", "processing", "shippedPartial", "shippedComplete"
+  "cart",
+  "expired",
+  "saved",
+  "submitted",
+  "processing",
+  "shippedPartial",
+  "shippedComplete"
 ]
 
 /**
@@ -91,7 +97,11 @@ export class Orders {
   private nextPunchoutOrder = 10_000_001
   private nextOmsOrder = 5_000_001
 
-  constructor(private readonly inventory: Inventory, private readonly accounts: Accounts, private readonly faults: Faults) {}
+  constructor(
+    private readonly inventory: Inventory,
+    private readonly accounts: Accounts,
+    private readonly faults: Faults
+  ) {}
 
   get(orderID: string): StoredOrder | undefined {
     return this.byId.get(orderID)
@@ -120,12 +130,26 @@ export class Orders {
 
   // ---------------------------------------------------------------- orders
 
-  createCartOrder(now: number, accountNo: string, allocations: ReadonlyArray<Allocation>, comment: string): StoredOrder {
+  createCartOrder(
+    now: number,
+    accountNo: string,
+    allocations: ReadonlyArray<Allocation>,
+    comment: string
+  ): StoredOrder {
     const lines = this.inventory.linesOf(now, allocations)
     this.inventory.hold(lines)
     const order: StoredOrder = {
-      orderID: String(this.nextPunchoutOrder++), accountNo, origin: "punchout", createdAt: now, lines, comment,
-      customerPO: "", state: "cart", expiresAt: this.expiryOf(now, lines), holdsStock: true, shippingAddress: undefined
+      orderID: String(this.nextPunchoutOrder++),
+      accountNo,
+      origin: "punchout",
+      createdAt: now,
+      lines,
+      comment,
+      customerPO: "",
+      state: "cart",
+      expiresAt: this.expiryOf(now, lines),
+      holdsStock: true,
+      shippingAddress: undefined
     }
     this.byId.set(order.orderID, order)
     return order
@@ -134,9 +158,14 @@ export class Orders {
   /** Adds items to an order in the cart (the ordering pages), merging a repeated product. */
   addToCart(now: number, order: StoredOrder, item: CartItem, country: Values.CountryCode): Result<void> {
     const existing = order.lines.find((l) =>
-      l.product.productID.toUpperCase() === item.productID.toUpperCase() && l.product.brandCode.toUpperCase() === item.brandID.toUpperCase()
+      l.product.productID.toUpperCase() === item.productID.toUpperCase() &&
+      l.product.brandCode.toUpperCase() === item.brandID.toUpperCase()
     )
-    const others = order.lines.filter((l) => l !== existing).map((l) => ({ productID: l.product.productID, brandID: l.product.brandCode, quantity: l.quantity }))
+    const others = order.lines.filter((l) => l !== existing).map((l) => ({
+      productID: l.product.productID,
+      brandID: l.product.brandCode,
+      quantity: l.quantity
+    }))
     const merged = { ...item, quantity: item.quantity + (existing?.quantity ?? 0) }
     // Allocated with the order's own stock back on the shelf; on failure the order keeps its lines and stock.
     this.releaseStock(order)
@@ -152,7 +181,8 @@ export class Orders {
   /** Removes a product from an order in the cart, returning its stock. */
   removeFromCart(order: StoredOrder, productID: string, brandID: string): Result<void> {
     const line = order.lines.find((l) =>
-      l.product.productID.toUpperCase() === productID.toUpperCase() && l.product.brandCode.toUpperCase() === brandID.toUpperCase()
+      l.product.productID.toUpperCase() === productID.toUpperCase() &&
+      l.product.brandCode.toUpperCase() === brandID.toUpperCase()
     )
     if (line === undefined) return reject("API0270")
     if (order.holdsStock) this.inventory.release([line])
@@ -174,19 +204,30 @@ export class Orders {
       yield* this.faults.checkOrder(order.orderID)
       if (order.state === "expired") {
         // Spec: items must be reallocated (ReserveOrder) before submitting.
-        return yield* reject("API0234", "Quantity requested is not available: the order expired, reserve it again (ReserveOrder)")
+        return yield* reject(
+          "API0234",
+          "Quantity requested is not available: the order expired, reserve it again (ReserveOrder)"
+        )
       }
       yield* refusal("submit", order)
       if (order.lines.length === 0) return yield* reject("API0203")
       const customer = this.accounts.customers.get(accountNo)
-      if (customer?.poRequired === true && order.comment.trim() === "" && order.customerPO.trim() === "") return yield* reject("API0250")
+      if (customer?.poRequired === true && order.comment.trim() === "" && order.customerPO.trim() === "") {
+        return yield* reject("API0250")
+      }
       order.state = "submitted"
       order.expiresAt = undefined
       return order
     })
   }
 
-  reserveOrder(now: number, orderID: string, accountNo: string, comment: string | undefined, country: Values.CountryCode): Result<StoredOrder> {
+  reserveOrder(
+    now: number,
+    orderID: string,
+    accountNo: string,
+    comment: string | undefined,
+    country: Values.CountryCode
+  ): Result<StoredOrder> {
     return Either.gen(this, function*() {
       const order = yield* this.orderOf(orderID, accountNo)
       yield* this.faults.checkOrder(order.orderID)
@@ -194,7 +235,11 @@ export class Orders {
       const wasHolding = order.holdsStock
       this.releaseStock(order)
       const allocations = this.inventory.allocate(
-        order.lines.map((l) => ({ productID: l.product.productID, brandID: l.product.brandCode, quantity: l.quantity })),
+        order.lines.map((l) => ({
+          productID: l.product.productID,
+          brandID: l.product.brandCode,
+          quantity: l.quantity
+        })),
         country
       )
       if (Either.isLeft(allocations)) {
@@ -218,15 +263,28 @@ export class Orders {
     now: number,
     accountNo: string,
     allocations: ReadonlyArray<Allocation>,
-    options: { readonly submit: boolean; readonly customerPO: string; readonly comment: string; readonly shippingAddress: Address | undefined }
+    options: {
+      readonly submit: boolean
+      readonly customerPO: string
+      readonly comment: string
+      readonly shippingAddress: Address | undefined
+    }
   ): StoredOrder {
     const lines = this.inventory.linesOf(now, allocations)
     // A saved order holds no stock: its items may become unavailable until it is opened again.
     if (options.submit) this.inventory.hold(lines)
     const order: StoredOrder = {
-      orderID: String(this.nextOmsOrder++), accountNo, origin: "oms", createdAt: now, lines, comment: options.comment,
-      customerPO: options.customerPO, state: options.submit ? "submitted" : "saved", expiresAt: undefined,
-      holdsStock: options.submit, shippingAddress: options.shippingAddress
+      orderID: String(this.nextOmsOrder++),
+      accountNo,
+      origin: "oms",
+      createdAt: now,
+      lines,
+      comment: options.comment,
+      customerPO: options.customerPO,
+      state: options.submit ? "submitted" : "saved",
+      expiresAt: undefined,
+      holdsStock: options.submit,
+      shippingAddress: options.shippingAddress
     }
     this.byId.set(order.orderID, order)
     return order
@@ -263,10 +321,9 @@ export class Orders {
     const order = this.byId.get(orderID)
     if (order === undefined) return undefined
     order.state = state
-    if (state === "shippedComplete") for (const l of order.lines) l.quantityShipped = l.quantity
-    if (state === "shippedPartial") for (const l of order.lines) l.quantityShipped = Math.ceil(l.quantity / 2)
+    if (state === "shippedComplete") { for (const l of order.lines) l.quantityShipped = l.quantity }
+    if (state === "shippedPartial") { for (const l of order.lines) l.quantityShipped = Math.ceil(l.quantity / 2) }
     if (state !== "cart") order.expiresAt = undefined
     return order
   }
-
 }

@@ -49,7 +49,9 @@ export const API_KEY_SECRET = "apiKey"
 // applyOrder is still called to record the distributor order when you declare recordPurchaseOrder.
 // Declare listRepairOrders once `listRepairOrders` below lists the shop's open repair orders,
 // newest first (what a service's repair-order page shows).
-const CAPABILITIES: ReadonlyArray<ShopSystem.Capability> = ShopSystem.ALL_CAPABILITIES.filter((c) => c !== "listRepairOrders")
+const CAPABILITIES: ReadonlyArray<ShopSystem.Capability> = ShopSystem.ALL_CAPABILITIES.filter((c) =>
+  c !== "listRepairOrders"
+)
 
 const make = Effect.gen(function*() {
   const { baseUrl } = yield* __Name__Config
@@ -60,10 +62,15 @@ const make = Effect.gen(function*() {
   // so the delivery is dead-lettered and replayed once the shop is onboarded with its key.
   const connect = (shopId: string, operation: string) =>
     credentials.secret(shopId, API_KEY_SECRET).pipe(
-      Effect.mapError((error) => new ShopSystem.ShopSystemError({ operation, reason: error.message, retryable: false })),
+      Effect.mapError((error) =>
+        new ShopSystem.ShopSystemError({ operation, reason: error.message, retryable: false })
+      ),
       // TODO: build (or reuse, keyed by shop) your __title__ API client here: @effect/platform
       // HttpClient, `baseUrl`, and the Redacted key as the auth header (never logged).
-      Effect.map((apiKey): { readonly baseUrl: string; readonly apiKey: Redacted.Redacted<string> } => ({ baseUrl, apiKey }))
+      Effect.map((apiKey): { readonly baseUrl: string; readonly apiKey: Redacted.Redacted<string> } => ({
+        baseUrl,
+        apiKey
+      }))
     )
 
   return ShopSystem.ShopSystem.of({
@@ -105,10 +112,11 @@ const make = Effect.gen(function*() {
  *
  * @since 0.1.0
  */
-export const layer: Layer.Layer<ShopSystem.ShopSystem, never, __Name__Config | SmsCredentials.SmsCredentials> = Layer.effect(
-  ShopSystem.ShopSystem,
-  make
-)
+export const layer: Layer.Layer<ShopSystem.ShopSystem, never, __Name__Config | SmsCredentials.SmsCredentials> = Layer
+  .effect(
+    ShopSystem.ShopSystem,
+    make
+  )
 
 /**
  * The __title__ connector.
@@ -119,9 +127,10 @@ export const layer: Layer.Layer<ShopSystem.ShopSystem, never, __Name__Config | S
  *
  * @since 0.1.0
  */
-export const connector: Connector.Connector<never, __Name__Config | SmsCredentials.SmsCredentials> = Connector.defineConnector({
-  id: "__name__",
-  name: "__title__",
-  capabilities: CAPABILITIES,
-  layer
-})
+export const connector: Connector.Connector<never, __Name__Config | SmsCredentials.SmsCredentials> = Connector
+  .defineConnector({
+    id: "__name__",
+    name: "__title__",
+    capabilities: CAPABILITIES,
+    layer
+  })

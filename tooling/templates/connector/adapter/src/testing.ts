@@ -44,8 +44,11 @@ export interface FakeRepairOrder {
  *
  * @since 0.1.0
  */
-export interface FakeLine
-  extends Pick<ShopSystem.PartLine, "productID" | "brandID" | "description" | "quantity" | "costCents" | "listCents" | "coreCents">
+export interface FakeLine extends
+  Pick<
+    ShopSystem.PartLine,
+    "productID" | "brandID" | "description" | "quantity" | "costCents" | "listCents" | "coreCents"
+  >
 {
   readonly key: string
   readonly kind: "quoted" | "ordered"
@@ -120,7 +123,9 @@ const listen = async (apiKey: string) => {
       if (!authorized(request, apiKey)) return { status: 401, body: { error: "unauthorized" } }
       if (request.method !== "GET" && failing.count > 0) {
         failing.count--
-        return failing.retryable ? { status: 503, body: { error: "unavailable" } } : { status: 422, body: { error: "refused" } }
+        return failing.retryable
+          ? { status: 503, body: { error: "unavailable" } }
+          : { status: 422, body: { error: "refused" } }
       }
       return { context: store }
     },
@@ -160,8 +165,12 @@ const listen = async (apiKey: string) => {
  *
  * @since 0.1.0
  */
-export const startFake__Name__ = (options: { readonly apiKey?: string } = {}): Effect.Effect<Fake__Name__, never, Scope.Scope> =>
+export const startFake__Name__ = (
+  options: { readonly apiKey?: string } = {}
+): Effect.Effect<Fake__Name__, never, Scope.Scope> =>
   Effect.map(
-    Effect.acquireRelease(Effect.promise(() => listen(options.apiKey ?? FAKE___NAME___API_KEY)), (running) => Effect.promise(running.close)),
-    (running) => running.fake
+    Effect.acquireRelease(Effect.promise(() => listen(options.apiKey ?? FAKE___NAME___API_KEY)), (running) =>
+      Effect.promise(running.close)),
+    (running) =>
+      running.fake
   )

@@ -20,7 +20,8 @@ export const harness: ConformanceHarness.ConformanceSms<__Name__Connector.__Name
         identifier: ro.identifier,
         id: fake.addRepairOrder({ number: ro.number, customerName: ro.customer.name, vehicle: ro.vehicle })
       }))
-      const idOf = (identifier: ConformanceHarness.VehicleIdentifier) => seeded.find((ro) => ro.identifier === identifier)?.id ?? "missing"
+      const idOf = (identifier: ConformanceHarness.VehicleIdentifier) =>
+        seeded.find((ro) => ro.identifier === identifier)?.id ?? "missing"
       return {
         layer: Layer.succeed(__Name__Connector.__Name__Config, { baseUrl: fake.url }),
         smsSecrets: { [__Name__Connector.API_KEY_SECRET]: Redacted.make(fake.apiKey) },

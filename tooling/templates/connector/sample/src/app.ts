@@ -30,5 +30,8 @@ export const sms: ServiceMain.Main<{ readonly baseUrl: string }>["sms"] = {
 }
 
 /** Starts the service in the current Scope (the demo). */
-export const startApp = (settings: ServiceApp.Settings, baseUrl: string): Effect.Effect<ServiceApp.RunningApp, ServiceApp.StartFailed, Scope.Scope> =>
+export const startApp = (
+  settings: ServiceApp.Settings,
+  baseUrl: string
+): Effect.Effect<ServiceApp.RunningApp, ServiceApp.StartFailed, Scope.Scope> =>
   ServiceApp.make(connector({ baseUrl }), settings)

@@ -29,7 +29,10 @@ Transcript.run(Effect.gen(function*() {
 
   yield* heading("Quote: oil filters in the cart, Export")
   const token = catalog.searchParams.get("token") ?? ""
-  const found = yield* sandbox.admin.driver.search(token, { vin: catalog.searchParams.get("vin") ?? "", searchTerm: "oil filter" })
+  const found = yield* sandbox.admin.driver.search(token, {
+    vin: catalog.searchParams.get("vin") ?? "",
+    searchTerm: "oil filter"
+  })
   const part = found.results.find((r) => r.price !== undefined && r.available > 0)
   if (part === undefined) return yield* Effect.fail(new Error("the catalog has no oil filter in stock"))
   yield* sandbox.admin.driver.addToCart(token, { productID: part.productID, brandID: part.brandID, quantity: 2 })
@@ -37,12 +40,19 @@ Transcript.run(Effect.gen(function*() {
   // The quote webhook reaches the service; its worker writes the lines through the adapter. (An
   // adapter without writeQuotedParts leaves them to the runtime: read runtime.parts.list instead.)
   const lines = yield* Effect.sync(() => fake.lines(ro.id)).pipe(
-    Effect.filterOrFail((lines) => lines.length > 0, () => new Error(`no lines on repair order ${ro.number} in the fake __title__ (is applyQuote written?)`)),
+    Effect.filterOrFail(
+      (lines) => lines.length > 0,
+      () => new Error(`no lines on repair order ${ro.number} in the fake __title__ (is applyQuote written?)`)
+    ),
     Effect.retry(Schedule.spaced("200 millis").pipe(Schedule.upTo("30 seconds")))
   )
   yield* detail(`on repair order ${ro.number} in __title__:`)
   for (const l of lines) {
-    yield* detail(`  ${l.kind}: ${l.quantity} × ${l.brandID} ${l.productID} ${l.description}  cost ${dollars(l.costCents)}  list ${dollars(l.listCents)}`)
+    yield* detail(
+      `  ${l.kind}: ${l.quantity} × ${l.brandID} ${l.productID} ${l.description}  cost ${dollars(l.costCents)}  list ${
+        dollars(l.listCents)
+      }`
+    )
   }
   yield* transcript.line(`\nDone in ${transcript.elapsed()}.`)
 }))

@@ -19,11 +19,21 @@ export const startEmbedded = () =>
     // Repair orders on vehicles the sandbox's catalog knows: one found by VIN, one by plate.
     const [ford, camry] = SANDBOX_FIXTURES.vehicles
     const repairOrders = [
-      { number: "1042", customerName: "Dana Reyes", vehicle: { vin: ford?.vin, year: ford?.year, make: ford?.make, model: ford?.model } },
+      {
+        number: "1042",
+        customerName: "Dana Reyes",
+        vehicle: { vin: ford?.vin, year: ford?.year, make: ford?.make, model: ford?.model }
+      },
       {
         number: "1043",
         customerName: "Sam Okafor",
-        vehicle: { licensePlate: camry?.licensePlate, licensePlateState: camry?.licensePlateState, year: camry?.year, make: camry?.make, model: camry?.model }
+        vehicle: {
+          licensePlate: camry?.licensePlate,
+          licensePlateState: camry?.licensePlateState,
+          year: camry?.year,
+          make: camry?.make,
+          model: camry?.model
+        }
       }
     ].map((ro) => ({ ...ro, id: fake.addRepairOrder(ro) }))
     const { us } = sandbox.credentials.customers
@@ -32,13 +42,27 @@ export const startEmbedded = () =>
       punchoutBaseUrl: sandbox.url,
       vendorApiKey: Redacted.make(sandbox.credentials.vendorApiKey),
       // The sandbox's Order Management API: order webhooks are verified with it.
-      orderManagement: { environment: "US_QUA", testBaseUrl: sandbox.url, apiKey: Redacted.make(sandbox.credentials.oms.testApiKey) },
+      orderManagement: {
+        environment: "US_QUA",
+        testBaseUrl: sandbox.url,
+        apiKey: Redacted.make(sandbox.credentials.oms.testApiKey)
+      },
       // A key ring made for the run: the embedded default's database is thrown away at exit.
       secretKeys: Redacted.make(SecretBox.generateKey("embedded")),
-      users: [{ email: user.email, name: user.name, shopId: SHOP.id, passwordHash: yield* Effect.promise(() => SignIn.hashPassword(user.password)) }],
+      users: [{
+        email: user.email,
+        name: user.name,
+        shopId: SHOP.id,
+        passwordHash: yield* Effect.promise(() => SignIn.hashPassword(user.password))
+      }],
       shops: [{
         ...SHOP,
-        distributor: { accountNo: us.accountNo, username: us.username, country: "US", apiToken: Redacted.make(us.apiToken) },
+        distributor: {
+          accountNo: us.accountNo,
+          username: us.username,
+          country: "US",
+          apiToken: Redacted.make(us.apiToken)
+        },
         sms: { [__Name__Connector.API_KEY_SECRET]: Redacted.make(fake.apiKey) }
       }]
     } satisfies ServiceMain.Embedded<unknown>["settings"]
@@ -46,7 +70,10 @@ export const startEmbedded = () =>
   })
 
 /** A service on loopback (a free port) over the embedded default, storing in the SQLite file `database`. */
-export const loopbackSettings = (settings: Effect.Effect.Success<ReturnType<typeof startEmbedded>>["settings"], database: string): ServiceApp.Settings => ({
+export const loopbackSettings = (
+  settings: Effect.Effect.Success<ReturnType<typeof startEmbedded>>["settings"],
+  database: string
+): ServiceApp.Settings => ({
   ...settings,
   port: 0,
   host: "127.0.0.1",
