@@ -43,7 +43,10 @@ const anchor = []
 for (let round = 0; round < ROUNDS + 1; round++) {
   const s = await timeToAnswer([main], { PORT: "0", SHOPLINK_LOG_LEVEL: "warning" })
   const a = await timeToAnswer(["-e", bare], {})
-  if (round > 0) (sample.push(s), anchor.push(a))
+  if (round > 0) {
+    sample.push(s)
+    anchor.push(a)
+  }
 }
 const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]
 const ms = median(sample)

@@ -75,7 +75,13 @@ export type Order = typeof Order.Type
  * @example
  * import { Schema } from "effect"
  * import { Resources } from "@shoplink/adapter-shopmonkey"
- * Schema.decodeUnknownSync(Resources.Vehicle)({ id: "veh_1", vin: "1FTEW1E50KFA12345", year: 2019, make: "Ford", model: "F-150" })
+ * Schema.decodeUnknownSync(Resources.Vehicle)({
+ *   id: "veh_1",
+ *   vin: "1FTEW1E50KFA12345",
+ *   year: 2019,
+ *   make: "Ford",
+ *   model: "F-150"
+ * })
  *
  * @since 0.1.0
  */
@@ -106,7 +112,12 @@ export type Vehicle = typeof Vehicle.Type
  * @example
  * import { Schema } from "effect"
  * import { Resources } from "@shoplink/adapter-shopmonkey"
- * Schema.decodeUnknownSync(Resources.Customer)({ id: "cus_1", firstName: "Dana", lastName: "Reyes", companyName: null })
+ * Schema.decodeUnknownSync(Resources.Customer)({
+ *   id: "cus_1",
+ *   firstName: "Dana",
+ *   lastName: "Reyes",
+ *   companyName: null
+ * })
  *
  * @since 0.1.0
  */
@@ -222,7 +233,11 @@ export type Vendor = typeof Vendor.Type
  *
  * @example
  * import type { Resources } from "@shoplink/adapter-shopmonkey"
- * const body: Resources.CreateService = { name: "Parts quote (distributor)", note: "", metadata: { shoplinkService: "quote" } }
+ * const body: Resources.CreateService = {
+ *   name: "Parts quote (distributor)",
+ *   note: "",
+ *   metadata: { shoplinkService: "quote" }
+ * }
  *
  * @since 0.1.0
  */

@@ -304,9 +304,10 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
  * import { FetchHttpClient } from "@effect/platform"
  * import { Layer, Redacted } from "effect"
  * import { ShopmonkeyClient } from "@shoplink/adapter-shopmonkey"
- * const live = ShopmonkeyClient.layer({ apiKey: Redacted.make("key"), baseUrl: ShopmonkeyClient.SANDBOX_BASE_URL }).pipe(
- *   Layer.provide(FetchHttpClient.layer)
- * )
+ * const live = ShopmonkeyClient.layer({
+ *   apiKey: Redacted.make("key"),
+ *   baseUrl: ShopmonkeyClient.SANDBOX_BASE_URL
+ * }).pipe(Layer.provide(FetchHttpClient.layer))
  *
  * @since 0.1.0
  */

@@ -593,7 +593,10 @@ export const startFakeTekmetric = (
  *
  * @example
  * import type { ConformanceSeed } from "@shoplink/adapter-tekmetric/testing"
- * const seed: ConformanceSeed = { shopId: "shop_1", repairOrders: [{ number: "1042", customer: { name: "Dana Reyes" }, vehicle: { vin: "1FTEW1E56KFA12345" } }] }
+ * const seed: ConformanceSeed = {
+ *   shopId: "shop_1",
+ *   repairOrders: [{ number: "1042", customer: { name: "Dana Reyes" }, vehicle: { vin: "1FTEW1E56KFA12345" } }]
+ * }
  *
  * @since 0.1.0
  */
@@ -630,7 +633,11 @@ const CONFORMANCE_CLIENT: FakeClient = {
  * import { runConnectorConformance } from "@shoplink/connector-testkit"
  * import { TekmetricConnector } from "@shoplink/adapter-tekmetric"
  * import { conformanceHarness } from "@shoplink/adapter-tekmetric/testing"
- * runConnectorConformance({ connector: TekmetricConnector.connector, sms: conformanceHarness, vehicleIdentifiers: ["vin", "licensePlate"] })
+ * runConnectorConformance({
+ *   connector: TekmetricConnector.connector,
+ *   sms: conformanceHarness,
+ *   vehicleIdentifiers: ["vin", "licensePlate"]
+ * })
  *
  * @since 0.1.0
  */

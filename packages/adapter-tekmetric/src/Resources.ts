@@ -65,7 +65,15 @@ export type RepairOrder = typeof RepairOrder.Type
  *
  * @example
  * import type { Resources } from "@shoplink/adapter-tekmetric"
- * const vehicle: Resources.Vehicle = { id: 9, vin: "1FTFW1E50KFA12345", licensePlate: "8ABC123", state: "CA", year: 2019, make: "Ford", model: "F-150" }
+ * const vehicle: Resources.Vehicle = {
+ *   id: 9,
+ *   vin: "1FTFW1E50KFA12345",
+ *   licensePlate: "8ABC123",
+ *   state: "CA",
+ *   year: 2019,
+ *   make: "Ford",
+ *   model: "F-150"
+ * }
  *
  * @since 0.1.0
  */

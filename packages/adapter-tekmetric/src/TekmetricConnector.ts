@@ -127,7 +127,9 @@ export const purchaseOrderLine = (
  *
  * @example
  * import { TekmetricConnector } from "@shoplink/adapter-tekmetric"
- * TekmetricConnector.recordedOrders("Parts order 10423: Order submitted (status 3), via Shoplink [shoplink-order:10423]")
+ * TekmetricConnector.recordedOrders(
+ *   "Parts order 10423: Order submitted (status 3), via Shoplink [shoplink-order:10423]"
+ * )
  * // [{ orderID: "10423", status: "3" }]
  *
  * @since 0.1.0
@@ -347,7 +349,9 @@ const make = Effect.gen(function*() {
  * const shopSystem = TekmetricConnector.layer.pipe(
  *   Layer.provide(Layer.succeed(TekmetricConnector.TekmetricConfig, { baseUrl: "https://sandbox.tekmetric.com" })),
  *   Layer.provide(FetchHttpClient.layer),
- *   Layer.provide(SmsCredentials.layerStatic({ shop_1: { clientId: Redacted.make("id"), clientSecret: Redacted.make("secret") } }))
+ *   Layer.provide(
+ *     SmsCredentials.layerStatic({ shop_1: { clientId: Redacted.make("id"), clientSecret: Redacted.make("secret") } })
+ *   )
  * )
  *
  * @since 0.1.0

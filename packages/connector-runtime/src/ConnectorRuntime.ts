@@ -286,7 +286,10 @@ export const layer = <E, R>(
  *   smsVendorName: Config.string("SHOPLINK_SMS_VENDOR_NAME"),
  *   storage: Storage.config("SHOPLINK_DATABASE_URL"),
  *   secretKeys: Config.redacted("SHOPLINK_SECRET_KEYS"),
- *   punchout: Config.all({ baseUrl: Config.string("SHOPLINK_PUNCHOUT_BASE_URL"), vendorApiKey: Config.redacted("SHOPLINK_VENDOR_API_KEY") })
+ *   punchout: Config.all({
+ *     baseUrl: Config.string("SHOPLINK_PUNCHOUT_BASE_URL"),
+ *     vendorApiKey: Config.redacted("SHOPLINK_VENDOR_API_KEY")
+ *   })
  * })
  *
  * @since 0.1.0

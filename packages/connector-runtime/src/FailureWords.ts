@@ -30,7 +30,9 @@ export type FailureKind =
  *
  * @example
  * import { FailureWords } from "@shoplink/connector-runtime"
- * const words: FailureWords.FailureWords = FailureWords.describeFailure("Shopmonkey createPart (POST /v3/part) failed: HTTP 503")
+ * const words: FailureWords.FailureWords = FailureWords.describeFailure(
+ *   "Shopmonkey createPart (POST /v3/part) failed: HTTP 503"
+ * )
  *
  * @since 0.1.0
  */

@@ -46,7 +46,12 @@ import { type InboxEntry, type InboxError, WebhookInbox } from "./WebhookInbox.j
  *
  * @example
  * import { InboxWorker } from "@shoplink/connector-runtime"
- * const write = InboxWorker.writeOf({ kind: "quote", shopId: "shop_1", repairOrderId: "ro_1", body: '{"referenceID":"1042","quotes":[]}' })
+ * const write = InboxWorker.writeOf({
+ *   kind: "quote",
+ *   shopId: "shop_1",
+ *   repairOrderId: "ro_1",
+ *   body: '{"referenceID":"1042","quotes":[]}'
+ * })
  * write?.kind // "quote"
  *
  * @since 0.1.0
@@ -71,7 +76,12 @@ export type { DeliveryWrite }
  *
  * @example
  * import type { InboxWorker } from "@shoplink/connector-runtime"
- * const options: InboxWorker.Options = { concurrency: 16, operationTimeout: "10 seconds", maxAttempts: 5, baseDelay: "2 seconds" }
+ * const options: InboxWorker.Options = {
+ *   concurrency: 16,
+ *   operationTimeout: "10 seconds",
+ *   maxAttempts: 5,
+ *   baseDelay: "2 seconds"
+ * }
  *
  * @since 0.1.0
  */
@@ -260,7 +270,8 @@ const applyEntry = (
       })
     if (Either.isLeft(decoded)) return { error: `stored body does not decode: ${decoded.left}`, retryable: false }
     const { keep, lines, operation, orderID, write } = decoded.right
-    // Nothing to write or keep for an SMS that cannot take these lines and a runtime without a ledger: done, not failed.
+    // Nothing to write or keep for an SMS that cannot take these lines and a runtime without a ledger:
+    // done, not failed.
     if (write === undefined && (keep === undefined || Option.isNone(keep))) return "applied" as const
     const verifier = yield* Effect.serviceOption(OrderVerifier)
     if (orderID !== undefined && Option.isSome(verifier)) {
@@ -489,7 +500,9 @@ const leaseBook = (inbox: WebhookInbox["Type"]) => {
  * @example
  * import { Effect } from "effect"
  * import { InboxWorker } from "@shoplink/connector-runtime"
- * const drain = InboxWorker.processDue({ maxAttempts: 3 }).pipe(Effect.repeat({ until: (r) => r.applied + r.retrying + r.dead === 0 }))
+ * const drain = InboxWorker.processDue({ maxAttempts: 3 }).pipe(
+ *   Effect.repeat({ until: (r) => r.applied + r.retrying + r.dead === 0 })
+ * )
  *
  * @since 0.1.0
  */

@@ -102,7 +102,11 @@ const mac = (secret: Redacted.Redacted<string>, purpose: Purpose, grant: Grant) 
  * @example
  * import { Redacted } from "effect"
  * import { LaunchLinks } from "@shoplink/connector-runtime"
- * const query = LaunchLinks.sign(Redacted.make("link-secret"), { shopId: "shop_1", repairOrderId: "ro_8f2", expiresAt: 1767225600 }, "launch")
+ * const query = LaunchLinks.sign(
+ *   Redacted.make("link-secret"),
+ *   { shopId: "shop_1", repairOrderId: "ro_8f2", expiresAt: 1767225600 },
+ *   "launch"
+ * )
  * // "shop=shop_1&ro=ro_8f2&exp=1767225600&sig=…"
  *
  * @since 0.1.0
@@ -146,9 +150,14 @@ export const url = (
  * import { Either, Redacted } from "effect"
  * import { LaunchLinks } from "@shoplink/connector-runtime"
  * const secret = Redacted.make("link-secret")
- * const query = Object.fromEntries(new URLSearchParams(LaunchLinks.sign(secret, { shopId: "shop_1", repairOrderId: "ro_1", expiresAt: 2000 }, "parts")))
- * Either.isRight(LaunchLinks.verify([secret], query, { purpose: "parts", nowSeconds: 1000, maxLifetimeSeconds: 3600 })) // true
- * Either.isRight(LaunchLinks.verify([secret], query, { purpose: "launch", nowSeconds: 1000, maxLifetimeSeconds: 3600 })) // false
+ * const query = Object.fromEntries(
+ *   new URLSearchParams(
+ *     LaunchLinks.sign(secret, { shopId: "shop_1", repairOrderId: "ro_1", expiresAt: 2000 }, "parts")
+ *   )
+ * )
+ * const at = { nowSeconds: 1000, maxLifetimeSeconds: 3600 }
+ * Either.isRight(LaunchLinks.verify([secret], query, { ...at, purpose: "parts" })) // true
+ * Either.isRight(LaunchLinks.verify([secret], query, { ...at, purpose: "launch" })) // false
  *
  * @since 0.1.0
  */

@@ -124,7 +124,8 @@ export interface Operations {
  * @example
  * import { Effect } from "effect"
  * import { LaunchRegistry } from "@shoplink/connector-runtime"
- * const shopOf = (key: string) => Effect.flatMap(LaunchRegistry.LaunchRegistry, (r) => r.resolve(key)).pipe(Effect.map((l) => l.shopId))
+ * const shopOf = (key: string) =>
+ *   Effect.flatMap(LaunchRegistry.LaunchRegistry, (r) => r.resolve(key)).pipe(Effect.map((l) => l.shopId))
  *
  * @since 0.1.0
  */

@@ -194,7 +194,9 @@ const isTerminal = () => (globalThis as { process?: { stdout?: { isTTY?: boolean
  * @example
  * import { Effect } from "effect"
  * import { Logging } from "@shoplink/connector-runtime"
- * const program = Effect.logInfo("started").pipe(Effect.provide(Logging.layerLogger({ format: "json", level: "info" })))
+ * const program = Effect.logInfo("started").pipe(
+ *   Effect.provide(Logging.layerLogger({ format: "json", level: "info" }))
+ * )
  *
  * @since 0.1.0
  */

@@ -44,7 +44,9 @@ export interface Options {
  * import { Layer } from "effect"
  * import { UndiciHttpClient } from "@shoplink/http-node"
  * import { Observability } from "@shoplink/connector-runtime"
- * const observability = Observability.layer({ logFormat: "json", logLevel: "info" }).pipe(Layer.provide(UndiciHttpClient.layer))
+ * const observability = Observability.layer({ logFormat: "json", logLevel: "info" }).pipe(
+ *   Layer.provide(UndiciHttpClient.layer)
+ * )
  *
  * @since 0.1.0
  */

@@ -141,7 +141,17 @@ const brandsOf = (line: OrderManagement.OrderLineDetail): ReadonlySet<string> =>
  * import { OrderVerifier } from "@shoplink/connector-runtime"
  * OrderVerifier.linesMismatch(
  *   [{ productID: "51515", brandID: "WIX", quantity: 2, costCents: 649 }],
- *   [{ lineNo: 1, productID: "51515", brandCode: "WIX", productDesc: "Oil Filter", quantity: 1, quantityShipped: 0, price: 6.49, corePrice: 0, warehouseCode: "01" }],
+ *   [{
+ *     lineNo: 1,
+ *     productID: "51515",
+ *     brandCode: "WIX",
+ *     productDesc: "Oil Filter",
+ *     quantity: 1,
+ *     quantityShipped: 0,
+ *     price: 6.49,
+ *     corePrice: 0,
+ *     warehouseCode: "01"
+ *   }],
  *   0
  * ) // "WIX 51515: quantity 2 in the webhook, 1 at the distributor"
  *
@@ -247,7 +257,8 @@ const verifierOf = (
  * @example
  * import { Layer } from "effect"
  * import { OrderVerifier } from "@shoplink/connector-runtime"
- * const verifier = OrderVerifier.layerOrderManagement({ mode: "enforce" }) // needs OrderManagementClient, CredentialStore
+ * // needs OrderManagementClient, CredentialStore
+ * const verifier = OrderVerifier.layerOrderManagement({ mode: "enforce" })
  *
  * @since 0.1.0
  */

@@ -104,7 +104,10 @@ export interface Operations {
  * @example
  * import { Effect } from "effect"
  * import { PartsLedger } from "@shoplink/connector-runtime"
- * const lines = Effect.flatMap(PartsLedger.PartsLedger, (ledger) => ledger.list({ shopId: "shop_1", repairOrderId: "ro_8f2" }))
+ * const lines = Effect.flatMap(
+ *   PartsLedger.PartsLedger,
+ *   (ledger) => ledger.list({ shopId: "shop_1", repairOrderId: "ro_8f2" })
+ * )
  *
  * @since 0.1.0
  */

@@ -5,11 +5,14 @@
  *
  * | What | Kept | Then |
  * |---|---|---|
- * | applied inbox entries | with their body for `appliedBodies` (default 30 days) after being applied | the body is cleared (`""`); the entry (ids, status, times) stays |
+ * | applied inbox entries | with their body for `appliedBodies` (default 30 days) after being applied | body cleared |
  * | applied inbox entries | `appliedEntries` (default 90 days) after being applied | deleted |
  * | pending inbox entries | until applied or dead-lettered | — |
  * | dead letters | until replayed or discarded (`WebhookInbox.discard`, `shoplink inbox discard`) | — |
- * | launch keys | until they expire, plus `launchKeys` (default 7 days; a late delivery is answered 410 meanwhile, 404 after) | deleted |
+ * | launch keys | until they expire, plus `launchKeys` (default 7 days) | deleted |
+ *
+ * A cleared body reads `""`; the entry (ids, status, times) stays. A late delivery for an expired
+ * launch key is answered 410 while the key is kept, 404 after.
  *
  * @since 0.1.0
  */
@@ -26,7 +29,12 @@ import { type InboxError, WebhookInbox } from "./WebhookInbox.js"
  *
  * @example
  * import type { Retention } from "@shoplink/connector-runtime"
- * const options: Retention.Options = { interval: "1 hour", appliedBodies: "7 days", appliedEntries: "30 days", launchKeys: "1 day" }
+ * const options: Retention.Options = {
+ *   interval: "1 hour",
+ *   appliedBodies: "7 days",
+ *   appliedEntries: "30 days",
+ *   launchKeys: "1 day"
+ * }
  *
  * @since 0.1.0
  */
@@ -113,7 +121,9 @@ export const run = (options: Options = {}): Effect.Effect<never, never, WebhookI
  * @example
  * import { Layer } from "effect"
  * import { LaunchRegistry, Retention, WebhookInbox } from "@shoplink/connector-runtime"
- * const retention = Retention.layer({ appliedBodies: "7 days" }).pipe(Layer.provide(Layer.merge(WebhookInbox.layerMemory, LaunchRegistry.layerMemory)))
+ * const retention = Retention.layer({ appliedBodies: "7 days" }).pipe(
+ *   Layer.provide(Layer.merge(WebhookInbox.layerMemory, LaunchRegistry.layerMemory))
+ * )
  *
  * @since 0.1.0
  */

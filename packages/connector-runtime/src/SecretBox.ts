@@ -94,7 +94,10 @@ export interface Keyring {
  * import { Effect, Redacted } from "effect"
  * import type { SecretBox } from "@shoplink/connector-runtime"
  * const roundTrip = (box: SecretBox.Operations) =>
- *   Effect.flatMap(box.seal(Redacted.make("token"), "shop_1/apiToken"), (sealed) => box.open(sealed, "shop_1/apiToken"))
+ *   Effect.flatMap(
+ *     box.seal(Redacted.make("token"), "shop_1/apiToken"),
+ *     (sealed) => box.open(sealed, "shop_1/apiToken")
+ *   )
  *
  * @since 0.1.0
  */
@@ -111,7 +114,8 @@ export interface Operations {
  * @example
  * import { Effect, Redacted } from "effect"
  * import { SecretBox } from "@shoplink/connector-runtime"
- * const sealToken = (token: string) => Effect.flatMap(SecretBox.SecretBox, (box) => box.seal(Redacted.make(token), "shop_1/apiToken"))
+ * const sealToken = (token: string) =>
+ *   Effect.flatMap(SecretBox.SecretBox, (box) => box.seal(Redacted.make(token), "shop_1/apiToken"))
  *
  * @since 0.1.0
  */

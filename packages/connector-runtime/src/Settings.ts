@@ -32,7 +32,13 @@ import * as Storage from "./Storage.js"
  * import { Config } from "effect"
  * import { Settings, SettingsTable } from "@shoplink/connector-runtime"
  * const punchoutBaseUrl: Config.Config<string> = Settings.string(SettingsTable.SETTINGS.punchoutBaseUrl)
- * const webhookUrl = Settings.string({ env: "ACME_WEBHOOK_URL", file: ["webhook"], secret: false, description: "the webhook URL", kind: "url" })
+ * const webhookUrl = Settings.string({
+ *   env: "ACME_WEBHOOK_URL",
+ *   file: ["webhook"],
+ *   secret: false,
+ *   description: "the webhook URL",
+ *   kind: "url"
+ * })
  *
  * @since 0.1.0
  */
@@ -89,7 +95,9 @@ export const punchoutClient = {
  * import { OrderManagementClient } from "@shoplink/order-management"
  * import { UndiciHttpClient } from "@shoplink/http-node"
  * import { Settings } from "@shoplink/connector-runtime"
- * const oms = OrderManagementClient.layerConfig(Settings.orderManagementClient).pipe(Layer.provide(UndiciHttpClient.layer))
+ * const oms = OrderManagementClient.layerConfig(Settings.orderManagementClient).pipe(
+ *   Layer.provide(UndiciHttpClient.layer)
+ * )
  *
  * @since 0.1.0
  */

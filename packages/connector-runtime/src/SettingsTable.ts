@@ -241,7 +241,8 @@ export const KEY_BYTES = 32
  *
  * @example
  * import { SettingsTable } from "@shoplink/connector-runtime"
- * SettingsTable.readKeyring("k1:c2hvcnQ=") // { problem: "key k1 is 5 bytes; AES-256 needs 32 (base64 of 32 random bytes)" }
+ * const keyring = SettingsTable.readKeyring("k1:c2hvcnQ=")
+ * keyring // { problem: "key k1 is 5 bytes; AES-256 needs 32 (base64 of 32 random bytes)" }
  *
  * @since 0.1.0
  */
@@ -293,7 +294,8 @@ export const keyringIds = (text: string): ReadonlyArray<string> => {
  *
  * @example
  * import { SettingsTable } from "@shoplink/connector-runtime"
- * SettingsTable.problemOf(SettingsTable.SETTINGS.punchoutBaseUrl, "localhost:4010") // 'is not an http(s) URL: "localhost:4010"'
+ * const punchoutBaseUrl = SettingsTable.SETTINGS.punchoutBaseUrl
+ * SettingsTable.problemOf(punchoutBaseUrl, "localhost:4010") // 'is not an http(s) URL: "localhost:4010"'
  *
  * @since 0.1.0
  */

@@ -30,8 +30,14 @@ import { SecretBox, type SecretUnreadable } from "./SecretBox.js"
  * import { Redacted } from "effect"
  * import type { ShopStore } from "@shoplink/connector-runtime"
  * const input: ShopStore.ShopInput = {
- *   id: "shop_1", name: "Main Street Auto",
- *   distributor: { accountNo: "100200", username: "parts@mainstreet.example", country: "US", apiToken: Redacted.make("t") },
+ *   id: "shop_1",
+ *   name: "Main Street Auto",
+ *   distributor: {
+ *     accountNo: "100200",
+ *     username: "parts@mainstreet.example",
+ *     country: "US",
+ *     apiToken: Redacted.make("t")
+ *   },
  *   sms: { apiKey: Redacted.make("sm-key") }
  * }
  *

@@ -208,7 +208,9 @@ export const postgres = (
  * @example
  * import { Effect, Layer } from "effect"
  * import { Storage } from "@shoplink/connector-runtime"
- * const client = Layer.unwrapEffect(Effect.map(Storage.fromUrl(process.env["ACME_DATABASE_URL"] ?? "shoplink.db"), Storage.layer))
+ * const client = Layer.unwrapEffect(
+ *   Effect.map(Storage.fromUrl(process.env["ACME_DATABASE_URL"] ?? "shoplink.db"), Storage.layer)
+ * )
  *
  * @since 0.1.0
  */
@@ -223,7 +225,9 @@ export const layer = (location: Location): Layer.Layer<SqlClient.SqlClient, Stor
  * @example
  * import { Config } from "effect"
  * import { Storage } from "@shoplink/connector-runtime"
- * const storage = Storage.config("ACME_DATABASE_URL").pipe(Config.withDefault<Storage.Location>({ sqlite: "shoplink.db" }))
+ * const storage = Storage.config("ACME_DATABASE_URL").pipe(
+ *   Config.withDefault<Storage.Location>({ sqlite: "shoplink.db" })
+ * )
  *
  * @since 0.1.0
  */

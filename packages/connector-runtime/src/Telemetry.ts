@@ -220,7 +220,9 @@ const protocolConfig = (name: string): Config.Config<"http/protobuf" | "http/jso
  * @example
  * import { Effect, Layer } from "effect"
  * import { Telemetry } from "@shoplink/connector-runtime"
- * const redacting = Layer.unwrapEffect(Effect.map(Effect.tracer, (tracer) => Layer.setTracer(Telemetry.redactTracer(tracer))))
+ * const redacting = Layer.unwrapEffect(
+ *   Effect.map(Effect.tracer, (tracer) => Layer.setTracer(Telemetry.redactTracer(tracer)))
+ * )
  *
  * @since 0.1.0
  */

@@ -80,7 +80,8 @@ export interface Delivery {
  *
  * @example
  * import type { WebhookInbox } from "@shoplink/connector-runtime"
- * const isDue = (entry: WebhookInbox.InboxEntry, now: number) => entry.status === "pending" && entry.nextAttemptAt <= now
+ * const isDue = (entry: WebhookInbox.InboxEntry, now: number) =>
+ *   entry.status === "pending" && entry.nextAttemptAt <= now
  *
  * @since 0.1.0
  */
@@ -138,7 +139,10 @@ export class EntryNotDead extends Schema.TaggedError<EntryNotDead>()("EntryNotDe
  * @example
  * import type { WebhookInbox } from "@shoplink/connector-runtime"
  * const day = 86_400_000
- * const cutoffs = (now: number): WebhookInbox.PurgeCutoffs => ({ clearBodiesAppliedBefore: now - 30 * day, deleteAppliedBefore: now - 90 * day })
+ * const cutoffs = (now: number): WebhookInbox.PurgeCutoffs => ({
+ *   clearBodiesAppliedBefore: now - 30 * day,
+ *   deleteAppliedBefore: now - 90 * day
+ * })
  *
  * @since 0.1.0
  */
@@ -166,7 +170,8 @@ export interface PurgeResult {
  *
  * @example
  * import type { WebhookInbox } from "@shoplink/connector-runtime"
- * const ageMillis = (b: WebhookInbox.Backlog, now: number) => b.oldestReceivedAt === undefined ? 0 : now - b.oldestReceivedAt
+ * const ageMillis = (b: WebhookInbox.Backlog, now: number) =>
+ *   b.oldestReceivedAt === undefined ? 0 : now - b.oldestReceivedAt
  *
  * @since 0.1.0
  */

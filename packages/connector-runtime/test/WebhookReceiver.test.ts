@@ -30,7 +30,10 @@ const send = (url: string, options: {
   Effect.async<Reply>((resume) => {
     let done = false
     const finish = (effect: Effect.Effect<Reply>) => {
-      if (!done) (done = true, resume(effect))
+      if (!done) {
+        done = true
+        resume(effect)
+      }
     }
     const req = request(url, {
       method: options.method ?? "POST",

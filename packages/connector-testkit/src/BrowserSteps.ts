@@ -138,7 +138,8 @@ export const openCatalog = async <P extends PageLike>(
  * @example
  * import { BrowserSteps } from "@shoplink/connector-testkit"
  * declare const catalog: BrowserSteps.PageLike
- * const add = () => BrowserSteps.addToCart(catalog, { search: "oil filter", productID: "51515", brandID: "WIX", quantity: 2 })
+ * const add = () =>
+ *   BrowserSteps.addToCart(catalog, { search: "oil filter", productID: "51515", brandID: "WIX", quantity: 2 })
  *
  * @since 0.1.0
  */

@@ -65,7 +65,11 @@ export type CheckStatus = "checked" | "absent" | "excluded"
  *
  * @example
  * import type { Conformance } from "@shoplink/connector-testkit"
- * const entry: Conformance.CheckReport = { name: "export: quoted lines on the repair order", requires: ["writeQuotedParts"], status: "checked" }
+ * const entry: Conformance.CheckReport = {
+ *   name: "export: quoted lines on the repair order",
+ *   requires: ["writeQuotedParts"],
+ *   status: "checked"
+ * }
  *
  * @since 0.1.0
  */

@@ -190,7 +190,11 @@ export interface SmsHarness<R> {
  *   setup: ({ repairOrders }) =>
  *     Effect.succeed({
  *       layer: Layer.empty,
- *       repairOrders: { vin: repairOrders[0]!.number, licensePlate: repairOrders[1]!.number, baseVehicleID: repairOrders[2]!.number },
+ *       repairOrders: {
+ *         vin: repairOrders[0]!.number,
+ *         licensePlate: repairOrders[1]!.number,
+ *         baseVehicleID: repairOrders[2]!.number
+ *       },
  *       readLines: () => Effect.succeed([]),
  *       readOrder: () => Effect.succeed(undefined),
  *       failNextWrites: () => Effect.void

@@ -121,7 +121,12 @@ class AdapterLayerFailed {
  *
  * const program = Effect.scoped(Effect.gen(function*() {
  *   const sandbox = yield* startSandbox()
- *   const sms = ReferenceSms.make([{ id: "ro_1", shopId: "shop_1", number: "1042", vehicle: { vin: "1FTEW1E56KFA12345" } }])
+ *   const sms = ReferenceSms.make([{
+ *     id: "ro_1",
+ *     shopId: "shop_1",
+ *     number: "1042",
+ *     vehicle: { vin: "1FTEW1E56KFA12345" }
+ *   }])
  *   const shopSystem = ReferenceConnector.layer.pipe(Layer.provide(Layer.succeed(ReferenceSms.ReferenceSms, sms)))
  *   const runtime = yield* ConformanceRuntime.make({ sandbox, shopSystem })
  *   const launched = yield* runtime.launch("ro_1")

@@ -63,7 +63,10 @@ export interface DemoUser {
  * @since 0.1.0
  */
 export interface DemoShops {
-  /** Shop A (Main Street Auto, US) and shop B (Maple Garage, CA), in that order: onboard them with `runtime.shops.add`. */
+  /**
+   * Shop A (Main Street Auto, US) and shop B (Maple Garage, CA), in that order: onboard them with
+   * `runtime.shops.add`.
+   */
   readonly shops: readonly [ShopStore.ShopInput, ShopStore.ShopInput]
   /** ava@mainstreet.example (shop A) and ben@maplegarage.example (shop B), with their passwords. */
   readonly users: readonly [DemoUser, DemoUser]
@@ -91,7 +94,9 @@ export interface DemoShops {
  * import * as DemoShops from "@shoplink/connector-testkit/DemoShops"
  * const demo = Effect.gen(function*() {
  *   const sandbox = yield* startSandbox()
- *   return yield* DemoShops.make(sandbox, { sms: [{ apiKey: Redacted.make("key-a") }, { apiKey: Redacted.make("key-b") }] })
+ *   return yield* DemoShops.make(sandbox, {
+ *     sms: [{ apiKey: Redacted.make("key-a") }, { apiKey: Redacted.make("key-b") }]
+ *   })
  * })
  *
  * @since 0.1.0

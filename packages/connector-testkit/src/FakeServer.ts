@@ -92,7 +92,8 @@ export interface Options<C, L> {
  *
  * @example
  * import type * as FakeServer from "@shoplink/connector-testkit/FakeServer"
- * const statuses = (server: FakeServer.FakeServer<{ readonly status: number }>) => server.requests().map((r) => r.status)
+ * const statuses = (server: FakeServer.FakeServer<{ readonly status: number }>) =>
+ *   server.requests().map((r) => r.status)
  *
  * @since 0.1.0
  */

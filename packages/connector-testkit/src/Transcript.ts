@@ -109,7 +109,10 @@ export const run = <E>(program: Effect.Effect<void, E, Scope.Scope>): void => {
  * @example
  * import { Effect } from "effect"
  * import * as Transcript from "@shoplink/connector-testkit/Transcript"
- * declare const users: readonly [{ email: string; password: string; shopName: string }, { email: string; password: string; shopName: string }]
+ * declare const users: readonly [
+ *   { email: string; password: string; shopName: string },
+ *   { email: string; password: string; shopName: string }
+ * ]
  * const signedIn = Effect.gen(function*() {
  *   const t = Transcript.make(1)
  *   yield* t.heading("Signing in")

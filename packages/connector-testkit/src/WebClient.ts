@@ -85,7 +85,10 @@ export interface WebClient {
   /** The CSRF token of the last page that had one. */
   readonly csrf: () => string | undefined
   readonly get: (path: string, headers?: Record<string, string>) => Promise<WebResponse>
-  /** A form POST from `origin` (default: the base URL's), with the last page's CSRF token unless `options.csrf` is given (`null`: none). */
+  /**
+   * A form POST from `origin` (default: the base URL's), with the last page's CSRF token unless
+   * `options.csrf` is given (`null`: none).
+   */
   readonly post: (
     path: string,
     fields?: Record<string, string>,
@@ -103,7 +106,10 @@ export interface WebClient {
    * rejects with the answer's status and text otherwise.
    */
   readonly orderParts: (repairOrderId: string | number) => Promise<URL>
-  /** GETs `path` every `intervalMillis` until `done(text)` holds (deliveries land in the background); rejects after `attempts`. */
+  /**
+   * GETs `path` every `intervalMillis` until `done(text)` holds (deliveries land in the background);
+   * rejects after `attempts`.
+   */
   readonly waitFor: (
     path: string,
     done: (text: string) => boolean,

@@ -32,7 +32,13 @@ export type Kind = "url" | "baseUrl" | "keyring" | "database"
  *
  * @example
  * import type { Setting } from "@shoplink/connector"
- * const baseUrl: Setting.SettingDefinition = { env: "ACME_BASE_URL", file: ["acme", "baseUrl"], secret: false, description: "the Acme API base URL", kind: "baseUrl" }
+ * const baseUrl: Setting.SettingDefinition = {
+ *   env: "ACME_BASE_URL",
+ *   file: ["acme", "baseUrl"],
+ *   secret: false,
+ *   description: "the Acme API base URL",
+ *   kind: "baseUrl"
+ * }
  *
  * @since 0.1.0
  */
@@ -58,7 +64,8 @@ export interface SettingDefinition {
  *
  * @example
  * import { Setting } from "@shoplink/connector"
- * Setting.problemOf({ env: "X", file: ["x"], secret: false, description: "x", kind: "baseUrl" }, "localhost:4010") // 'is not an http(s) URL: "localhost:4010"'
+ * const definition = { env: "X", file: ["x"], secret: false, description: "x", kind: "baseUrl" } as const
+ * Setting.problemOf(definition, "localhost:4010") // 'is not an http(s) URL: "localhost:4010"'
  *
  * @since 0.1.0
  */
@@ -97,7 +104,13 @@ export const problemOf = (definition: SettingDefinition, value: string): string 
  *
  * @example
  * import { Setting } from "@shoplink/connector"
- * const baseUrl = Setting.string({ env: "ACME_BASE_URL", file: ["acme", "baseUrl"], secret: false, description: "the Acme API base URL", kind: "baseUrl" })
+ * const baseUrl = Setting.string({
+ *   env: "ACME_BASE_URL",
+ *   file: ["acme", "baseUrl"],
+ *   secret: false,
+ *   description: "the Acme API base URL",
+ *   kind: "baseUrl"
+ * })
  *
  * @since 0.1.0
  */
@@ -119,7 +132,12 @@ export const string = (
  *
  * @example
  * import { Setting } from "@shoplink/connector"
- * const apiKey = Setting.redacted({ env: "ACME_API_KEY", file: ["acme", "apiKey"], secret: true, description: "the Acme API key" })
+ * const apiKey = Setting.redacted({
+ *   env: "ACME_API_KEY",
+ *   file: ["acme", "apiKey"],
+ *   secret: true,
+ *   description: "the Acme API key"
+ * })
  *
  * @since 0.1.0
  */

@@ -145,7 +145,12 @@ export interface QuoteWrite {
  * @example
  * import type { ShopSystem } from "@shoplink/connector"
  * const order: ShopSystem.OrderWrite = {
- *   shopId: "shop_1", repairOrderId: "ro_8f2", orderID: "10423", status: "3", statusDescription: "Order submitted", lines: []
+ *   shopId: "shop_1",
+ *   repairOrderId: "ro_8f2",
+ *   orderID: "10423",
+ *   status: "3",
+ *   statusDescription: "Order submitted",
+ *   lines: []
  * }
  *
  * @since 0.1.0

@@ -90,7 +90,13 @@ const STATES: ReadonlyArray<State> = ["pending", "retrying", "dead", "applied"]
  *
  * @example
  * import type { DeliveryConsole } from "@shoplink/service-pages"
- * const line: DeliveryConsole.Line = { productID: "51515", brandID: "WIX", description: "Oil Filter", quantity: 2, costCents: 649 }
+ * const line: DeliveryConsole.Line = {
+ *   productID: "51515",
+ *   brandID: "WIX",
+ *   description: "Oil Filter",
+ *   quantity: 2,
+ *   costCents: 649
+ * }
  *
  * @since 0.1.0
  */
@@ -160,8 +166,15 @@ const time = (millis: number | undefined) =>
  *
  * @example
  * import { DeliveryConsole } from "@shoplink/service-pages"
- * DeliveryConsole.inWords({ status: "dead", attempts: 8, lastError: "Shopmonkey refused the API key", nextAttemptAt: 0, appliedAt: undefined }, 0)
- * // "Given up after 8 attempts. Last error: Shopmonkey refused the API key. Replay it once the cause is fixed, or discard it."
+ * DeliveryConsole.inWords({
+ *   status: "dead",
+ *   attempts: 8,
+ *   lastError: "Shopmonkey refused the API key",
+ *   nextAttemptAt: 0,
+ *   appliedAt: undefined
+ * }, 0)
+ * // "Given up after 8 attempts. Last error: Shopmonkey refused the API key. "
+ * // + "Replay it once the cause is fixed, or discard it."
  *
  * @since 0.1.0
  */

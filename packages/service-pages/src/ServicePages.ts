@@ -66,7 +66,12 @@ export const STYLE_HASH = `'sha256-${createHash("sha256").update(STYLE).digest("
  *
  * @example
  * import type { ServicePages } from "@shoplink/service-pages"
- * const viewer: ServicePages.Viewer = { name: "Ava", email: "ava@example.com", shopName: "Main Street Auto", csrfToken: "…" }
+ * const viewer: ServicePages.Viewer = {
+ *   name: "Ava",
+ *   email: "ava@example.com",
+ *   shopName: "Main Street Auto",
+ *   csrfToken: "…"
+ * }
  *
  * @since 0.1.0
  */
@@ -82,7 +87,12 @@ export interface Viewer {
  *
  * @example
  * import { ServicePages, SignIn } from "@shoplink/service-pages"
- * const { session } = SignIn.makeSessions().create({ email: "ava@example.com", name: "Ava", shopId: "s1", shopName: "Main Street Auto" })
+ * const { session } = SignIn.makeSessions().create({
+ *   email: "ava@example.com",
+ *   name: "Ava",
+ *   shopId: "s1",
+ *   shopName: "Main Street Auto"
+ * })
  * ServicePages.viewerOf(session).shopName // "Main Street Auto"
  *
  * @since 0.1.0
@@ -174,7 +184,13 @@ export const vehicleHint = (vehicle: ShopSystem.Vehicle, hint: string): string |
  *
  * @example
  * import type { ServicePages } from "@shoplink/service-pages"
- * const row: ServicePages.RepairOrderRow = { id: "ro_1", number: "1042", vehicle: "2019 Ford F-150", customer: "Dana Reyes", vehicleHint: undefined }
+ * const row: ServicePages.RepairOrderRow = {
+ *   id: "ro_1",
+ *   number: "1042",
+ *   vehicle: "2019 Ford F-150",
+ *   customer: "Dana Reyes",
+ *   vehicleHint: undefined
+ * }
  *
  * @since 0.1.0
  */
@@ -229,7 +245,13 @@ export const orderPartsButton = (
  * @example
  * import { ServicePages } from "@shoplink/service-pages"
  * const viewer = { name: "Ava", email: "ava@example.com", shopName: "Main Street Auto", csrfToken: "…" }
- * const body = ServicePages.repairOrdersPage(viewer, [{ id: "ro_1", number: "1042", vehicle: "2019 Ford F-150", customer: "Dana Reyes", vehicleHint: undefined }])
+ * const body = ServicePages.repairOrdersPage(viewer, [{
+ *   id: "ro_1",
+ *   number: "1042",
+ *   vehicle: "2019 Ford F-150",
+ *   customer: "Dana Reyes",
+ *   vehicleHint: undefined
+ * }])
  *
  * @since 0.1.0
  */
@@ -259,7 +281,15 @@ ${
  *
  * @example
  * import type { ServicePages } from "@shoplink/service-pages"
- * const ro: ServicePages.RepairOrderHeading = { id: "ro_1", number: "1042", vehicle: "2019 Ford F-150", customer: "Dana Reyes", vehicleHint: undefined, pending: 0, failed: [] }
+ * const ro: ServicePages.RepairOrderHeading = {
+ *   id: "ro_1",
+ *   number: "1042",
+ *   vehicle: "2019 Ford F-150",
+ *   customer: "Dana Reyes",
+ *   vehicleHint: undefined,
+ *   pending: 0,
+ *   failed: []
+ * }
  *
  * @since 0.1.0
  */
@@ -276,7 +306,9 @@ export interface RepairOrderHeading extends RepairOrderRow {
  * @example
  * import { Html } from "@shoplink/http"
  * import { ServicePages } from "@shoplink/service-pages"
- * const row = Html.html`<tr><td>WIX 51515</td>${ServicePages.amountCells({ quantity: 2, costCents: 649, listCents: 999, coreCents: 0 })}</tr>`
+ * const row = Html.html`<tr><td>WIX 51515</td>${
+ *   ServicePages.amountCells({ quantity: 2, costCents: 649, listCents: 999, coreCents: 0 })
+ * }</tr>`
  *
  * @since 0.1.0
  */
@@ -315,8 +347,21 @@ export const orderStatusText: (status: string | number, description?: string | n
  *
  * @example
  * import { ServicePages } from "@shoplink/service-pages"
- * ServicePages.deliveries([{ status: "pending" }, { id: "ec89f3a0-0000-4000-8000-000000000000", status: "dead", lastError: "applyQuote: Acme createPart (POST /parts) failed: HttpStatus 401: Unauthorized" }])
- * // { pending: 1, failed: ["Acme refused this shop's credentials. Retrying cannot help, so it is not retried automatically. The shop must be connected to Acme again; your administrator has been notified (reference EC89F3A0)."] }
+ * ServicePages.deliveries([
+ *   { status: "pending" },
+ *   {
+ *     id: "ec89f3a0-0000-4000-8000-000000000000",
+ *     status: "dead",
+ *     lastError: "applyQuote: Acme createPart (POST /parts) failed: HttpStatus 401: Unauthorized"
+ *   }
+ * ])
+ * // {
+ * //   pending: 1,
+ * //   failed: [
+ * //     "Acme refused this shop's credentials. Retrying cannot help, so it is not retried automatically. "
+ * //     + "The shop must be connected to Acme again; your administrator has been notified (reference EC89F3A0)."
+ * //   ]
+ * // }
  *
  * @since 0.1.0
  */
@@ -341,7 +386,15 @@ export const deliveries = (
  * import { Html } from "@shoplink/http"
  * import { ServicePages } from "@shoplink/service-pages"
  * const viewer = { name: "Ava", email: "ava@example.com", shopName: "Main Street Auto", csrfToken: "…" }
- * const ro = { id: "ro_1", number: "1042", vehicle: "2019 Ford F-150", customer: "Dana Reyes", vehicleHint: undefined, pending: 0, failed: [] }
+ * const ro = {
+ *   id: "ro_1",
+ *   number: "1042",
+ *   vehicle: "2019 Ford F-150",
+ *   customer: "Dana Reyes",
+ *   vehicleHint: undefined,
+ *   pending: 0,
+ *   failed: []
+ * }
  * const page = ServicePages.repairOrderPage(viewer, ro, Html.html`<h2>Parts</h2>`)
  *
  * @since 0.1.0
@@ -568,7 +621,10 @@ export interface Failure {
   readonly _tag: string
   readonly message: string
   readonly retryable?: boolean
-  /** The HTTP status the failing system answered, when it answered (an SMS client's error): 401/403 read as refused credentials. */
+  /**
+   * The HTTP status the failing system answered, when it answered (an SMS client's error): 401/403
+   * read as refused credentials.
+   */
   readonly status?: number | undefined
 }
 
@@ -598,11 +654,14 @@ const RETURN_PATHS = /^\/(ro\/[A-Za-z0-9._~%-]{1,200}|console(\/[A-Za-z0-9._~%/-
  * const routes = Effect.gen(function*() {
  *   const pages = yield* ServicePages.make({
  *     users: [],
- *     shopName: (id) => runtime.shops.get(id).pipe(Effect.option, Effect.map((shop) => Option.getOrUndefined(shop)?.name)),
+ *     shopName: (id) =>
+ *       runtime.shops.get(id).pipe(Effect.option, Effect.map((shop) => Option.getOrUndefined(shop)?.name)),
  *     appBaseUrl: "https://parts.example",
  *     smsName: "Acme SMS"
  *   })
- *   const home = pages.signedInPage((session) => Effect.succeed(pages.page(ServicePages.repairOrdersPage(ServicePages.viewerOf(session), []))))
+ *   const home = pages.signedInPage((session) =>
+ *     Effect.succeed(pages.page(ServicePages.repairOrdersPage(ServicePages.viewerOf(session), [])))
+ *   )
  *   return HttpRouter.get(pages.router, "/", home)
  * })
  *

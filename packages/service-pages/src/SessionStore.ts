@@ -37,7 +37,12 @@ export class SessionStoreError
  *
  * @example
  * import type { SessionStore } from "@shoplink/service-pages"
- * const user: SessionStore.SessionUser = { email: "ava@example.com", name: "Ava", shopId: "s1", shopName: "Main Street Auto" }
+ * const user: SessionStore.SessionUser = {
+ *   email: "ava@example.com",
+ *   name: "Ava",
+ *   shopId: "s1",
+ *   shopName: "Main Street Auto"
+ * }
  *
  * @since 0.1.0
  */
@@ -51,7 +56,12 @@ export type SessionUser = Omit<SignIn.Session, "csrfToken" | "expiresAt">
  * import { SessionStore } from "@shoplink/service-pages"
  * const store = SessionStore.memory()
  * const program = Effect.gen(function*() {
- *   const { id } = yield* store.create({ email: "ava@example.com", name: "Ava", shopId: "s1", shopName: "Main Street Auto" })
+ *   const { id } = yield* store.create({
+ *     email: "ava@example.com",
+ *     name: "Ava",
+ *     shopId: "s1",
+ *     shopName: "Main Street Auto"
+ *   })
  *   return (yield* store.get(id))?.shopName // "Main Street Auto"
  * })
  *

@@ -228,7 +228,12 @@ export interface SessionOptions {
  * @example
  * import { SignIn } from "@shoplink/service-pages"
  * const sessions = SignIn.makeSessions()
- * const { id } = sessions.create({ email: "ava@example.com", name: "Ava", shopId: "shop_1", shopName: "Main Street Auto" })
+ * const { id } = sessions.create({
+ *   email: "ava@example.com",
+ *   name: "Ava",
+ *   shopId: "shop_1",
+ *   shopName: "Main Street Auto"
+ * })
  * sessions.get(id)?.shopId // "shop_1"
  *
  * @since 0.1.0
@@ -562,7 +567,12 @@ export interface UsersOptions {
  *
  * @example
  * import { SignIn } from "@shoplink/service-pages"
- * const users = await SignIn.makeUsers([{ email: "ava@example.com", name: "Ava", shopId: "shop_1", passwordHash: await SignIn.hashPassword("pw") }])
+ * const users = await SignIn.makeUsers([{
+ *   email: "ava@example.com",
+ *   name: "Ava",
+ *   shopId: "shop_1",
+ *   passwordHash: await SignIn.hashPassword("pw")
+ * }])
  * const ava = await users.authenticate("Ava@example.com", "pw") // the user, or undefined
  *
  * @since 0.1.0

@@ -44,8 +44,8 @@ export const utf8Text = (bytes: Uint8Array): string | undefined =>
 export const NOT_UTF8 = "body is not valid UTF-8"
 
 /**
- * Decodes a body into its content key (which ends with the launch's id: see `deliveries`). Total: a decoder that throws (say, on a deeply nested body)
- * is a refused body like any other, never a 500.
+ * Decodes a body into its content key (which ends with the launch's id: see `deliveries`). Total: a
+ * decoder that throws (say, on a deeply nested body) is a refused body like any other, never a 500.
  */
 export const contentKeyOf = (
   kind: "order" | "quote",

@@ -166,8 +166,8 @@ export const makeListener = (
         attempt = 0
         up = true
         yield* Metric.set(metrics.listenUp, 1)
+        // `down` stays set: this connection ends only by being lost, which sets it again below.
         if (down) {
-          down = false
           yield* Metric.increment(metrics.listenRecovered)
           yield* Effect.logInfo("inbox wake-ups (LISTEN) recovered")
         }

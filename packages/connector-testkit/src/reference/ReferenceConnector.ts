@@ -112,7 +112,9 @@ const make = Effect.gen(function*() {
  * @example
  * import { Layer } from "effect"
  * import { ReferenceConnector, ReferenceSms } from "@shoplink/connector-testkit/reference"
- * const shopSystem = ReferenceConnector.layer.pipe(Layer.provide(Layer.succeed(ReferenceSms.ReferenceSms, ReferenceSms.make([]))))
+ * const shopSystem = ReferenceConnector.layer.pipe(
+ *   Layer.provide(Layer.succeed(ReferenceSms.ReferenceSms, ReferenceSms.make([])))
+ * )
  *
  * @since 0.1.0
  */

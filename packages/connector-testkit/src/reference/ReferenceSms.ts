@@ -15,7 +15,11 @@ import * as Effect from "effect/Effect"
  * @example
  * import type { ReferenceSms } from "@shoplink/connector-testkit/reference"
  * const ro: ReferenceSms.SmsRepairOrder = {
- *   id: "ro_1", shopId: "shop_1", number: "1042", customerName: "Dana Reyes", vehicle: { vin: "1FTEW1E56KFA12345", year: 2019 }
+ *   id: "ro_1",
+ *   shopId: "shop_1",
+ *   number: "1042",
+ *   customerName: "Dana Reyes",
+ *   vehicle: { vin: "1FTEW1E56KFA12345", year: 2019 }
  * }
  *
  * @since 0.1.0
@@ -126,7 +130,12 @@ export class ReferenceSms extends Context.Tag("@shoplink/connector-testkit/Refer
  *
  * @example
  * import { ReferenceSms } from "@shoplink/connector-testkit/reference"
- * const sms = ReferenceSms.make([{ id: "ro_1", shopId: "shop_1", number: "1042", vehicle: { plate: "8ABC123", plateState: "CA" } }])
+ * const sms = ReferenceSms.make([{
+ *   id: "ro_1",
+ *   shopId: "shop_1",
+ *   number: "1042",
+ *   vehicle: { plate: "8ABC123", plateState: "CA" }
+ * }])
  *
  * @since 0.1.0
  */

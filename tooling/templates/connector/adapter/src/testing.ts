@@ -18,7 +18,12 @@ import type * as Scope from "effect/Scope"
  *
  * @example
  * import type { FakeRepairOrder } from "@shoplink/adapter-__name__/testing"
- * const ro: FakeRepairOrder = { id: "1", number: "1042", customerName: "Dana Reyes", vehicle: { vin: "1FTEW1E56KFA12345" } }
+ * const ro: FakeRepairOrder = {
+ *   id: "1",
+ *   number: "1042",
+ *   customerName: "Dana Reyes",
+ *   vehicle: { vin: "1FTEW1E56KFA12345" }
+ * }
  *
  * @since 0.1.0
  */
