@@ -201,7 +201,7 @@ try {
   console.log(
     `scale-out on PostgreSQL (${availableParallelism()} cores, Node ${process.versions.node}), ${ROUNDS} interleaved rounds each, medians`
   )
-  const figure = (runs, digits) => (runs.length === 0 ? undefined : median(runs))
+  const figure = (runs) => (runs.length === 0 ? undefined : median(runs))
   const show = (x, digits) => (x === undefined ? "—" : digits === 0 ? fmt(x) : x.toFixed(digits))
   const ratio = (x, y, of) => (x === undefined || y === undefined ? "" : ` (${(x / y).toFixed(2)}× ${of})`)
   const line = (runs, digits) => (k) => (runs[k] === undefined || runs[k].length === 0

@@ -104,7 +104,10 @@ export const startOwnCluster = async (settings = {}) => {
     dir,
     startedAt,
     log: () => readFileSync(logFile, "utf8"),
-    /** Stops the server with `mode` (fast: disconnects clients and checkpoints; immediate: as a crash) and starts it again. */
+    /**
+     * Stops the server with `mode` (fast: disconnects clients and checkpoints; immediate: as a crash)
+     * and starts it again.
+     */
     restart: (mode) => {
       run("pg_ctl", ["-D", data, "-m", mode, "-w", "-t", "60", "stop"])
       start()

@@ -499,7 +499,6 @@ const walk = (node, visit) => {
 /** Rows a plan read (scan nodes: rows out + removed by filter / recheck, times loops) and rows it claimed. */
 const planFigures = (plan) => {
   let read = 0
-  let hits = 0
   let claimed
   const loops = (n) => n["Actual Loops"] ?? 1
   walk(plan.Plan, (n) => {
@@ -518,7 +517,7 @@ const planFigures = (plan) => {
   walk(plan.Plan, (n) => {
     if (claimed === undefined && n["Node Type"] === "LockRows") claimed = (n["Actual Rows"] ?? 0) * loops(n)
   })
-  hits = (plan.Plan["Shared Hit Blocks"] ?? 0) + (plan.Plan["Shared Read Blocks"] ?? 0)
+  const hits = (plan.Plan["Shared Hit Blocks"] ?? 0) + (plan.Plan["Shared Read Blocks"] ?? 0)
   return {
     read,
     hits,

@@ -208,7 +208,6 @@ try {
   // The sandbox's export of each repair order was acknowledged (its delivery log says 200).
   const appliedSeqs = (r) => Object.values(r).reduce((sum, list) => sum + new Set(list.map((l) => l.seq)).size, 0)
   let acked = REPAIR_ORDERS
-  let sending = true
   let turn = 0
   let slot = 0
   const sendStarted = Date.now()
@@ -260,7 +259,8 @@ try {
     "clock-skew": 0,
     "adapter-defect": 0
   }
-  const interruptions = [] // { pid, at, until } of every worker killed or stopped, for telling re-applies from duplicates
+  // { pid, at, until } of every worker killed or stopped, for telling re-applies from duplicates
+  const interruptions = []
   const events = [] // { kind, at } of every fault, for saying what each duplicate followed
   const killed = []
   const notes = []
@@ -393,7 +393,6 @@ try {
     await defect
   })()
   await Promise.all(senders)
-  sending = false
   log(`acknowledged ${acked} deliveries in ${((Date.now() - sendStarted) / 1000).toFixed(1)} s`)
   await chaos
   log(`killed with SIGKILL and restarted: ${killed.join(", ")}`)

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Deployment smoke test (`pnpm test:deploy`, run by .ci/run): what docs/deploying.md tells an
 // operator to do must work.
-//   1. `pnpm --filter shopmonkey-sample --config.inject-workspace-packages=true deploy --prod <dir>`: a self-contained folder (the app's
-//      dist, its production dependencies, workspace packages as they would be published);
+//   1. `pnpm --filter shopmonkey-sample --config.inject-workspace-packages=true deploy --prod <dir>`:
+//      a self-contained folder (the app's dist, its production dependencies, workspace packages as
+//      they would be published);
 //   2. start `node dist/main.js` from that folder, outside the workspace, on a free port;
 //   3. wait for `GET /readyz` to answer 200, and check `/healthz`;
 //   4. SIGTERM, and the process exits by itself.

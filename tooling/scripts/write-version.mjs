@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Build step of a client package (run from its folder): writes src/internal/version.ts from its
-// package.json so the User-Agent carries the version being built (`changeset version` bumps package.json; the release build then refreshes
-// this file before tsc). The file is committed so that typecheck and tests work without a build;
-// test/userAgent.test.ts fails when it is out of sync with package.json.
+// package.json so the User-Agent carries the version being built (`changeset version` bumps
+// package.json; the release build then refreshes this file before tsc). The file is committed so
+// that typecheck and tests work without a build; test/userAgent.test.ts fails when it is out of
+// sync with package.json.
 import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 

@@ -13,7 +13,7 @@ export { closedPort }
  * has arrived; `context.n` counts all requests so far, `context.nForPath` those to the same path,
  * `context.raw` is node's IncomingMessage.
  *
- * @param {(request: import("./faults.d.mts").Recorded, response: Http.ServerResponse, context: import("./faults.d.mts").HandlerContext) => void} handler
+ * @param {import("./faults.d.mts").FaultHandler} handler
  * @param {{ port?: number }} [options]
  * @returns {Promise<import("./faults.d.mts").FaultServer>}
  */

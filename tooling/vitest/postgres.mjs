@@ -138,7 +138,8 @@ export const testDatabase = async () => {
     throw new Error(
       `no PostgreSQL server answers at ${server.replace(/\/\/[^@]*@/, "//…@")} (${error.message}); ${
         postgresBinaries() === undefined ? NOT_INSTALLED : "add postgresGlobalSetup to the vitest config's globalSetup"
-      }`
+      }`,
+      { cause: error }
     )
   }
   try {

@@ -48,7 +48,8 @@ const usageTags = new Set(["UsageError", "InvalidInput", "InvalidShop"])
  * @example
  * import { ExitCode } from "@shoplink/cli"
  * import { OrderManagementError } from "@shoplink/order-management"
- * ExitCode.isConfigurationError(new OrderManagementError.ConfigurationError({ setting: "apiKey", problem: "is empty" })) // true
+ * const error = new OrderManagementError.ConfigurationError({ setting: "apiKey", problem: "is empty" })
+ * ExitCode.isConfigurationError(error) // true
  * ExitCode.isConfigurationError(new Error("boom")) // false
  *
  * @since 0.1.0

@@ -32,6 +32,7 @@ export const main = () =>
   new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve)).then(() => {
     const { port } = server.address() as AddressInfo
     return Effect.runPromise(program(`http://127.0.0.1:${port}`).pipe(Effect.provide(UndiciHttpClient.layer)))
-      .then(console.log) // { status: 200, body: { method: 'POST', url: '/quotes?page=1', body: { productID: '51515', quantity: 2 } } }
+      // { status: 200, body: { method: 'POST', url: '/quotes?page=1', body: { productID: '51515', quantity: 2 } } }
+      .then(console.log)
       .finally(() => server.close())
   })

@@ -40,7 +40,10 @@ export const defaultMaxBodyBytes: number = 8 * 1024 * 1024
  * @example
  * import { Agent } from "undici"
  * import type { UndiciHttpClient } from "@shoplink/http-node"
- * const options: UndiciHttpClient.MakeOptions = { dispatcher: new Agent({ connections: 16 }), maxBodyBytes: 1024 * 1024 }
+ * const options: UndiciHttpClient.MakeOptions = {
+ *   dispatcher: new Agent({ connections: 16 }),
+ *   maxBodyBytes: 1024 * 1024
+ * }
  *
  * @since 0.1.0
  */
@@ -56,7 +59,10 @@ export interface MakeOptions {
  *
  * @example
  * import type { UndiciHttpClient } from "@shoplink/http-node"
- * const options: UndiciHttpClient.LayerOptions = { agent: { keepAliveTimeout: 10_000, connections: 32 }, maxBodyBytes: 2 * 1024 * 1024 }
+ * const options: UndiciHttpClient.LayerOptions = {
+ *   agent: { keepAliveTimeout: 10_000, connections: 32 },
+ *   maxBodyBytes: 2 * 1024 * 1024
+ * }
  *
  * @since 0.1.0
  */

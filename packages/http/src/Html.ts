@@ -105,7 +105,8 @@ export interface PageOptions {
  *
  * @example
  * import { Html } from "@shoplink/http"
- * Html.contentSecurityPolicy() // "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+ * Html.contentSecurityPolicy() // "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self';
+ * //   frame-ancestors 'none'; base-uri 'none'"
  *
  * @since 0.1.0
  */

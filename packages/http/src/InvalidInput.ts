@@ -8,15 +8,20 @@
 import * as Schema from "effect/Schema"
 
 /**
- * Input refused before any request was sent. `field` is the dotted path of the refused field
- * (`""` when the rule is about the input as a whole: the message is then the rule alone), `rule` the broken rule without the field
- * name, `code` the message ID the server would have answered with when the rule mirrors one.
- * Its message is one line, the field then the rule: `quotes.0.quantity must be a positive whole
- * number, got 0`, `searchText must be 3 or more characters, got 2 (API0304)`.
+ * Input refused before any request was sent. `field` is the dotted path of the refused field (`""`
+ * when the rule is about the input as a whole: the message is then the rule alone), `rule` the
+ * broken rule without the field name, `code` the message ID the server would have answered with
+ * when the rule mirrors one. Its message is one line, the field then the rule: `quotes.0.quantity
+ * must be a positive whole number, got 0`, `searchText must be 3 or more characters, got 2
+ * (API0304)`.
  *
  * @example
  * import { InvalidInput } from "@shoplink/http"
- * const error = new InvalidInput.InvalidInput({ operation: "ReserveOrder", field: "orderID", rule: "must not be empty" })
+ * const error = new InvalidInput.InvalidInput({
+ *   operation: "ReserveOrder",
+ *   field: "orderID",
+ *   rule: "must not be empty"
+ * })
  * error.message // "orderID must not be empty"
  *
  * @since 0.1.0
@@ -66,8 +71,12 @@ export const fromViolation = (
  *
  * @example
  * import { InvalidInput } from "@shoplink/http"
- * new InvalidInput.ConfigurationError({ client: "Order Management", setting: "apiKey", problem: "must not be empty" }).message
- * // "Order Management client configuration: apiKey: must not be empty"
+ * const error = new InvalidInput.ConfigurationError({
+ *   client: "Order Management",
+ *   setting: "apiKey",
+ *   problem: "must not be empty"
+ * })
+ * error.message // "Order Management client configuration: apiKey: must not be empty"
  *
  * @since 0.1.0
  * @category errors

@@ -99,7 +99,10 @@ const decodeDuration = (input: Duration.DurationInput): Duration.Duration | unde
  *
  * @example
  * import type { Retry } from "@shoplink/http"
- * const problem: Retry.PolicyProblem = { setting: "retry.baseDelay", problem: "must be a duration such as \"500 millis\"" }
+ * const problem: Retry.PolicyProblem = {
+ *   setting: "retry.baseDelay",
+ *   problem: "must be a duration such as \"500 millis\""
+ * }
  *
  * @since 0.1.0
  */
@@ -173,8 +176,18 @@ export const make = (input: RetryPolicyInput = {}, base: RetryPolicy = defaults)
  *
  * @example
  * import { Retry, TransportError } from "@shoplink/http"
- * const refused = new TransportError.RequestFailed({ operation: "CreateOrder", reason: "ConnectionRefused", requestSent: false, detail: "ECONNREFUSED" })
- * const reset = new TransportError.RequestFailed({ operation: "CreateOrder", reason: "Transport", requestSent: true, detail: "ECONNRESET" })
+ * const refused = new TransportError.RequestFailed({
+ *   operation: "CreateOrder",
+ *   reason: "ConnectionRefused",
+ *   requestSent: false,
+ *   detail: "ECONNREFUSED"
+ * })
+ * const reset = new TransportError.RequestFailed({
+ *   operation: "CreateOrder",
+ *   reason: "Transport",
+ *   requestSent: true,
+ *   detail: "ECONNRESET"
+ * })
  * Retry.retryable(refused, "unsafe") // true: it never reached the server
  * Retry.retryable(reset, "unsafe") // false: it may have acted
  * Retry.retryable(reset, "idempotent") // true
@@ -257,7 +270,10 @@ export const nextDelay = (
  * import { Effect } from "effect"
  * import { Retry } from "@shoplink/http"
  * declare const read: Effect.Effect<string, Error>
- * const patient = Effect.retry(read, { schedule: Retry.schedule(Retry.defaults), while: (e) => Retry.retryable(e, "idempotent") })
+ * const patient = Effect.retry(read, {
+ *   schedule: Retry.schedule(Retry.defaults),
+ *   while: (e) => Retry.retryable(e, "idempotent")
+ * })
  *
  * @since 0.1.0
  */

@@ -40,7 +40,12 @@ const DEFAULTS = {
  *
  * @example
  * import type { ServerTimeouts } from "@shoplink/http"
- * const options: ServerTimeouts.NodeServerOptions = { headersTimeout: 10000, requestTimeout: 30000, keepAliveTimeout: 5000, connectionsCheckingInterval: 2500 }
+ * const options: ServerTimeouts.NodeServerOptions = {
+ *   headersTimeout: 10000,
+ *   requestTimeout: 30000,
+ *   keepAliveTimeout: 5000,
+ *   connectionsCheckingInterval: 2500
+ * }
  *
  * @since 0.1.0
  */
@@ -60,7 +65,10 @@ const millis = (input: Duration.DurationInput) => Math.max(1, Math.round(Duratio
  * @example
  * import { createServer } from "node:http"
  * import { ServerTimeouts } from "@shoplink/http"
- * const server = createServer(ServerTimeouts.nodeServerOptions({ requestTimeout: "20 seconds" }), (req, res) => res.end("ok"))
+ * const server = createServer(
+ *   ServerTimeouts.nodeServerOptions({ requestTimeout: "20 seconds" }),
+ *   (req, res) => res.end("ok")
+ * )
  *
  * @since 0.1.0
  */
@@ -122,7 +130,11 @@ const durationConfig = (name: string, fallback: Duration.DurationInput): Config.
  *
  * @example
  * import type { ServerTimeouts } from "@shoplink/http"
- * const names: ServerTimeouts.Names = { headersTimeout: "ACME_HEADERS_TIMEOUT", requestTimeout: "ACME_REQUEST_TIMEOUT", keepAliveTimeout: "ACME_KEEP_ALIVE_TIMEOUT" }
+ * const names: ServerTimeouts.Names = {
+ *   headersTimeout: "ACME_HEADERS_TIMEOUT",
+ *   requestTimeout: "ACME_REQUEST_TIMEOUT",
+ *   keepAliveTimeout: "ACME_KEEP_ALIVE_TIMEOUT"
+ * }
  *
  * @since 0.1.0
  */
@@ -138,7 +150,11 @@ export interface Names {
  *
  * @example
  * import { ServerTimeouts } from "@shoplink/http"
- * const timeouts = ServerTimeouts.config({ headersTimeout: "ACME_HEADERS_TIMEOUT", requestTimeout: "ACME_REQUEST_TIMEOUT", keepAliveTimeout: "ACME_KEEP_ALIVE_TIMEOUT" })
+ * const timeouts = ServerTimeouts.config({
+ *   headersTimeout: "ACME_HEADERS_TIMEOUT",
+ *   requestTimeout: "ACME_REQUEST_TIMEOUT",
+ *   keepAliveTimeout: "ACME_KEEP_ALIVE_TIMEOUT"
+ * })
  *
  * @since 0.1.0
  */

@@ -98,7 +98,10 @@ export type RequestFailedReason = "HostNotFound" | "ConnectionRefused" | "Transp
  * @example
  * import { TransportError } from "@shoplink/http"
  * const error = new TransportError.RequestFailed({
- *   operation: "SubmitOrder", reason: "ConnectionRefused", requestSent: false, detail: "connect ECONNREFUSED 127.0.0.1:1"
+ *   operation: "SubmitOrder",
+ *   reason: "ConnectionRefused",
+ *   requestSent: false,
+ *   detail: "connect ECONNREFUSED 127.0.0.1:1"
  * })
  * error.message // "SubmitOrder: ConnectionRefused: connect ECONNREFUSED 127.0.0.1:1"
  *
@@ -127,7 +130,11 @@ export class RequestFailed extends Schema.TaggedError<RequestFailed>("@shoplink/
  *
  * @example
  * import { TransportError } from "@shoplink/http"
- * const error = new TransportError.Timeout({ operation: "GetProductQuotes", attempt: 3, detail: "no complete response within 2s" })
+ * const error = new TransportError.Timeout({
+ *   operation: "GetProductQuotes",
+ *   attempt: 3,
+ *   detail: "no complete response within 2s"
+ * })
  * error.message // "GetProductQuotes: Timeout (attempt 3): no complete response within 2s"
  *
  * @since 0.1.0
@@ -174,7 +181,11 @@ export type UnexpectedResponseReason = "HttpStatus" | "EmptyBody" | "InvalidJson
  * @example
  * import { TransportError } from "@shoplink/http"
  * const error = new TransportError.UnexpectedResponse({
- *   operation: "createOrder", reason: "InvalidJson", httpStatus: 502, detail: "Unexpected token <", excerpt: "<html>Bad Gateway"
+ *   operation: "createOrder",
+ *   reason: "InvalidJson",
+ *   httpStatus: 502,
+ *   detail: "Unexpected token <",
+ *   excerpt: "<html>Bad Gateway"
  * })
  * error.retryClass // "server"
  *
@@ -218,7 +229,10 @@ export class UnexpectedResponse
  * import { Duration, Effect } from "effect"
  * import type { TransportError } from "@shoplink/http"
  * const later = <A>(self: Effect.Effect<A, TransportError.RateLimited>) =>
- *   self.pipe(Effect.catchTag("RateLimited", (e) => Effect.logWarning(`come back in ${Duration.format(e.retryAfter ?? Duration.minutes(1))}`)))
+ *   self.pipe(
+ *     Effect.catchTag("RateLimited", (e) =>
+ *       Effect.logWarning(`come back in ${Duration.format(e.retryAfter ?? Duration.minutes(1))}`))
+ *   )
  *
  * @since 0.1.0
  * @category errors

@@ -113,7 +113,10 @@ export interface ProductInput {
  *
  * @example
  * import type { OrderManagementClient } from "@shoplink/order-management"
- * const search: OrderManagementClient.ProductSearchInput = { searchText: "oil filter", licensePlate: { licensePlate: "8ABC123", licensePlateState: "CA" } }
+ * const search: OrderManagementClient.ProductSearchInput = {
+ *   searchText: "oil filter",
+ *   licensePlate: { licensePlate: "8ABC123", licensePlateState: "CA" }
+ * }
  *
  * @since 0.1.0
  */

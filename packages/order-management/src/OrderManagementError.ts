@@ -144,7 +144,12 @@ export type ApiError =
  * import { Effect } from "effect"
  * import type { OrderManagementError } from "@shoplink/order-management"
  * const quiet = <A>(self: Effect.Effect<A, OrderManagementError.OrderManagementError>) =>
- *   self.pipe(Effect.catchTags({ MonthlyLimitExceeded: () => Effect.succeed(undefined), OrderLocked: () => Effect.succeed(undefined) }))
+ *   self.pipe(
+ *     Effect.catchTags({
+ *       MonthlyLimitExceeded: () => Effect.succeed(undefined),
+ *       OrderLocked: () => Effect.succeed(undefined)
+ *     })
+ *   )
  *
  * @since 0.1.0
  * @category errors

@@ -35,7 +35,8 @@ export type IdempotencyMode = "idempotent" | "unsafe"
  * import { Context } from "effect"
  * import { ApiAnnotations, PunchoutApi } from "@shoplink/protocol"
  * const endpoint = PunchoutApi.PunchoutApi.groups["punchout"]!.endpoints["CreateOrder"]!
- * Context.getOption(endpoint.annotations as Context.Context<ApiAnnotations.Idempotency>, ApiAnnotations.Idempotency) // Option.some("unsafe")
+ * const annotations = endpoint.annotations as Context.Context<ApiAnnotations.Idempotency>
+ * Context.getOption(annotations, ApiAnnotations.Idempotency) // Option.some("unsafe")
  *
  * @since 0.1.0
  */
@@ -138,7 +139,10 @@ export class Assumption extends Context.Reference<Assumption>()("@shoplink/proto
  *
  * @example
  * import { ApiAnnotations, PunchoutApi } from "@shoplink/protocol"
- * const routes = ApiAnnotations.routesOf(PunchoutApi.PunchoutApi, { basePath: "", auth: [{ name: "token", in: "query" }] })
+ * const routes = ApiAnnotations.routesOf(PunchoutApi.PunchoutApi, {
+ *   basePath: "",
+ *   auth: [{ name: "token", in: "query" }]
+ * })
  * routes.map((r) => `${r.method} ${r.path}`)
  *
  * @since 0.1.0

@@ -140,10 +140,9 @@ const compile = (ast: AST.AST, ctx: Context): Step => {
   const known = ctx.memo.get(ast)
   if (known !== undefined) return known
   // Recursive schemas reach themselves through `suspend`: resolve at first use.
-  let step: Step | undefined
-  const lazy: Step = (input) => step!(input)
+  const lazy: Step = (input) => step(input)
   ctx.memo.set(ast, lazy)
-  step = build(ast, ctx)
+  const step = build(ast, ctx)
   ctx.memo.set(ast, step)
   return step
 }
@@ -559,10 +558,9 @@ interface EncodeContext extends Context {
 const compileEncode = (ast: AST.AST, ctx: EncodeContext): Step => {
   const known = ctx.encodeMemo.get(ast)
   if (known !== undefined) return known
-  let step: Step | undefined
-  const lazy: Step = (input) => step!(input)
+  const lazy: Step = (input) => step(input)
   ctx.encodeMemo.set(ast, lazy)
-  step = buildEncode(ast, ctx)
+  const step = buildEncode(ast, ctx)
   ctx.encodeMemo.set(ast, step)
   return step
 }
@@ -673,7 +671,8 @@ const buildEncode = (ast: AST.AST, ctx: EncodeContext): Step => {
  * @example
  * import { Decoder, Punchout } from "@shoplink/protocol"
  * const encode = Decoder.compiledEncoder(Punchout.GetProductQuotesRequest, { onExcessProperty: "error" })
- * encode({ productID: "51515", brandID: "WIX", quantity: 2 }) // Right({ productID: "51515", brandID: "WIX", quantity: "2" })
+ * const request = { productID: "51515", brandID: "WIX", quantity: 2 }
+ * encode(request) // Right({ productID: "51515", brandID: "WIX", quantity: "2" })
  *
  * @since 0.1.0
  */

@@ -174,7 +174,10 @@ export const hasRetryClass = (retryClass: RetryClass) => (u: unknown): u is Mess
  *
  * @example
  * import { MessageError, Unauthorized } from "@shoplink/protocol"
- * const error = MessageError.withHint(new Unauthorized({ httpStatus: 401 }), "check the vendor API key <redacted>…abcd")
+ * const error = MessageError.withHint(
+ *   new Unauthorized({ httpStatus: 401 }),
+ *   "check the vendor API key <redacted>…abcd"
+ * )
  * error.message // "UNAUTHORIZED: Unauthorized (HTTP 401) — check the vendor API key <redacted>…abcd"
  *
  * @since 0.1.0

@@ -117,7 +117,9 @@ export const OrderChangeRequest = Schema.Struct(OrderDetailsRequest.fields).anno
  * import { Schema } from "effect"
  * import { OrderManagementApi } from "@shoplink/protocol"
  * Schema.decodeUnknownSync(OrderManagementApi.DeleteOrderResponse)({
- *   status: { code: 200, message: { ID: "API0200", text: "Successful" } }, customerAccountNo: 100200, orderHeader: { orderNo: "5000123" }
+ *   status: { code: 200, message: { ID: "API0200", text: "Successful" } },
+ *   customerAccountNo: 100200,
+ *   orderHeader: { orderNo: "5000123" }
  * })
  *
  * @since 0.1.0
@@ -307,7 +309,8 @@ export const BASE_PATH = `${OMS_SERVICES}/{environment}` as const
  *
  * @example
  * import { OrderManagementApi } from "@shoplink/protocol"
- * OrderManagementApi.routes.filter((r) => r.assumption).map((r) => r.name) // ["submitOrder", "openOrder", "deleteOrder"]
+ * const assumed = OrderManagementApi.routes.filter((r) => r.assumption)
+ * assumed.map((r) => r.name) // ["submitOrder", "openOrder", "deleteOrder"]
  *
  * @since 0.1.0
  */

@@ -190,7 +190,9 @@ const firstOf = (
  * @example
  * import { Either, Schema } from "effect"
  * import { Violation } from "@shoplink/protocol"
- * const Body = Schema.Struct({ apiToken: Schema.String.pipe(Schema.filter((s) => s.length > 0 || "apiToken must not be empty")) })
+ * const Body = Schema.Struct({
+ *   apiToken: Schema.String.pipe(Schema.filter((s) => s.length > 0 || "apiToken must not be empty"))
+ * })
  * const result = Schema.decodeUnknownEither(Body)({ apiToken: "" })
  * if (Either.isLeft(result)) {
  *   const violation = Violation.first(result.left)

@@ -153,7 +153,10 @@ export type CreateSessionError = CommandError
  * import { Effect } from "effect"
  * import { PunchoutClient } from "@shoplink/punchout"
  * const quotes = (session: Parameters<PunchoutClient.Service["getProductQuotes"]>[0]) =>
- *   Effect.flatMap(PunchoutClient.PunchoutClient, (client) => client.getProductQuotes(session, { searchTerm: "oil filter", quantity: 1 }))
+ *   Effect.flatMap(
+ *     PunchoutClient.PunchoutClient,
+ *     (client) => client.getProductQuotes(session, { searchTerm: "oil filter", quantity: 1 })
+ *   )
  *
  * @since 0.1.0
  */
@@ -191,7 +194,12 @@ export interface Service {
  * const program = Effect.gen(function*() {
  *   const client = yield* PunchoutClient.PunchoutClient
  *   const session = yield* client.createSession(
- *     { accountNo: "100200", username: "parts@mainstreet-auto.example", country: "US", apiToken: Redacted.make("token") },
+ *     {
+ *       accountNo: "100200",
+ *       username: "parts@mainstreet-auto.example",
+ *       country: "US",
+ *       apiToken: Redacted.make("token")
+ *     },
  *     { smsVendorName: "Acme SMS", webhooks: { order: "https://sms.example/o", quote: "https://sms.example/q" } }
  *   )
  *   return yield* client.getProductQuotes(session, { searchTerm: "oil filter", quantity: 1 })

@@ -22,7 +22,11 @@ import type { PunchoutSession } from "./PunchoutSession.js"
  *
  * @example
  * import type { ShowUrls } from "@shoplink/punchout"
- * const params: ShowUrls.ShowCatalogInput = { searchTerm: "brake pads", licensePlate: "8ABC123", licensePlateState: "CA" }
+ * const params: ShowUrls.ShowCatalogInput = {
+ *   searchTerm: "brake pads",
+ *   licensePlate: "8ABC123",
+ *   licensePlateState: "CA"
+ * }
  *
  * @since 0.1.0
  */

@@ -174,9 +174,18 @@ const decodeWith = <A, I>(webhook: "order" | "quote", schema: Schema.Schema<A, I
  * @example
  * import { Either } from "effect"
  * import { Webhooks } from "@shoplink/punchout"
- * const result = Webhooks.decodeOrderWebhook(
- *   '{"referenceID":"RO-1","order":{"orderID":"10423","orderCreateTime":1763769600000,"orderLines":[],"comment":"","status":3,"statusDescription":"Order submitted"}}'
- * )
+ * const body = JSON.stringify({
+ *   referenceID: "RO-1",
+ *   order: {
+ *     orderID: "10423",
+ *     orderCreateTime: 1763769600000,
+ *     orderLines: [],
+ *     comment: "",
+ *     status: 3,
+ *     statusDescription: "Order submitted"
+ *   }
+ * })
+ * const result = Webhooks.decodeOrderWebhook(body)
  * Either.isRight(result) && result.right.order.status // "3"
  *
  * @since 0.1.0

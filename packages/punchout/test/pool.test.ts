@@ -58,9 +58,7 @@ const fixTemplate = (server: FaultServer) => (handler: Handler): Handler => (req
 const setup = (options: Parameters<typeof punchoutServer>[0] = {}) =>
   Effect.gen(function*() {
     const script = punchoutServer(options)
-    let target: FaultServer | undefined
-    const server = yield* faultServer((req, res, n) => fixTemplate(target!)(script.handler)(req, res, n))
-    target = server
+    const server = yield* faultServer((req, res, n) => fixTemplate(server)(script.handler)(req, res, n))
     return { server, script }
   })
 

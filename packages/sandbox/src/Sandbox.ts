@@ -87,8 +87,18 @@ export interface SandboxOptions {
  *
  * @example
  * import type { SandboxCustomerInput } from "@shoplink/sandbox"
- * const customer: SandboxCustomerInput = { accountNo: "700800", username: "a@b.example", apiToken: "t-700800", country: "US" }
- * const west: SandboxCustomerInput = { ...customer, accountNo: "700801", apiToken: "t-700801", timeZone: "America/Los_Angeles" }
+ * const customer: SandboxCustomerInput = {
+ *   accountNo: "700800",
+ *   username: "a@b.example",
+ *   apiToken: "t-700800",
+ *   country: "US"
+ * }
+ * const west: SandboxCustomerInput = {
+ *   ...customer,
+ *   accountNo: "700801",
+ *   apiToken: "t-700801",
+ *   timeZone: "America/Los_Angeles"
+ * }
  *
  * @since 0.1.0
  */
@@ -250,12 +260,9 @@ export const startSandbox = (options: SandboxOptions = {}): Effect.Effect<Runnin
   Effect.gen(function*() {
     const host = options.host ?? "127.0.0.1"
     const seed = options.seed ?? 1
-    let state: SandboxState | undefined
-    const now = Effect.map(
-      Clock.currentTimeMillis,
-      (t) => (t < YEAR_2001 ? FIXED_START + t : t) + (state?.clockOffset ?? 0)
-    )
-    state = new SandboxState(seed, yield* now, options.outOfStock ?? "refuse")
+    const clock = Effect.map(Clock.currentTimeMillis, (t) => (t < YEAR_2001 ? FIXED_START + t : t))
+    const state = new SandboxState(seed, yield* clock, options.outOfStock ?? "refuse")
+    const now = Effect.map(clock, (t) => t + state.clockOffset)
     const log = yield* SubscriptionRef.make<ReadonlyArray<WebhookDelivery>>([])
     const fibers = yield* FiberSet.make()
     const client = yield* Layer.build(NodeHttpClient.layerUndici).pipe(Effect.map(Context.get(HttpClient.HttpClient)))

@@ -88,7 +88,12 @@ const NonEmpty = Schema.String.pipe(Schema.minLength(1, { message: () => "must n
  * @example
  * import { Schema } from "effect"
  * import { SandboxApi } from "@shoplink/sandbox"
- * Schema.decodeUnknownSync(SandboxApi.CustomerInput)({ accountNo: "700800", username: "a@b.example", apiToken: "t-1", country: "US" })
+ * Schema.decodeUnknownSync(SandboxApi.CustomerInput)({
+ *   accountNo: "700800",
+ *   username: "a@b.example",
+ *   apiToken: "t-1",
+ *   country: "US"
+ * })
  *
  * @since 0.1.0
  */

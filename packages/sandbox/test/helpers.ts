@@ -13,7 +13,7 @@ export const call = (url: string, init: RequestInit = {}): Effect.Effect<Reply> 
   Effect.promise(async () => {
     const response = await fetch(url, { redirect: "manual", ...init })
     const text = await response.text()
-    let body: unknown = undefined
+    let body: unknown
     try {
       body = JSON.parse(text)
     } catch {

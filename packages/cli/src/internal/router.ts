@@ -1,8 +1,8 @@
 // The cheap first pass over the arguments, before anything heavy loads: answers --version and
 // --help, and refuses what the spec already shows is wrong (an unknown command or option, with a
 // "did you mean"; a value that is not an integer or not one of the choices; an empty value; a
-// missing argument or required option) at the level where it occurs. Everything else goes to the @effect/cli parser built from the same
-// spec (Cli.ts).
+// missing argument or required option) at the level where it occurs. Everything else goes to the
+// @effect/cli parser built from the same spec (Cli.ts).
 import { helpText } from "./helpText.js"
 import * as Spec from "./spec.js"
 

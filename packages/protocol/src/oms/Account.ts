@@ -40,7 +40,9 @@ export interface AccountDetailsRequest extends Schema.Schema.Type<typeof Account
  * import { Schema } from "effect"
  * import { OrderManagement } from "@shoplink/protocol"
  * Schema.decodeUnknownSync(OrderManagement.AccountDetailsResponse)({
- *   status: { code: 200, message: { ID: "API0200", text: "Successful" } }, customerAccountNo: "100200", accountName: "Main St Auto"
+ *   status: { code: 200, message: { ID: "API0200", text: "Successful" } },
+ *   customerAccountNo: "100200",
+ *   accountName: "Main St Auto"
  * })
  *
  * @since 0.1.0
@@ -87,7 +89,13 @@ export interface InvoiceDetailsRequest extends Schema.Schema.Type<typeof Invoice
  * @example
  * import { Schema } from "effect"
  * import { OrderManagement } from "@shoplink/protocol"
- * Schema.decodeUnknownSync(OrderManagement.Invoice)({ invoiceNo: "INV-1", invoiceDate: "20261120", orderNo: "5000123", invoiceTotal: 12.98, lines: [] })
+ * Schema.decodeUnknownSync(OrderManagement.Invoice)({
+ *   invoiceNo: "INV-1",
+ *   invoiceDate: "20261120",
+ *   orderNo: "5000123",
+ *   invoiceTotal: 12.98,
+ *   lines: []
+ * })
  *
  * @since 0.1.0
  * @category schemas

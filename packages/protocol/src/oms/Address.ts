@@ -42,9 +42,21 @@ export interface ShippingAddress extends Schema.Schema.Type<typeof ShippingAddre
  * @example
  * import { Schema } from "effect"
  * import { OrderManagement } from "@shoplink/protocol"
- * const address = { name: "Jane Doe", addressLine1: "100 Main St", addressLine2: "", city: "Austin", state: "TX", zipCode: "78701", country: "US", phoneNumber: "5125550100", emailAddress: "" }
+ * const address = {
+ *   name: "Jane Doe",
+ *   addressLine1: "100 Main St",
+ *   addressLine2: "",
+ *   city: "Austin",
+ *   state: "TX",
+ *   zipCode: "78701",
+ *   country: "US",
+ *   phoneNumber: "5125550100",
+ *   emailAddress: ""
+ * }
  * Schema.decodeUnknownSync(OrderManagement.RecommendedDropShipAddress)({
- *   inputAddress: address, recommendationText: "ZIP code extended", recommendedAddress: { ...address, zipCode: "78701-1234" }
+ *   inputAddress: address,
+ *   recommendationText: "ZIP code extended",
+ *   recommendedAddress: { ...address, zipCode: "78701-1234" }
  * })
  *
  * @since 0.1.0

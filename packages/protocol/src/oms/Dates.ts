@@ -80,7 +80,11 @@ export const DateFromYyyymmdd = Schema.transformOrFail(
  *
  * @example
  * import type { OrderManagement } from "@shoplink/protocol"
- * const problem: OrderManagement.InvoiceDateProblem = { id: "API0265", field: "fromDate", rule: "cannot be greater than toDate" }
+ * const problem: OrderManagement.InvoiceDateProblem = {
+ *   id: "API0265",
+ *   field: "fromDate",
+ *   rule: "cannot be greater than toDate"
+ * }
  *
  * @since 0.1.0
  */

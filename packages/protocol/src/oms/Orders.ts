@@ -37,7 +37,9 @@ export const OrderLineRequest = Schema.Struct({
  * import { Schema } from "effect"
  * import { OrderManagement } from "@shoplink/protocol"
  * Schema.decodeUnknownSync(OrderManagement.CreateOrderRequest)({
- *   customerAccountNo: "100200", customerPO: "PO-77", orderLines: [{ productID: "51515", brandCode: "WIX", quantity: 1 }]
+ *   customerAccountNo: "100200",
+ *   customerPO: "PO-77",
+ *   orderLines: [{ productID: "51515", brandCode: "WIX", quantity: 1 }]
  * })
  *
  * @since 0.1.0
@@ -84,7 +86,13 @@ export interface OrderHeader extends Schema.Schema.Type<typeof OrderHeader> {}
  * @example
  * import { Schema } from "effect"
  * import { OrderManagement } from "@shoplink/protocol"
- * Schema.decodeUnknownSync(OrderManagement.OrderLineDetail)({ lineNo: 1, productID: "51515", brandCode: "WIX", quantity: 1, price: 6.49 })
+ * Schema.decodeUnknownSync(OrderManagement.OrderLineDetail)({
+ *   lineNo: 1,
+ *   productID: "51515",
+ *   brandCode: "WIX",
+ *   quantity: 1,
+ *   price: 6.49
+ * })
  *
  * @since 0.1.0
  * @category schemas
@@ -158,7 +166,9 @@ export const OrderDetailsRequest = Schema.Struct({
  * import { Schema } from "effect"
  * import { OrderManagement } from "@shoplink/protocol"
  * Schema.decodeUnknownSync(OrderManagement.OrderDetailsResponse)({
- *   status: { code: 200, message: { ID: "API0283", text: "Order submitted" } }, orderHeader: { orderNo: "5000123" }, orderLines: []
+ *   status: { code: 200, message: { ID: "API0283", text: "Order submitted" } },
+ *   orderHeader: { orderNo: "5000123" },
+ *   orderLines: []
  * })
  *
  * @since 0.1.0

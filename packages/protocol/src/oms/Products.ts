@@ -19,7 +19,11 @@ import { Vin } from "../Vin.js"
  * import { Schema } from "effect"
  * import { OrderManagement } from "@shoplink/protocol"
  * Schema.decodeUnknownSync(OrderManagement.BrandInformation)({
- *   ACABrandID: "BBDF", SERVICEBrandCode: "WIX", SERVICEBrandLogo: "wix", brandDescription: "WIX Filters", brandLogoLevel1URL: ""
+ *   ACABrandID: "BBDF",
+ *   SERVICEBrandCode: "WIX",
+ *   SERVICEBrandLogo: "wix",
+ *   brandDescription: "WIX Filters",
+ *   brandLogoLevel1URL: ""
  * })
  *
  * @since 0.1.0
@@ -42,7 +46,11 @@ export interface BrandInformation extends Schema.Schema.Type<typeof BrandInforma
  * @example
  * import { Schema } from "effect"
  * import { OrderManagement } from "@shoplink/protocol"
- * Schema.decodeUnknownSync(OrderManagement.ProductMarketingDetail)({ brand: "WIX", category: "", description: "<p>Warranty</p>" })
+ * Schema.decodeUnknownSync(OrderManagement.ProductMarketingDetail)({
+ *   brand: "WIX",
+ *   category: "",
+ *   description: "<p>Warranty</p>"
+ * })
  *
  * @since 0.1.0
  * @category schemas
@@ -61,7 +69,11 @@ export interface ProductMarketingDetail extends Schema.Schema.Type<typeof Produc
  * @example
  * import { Schema } from "effect"
  * import { OrderManagement } from "@shoplink/protocol"
- * Schema.decodeUnknownSync(OrderManagement.DigitalAsset)({ assetName: "wix_51515.jpg", assetType: "P04", language: "EN" })
+ * Schema.decodeUnknownSync(OrderManagement.DigitalAsset)({
+ *   assetName: "wix_51515.jpg",
+ *   assetType: "P04",
+ *   language: "EN"
+ * })
  *
  * @since 0.1.0
  * @category schemas
@@ -199,7 +211,11 @@ export interface PriceAndAvailabilityRequest extends Schema.Schema.Type<typeof P
  * @example
  * import { Schema } from "effect"
  * import { OrderManagement } from "@shoplink/protocol"
- * Schema.decodeUnknownSync(OrderManagement.WarehouseAvailability)({ warehouseCode: "DAL", warehouseName: "Dallas DC", quantityAvailable: 14 })
+ * Schema.decodeUnknownSync(OrderManagement.WarehouseAvailability)({
+ *   warehouseCode: "DAL",
+ *   warehouseName: "Dallas DC",
+ *   quantityAvailable: 14
+ * })
  *
  * @since 0.1.0
  * @category schemas
@@ -220,7 +236,13 @@ export interface WarehouseAvailability extends Schema.Schema.Type<typeof Warehou
  * import { Schema } from "effect"
  * import { OrderManagement } from "@shoplink/protocol"
  * Schema.decodeUnknownSync(OrderManagement.PricedItem)({
- *   productID: "51515", brandCode: "WIX", quantityRequested: 2, price: 6.49, listPrice: 9.99, corePrice: 0, warehouses: []
+ *   productID: "51515",
+ *   brandCode: "WIX",
+ *   quantityRequested: 2,
+ *   price: 6.49,
+ *   listPrice: 9.99,
+ *   corePrice: 0,
+ *   warehouses: []
  * })
  *
  * @since 0.1.0

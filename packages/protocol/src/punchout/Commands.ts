@@ -152,7 +152,11 @@ export const CreateOrderMultiple = Schema.Struct({
  * @example
  * import { Schema } from "effect"
  * import { Punchout } from "@shoplink/protocol"
- * const body = Schema.decodeUnknownSync(Punchout.CreateOrderRequest)({ productID: "51515", brandID: "WIX", quantity: "1" })
+ * const body = Schema.decodeUnknownSync(Punchout.CreateOrderRequest)({
+ *   productID: "51515",
+ *   brandID: "WIX",
+ *   quantity: "1"
+ * })
  * "quotes" in body // false
  *
  * @since 0.1.0
@@ -171,8 +175,17 @@ export type CreateOrderRequest = typeof CreateOrderRequest.Type
  * import { Schema } from "effect"
  * import { Punchout } from "@shoplink/protocol"
  * Schema.decodeUnknownSync(Punchout.OrderResponse)({
- *   serverVersion: "1.4.0", status: { code: 200, message: { text: "Success" } }, referenceID: "RO-1",
- *   order: { orderID: "10423", orderCreateTime: 1763769600000, orderLines: [], comment: "", status: "0", statusDescription: "In shopping cart" }
+ *   serverVersion: "1.4.0",
+ *   status: { code: 200, message: { text: "Success" } },
+ *   referenceID: "RO-1",
+ *   order: {
+ *     orderID: "10423",
+ *     orderCreateTime: 1763769600000,
+ *     orderLines: [],
+ *     comment: "",
+ *     status: "0",
+ *     statusDescription: "In shopping cart"
+ *   }
  * })
  *
  * @since 0.1.0
@@ -229,8 +242,17 @@ export interface ReserveOrderRequest extends Schema.Schema.Type<typeof ReserveOr
  * import { Schema } from "effect"
  * import { Punchout } from "@shoplink/protocol"
  * Schema.decodeUnknownSync(Punchout.ReserveOrderResponse)({
- *   referenceId: null, serverVersion: "1.4.0", status: { code: 200, message: { ID: "API0200", text: "Successful" } },
- *   order: { orderID: "10423", orderCreateTime: 1763769600000, orderLines: [], comment: "PO 77", status: "0", statusDescription: "In shopping cart" }
+ *   referenceId: null,
+ *   serverVersion: "1.4.0",
+ *   status: { code: 200, message: { ID: "API0200", text: "Successful" } },
+ *   order: {
+ *     orderID: "10423",
+ *     orderCreateTime: 1763769600000,
+ *     orderLines: [],
+ *     comment: "PO 77",
+ *     status: "0",
+ *     statusDescription: "In shopping cart"
+ *   }
  * })
  *
  * @since 0.1.0

@@ -17,7 +17,14 @@ import { QuoteLine, WebhookOrder } from "./Catalog.js"
  * import { Punchout } from "@shoplink/protocol"
  * const body = Schema.decodeUnknownSync(Punchout.OrderWebhook)({
  *   referenceID: "RO-1042",
- *   order: { orderID: "10423", orderCreateTime: 1763769600000, orderLines: [], comment: "", status: 3, statusDescription: "Order submitted" }
+ *   order: {
+ *     orderID: "10423",
+ *     orderCreateTime: 1763769600000,
+ *     orderLines: [],
+ *     comment: "",
+ *     status: 3,
+ *     statusDescription: "Order submitted"
+ *   }
  * })
  *
  * @since 0.1.0

@@ -130,7 +130,10 @@ const punchoutEndpoint = (ctx: Ctx, command: PunchoutApi.EndpointName): Handler 
     return yield* handleApiCommand(ctx, command, session)
   })
 
-/** One Order Management endpoint (`handleOms` checks environment, credentials and method, in the distributor's order). */
+/**
+ * One Order Management endpoint (`handleOms` checks environment, credentials and method, in the
+ * distributor's order).
+ */
 const omsEndpoint = (ctx: Ctx, environment: string, endpoint: string): Handler =>
   Effect.gen(function*() {
     const fault = yield* applyFault(ctx, endpoint, "oms")

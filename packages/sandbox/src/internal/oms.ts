@@ -25,7 +25,10 @@ import {
   productDetailsResponse
 } from "./wire.js"
 
-/** Each endpoint's method, read from the definition (submitOrder, openOrder and deleteOrder are sandbox assumptions). */
+/**
+ * Each endpoint's method, read from the definition (submitOrder, openOrder and deleteOrder are
+ * sandbox assumptions).
+ */
 const METHOD_OF: ReadonlyMap<string, string> = new Map(OrderManagementApi.routes.map((r) => [r.name, r.method]))
 
 type Answer = Result<HttpServerResponse.HttpServerResponse>

@@ -197,10 +197,11 @@ export class Inventory {
   }
 
   /**
-   * Checks and allocates items for a country, failing with the catalogue's IDs: API0231 (quantity
-   * ≤ 0), API0235 (total over `OrderRules.MAX_ORDER_QUANTITY`), API0236 (same part/warehouse twice), API0232 (unknown or
-   * not stocked), API0243 (no price), API0234 (not enough in one warehouse, unless the policy is
-   * `backOrder`: then the line is accepted as back-ordered). Nothing is mutated.
+   * Checks and allocates items for a country, failing with the catalogue's IDs: API0231
+   * (quantity ≤ 0), API0235 (total over `OrderRules.MAX_ORDER_QUANTITY`), API0236 (same
+   * part/warehouse twice), API0232 (unknown or not stocked), API0243 (no price), API0234 (not
+   * enough in one warehouse, unless the policy is `backOrder`: then the line is accepted as
+   * back-ordered). Nothing is mutated.
    */
   allocate(
     items: ReadonlyArray<
