@@ -108,22 +108,44 @@ export const kindOf = (symbol) => {
 
 const MODIFIERS = /^(?:(?:export|declare|default)\s+)+/
 
-/** The declaration as the .d.ts writes it, without comments, `export`, `declare` or the final `;`. */
-const printDeclaration = (d) => {
-  const source = d.getSourceFile()
+/**
+ * The declaration as the .d.ts writes it, without comments, `export`, `declare` or the final `;`,
+ * with the members of each object type and of each union in a fixed order: tsc writes an inferred
+ * type's members in the order it met them, which differs between a clean and an incremental build.
+ */
+const printDeclaration = (original) => {
+  const source = original.getSourceFile()
+  const text = (n) => printer.printNode(ts.EmitHint.Unspecified, n, source)
+  const byText = (a, b) => (text(a) < text(b) ? -1 : text(a) > text(b) ? 1 : 0)
+  const [d] = ts.transform(original, [(context) => {
+    const visit = (n) => {
+      const node = ts.visitEachChild(n, visit, context)
+      if (ts.isTypeLiteralNode(node)) {
+        return context.factory.updateTypeLiteralNode(
+          node,
+          context.factory.createNodeArray([...node.members].sort(byText))
+        )
+      }
+      if (ts.isUnionTypeNode(node)) {
+        return context.factory.updateUnionTypeNode(node, context.factory.createNodeArray([...node.types].sort(byText)))
+      }
+      return node
+    }
+    return visit
+  }]).transformed
   // The printer puts each tuple element on its own line unless told otherwise.
   const singleLineTuples = (n) => {
     if (ts.isTupleTypeNode(n)) ts.setEmitFlags(n, ts.EmitFlags.SingleLine)
     ts.forEachChild(n, singleLineTuples)
   }
   singleLineTuples(d)
-  if (ts.isVariableDeclaration(d)) {
-    const flags = ts.getCombinedNodeFlags(d)
+  if (ts.isVariableDeclaration(original)) {
+    const flags = ts.getCombinedNodeFlags(original)
     const keyword = flags & ts.NodeFlags.Const ? "const" : flags & ts.NodeFlags.Let ? "let" : "var"
-    return `${keyword} ${printer.printNode(ts.EmitHint.Unspecified, d, source)}`
+    return `${keyword} ${text(d)}`
   }
-  if (ts.isModuleDeclaration(d)) return `namespace ${d.name.getText(source)}`
-  return printer.printNode(ts.EmitHint.Unspecified, d, source).replace(MODIFIERS, "").replace(/;$/, "")
+  if (ts.isModuleDeclaration(original)) return `namespace ${original.name.getText(source)}`
+  return text(d).replace(MODIFIERS, "").replace(/;$/, "")
 }
 
 /**

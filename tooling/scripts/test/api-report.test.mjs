@@ -127,6 +127,20 @@ describe("api-report", () => {
     expect(result.stderr).toContain("@shoplink/beta: packages/beta/dist/index.d.ts not built: run `pnpm build` first")
   })
 
+  it("writes an inferred type the same whatever order tsc met its members and union members in", () => {
+    const reportOf = (dts) => {
+      const ws = workspace({ ...contract, "packages/alpha/dist/Money.d.ts": dts })
+      expect(ws.run("--update").status).toBe(0)
+      return ws.report()
+    }
+    const clean = reportOf("export declare const rates: { readonly b: 1 | \"x\"; readonly a: string | number };\n")
+    const incremental = reportOf(
+      "export declare const rates: { readonly a: number | string; readonly b: \"x\" | 1 };\n"
+    )
+    expect(incremental).toBe(clean)
+    expect(clean).toContain("readonly a: number | string;")
+  })
+
   it("diffs lines with context", () => {
     expect(diffLines("a\nb\nc", "a\nb\nc")).toBe("")
     expect(diffLines("1\n2\n3\n4\n5\n6\n7\n8", "1\n2\n3\n4\nfive\n6\n7\n8", "old", "new")).toBe(
