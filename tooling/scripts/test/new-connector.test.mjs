@@ -43,25 +43,26 @@ describe("new-connector.mjs", () => {
     )
   })
 
-  it("generates a sample app on ConnectorRuntime and an adapter reading each shop's key through SmsCredentials", () => {
+  it("generates a sample app on ServiceApp and an adapter reading each shop's key through SmsCredentials", () => {
     const root = newRoot()
     generate({ name: "acme", root })
-    const service = readFileSync(join(root, "apps/acme-sample/src/service.ts"), "utf8")
-    expect(service).toContain("AcmeConnector.layer.pipe(")
-    expect(service).toContain("ConnectorRuntime.layerConfig(shopSystem")
+    const app = readFileSync(join(root, "apps/acme-sample/src/app.ts"), "utf8")
+    expect(app).toContain("ServiceApp.make(connector({ baseUrl }), settings)")
+    expect(app).toContain("AcmeConnector.layer.pipe(")
     // No hand wiring of the runtime's pieces.
-    expect(service).not.toMatch(/WebhookReceiver|InboxWorker|LaunchRegistry|WebhookInbox|PunchoutLauncher/)
-    // Shoplink's standard settings through the connector's Settings Configs: no variable name in code.
-    expect(service).toContain("punchout: Settings.punchoutClient")
-    expect(service).toContain("secretKeys: Settings.secretBox.keys")
-    for (const file of ["service.ts", "main.ts", "embedded.ts"]) {
-      expect(readFileSync(join(root, "apps/acme-sample/src", file), "utf8")).not.toMatch(
-        /Config\.(string|redacted)\("SHOPLINK_|Storage\.config\("/
-      )
+    for (const file of ["app.ts", "main.ts", "embedded.ts"]) {
+      const source = readFileSync(join(root, "apps/acme-sample/src", file), "utf8")
+      expect(source).not.toMatch(/WebhookReceiver|InboxWorker|LaunchRegistry|WebhookInbox|PunchoutLauncher/)
+      // Shoplink's standard settings are read by ServiceMain from SettingsTable: no variable name in code.
+      expect(source).not.toMatch(/Config\.(string|redacted)\("SHOPLINK_|Storage\.config\("/)
     }
+    expect(readFileSync(join(root, "apps/acme-sample/src/main.ts"), "utf8")).toContain("ServiceMain.run({")
     const adapter = readFileSync(join(root, "packages/adapter-acme/src/AcmeConnector.ts"), "utf8")
     expect(adapter).toContain("credentials.secret(shopId, API_KEY_SECRET)")
     expect(readFileSync(join(root, "packages/adapter-acme/test/harness.ts"), "utf8")).toContain("smsSecrets:")
+    // The adapter depends on the contract and the transport only.
+    const manifest = JSON.parse(readFileSync(join(root, "packages/adapter-acme/package.json"), "utf8"))
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(["@shoplink/connector", "@shoplink/http"])
   })
 
   it("generates a fake of the SMS under ./testing, used by the harness and by the sample's embedded default and demo", () => {
@@ -80,16 +81,14 @@ describe("new-connector.mjs", () => {
     expect(embedded).toContain("startSandbox()")
     // Without the distributor's or Acme's base URL, main starts the embedded default.
     const main = readFileSync(join(root, "apps/acme-sample/src/main.ts"), "utf8")
-    expect(main).toContain("[SettingsTable.SETTINGS.punchoutBaseUrl.env, Service.BASE_URL]")
-    expect(main).toContain("startEmbedded()")
-    expect(readFileSync(join(root, "apps/acme-sample/src/service.ts"), "utf8")).toContain(
-      "BASE_URL = \"ACME_BASE_URL\""
-    )
+    expect(main).toContain("embedded: Effect.map(startEmbedded()")
+    expect(readFileSync(join(root, "apps/acme-sample/src/app.ts"), "utf8")).toContain("env: \"ACME_BASE_URL\"")
     const sample = JSON.parse(readFileSync(join(root, "apps/acme-sample/package.json"), "utf8"))
     expect(sample.scripts.demo).toBe("node dist/demo.js")
     expect(sample.dependencies).toMatchObject({
       "@shoplink/sandbox": "workspace:*",
-      "@shoplink/connector-testkit": "workspace:*"
+      "@shoplink/connector-testkit": "workspace:*",
+      "@shoplink/service-pages": "workspace:*"
     })
   })
 
