@@ -2,8 +2,10 @@
 // Fails when a publishable package lacks what a vendor needs from npm: README, exports with
 // `types` first and `./package.json`, `files`, `engines`, `sideEffects`, `license`, `repository`,
 // `keywords`, ESM `type`, and a CHANGELOG once it has been released. apps/* must stay private
-// at version 0.0.0 so changesets never versions them.
-import { existsSync } from "node:fs"
+// at version 0.0.0 so changesets never versions them. Issue #25's shape is held here too: an
+// adapter depends on the contract and the transport only (no server code, no database driver), and
+// a sample app is its settings and main, at most 200 lines of src/ besides its demo script.
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { publishablePackages, workspacePackages } from "./workspace.mjs"
 
@@ -55,12 +57,34 @@ for (const pkg of publishablePackages()) {
   }
 }
 
+const ADAPTER_DEPENDENCIES = ["@shoplink/connector", "@shoplink/http"]
+for (const pkg of publishablePackages().filter((p) => p.json.name.startsWith("@shoplink/adapter-"))) {
+  for (const dep of Object.keys(pkg.json.dependencies ?? {})) {
+    need(
+      !dep.startsWith("@shoplink/") || ADAPTER_DEPENDENCIES.includes(dep),
+      pkg,
+      `an adapter depends on ${ADAPTER_DEPENDENCIES.join(" and ")} only, not ${dep}`
+    )
+  }
+  for (const field of ["dependencies", "peerDependencies"]) {
+    need(!("@effect/sql" in (pkg.json[field] ?? {})), pkg, `an adapter needs no database: @effect/sql in ${field}`)
+  }
+}
+
+const SAMPLE_LINES = 200
 for (const pkg of workspacePackages().filter((p) => p.group === "apps")) {
   need(
     pkg.json.private === true && pkg.json.version === "0.0.0",
     pkg,
     "apps must be \"private\": true at version 0.0.0"
   )
+  const src = join(pkg.dir, "src")
+  const lines = existsSync(src)
+    ? readdirSync(src)
+      .filter((f) => f.endsWith(".ts") && f !== "demo.ts")
+      .reduce((sum, f) => sum + readFileSync(join(src, f), "utf8").split("\n").length - 1, 0)
+    : 0
+  need(lines <= SAMPLE_LINES, pkg, `src/ (demo.ts aside) is ${lines} lines; a sample is at most ${SAMPLE_LINES}`)
 }
 
 if (problems.length > 0) {

@@ -7,7 +7,7 @@ import { join } from "node:path"
 import { ServiceMain, SignIn } from "@shoplink/service-pages"
 
 const { configErrorLines } = ServiceMain
-const parseUsers = (text: string) => SignIn.parseUsers(text, { hashHint: "`node dist/hash-password.js`" })
+const parseUsers = (text: string) => SignIn.parseUsers(text, { hashHint: "`shoplink-hash-password`" })
 
 const main = join(import.meta.dirname, "..", "dist", "main.js")
 
@@ -143,7 +143,7 @@ describe("shopmonkey-sample configuration errors", () => {
       }])
     )
     expect(parseUsers("[{\"email\":\"a@b\",\"shopId\":\"s\",\"passwordHash\":\"hunter2\"}]")).toEqual(
-      Either.left("user 1: passwordHash must come from `node dist/hash-password.js` (scrypt:…)")
+      Either.left("user 1: passwordHash must come from `shoplink-hash-password` (scrypt:…)")
     )
     expect(Either.isLeft(parseUsers(JSON.stringify([
       { email: "a@b", shopId: "s", passwordHash: HASH },

@@ -60,15 +60,6 @@ export const writeOf: (
   entry: Pick<InboxEntry, "kind" | "shopId" | "repairOrderId" | "body">
 ) => DeliveryWrite | undefined = deliveryWriteOf
 
-/**
- * A stored delivery's write, by kind (`writeOf`).
- *
- * @example
- * import type { InboxWorker } from "@shoplink/connector-runtime"
- * const linesOf = (w: InboxWorker.DeliveryWrite) => w.write.lines.length
- *
- * @since 0.1.0
- */
 export type { DeliveryWrite }
 
 /**

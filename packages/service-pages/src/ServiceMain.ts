@@ -108,7 +108,7 @@ export const distributorConfig = Config.all({
   linkSecret: Config.option(Config.redacted(OWN.linkSecret.env)).pipe(
     Config.map(Option.getOrElse(() => Redacted.make(SignIn.randomToken())))
   ),
-  users: SignIn.usersFileConfig(SETTINGS.usersFile.env, { hashHint: "`node dist/hash-password.js`" })
+  users: SignIn.usersFileConfig(SETTINGS.usersFile.env, { hashHint: "`shoplink-hash-password`" })
 })
 
 /**

@@ -130,7 +130,15 @@ export const orderWrite = (shopId: string, repairOrderId: string, webhook: Punch
 const decodeOrder = Schema.decodeUnknownEither(Schema.parseJson(Punchout.OrderWebhook))
 const decodeQuote = Schema.decodeUnknownEither(Schema.parseJson(Punchout.QuoteWebhook))
 
-/** What applying a stored delivery writes, by kind. */
+/**
+ * What applying a stored delivery writes, by kind (public as `InboxWorker.DeliveryWrite`).
+ *
+ * @example
+ * import type { InboxWorker } from "@shoplink/connector-runtime"
+ * const lineCount = (w: InboxWorker.DeliveryWrite) => w.write.lines.length
+ *
+ * @since 0.1.0
+ */
 export type DeliveryWrite =
   | { readonly kind: "quote"; readonly write: QuoteWrite }
   | { readonly kind: "order"; readonly write: OrderWrite }
