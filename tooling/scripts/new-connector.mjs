@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `pnpm new:connector <name>`: generates packages/adapter-<name> and apps/<name>-sample from
-// tooling/templates/connector, plus .changeset/adapter-<name>-initial.md. The generated adapter
-// typechecks and its test runs the conformance suite, whose failures list what is left to do; it
+// tooling/templates/connector, plus .changeset/first-release-adapter-<name>.md (the package's
+// first-release entry, see .changeset/README.md). The generated adapter typechecks and its test
+// runs the conformance suite, whose failures list what is left to do; it
 // reads each shop's API key through SmsCredentials, and has a fake of the SMS under `./testing`
 // (src/testing.ts) for its harness. The sample app runs it on ServiceApp (@shoplink/service-pages); with no
 // configuration, on an embedded default (the sandbox and the fake in-process), which its `demo`
@@ -63,7 +64,7 @@ export const generate = ({ name, title, root }) => {
   const targets = {
     adapter: join(root, "packages", `adapter-${name}`),
     sample: join(root, "apps", `${name}-sample`),
-    changeset: join(root, ".changeset", `adapter-${name}-initial.md`)
+    changeset: join(root, ".changeset", `first-release-adapter-${name}.md`)
   }
   for (const target of Object.values(targets)) {
     if (existsSync(target)) throw new Error(`${relative(root, target)} already exists`)

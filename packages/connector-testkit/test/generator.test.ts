@@ -104,7 +104,7 @@ describe("new:connector", () => {
     expect(source).toContain("credentials.secret(shopId, API_KEY_SECRET)")
     expect(readFileSync(join(adapter, "test/harness.ts"), "utf8")).toContain("smsSecrets:")
 
-    const changeset = readFileSync(join(root, ".changeset/adapter-acme-shop-initial.md"), "utf8")
+    const changeset = readFileSync(join(root, ".changeset/first-release-adapter-acme-shop.md"), "utf8")
     expect(changeset).toMatch(/^---\n"@shoplink\/adapter-acme-shop": minor\n---\n\n\S/)
 
     // No placeholder is left anywhere.

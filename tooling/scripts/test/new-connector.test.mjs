@@ -38,7 +38,7 @@ describe("new-connector.mjs", () => {
     })
     expect(check.stderr + check.stdout).toContain("1 publishable package(s) complete")
     expect(check.status).toBe(0)
-    expect(readFileSync(join(root, ".changeset/adapter-acme-initial.md"), "utf8")).toContain(
+    expect(readFileSync(join(root, ".changeset/first-release-adapter-acme.md"), "utf8")).toContain(
       "\"@shoplink/adapter-acme\": minor"
     )
   })

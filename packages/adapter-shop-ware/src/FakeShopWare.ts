@@ -1,0 +1,737 @@
+/**
+ * A fake Shop-Ware partner API (v1) for tests, the conformance suite and the sample app, on the
+ * test-kit's `FakeServer` (loopback, port 0), with the paths and shapes of Shop-Ware's public
+ * OpenAPI: the partner's authorizations (`writable` per tenant), tenants, repair orders (filtered
+ * by `status`, `shop_id` and `number`; `associations[]=integrator_tags`), vehicles, customers,
+ * notes and integrator tags (list, create, update), all in Shop-Ware's pages (`results`,
+ * `current_page`, `total_pages`, …) from `page` and `per_page`. The OpenAPI documents no error
+ * responses: the fake answers `{ "error": message }` with 401 (wrong `X-Api-Partner-Id` /
+ * `X-Api-Secret`), 403 (a tenant not authorized, or a write to a read-only one), 404 and 422, and
+ * 429 with `Retry-After` on demand (`inject429`) — assumptions recorded in docs/assumptions.md.
+ *
+ * @since 0.1.0
+ */
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as FakeServer from "@shoplink/connector-testkit/FakeServer"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
+import type * as Scope from "effect/Scope"
+import {
+  API_SECRET_SECRET,
+  PARTNER_ID_SECRET,
+  recordedOrders,
+  ShopWareConfig,
+  TENANT_ID_SECRET
+} from "./ShopWareConnector.js"
+
+/**
+ * An API partner of the fake: its credentials and its authorizations, per tenant.
+ *
+ * @example
+ * import type { FakePartner } from "@shoplink/adapter-shop-ware/testing"
+ * const partner: FakePartner = { partnerId: 12, secret: "s", tenants: [{ tenantId: 1, writable: true }] }
+ *
+ * @since 0.1.0
+ */
+export interface FakePartner {
+  readonly partnerId: number
+  readonly secret: string
+  readonly tenants: ReadonlyArray<{ readonly tenantId: number; readonly writable: boolean }>
+}
+
+/**
+ * A repair order to seed, with its vehicle and customer.
+ *
+ * @example
+ * import type { FakeRepairOrderSeed } from "@shoplink/adapter-shop-ware/testing"
+ * const seed: FakeRepairOrderSeed = {
+ *   tenantId: 1, shopId: 1, number: 1042, customer: { firstName: "Dana", lastName: "Reyes" },
+ *   vehicle: { year: "2019", make: "Ford", model: "F-150", vin: "1FTEW1E56KFA12345" }
+ * }
+ *
+ * @since 0.1.0
+ */
+export interface FakeRepairOrderSeed {
+  readonly id?: number
+  readonly tenantId: number
+  readonly shopId: number
+  readonly number: number
+  readonly customer?: { readonly firstName: string; readonly lastName: string } | undefined
+  readonly vehicle?: {
+    readonly year?: string | undefined
+    readonly make?: string | undefined
+    readonly model?: string | undefined
+    readonly vin?: string | undefined
+    readonly plate?: string | undefined
+  } | undefined
+  /** `estimate`, `in_progress` (default) or `invoice`. */
+  readonly state?: "estimate" | "in_progress" | "invoice"
+}
+
+/**
+ * The default seed: partner 12 is authorized for tenants 1 (writable, cname `demo-auto`) and 2
+ * (read-only); repair orders #1042 (a VIN), #1043 (a plate only) in tenant 1, and #2001 in
+ * tenant 2, on vehicles the sandbox's catalog knows.
+ *
+ * @example
+ * import { FAKE_SHOP_WARE_FIXTURES } from "@shoplink/adapter-shop-ware/testing"
+ * FAKE_SHOP_WARE_FIXTURES.partner.partnerId // 12
+ *
+ * @since 0.1.0
+ */
+export const FAKE_SHOP_WARE_FIXTURES = {
+  partner: {
+    partnerId: 12,
+    secret: "shop-ware-demo-secret-0001",
+    tenants: [{ tenantId: 1, writable: true }, { tenantId: 2, writable: false }]
+  },
+  tenants: [{ id: 1, cname: "demo-auto", name: "Demo Auto" }, { id: 2, cname: "read-only-garage", name: "Read Only" }],
+  repairOrders: [
+    {
+      id: 1042,
+      tenantId: 1,
+      shopId: 1,
+      number: 1042,
+      customer: { firstName: "Dana", lastName: "Reyes" },
+      vehicle: { year: "2019", make: "Ford", model: "F-150", vin: "1FTEW1E56KFA12345", plate: "8ABC123" }
+    },
+    {
+      id: 1043,
+      tenantId: 1,
+      shopId: 1,
+      number: 1043,
+      customer: { firstName: "Sam", lastName: "Okafor" },
+      vehicle: { year: "2018", make: "Toyota", model: "Camry", plate: "TXK4521" }
+    },
+    {
+      id: 2001,
+      tenantId: 2,
+      shopId: 5,
+      number: 2001,
+      customer: { firstName: "Ana", lastName: "Lima" },
+      vehicle: { year: "2016", make: "Nissan", model: "Altima", vin: "1N4AL3APXGC123456" }
+    }
+  ]
+} as const satisfies {
+  readonly partner: FakePartner
+  readonly tenants: ReadonlyArray<{ readonly id: number; readonly cname: string; readonly name: string }>
+  readonly repairOrders: ReadonlyArray<FakeRepairOrderSeed>
+}
+
+/**
+ * Settings of the fake.
+ *
+ * @example
+ * import type { FakeShopWareOptions } from "@shoplink/adapter-shop-ware/testing"
+ * const options: FakeShopWareOptions = { repairOrders: [] }
+ *
+ * @since 0.1.0
+ */
+export interface FakeShopWareOptions {
+  readonly port?: number
+  readonly host?: string
+  /** API partners (default the fixtures' one). */
+  readonly partners?: ReadonlyArray<FakePartner>
+  /** Tenants (default the fixtures'). */
+  readonly tenants?: ReadonlyArray<{ readonly id: number; readonly cname: string; readonly name: string }>
+  /** Repair orders (default the fixtures'). */
+  readonly repairOrders?: ReadonlyArray<FakeRepairOrderSeed>
+}
+
+/**
+ * A request the fake received (no credentials in it).
+ *
+ * @example
+ * import type { FakeShopWareRequest } from "@shoplink/adapter-shop-ware/testing"
+ * const isWrite = (r: FakeShopWareRequest) => r.method !== "GET"
+ *
+ * @since 0.1.0
+ */
+export interface FakeShopWareRequest {
+  readonly method: string
+  readonly path: string
+  readonly query: Readonly<Record<string, string>>
+  readonly status: number
+}
+
+/**
+ * A note as the fake keeps it.
+ *
+ * @example
+ * import type { FakeNote } from "@shoplink/adapter-shop-ware/testing"
+ * const text = (note: FakeNote) => note.description
+ *
+ * @since 0.1.0
+ */
+export interface FakeNote {
+  readonly id: number
+  readonly tenantId: number
+  repair_order_id: number
+  description: string
+  readonly created_at: string
+  updated_at: string
+}
+
+/**
+ * An integrator tag as the fake keeps it.
+ *
+ * @example
+ * import type { FakeTag } from "@shoplink/adapter-shop-ware/testing"
+ * const pair = (tag: FakeTag) => `${tag.name}=${tag.value}`
+ *
+ * @since 0.1.0
+ */
+export interface FakeTag {
+  readonly id: number
+  readonly tenantId: number
+  taggable_type: string
+  taggable_id: number
+  name: string
+  value: string
+  readonly created_at: string
+  updated_at: string
+}
+
+/**
+ * The running fake.
+ *
+ * @example
+ * import type { FakeShopWare } from "@shoplink/adapter-shop-ware/testing"
+ * const writes = (fake: FakeShopWare) => fake.requests().filter((r) => r.method !== "GET").length
+ *
+ * @since 0.1.0
+ */
+export interface FakeShopWare {
+  readonly url: string
+  readonly requests: () => ReadonlyArray<FakeShopWareRequest>
+  /** The notes of a repair order, oldest first. */
+  readonly notes: (repairOrderId: number) => ReadonlyArray<FakeNote>
+  /** The integrator tags on a repair order, oldest first. */
+  readonly tags: (repairOrderId: number) => ReadonlyArray<FakeTag>
+  /** Adds a repair order (and its vehicle and customer); answers its id. */
+  readonly addRepairOrder: (seed: FakeRepairOrderSeed) => number
+  /** Sets a repair order's state (`estimate`, `in_progress`, `invoice`). */
+  readonly setState: (repairOrderId: number, state: "estimate" | "in_progress" | "invoice") => void
+  /** The next `times` calls answer 429 with this `Retry-After` (seconds). */
+  readonly inject429: (times: number, retryAfterSeconds: number) => void
+  /** The next `times` writes (POST, PUT) answer 503 (`retryable`) or 422, writing nothing. */
+  readonly failNextWrites: (times: number, retryable: boolean) => void
+  readonly close: () => Promise<void>
+}
+
+// Repair orders are created a minute apart, in the order they are added.
+const SEED_TIME = Date.parse("2026-01-05T15:00:00.000Z")
+const TAGGABLE_TYPES = new Set([
+  "Appointment",
+  "Assignment",
+  "CannedJob",
+  "Category",
+  "Customer",
+  "GpException",
+  "Inventory",
+  "Payment",
+  "PaymentTransaction",
+  "PurchaseRecord",
+  "Recommendation",
+  "RepairOrder",
+  "Shop",
+  "Staff",
+  "Status",
+  "Vehicle",
+  "Vendor"
+])
+
+interface FakeRepairOrder {
+  readonly id: number
+  readonly tenantId: number
+  readonly shop_id: number
+  readonly number: number
+  state: string
+  readonly customer_id: number | null
+  readonly vehicle_id: number | null
+  readonly created_at: string
+  updated_at: string
+}
+
+// A Shop-Ware page: `results` and its counts, from `page` (1-based) and `per_page` (default 30).
+const pageOf = <A>(items: ReadonlyArray<A>, query: Readonly<Record<string, string>>) => {
+  const size = Math.min(Math.max(Number.parseInt(query["per_page"] ?? "30", 10) || 30, 1), 100)
+  const number = Math.max(Number.parseInt(query["page"] ?? "1", 10) || 1, 1)
+  const { items: results, total } = FakeServer.page(items, { offset: (number - 1) * size, size })
+  return {
+    results,
+    limit: results.length,
+    limited: total > results.length,
+    total_count: total,
+    current_page: number,
+    total_pages: Math.max(1, Math.ceil(total / size))
+  }
+}
+
+const error = (status: number, message: string, headers: Record<string, string> = {}): FakeServer.Response => ({
+  status,
+  body: { error: message },
+  headers
+})
+
+const json = (raw: string): Record<string, unknown> | undefined => {
+  try {
+    const value = JSON.parse(raw) as unknown
+    return typeof value === "object" && value !== null ? value as Record<string, unknown> : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const nonEmpty = (value: unknown): value is string => typeof value === "string" && value.length > 0
+
+interface Grant {
+  readonly partner: FakePartner
+  readonly tenantId: number | undefined
+}
+
+/**
+ * Starts the fake (a Promise; see `startFakeShopWare` for the scoped Effect).
+ *
+ * @example
+ * import { startFakeShopWareServer } from "@shoplink/adapter-shop-ware/testing"
+ * const fake = await startFakeShopWareServer()
+ * console.log(fake.url)
+ * await fake.close()
+ *
+ * @since 0.1.0
+ */
+export const startFakeShopWareServer = async (options: FakeShopWareOptions = {}): Promise<FakeShopWare> => {
+  const partners = options.partners ?? [FAKE_SHOP_WARE_FIXTURES.partner]
+  const tenants = new Map((options.tenants ?? FAKE_SHOP_WARE_FIXTURES.tenants).map((t) => [t.id, t]))
+  const repairOrders = new Map<number, FakeRepairOrder>()
+  const vehicles = new Map<number, Record<string, unknown> & { readonly tenantId: number; readonly id: number }>()
+  const customers = new Map<number, Record<string, unknown> & { readonly tenantId: number; readonly id: number }>()
+  const notes = new Map<number, FakeNote>()
+  const tags = new Map<number, FakeTag>()
+  let nextId = 10_000
+  let pending429 = { times: 0, retryAfter: 1 }
+  let failingWrites = { times: 0, retryable: true }
+  const stamp = () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z")
+
+  const addRepairOrder = (seed: FakeRepairOrderSeed): number => {
+    const id = seed.id ?? nextId++
+    const created = new Date(SEED_TIME + repairOrders.size * 60_000).toISOString().replace(/\.\d{3}Z$/, "Z")
+    let customerId: number | null = null
+    let vehicleId: number | null = null
+    if (seed.customer !== undefined) {
+      customerId = nextId++
+      customers.set(customerId, {
+        tenantId: seed.tenantId,
+        id: customerId,
+        created_at: created,
+        updated_at: created,
+        first_name: seed.customer.firstName,
+        last_name: seed.customer.lastName,
+        business_name: null,
+        shop_ids: [seed.shopId]
+      })
+    }
+    if (seed.vehicle !== undefined) {
+      vehicleId = nextId++
+      const v = seed.vehicle
+      vehicles.set(vehicleId, {
+        tenantId: seed.tenantId,
+        id: vehicleId,
+        created_at: created,
+        updated_at: created,
+        plate: v.plate ?? null,
+        vin: v.vin ?? null,
+        year: v.year ?? null,
+        make: v.make ?? null,
+        model: v.model ?? null,
+        customer_ids: customerId === null ? [] : [customerId]
+      })
+    }
+    repairOrders.set(id, {
+      id,
+      tenantId: seed.tenantId,
+      shop_id: seed.shopId,
+      number: seed.number,
+      state: seed.state ?? "in_progress",
+      customer_id: customerId,
+      vehicle_id: vehicleId,
+      created_at: created,
+      updated_at: created
+    })
+    return id
+  }
+  for (const seed of options.repairOrders ?? FAKE_SHOP_WARE_FIXTURES.repairOrders) addRepairOrder(seed)
+
+  const tagsOf = (tenantId: number, type: string, id: number) =>
+    [...tags.values()].filter((t) => t.tenantId === tenantId && t.taggable_type === type && t.taggable_id === id)
+      .map(({ tenantId: _t, ...tag }) => tag)
+  const roBody = (ro: FakeRepairOrder, withTags: boolean) => {
+    const { tenantId, ...body } = ro
+    return withTags ? { ...body, integrator_tags: tagsOf(tenantId, "RepairOrder", ro.id) } : body
+  }
+  const inTenant = <A extends { readonly tenantId: number }>(row: A | undefined, grant: Grant) =>
+    row !== undefined && row.tenantId === grant.tenantId ? row : undefined
+  const publicRow = <A extends { readonly tenantId: number }>(row: A) => {
+    const { tenantId: _t, ...rest } = row
+    return rest
+  }
+  const idOf = (raw: string | undefined) => (raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : undefined)
+
+  // Both headers on every request; a tenant path needs an authorization for that tenant, and a
+  // write a writable one; then the injected 429s and failing writes.
+  const before = (request: FakeServer.Request): FakeServer.Response | { readonly context: Grant } => {
+    const partnerId = request.headers["x-api-partner-id"]
+    const secret = request.headers["x-api-secret"]
+    const partner = partners.find((p) => String(p.partnerId) === partnerId && p.secret === secret)
+    if (partner === undefined) return error(401, "Unauthorized")
+    if (pending429.times > 0) {
+      pending429.times--
+      return error(429, "Too Many Requests", { "retry-after": String(pending429.retryAfter) })
+    }
+    const tenantMatch = /^\/api\/v1\/tenants\/([^/]+)(\/|$)/.exec(request.path)
+    let tenantId: number | undefined
+    if (tenantMatch !== null) {
+      tenantId = idOf(tenantMatch[1])
+      const authorization = partner.tenants.find((t) => t.tenantId === tenantId)
+      if (authorization === undefined) return error(403, "Not authorized for this tenant")
+      if (request.method !== "GET" && !authorization.writable) {
+        return error(403, "Write actions are not enabled for this authorization")
+      }
+    }
+    if (request.method !== "GET" && failingWrites.times > 0) {
+      failingWrites.times--
+      return failingWrites.retryable ? error(503, "Service Unavailable") : error(422, "Unprocessable Entity")
+    }
+    return { context: { partner, tenantId } }
+  }
+
+  const T = "/api/v1/tenants/:tenant_id"
+  const routes: ReadonlyArray<FakeServer.Route<Grant>> = [
+    {
+      route: "GET /api/v1/partners/:partner_id/authorizations",
+      handle: ({ params, query }, grant) => {
+        if (params.partner_id !== String(grant.partner.partnerId)) return error(403, "Forbidden")
+        const rows = grant.partner.tenants.map((t, i) => ({
+          id: i + 1,
+          api_partner_id: grant.partner.partnerId,
+          tenant_id: t.tenantId,
+          writable: t.writable,
+          api_tenant_id: t.tenantId
+        }))
+        return { status: 200, body: pageOf(rows, query) }
+      }
+    },
+    {
+      route: "GET /api/v1/tenants/:id",
+      handle: ({ params }) => {
+        const tenant = tenants.get(idOf(params.id) ?? -1)
+        return tenant === undefined
+          ? error(404, "Not Found")
+          : { status: 200, body: { ...tenant, country_code: "US", subscription_status: "Active" } }
+      }
+    },
+    {
+      route: `GET ${T}/repair_orders`,
+      handle: ({ query }, grant) => {
+        const shop = idOf(query["shop_id"])
+        const number = idOf(query["number"])
+        const rows = [...repairOrders.values()].filter((ro) =>
+          ro.tenantId === grant.tenantId && (shop === undefined || ro.shop_id === shop) &&
+          (query["status"] === undefined || query["status"] === "" || ro.state === query["status"]) &&
+          (number === undefined || ro.number === number)
+        ).sort((a, b) => a.id - b.id).map((ro) => roBody(ro, false))
+        return { status: 200, body: pageOf(rows, query) }
+      }
+    },
+    {
+      route: `GET ${T}/repair_orders/:id`,
+      handle: ({ params, query }, grant) => {
+        const ro = inTenant(repairOrders.get(idOf(params.id) ?? -1), grant)
+        if (ro === undefined) return error(404, "Not Found")
+        return { status: 200, body: roBody(ro, query["associations[]"] === "integrator_tags") }
+      }
+    },
+    ...(["vehicles", "customers"] as const).map((table): FakeServer.Route<Grant> => ({
+      route: `GET ${T}/${table}/:id`,
+      handle: ({ params }, grant) => {
+        const row = inTenant((table === "vehicles" ? vehicles : customers).get(idOf(params.id) ?? -1), grant)
+        if (row === undefined) return error(404, "Not Found")
+        const { id } = row
+        return {
+          status: 200,
+          body: {
+            ...publicRow(row),
+            integrator_tags: tagsOf(grant.tenantId!, table === "vehicles" ? "Vehicle" : "Customer", id)
+          }
+        }
+      }
+    })),
+    {
+      route: `GET ${T}/notes`,
+      handle: ({ query }, grant) => {
+        const ro = idOf(query["repair_order_id"])
+        const rows = [...notes.values()].filter((n) =>
+          n.tenantId === grant.tenantId && (ro === undefined || n.repair_order_id === ro)
+        ).sort((a, b) => a.id - b.id).map(publicRow)
+        return { status: 200, body: pageOf(rows, query) }
+      }
+    },
+    {
+      route: `POST ${T}/notes`,
+      handle: ({ body }, grant) => {
+        const input = json(body)
+        if (input === undefined) return error(400, "Malformed JSON")
+        const ro = inTenant(repairOrders.get(Number(input["repair_order_id"])), grant)
+        if (ro === undefined) return error(422, "repair_order_id must point to a repair order")
+        if (!nonEmpty(input["description"])) return error(422, "description can't be blank")
+        const now = stamp()
+        const note: FakeNote = {
+          id: nextId++,
+          tenantId: grant.tenantId!,
+          repair_order_id: ro.id,
+          description: input["description"],
+          created_at: now,
+          updated_at: now
+        }
+        notes.set(note.id, note)
+        return { status: 201, body: publicRow(note) }
+      }
+    },
+    {
+      route: `PUT ${T}/notes/:id`,
+      handle: ({ body, params }, grant) => {
+        const note = inTenant(notes.get(idOf(params.id) ?? -1), grant)
+        if (note === undefined) return error(404, "Not Found")
+        const input = json(body)
+        if (input === undefined) return error(400, "Malformed JSON")
+        if (input["description"] !== undefined) {
+          if (!nonEmpty(input["description"])) return error(422, "description can't be blank")
+          note.description = input["description"]
+        }
+        note.updated_at = stamp()
+        return { status: 200, body: publicRow(note) }
+      }
+    },
+    {
+      route: `GET ${T}/integrator_tags`,
+      handle: ({ query }, grant) => {
+        const rows = [...tags.values()].filter((t) => t.tenantId === grant.tenantId).sort((a, b) => b.id - a.id)
+          .map(publicRow)
+        return { status: 200, body: pageOf(rows, query) }
+      }
+    },
+    {
+      route: `POST ${T}/integrator_tags`,
+      handle: ({ body }, grant) => {
+        const input = json(body)
+        if (input === undefined) return error(400, "Malformed JSON")
+        const type = input["taggable_type"]
+        if (!nonEmpty(type) || !TAGGABLE_TYPES.has(type)) return error(422, "taggable_type is not included in the list")
+        if (typeof input["taggable_id"] !== "number") return error(422, "taggable_id can't be blank")
+        if (!nonEmpty(input["name"]) || !nonEmpty(input["value"])) return error(422, "name and value can't be blank")
+        if (type === "RepairOrder" && inTenant(repairOrders.get(input["taggable_id"]), grant) === undefined) {
+          return error(422, "taggable must exist")
+        }
+        const now = stamp()
+        const tag: FakeTag = {
+          id: nextId++,
+          tenantId: grant.tenantId!,
+          taggable_type: type,
+          taggable_id: input["taggable_id"],
+          name: input["name"],
+          value: input["value"],
+          created_at: now,
+          updated_at: now
+        }
+        tags.set(tag.id, tag)
+        return { status: 201, body: publicRow(tag) }
+      }
+    },
+    {
+      route: `PUT ${T}/integrator_tags/:id`,
+      handle: ({ body, params }, grant) => {
+        const tag = inTenant(tags.get(idOf(params.id) ?? -1), grant)
+        if (tag === undefined) return error(404, "Not Found")
+        const input = json(body)
+        if (input === undefined) return error(400, "Malformed JSON")
+        for (const key of ["name", "value", "taggable_type"] as const) {
+          if (input[key] === undefined) continue
+          if (!nonEmpty(input[key])) return error(422, `${key} can't be blank`)
+          tag[key] = input[key]
+        }
+        if (typeof input["taggable_id"] === "number") tag.taggable_id = input["taggable_id"]
+        tag.updated_at = stamp()
+        return { status: 200, body: publicRow(tag) }
+      }
+    }
+  ]
+
+  const server = await FakeServer.start({
+    host: options.host,
+    port: options.port,
+    before,
+    routes,
+    notFound: () => error(404, "Not Found"),
+    record: (request, status): FakeShopWareRequest => ({
+      method: request.method,
+      path: request.path,
+      query: request.query,
+      status
+    })
+  })
+  return {
+    url: server.url,
+    requests: server.requests,
+    notes: (id) => [...notes.values()].filter((n) => n.repair_order_id === id).sort((a, b) => a.id - b.id),
+    tags: (id) =>
+      [...tags.values()].filter((t) => t.taggable_type === "RepairOrder" && t.taggable_id === id).sort((a, b) =>
+        a.id - b.id
+      ),
+    addRepairOrder,
+    setState: (id, state) => {
+      const ro = repairOrders.get(id)
+      if (ro !== undefined) ro.state = state
+    },
+    inject429: (times, retryAfterSeconds) => {
+      pending429 = { times, retryAfter: retryAfterSeconds }
+    },
+    failNextWrites: (times, retryable) => {
+      failingWrites = { times, retryable }
+    },
+    close: server.close
+  }
+}
+
+/**
+ * Starts the fake in the current Scope (closed with it).
+ *
+ * @example
+ * import { Effect } from "effect"
+ * import { startFakeShopWare } from "@shoplink/adapter-shop-ware/testing"
+ * const program = Effect.scoped(Effect.gen(function*() {
+ *   const fake = yield* startFakeShopWare()
+ *   return fake.url
+ * }))
+ *
+ * @since 0.1.0
+ */
+export const startFakeShopWare = (
+  options: FakeShopWareOptions = {}
+): Effect.Effect<FakeShopWare, never, Scope.Scope> =>
+  Effect.acquireRelease(Effect.promise(() => startFakeShopWareServer(options)), (fake) => Effect.promise(fake.close))
+
+/**
+ * The shop's SMS secrets for a partner of the fake and one of its tenants.
+ *
+ * @example
+ * import { FAKE_SHOP_WARE_FIXTURES, smsSecretsFor } from "@shoplink/adapter-shop-ware/testing"
+ * const sms = smsSecretsFor(FAKE_SHOP_WARE_FIXTURES.partner, 1)
+ *
+ * @since 0.1.0
+ */
+export const smsSecretsFor = (
+  partner: FakePartner,
+  tenantId: number
+): Record<string, Redacted.Redacted<string>> => ({
+  [PARTNER_ID_SECRET]: Redacted.make(String(partner.partnerId)),
+  [API_SECRET_SECRET]: Redacted.make(partner.secret),
+  [TENANT_ID_SECRET]: Redacted.make(String(tenantId))
+})
+
+/**
+ * What the conformance suite seeds (the shape of `@shoplink/connector-testkit`'s `Seed`).
+ *
+ * @example
+ * import type { ConformanceSeed } from "@shoplink/adapter-shop-ware/testing"
+ * const seed: ConformanceSeed = {
+ *   shopId: "shop_1",
+ *   repairOrders: [{ number: "1042", customer: { name: "Dana Reyes" }, vehicle: { vin: "1FTEW1E56KFA12345" } }]
+ * }
+ *
+ * @since 0.1.0
+ */
+export interface ConformanceSeed {
+  readonly shopId: string
+  readonly repairOrders: ReadonlyArray<{
+    readonly number: string
+    readonly customer: { readonly name: string }
+    readonly vehicle: {
+      readonly vin?: string | undefined
+      readonly licensePlate?: string | undefined
+      readonly year?: number | undefined
+      readonly make?: string | undefined
+      readonly model?: string | undefined
+    }
+  }>
+}
+
+const CONFORMANCE_PARTNER: FakePartner = {
+  partnerId: 77,
+  secret: "conformance-secret-0001",
+  tenants: [{ tenantId: 1, writable: true }]
+}
+
+/**
+ * The conformance harness (`ConformanceSms` of `@shoplink/connector-testkit`): a fake Shop-Ware
+ * per check, seeded with the suite's repair orders in tenant 1 (Shop-Ware's vehicle holds a VIN
+ * and a plate without its state, no ACES base vehicle ID), the adapter pointed at it over `fetch`,
+ * the partner's credentials and tenant as the shop's `smsSecrets`, and direct reads: no part lines
+ * (Shop-Ware takes none), the distributor order from the repair order's integrator tags.
+ *
+ * @example
+ * import { runConnectorConformance } from "@shoplink/connector-testkit"
+ * import { ShopWareConnector } from "@shoplink/adapter-shop-ware"
+ * import { conformanceHarness } from "@shoplink/adapter-shop-ware/testing"
+ * runConnectorConformance({
+ *   connector: ShopWareConnector.connector,
+ *   sms: conformanceHarness,
+ *   vehicleIdentifiers: ["vin"]
+ * })
+ *
+ * @since 0.1.0
+ */
+export const conformanceHarness = {
+  setup: (seed: ConformanceSeed) =>
+    Effect.gen(function*() {
+      const fake = yield* startFakeShopWare({
+        partners: [CONFORMANCE_PARTNER],
+        tenants: [{ id: 1, cname: "conformance", name: "Conformance Auto" }],
+        repairOrders: []
+      })
+      const ids = seed.repairOrders.map((ro) => {
+        const [firstName = "", ...rest] = ro.customer.name.split(" ")
+        return String(fake.addRepairOrder({
+          tenantId: 1,
+          shopId: 1,
+          number: Number(ro.number),
+          customer: { firstName, lastName: rest.join(" ") },
+          vehicle: {
+            year: ro.vehicle.year === undefined ? undefined : String(ro.vehicle.year),
+            make: ro.vehicle.make,
+            model: ro.vehicle.model,
+            vin: ro.vehicle.vin,
+            plate: ro.vehicle.licensePlate
+          }
+        }))
+      })
+      return {
+        layer: Layer.mergeAll(
+          Layer.succeed(ShopWareConfig, {
+            baseUrl: fake.url,
+            appUrl: `${fake.url}/app/{cname}`,
+            retry: { baseDelay: "10 millis", maxDelay: "50 millis" }
+          }),
+          FetchHttpClient.layer
+        ),
+        smsSecrets: smsSecretsFor(CONFORMANCE_PARTNER, 1),
+        repairOrders: { vin: ids[0] ?? "", licensePlate: ids[1] ?? "", baseVehicleID: ids[2] ?? "" },
+        readLines: (_repairOrderId: string): Effect.Effect<ReadonlyArray<never>> => Effect.succeed([]),
+        readOrder: (repairOrderId: string) =>
+          Effect.sync(() => recordedOrders(fake.tags(Number(repairOrderId))).at(-1)),
+        failNextWrites: (count: number, retryable: boolean) => Effect.sync(() => fake.failNextWrites(count, retryable)),
+        fake
+      }
+    })
+}

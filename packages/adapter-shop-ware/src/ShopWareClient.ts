@@ -1,0 +1,482 @@
+/**
+ * A client of Shop-Ware's partner API (v1) for one partner's credentials and one tenant, on
+ * @effect/platform's `HttpClient`.
+ *
+ * **Authentication.** Every request carries the headers `X-Api-Partner-Id` and `X-Api-Secret`
+ * (the OpenAPI's two `apiKey` security schemes); the secret is `Redacted` and never logged.
+ * Business resources live under `/api/v1/tenants/{tenant_id}/`.
+ *
+ * **Paging.** Lists take `page` (1-based) and `per_page` and answer `results` with
+ * `current_page` and `total_pages`; the client follows pages until `total_pages` (or an empty or
+ * short page).
+ *
+ * **Retries** (the shared policy of `@shoplink/http`'s `Retry`: exponential backoff with jitter,
+ * 4 attempts, 30 s overall). Reads and `PUT`s (which set the whole tag or note) are idempotent and
+ * retried on no answer, a timeout, 408, 429 and 5xx. A `POST` (a new tag or note) is retried only
+ * when Shop-Ware cannot have acted on it: a 429 (refused before any work) or a connection never
+ * made; after a 5xx or a timeout the error is returned and the runtime's worker retries the whole
+ * delivery, whose read-before-write finds what was written. A 429's `Retry-After` is waited exactly
+ * when it is at most `retry.retryAfterCap` (default 30 s); a longer one ends the retries and the
+ * error carries it (`retryAfterMillis`). Other 4xx are never retried.
+ *
+ * @since 0.1.0
+ */
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import { Retry, Transport, TransportError } from "@shoplink/http"
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import * as Resources from "./Resources.js"
+import { ShopWareAuthError, ShopWareError } from "./ShopWareError.js"
+
+/**
+ * Settings of one client.
+ *
+ * @example
+ * import { Redacted } from "effect"
+ * import type { ShopWareClient } from "@shoplink/adapter-shop-ware"
+ * const options: ShopWareClient.Options = {
+ *   baseUrl: "https://api.shop-ware.com", partnerId: "12", apiSecret: Redacted.make("secret"), tenantId: "3"
+ * }
+ *
+ * @since 0.1.0
+ */
+export interface Options {
+  /** `https://api.shop-ware.com`. */
+  readonly baseUrl: string
+  /** The value of `X-Api-Partner-Id` (also the `partner_id` of the authorizations path). */
+  readonly partnerId: string
+  /** The value of `X-Api-Secret`. */
+  readonly apiSecret: Redacted.Redacted<string>
+  /** The Shop-Ware tenant (`tenant_id`) the shop's data lives in. */
+  readonly tenantId: string
+  /** Longest one request may take (default 15 seconds). */
+  readonly timeout?: Duration.DurationInput
+  /** Overrides of the shared retry policy. */
+  readonly retry?: Retry.RetryPolicyInput
+  /** Items asked for per page of a list (default 100). */
+  readonly pageSize?: number
+}
+
+/**
+ * The repair order states that are open: `estimate` and `in_progress` (an `invoice` is closed).
+ *
+ * @example
+ * import { ShopWareClient } from "@shoplink/adapter-shop-ware"
+ * ShopWareClient.OPEN_STATES // ["estimate", "in_progress"]
+ *
+ * @since 0.1.0
+ */
+export const OPEN_STATES: ReadonlyArray<string> = ["estimate", "in_progress"]
+
+/**
+ * What a call may fail with.
+ *
+ * @example
+ * import type { ShopWareClient } from "@shoplink/adapter-shop-ware"
+ * const explain = (error: ShopWareClient.CallError) => error.message
+ *
+ * @since 0.1.0
+ */
+export type CallError = ShopWareError | ShopWareAuthError
+
+/**
+ * The client.
+ *
+ * @example
+ * import type { ShopWareClient } from "@shoplink/adapter-shop-ware"
+ * const first = (client: ShopWareClient.Client) => client.repairOrders({ state: "estimate", page: 1 })
+ *
+ * @since 0.1.0
+ */
+export interface Client {
+  readonly tenantId: string
+  /** The partner's authorizations, every page (a 401/403 is a `ShopWareAuthError`). */
+  readonly authorizations: Effect.Effect<ReadonlyArray<Resources.Authorization>, CallError>
+  readonly tenant: Effect.Effect<Resources.Tenant, CallError>
+  /** One page of the tenant's repair orders (`state`, `shop_id` filters). */
+  readonly repairOrders: (options: {
+    readonly state?: string | undefined
+    readonly shopId?: string | undefined
+    readonly page?: number | undefined
+    readonly perPage?: number | undefined
+  }) => Effect.Effect<Resources.PageOf<Resources.RepairOrder>, CallError>
+  /** Every open repair order (states {@link OPEN_STATES}) of the tenant, or of one of its shops, newest first. */
+  readonly openRepairOrders: (
+    shopId: string | undefined,
+    limit: number
+  ) => Effect.Effect<ReadonlyArray<Resources.RepairOrder>, CallError>
+  /** A repair order with its integrator tags. */
+  readonly repairOrder: (id: string) => Effect.Effect<Resources.RepairOrder, CallError>
+  readonly vehicle: (id: string) => Effect.Effect<Resources.Vehicle, CallError>
+  readonly customer: (id: string) => Effect.Effect<Resources.Customer, CallError>
+  /** Every note of a repair order. */
+  readonly notes: (repairOrderId: string) => Effect.Effect<ReadonlyArray<Resources.Note>, CallError>
+  readonly createNote: (repairOrderId: number, description: string) => Effect.Effect<Resources.Note, CallError>
+  readonly updateNote: (id: number, description: string) => Effect.Effect<Resources.Note, CallError>
+  readonly createTag: (
+    tag: { readonly taggable_type: string; readonly taggable_id: number; readonly name: string; readonly value: string }
+  ) => Effect.Effect<Resources.IntegratorTag, CallError>
+  readonly updateTag: (id: number, value: string) => Effect.Effect<Resources.IntegratorTag, CallError>
+}
+
+// The failures a retry may act on are @shoplink/http's transport errors; a ShopWareError or
+// ShopWareAuthError is final.
+type AttemptError = TransportError.TransportError | ShopWareError | ShopWareAuthError
+
+const excerpt = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text)
+
+/** Shop-Ware's message in an error body (`error`, `message` or `errors`), else the body's start. */
+const messageOf = (text: string): string => {
+  try {
+    const json = JSON.parse(text) as Record<string, unknown>
+    for (const key of ["error", "message", "errors"]) {
+      const value = json[key]
+      if (typeof value === "string" && value !== "") return value
+      if (Array.isArray(value) && value.length > 0) return value.map(String).join("; ")
+    }
+  } catch {
+    // not JSON
+  }
+  return excerpt(text.replace(/\s+/g, " ").trim()) || "no body"
+}
+
+interface Where {
+  readonly operation: string
+  readonly method: "GET" | "POST" | "PUT"
+  readonly path: string
+  /** 401/403 are the credentials' (the authorizations call). */
+  readonly authCall?: boolean
+}
+
+interface Call<A> extends Where {
+  readonly query?: ReadonlyArray<readonly [string, string]>
+  readonly body?: unknown
+  readonly schema: Schema.Schema<A, any>
+}
+
+/**
+ * Makes a client over the `HttpClient` in context.
+ *
+ * @example
+ * import { Effect, Redacted } from "effect"
+ * import { ShopWareClient } from "@shoplink/adapter-shop-ware"
+ * const program = Effect.gen(function*() {
+ *   const client = yield* ShopWareClient.make({
+ *     baseUrl: "https://api.shop-ware.com", partnerId: "12", apiSecret: Redacted.make("secret"), tenantId: "3"
+ *   })
+ *   return yield* client.authorizations
+ * })
+ *
+ * @since 0.1.0
+ */
+export const make = (options: Options): Effect.Effect<Client, never, HttpClient.HttpClient> =>
+  Effect.gen(function*() {
+    const http = yield* HttpClient.HttpClient
+    const baseUrl = options.baseUrl.replace(/\/+$/, "")
+    const timeout = Duration.decode(options.timeout ?? "15 seconds")
+    const policy = Retry.make(options.retry ?? {})
+    const pageSize = options.pageSize ?? 100
+    const tenantPath = `/api/v1/tenants/${encodeURIComponent(options.tenantId)}`
+
+    /** One exchange: the status, the body text and the Retry-After, or a transport error. */
+    const send = (operation: string, request: HttpClientRequest.HttpClientRequest, attempt: number) =>
+      http.execute(request).pipe(
+        Effect.flatMap((response) =>
+          Effect.map(
+            response.text,
+            (text) => ({ status: response.status, text, retryAfter: response.headers["retry-after"] })
+          )
+        ),
+        Effect.timeout(timeout),
+        Effect.mapError((error): AttemptError => {
+          const url = `${baseUrl}${new URL(request.url).pathname}`
+          if (error._tag === "TimeoutException") {
+            return new TransportError.Timeout({
+              operation,
+              method: request.method,
+              url,
+              attempt,
+              detail: `no answer within ${Duration.format(timeout)}`
+            })
+          }
+          if (error._tag === "RequestError" && error.reason !== "Transport") {
+            return new TransportError.RequestFailed({
+              operation,
+              method: request.method,
+              url,
+              attempt,
+              reason: "InvalidRequest",
+              requestSent: false,
+              detail: Transport.describeCause(error.cause ?? error)
+            })
+          }
+          const cause = error._tag === "RequestError" ? error.cause : error
+          return new TransportError.RequestFailed({
+            operation,
+            method: request.method,
+            url,
+            attempt,
+            reason: Transport.notSentReason(cause) ?? "Transport",
+            requestSent: !Transport.neverSent(cause),
+            detail: Transport.describeCause(cause ?? error)
+          })
+        })
+      )
+
+    /** A failed status as the error a retry acts on (429, 408, 5xx) or a final one. */
+    const statusError = (
+      call: Where,
+      answer: { readonly status: number; readonly text: string; readonly retryAfter: string | undefined },
+      attempt: number,
+      now: number
+    ): AttemptError => {
+      const retryAfterMillis = Transport.retryAfterMillis(answer.retryAfter, now)
+      const retryAfter = retryAfterMillis === undefined ? undefined : Duration.millis(retryAfterMillis)
+      const detail = messageOf(answer.text)
+      const url = `${baseUrl}${call.path}`
+      if (answer.status === 429) {
+        return new TransportError.RateLimited({
+          operation: call.operation,
+          method: call.method,
+          url,
+          attempt,
+          detail,
+          ...(retryAfter ? { retryAfter } : {})
+        })
+      }
+      if (answer.status === 408 || answer.status >= 500) {
+        return new TransportError.UnexpectedResponse({
+          operation: call.operation,
+          method: call.method,
+          url,
+          attempt,
+          reason: "HttpStatus",
+          httpStatus: answer.status,
+          detail,
+          ...(retryAfter ? { retryAfter } : {})
+        })
+      }
+      // Wrong credentials answer 401 anywhere; on the authorizations call a 403 is theirs too.
+      if (answer.status === 401 || (call.authCall === true && answer.status === 403)) {
+        return new ShopWareAuthError({ status: answer.status, detail })
+      }
+      return new ShopWareError({
+        operation: call.operation,
+        method: call.method,
+        path: call.path,
+        reason: "HttpStatus",
+        status: answer.status,
+        detail,
+        requestSent: true,
+        attempts: attempt
+      })
+    }
+
+    /** A transport error left after the retries, as a ShopWareError. */
+    const final = (call: Where) => (error: AttemptError): CallError => {
+      if (error._tag === "ShopWareError" || error._tag === "ShopWareAuthError") return error
+      const common = { operation: call.operation, method: call.method, path: call.path, attempts: error.attempt }
+      switch (error._tag) {
+        case "Timeout":
+          return new ShopWareError({ ...common, reason: "Timeout", detail: error.detail, requestSent: true })
+        case "RequestFailed":
+          return new ShopWareError({
+            ...common,
+            reason: error.reason === "InvalidRequest" ? "InvalidRequest" : "Transport",
+            detail: error.detail,
+            requestSent: error.requestSent
+          })
+        case "RateLimited":
+        case "UnexpectedResponse":
+          return new ShopWareError({
+            ...common,
+            reason: "HttpStatus",
+            status: error.httpStatus,
+            detail: error.detail,
+            requestSent: true,
+            ...(error.retryAfter === undefined ? {} : { retryAfterMillis: Duration.toMillis(error.retryAfter) })
+          })
+      }
+    }
+
+    const call = <A>(spec: Call<A>): Effect.Effect<A, CallError> =>
+      Retry.retry(
+        (attempt: number) =>
+          Effect.gen(function*() {
+            const url = new URL(`${baseUrl}${spec.path}`)
+            for (const [key, value] of spec.query ?? []) url.searchParams.append(key, value)
+            let request = HttpClientRequest.make(spec.method)(url.toString(), { acceptJson: true }).pipe(
+              HttpClientRequest.setHeader("x-api-partner-id", options.partnerId),
+              HttpClientRequest.setHeader("x-api-secret", Redacted.value(options.apiSecret))
+            )
+            if (spec.body !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, spec.body)
+            const answer = yield* send(spec.operation, request, attempt)
+            if (answer.status < 200 || answer.status >= 300) {
+              return yield* statusError(spec, answer, attempt, yield* Clock.currentTimeMillis)
+            }
+            const decoded = Either.flatMap(
+              Either.try(() => (answer.text === "" ? null : JSON.parse(answer.text)) as unknown),
+              (json) => Schema.decodeUnknownEither(spec.schema)(json)
+            )
+            if (Either.isLeft(decoded)) {
+              return yield* new ShopWareError({
+                operation: spec.operation,
+                method: spec.method,
+                path: spec.path,
+                reason: "Decode",
+                status: answer.status,
+                detail: `not the documented shape: ${
+                  excerpt(
+                    (decoded.left instanceof Error ? decoded.left.message : String(decoded.left)).replace(/\s+/g, " ")
+                  )
+                }`,
+                requestSent: true,
+                attempts: attempt
+              })
+            }
+            return decoded.right
+          }),
+        {
+          policy,
+          idempotency: spec.method === "POST" ? "unsafe" : "idempotent",
+          // A 429 is a refusal before any work: even a POST may go again.
+          ...(spec.method === "POST"
+            ? { while: (error: AttemptError) => error._tag === "RateLimited" || Retry.retryable(error, "unsafe") }
+            : {}),
+          onRetry: ({ attempt: n, delay }) =>
+            Effect.logDebug("Shop-Ware call retried").pipe(
+              Effect.annotateLogs({ operation: spec.operation, attempt: n, delayMillis: Duration.toMillis(delay) })
+            )
+        }
+      ).pipe(Effect.mapError(final(spec)))
+
+    /** Every page of a list: `page` from 1 until `total_pages`, an empty or a short page. */
+    const allPages = <A>(page: (n: number) => Effect.Effect<Resources.PageOf<A>, CallError>) =>
+      Effect.gen(function*() {
+        const items: Array<A> = []
+        for (let n = 1; n <= 10_000; n++) {
+          const current = yield* page(n)
+          items.push(...current.results)
+          const last = current.total_pages === undefined
+            ? current.results.length < pageSize
+            : (current.current_page ?? n) >= current.total_pages
+          if (last || current.results.length === 0) break
+        }
+        return items as ReadonlyArray<A>
+      })
+
+    const RepairOrderPage = Resources.Page(Resources.RepairOrder)
+    const repairOrders: Client["repairOrders"] = (query) =>
+      call({
+        operation: "listRepairOrders",
+        method: "GET",
+        path: `${tenantPath}/repair_orders`,
+        query: [
+          ...(query.state === undefined ? [] : [["status", query.state] as const]),
+          ...(query.shopId === undefined ? [] : [["shop_id", query.shopId] as const]),
+          ["page", String(query.page ?? 1)],
+          ["per_page", String(query.perPage ?? pageSize)]
+        ],
+        schema: RepairOrderPage
+      })
+
+    const newestFirst = (a: Resources.RepairOrder, b: Resources.RepairOrder) =>
+      (b.created_at ?? "").localeCompare(a.created_at ?? "") || b.id - a.id
+
+    const AuthorizationPage = Resources.Page(Resources.Authorization)
+    const NotePage = Resources.Page(Resources.Note)
+    return {
+      tenantId: options.tenantId,
+      authorizations: allPages((n) =>
+        call({
+          operation: "listAuthorizations",
+          method: "GET",
+          path: `/api/v1/partners/${encodeURIComponent(options.partnerId)}/authorizations`,
+          query: [["page", String(n)], ["per_page", String(pageSize)]],
+          schema: AuthorizationPage,
+          authCall: true
+        })
+      ),
+      tenant: call({ operation: "getTenant", method: "GET", path: tenantPath, schema: Resources.Tenant }),
+      repairOrders,
+      // The API has no sort parameter: every open repair order is read, then sorted here.
+      openRepairOrders: (shopId, limit) =>
+        Effect.map(
+          Effect.forEach(
+            OPEN_STATES,
+            (state) => allPages((n) => repairOrders({ state, shopId, page: n })),
+            { concurrency: 2 }
+          ),
+          (lists) => lists.flat().sort(newestFirst).slice(0, Math.max(0, limit))
+        ),
+      repairOrder: (id) =>
+        call({
+          operation: "getRepairOrder",
+          method: "GET",
+          path: `${tenantPath}/repair_orders/${encodeURIComponent(id)}`,
+          query: [["associations[]", "integrator_tags"]],
+          schema: Resources.RepairOrder
+        }),
+      vehicle: (id) =>
+        call({
+          operation: "getVehicle",
+          method: "GET",
+          path: `${tenantPath}/vehicles/${encodeURIComponent(id)}`,
+          schema: Resources.Vehicle
+        }),
+      customer: (id) =>
+        call({
+          operation: "getCustomer",
+          method: "GET",
+          path: `${tenantPath}/customers/${encodeURIComponent(id)}`,
+          schema: Resources.Customer
+        }),
+      notes: (repairOrderId) =>
+        allPages((n) =>
+          call({
+            operation: "listNotes",
+            method: "GET",
+            path: `${tenantPath}/notes`,
+            query: [["repair_order_id", repairOrderId], ["page", String(n)], ["per_page", String(pageSize)]],
+            schema: NotePage
+          })
+        ),
+      createNote: (repairOrderId, description) =>
+        call({
+          operation: "createNote",
+          method: "POST",
+          path: `${tenantPath}/notes`,
+          body: { repair_order_id: repairOrderId, description },
+          schema: Resources.Note
+        }),
+      updateNote: (id, description) =>
+        call({
+          operation: "updateNote",
+          method: "PUT",
+          path: `${tenantPath}/notes/${id}`,
+          body: { description },
+          schema: Resources.Note
+        }),
+      createTag: (tag) =>
+        call({
+          operation: "createIntegratorTag",
+          method: "POST",
+          path: `${tenantPath}/integrator_tags`,
+          body: tag,
+          schema: Resources.IntegratorTag
+        }),
+      updateTag: (id, value) =>
+        call({
+          operation: "updateIntegratorTag",
+          method: "PUT",
+          path: `${tenantPath}/integrator_tags/${id}`,
+          body: { value },
+          schema: Resources.IntegratorTag
+        })
+    } satisfies Client
+  })
