@@ -1,6 +1,7 @@
 // `shoplink-hash-password < password.txt`: prints the scrypt hash of a password, for the
-// `passwordHash` of a user in SHOPLINK_USERS_FILE of any service on ServiceMain. The password is read from stdin (never from the
-// command line, where it would land in shell history); on a terminal it is typed without echo.
+// `passwordHash` of a user in SHOPLINK_USERS_FILE of any service on ServiceMain. The password is
+// read from stdin (never from the command line, where it would land in shell history); on a
+// terminal it is typed without echo.
 import * as SignIn from "./SignIn.js"
 
 const readPassword = (): Promise<string> =>
