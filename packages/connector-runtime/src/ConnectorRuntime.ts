@@ -1,13 +1,8 @@
 /**
- * The connector runtime in one piece, for all of a vendor's shops: the stores, the punchout client
- * and session pool, the `PunchoutLauncher`, the `InboxWorker`, and the HTTP routes to mount:
- * `publicRouter` (webhooks and the callback page, keyed by launch keys), `apiRouter` (the
- * authenticated launch API, signed launch links, the parts page), `healthRouter` (`/healthz`,
- * `/readyz`), `adminRouter` (`/metrics`), and `serve`, which serves them with no secret in any span,
- * log line or error message (docs/security.md). The handlers live in internal/http, the routes in
- * internal/routes. Closing the runtime's Scope stops the worker gracefully (up to
- * `shutdownDeadline`). An adapter's `ShopSystem` layer may require `SmsCredentials`: the runtime
- * provides it from its shop store.
+ * The connector runtime in one piece, for all of a vendor's shops: stores, punchout client and
+ * session pool, launcher, inbox worker, and the routers to mount (`publicRouter`, `apiRouter`,
+ * `healthRouter`, `adminRouter`) with `serve`, which keeps secrets out of spans, logs and errors.
+ * Handlers live in internal/http, routes in internal/routes; docs/architecture.md has the rest.
  *
  * @since 0.1.0
  */
