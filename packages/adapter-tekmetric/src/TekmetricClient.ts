@@ -26,7 +26,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { Retry, Transport, TransportError } from "@shoplink/http"
+import { Exchange, Retry, Transport, TransportError } from "@shoplink/http"
 import * as Resources from "./Resources.js"
 import { TekmetricAuthError, TekmetricError } from "./TekmetricError.js"
 
@@ -178,48 +178,7 @@ export const make = (options: Options): Effect.Effect<Client, never, HttpClient.
 
     /** One exchange: the status, the body text and the Retry-After, or a transport error. */
     const send = (operation: string, request: HttpClientRequest.HttpClientRequest, attempt: number) =>
-      http.execute(request).pipe(
-        Effect.flatMap((response) =>
-          Effect.map(
-            response.text,
-            (text) => ({ status: response.status, text, retryAfter: response.headers["retry-after"] })
-          )
-        ),
-        Effect.timeout(timeout),
-        Effect.mapError((error): AttemptError => {
-          const url = `${baseUrl}${new URL(request.url).pathname}`
-          if (error._tag === "TimeoutException") {
-            return new TransportError.Timeout({
-              operation,
-              method: request.method,
-              url,
-              attempt,
-              detail: `no answer within ${Duration.format(timeout)}`
-            })
-          }
-          if (error._tag === "RequestError" && error.reason !== "Transport") {
-            return new TransportError.RequestFailed({
-              operation,
-              method: request.method,
-              url,
-              attempt,
-              reason: "InvalidRequest",
-              requestSent: false,
-              detail: Transport.describeCause(error.cause ?? error)
-            })
-          }
-          const cause = error._tag === "RequestError" ? error.cause : error
-          return new TransportError.RequestFailed({
-            operation,
-            method: request.method,
-            url,
-            attempt,
-            reason: Transport.notSentReason(cause) ?? "Transport",
-            requestSent: !Transport.neverSent(cause),
-            detail: Transport.describeCause(cause ?? error)
-          })
-        })
-      )
+      Exchange.send(http, request, { operation, attempt, timeout, baseUrl })
 
     /** A failed status as the error a retry acts on (429, 408, 5xx) or a final one. */
     const statusError = (

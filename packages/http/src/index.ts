@@ -6,6 +6,7 @@
  * @since 0.1.0
  */
 export * as Deadline from "./Deadline.js"
+export * as Exchange from "./Exchange.js"
 export * as Html from "./Html.js"
 export * as InvalidInput from "./InvalidInput.js"
 export * as Mask from "./Mask.js"
