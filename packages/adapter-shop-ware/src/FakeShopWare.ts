@@ -9,6 +9,14 @@
  * `X-Api-Secret`), 403 (a tenant not authorized, or a write to a read-only one), 404 and 422, and
  * 429 with `Retry-After` on demand (`inject429`) — assumptions recorded in docs/assumptions.md.
  *
+ * Webhooks: a partner registers, lists, reads, updates and deletes its subscriptions on
+ * `/api/v1/webhooks` (`url`, `events` such as `repair_order.updated`, `format`), and the test
+ * controls `addRepairOrder`, `setState` and `deleteRepairOrder` post `repair_order.created`,
+ * `.updated` and `.deleted` to the subscriptions of every partner authorized for the repair order's
+ * tenant: a JSON `{ "event", "object_type", "action", "id" }` (the AsyncAPI document's payload; no
+ * tenant, no signature). `deliveries()` logs each one with the status answered or the transport
+ * error, `settle()` waits for those under way, and `postWebhook` sends any body (a forged one).
+ *
  * @since 0.1.0
  */
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
@@ -24,6 +32,7 @@ import {
   ShopWareConfig,
   TENANT_ID_SECRET
 } from "./ShopWareConnector.js"
+import { makeWebhooks } from "./internal/webhooks.js"
 
 /**
  * An API partner of the fake: its credentials and its authorizations, per tenant.
@@ -194,6 +203,64 @@ export interface FakeTag {
 }
 
 /**
+ * A webhook subscription registered with the fake (`POST /api/v1/webhooks`), and the partner whose
+ * credentials registered it.
+ *
+ * @example
+ * import type { FakeShopWareWebhook } from "@shoplink/adapter-shop-ware/testing"
+ * const wantsUpdates = (w: FakeShopWareWebhook) => w.events.includes("repair_order.updated")
+ *
+ * @since 0.1.0
+ */
+export interface FakeShopWareWebhook {
+  readonly id: number
+  readonly partnerId: number
+  readonly url: string
+  readonly events: ReadonlyArray<string>
+  /** `null` (Shop-Ware's default format) or `"zapier"`. */
+  readonly format: string | null
+}
+
+/**
+ * The body of a webhook delivery, as Shop-Ware's AsyncAPI document shows it: the event
+ * (`object_type.action`), its two parts and the id of the object. No tenant, no signature.
+ *
+ * @example
+ * import type { FakeShopWareWebhookBody } from "@shoplink/adapter-shop-ware/testing"
+ * const body: FakeShopWareWebhookBody = {
+ *   event: "repair_order.updated", object_type: "repair_order", action: "updated", id: 1042
+ * }
+ *
+ * @since 0.1.0
+ */
+export interface FakeShopWareWebhookBody {
+  readonly event: string
+  readonly object_type: string
+  readonly action: string
+  readonly id: number
+}
+
+/**
+ * A webhook delivery the fake made: where to, the body (a `FakeShopWareWebhookBody`, or what
+ * `postWebhook` was given), and the status the receiver answered or the transport error (both
+ * `undefined` while the delivery is under way; `settle()` waits for it).
+ *
+ * @example
+ * import type { FakeShopWareDelivery } from "@shoplink/adapter-shop-ware/testing"
+ * const delivered = (d: FakeShopWareDelivery) => d.status !== undefined && d.status < 300
+ *
+ * @since 0.1.0
+ */
+export interface FakeShopWareDelivery {
+  /** The subscription it was made for (`undefined` for `postWebhook`). */
+  readonly webhookId: number | undefined
+  readonly url: string
+  readonly body: unknown
+  readonly status: number | undefined
+  readonly error: string | undefined
+}
+
+/**
  * The running fake.
  *
  * @example
@@ -209,13 +276,35 @@ export interface FakeShopWare {
   readonly notes: (repairOrderId: number) => ReadonlyArray<FakeNote>
   /** The integrator tags on a repair order, oldest first. */
   readonly tags: (repairOrderId: number) => ReadonlyArray<FakeTag>
-  /** Adds a repair order (and its vehicle and customer); answers its id. */
+  /**
+   * Adds a repair order (and its vehicle and customer); answers its id. Posts
+   * `repair_order.created` to the webhooks subscribed to it.
+   */
   readonly addRepairOrder: (seed: FakeRepairOrderSeed) => number
-  /** Sets a repair order's state (`estimate`, `in_progress`, `invoice`). */
+  /**
+   * Sets a repair order's state (`estimate`, `in_progress`, `invoice`) and posts
+   * `repair_order.updated` to the webhooks subscribed to it.
+   */
   readonly setState: (repairOrderId: number, state: "estimate" | "in_progress" | "invoice") => void
+  /**
+   * Deletes a repair order (it then answers 404 and leaves the lists) and posts
+   * `repair_order.deleted` to the webhooks subscribed to it.
+   */
+  readonly deleteRepairOrder: (repairOrderId: number) => void
+  /** The webhooks registered (by every partner), oldest first. */
+  readonly webhooks: () => ReadonlyArray<FakeShopWareWebhook>
+  /** The webhook deliveries made, oldest first (copies; see `settle`). */
+  readonly deliveries: () => ReadonlyArray<FakeShopWareDelivery>
+  /** Resolves when every delivery made so far (and any made meanwhile) has an answer or an error. */
+  readonly settle: () => Promise<void>
+  /**
+   * Posts `body` to `url` as a delivery would (JSON unless a string, sent as is): for a forged or
+   * foreign body. Logged with the deliveries; resolves with its outcome, never rejects.
+   */
+  readonly postWebhook: (url: string, body: unknown) => Promise<FakeShopWareDelivery>
   /** The next `times` calls answer 429 with this `Retry-After` (seconds). */
   readonly inject429: (times: number, retryAfterSeconds: number) => void
-  /** The next `times` writes (POST, PUT) answer 503 (`retryable`) or 422, writing nothing. */
+  /** The next `times` writes (POST, PUT, DELETE) answer 503 (`retryable`) or 422, writing nothing. */
   readonly failNextWrites: (times: number, retryable: boolean) => void
   readonly close: () => Promise<void>
 }
@@ -311,6 +400,15 @@ export const startFakeShopWareServer = async (options: FakeShopWareOptions = {})
   const notes = new Map<number, FakeNote>()
   const tags = new Map<number, FakeTag>()
   let nextId = 10_000
+  const webhooks = makeWebhooks<Grant>({ partnerOf: (grant) => grant.partner, error: (s, m) => error(s, m) })
+  // A repair-order event goes to the webhooks of every partner authorized for its tenant.
+  const publish = (tenantId: number, action: string, id: number) =>
+    webhooks.publish(
+      new Set(partners.filter((p) => p.tenants.some((t) => t.tenantId === tenantId)).map((p) => p.partnerId)),
+      "repair_order",
+      action,
+      id
+    )
   let pending429 = { times: 0, retryAfter: 1 }
   let failingWrites = { times: 0, retryable: true }
   const stamp = () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z")
@@ -360,6 +458,7 @@ export const startFakeShopWareServer = async (options: FakeShopWareOptions = {})
       created_at: created,
       updated_at: created
     })
+    publish(seed.tenantId, "created", id)
     return id
   }
   for (const seed of options.repairOrders ?? FAKE_SHOP_WARE_FIXTURES.repairOrders) addRepairOrder(seed)
@@ -572,7 +671,7 @@ export const startFakeShopWareServer = async (options: FakeShopWareOptions = {})
     host: options.host,
     port: options.port,
     before,
-    routes,
+    routes: [...routes, ...webhooks.routes],
     notFound: () => error(404, "Not Found"),
     record: (request, status): FakeShopWareRequest => ({
       method: request.method,
@@ -592,8 +691,21 @@ export const startFakeShopWareServer = async (options: FakeShopWareOptions = {})
     addRepairOrder,
     setState: (id, state) => {
       const ro = repairOrders.get(id)
-      if (ro !== undefined) ro.state = state
+      if (ro === undefined) return
+      ro.state = state
+      ro.updated_at = stamp()
+      publish(ro.tenantId, "updated", id)
     },
+    deleteRepairOrder: (id) => {
+      const ro = repairOrders.get(id)
+      if (ro === undefined) return
+      repairOrders.delete(id)
+      publish(ro.tenantId, "deleted", id)
+    },
+    webhooks: webhooks.webhooks,
+    deliveries: webhooks.deliveries,
+    settle: webhooks.settle,
+    postWebhook: webhooks.postWebhook,
     inject429: (times, retryAfterSeconds) => {
       pending429 = { times, retryAfter: retryAfterSeconds }
     },
