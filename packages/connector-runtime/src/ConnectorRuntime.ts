@@ -8,7 +8,6 @@
  */
 import * as HttpRouter from "@effect/platform/HttpRouter"
 import type * as HttpClient from "@effect/platform/HttpClient"
-import * as Clock from "effect/Clock"
 import * as Config from "effect/Config"
 import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
@@ -27,6 +26,8 @@ import * as InboxWorker from "./InboxWorker.js"
 import { launchHandlers } from "./internal/http/launch.js"
 import { metricsHandler } from "./internal/http/metrics.js"
 import { partsHandler } from "./internal/http/parts.js"
+import { smsWebhooks } from "./internal/http/smsEvents.js"
+import { mintLink } from "./internal/http/responses.js"
 import { announcing, makeServe } from "./internal/http/serve.js"
 import { DEFAULT_MAX_BODY_BYTES } from "./internal/nodeWebhooks.js"
 import { instrumentShopSystem, makeReadiness, startWorker } from "./internal/operations.js"
@@ -34,10 +35,10 @@ import { redactUrl } from "./internal/redact.js"
 import * as Routes from "./internal/routes.js"
 import type { Options, Runtime } from "./internal/runtimeTypes.js"
 import { buildStores, verification } from "./internal/stores.js"
-import * as LaunchLinks from "./LaunchLinks.js"
 import { LaunchRegistry, type layerSql as launchesInSql } from "./LaunchRegistry.js"
 import * as PartsLedgerModule from "./PartsLedger.js"
 import * as PunchoutLauncherModule from "./PunchoutLauncher.js"
+import * as RepairOrderStatesModule from "./RepairOrderStates.js"
 import * as Retention from "./Retention.js"
 import type * as SecretBox from "./SecretBox.js"
 import * as ShopStoreModule from "./ShopStore.js"
@@ -66,6 +67,7 @@ export type ProvidedToAdapter =
   | LaunchRegistry
   | ApiKeysModule.ApiKeys
   | PartsLedgerModule.PartsLedger
+  | RepairOrderStatesModule.RepairOrderStates
 
 /**
  * Launch links are not configured (no `launchLinkSecrets`).
@@ -101,6 +103,7 @@ export type StartError =
   | Layer.Layer.Error<typeof WebhookInboxModule.layerSql>
   | Layer.Layer.Error<typeof launchesInSql>
   | PartsLedgerModule.PartsLedgerError
+  | RepairOrderStatesModule.RepairOrderStatesError
 
 /**
  * The service tag.
@@ -187,10 +190,18 @@ export const make = <E, R>(
     const ledger = Context.get(context, PartsLedgerModule.PartsLedger)
 
     const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+    const sms = smsWebhooks({
+      secrets: options.smsWebhookSecrets ?? [],
+      sms: instrumented,
+      states: Context.get(context, RepairOrderStatesModule.RepairOrderStates),
+      maxBodyBytes,
+      urlOf: (key) => Routes.url(publicBaseUrl, "smsWebhook", basePath, key)
+    })
     const publicRouter = WebhookReceiver.router({ basePath, maxBodyBytes }).pipe(
       HttpRouter.provideServiceEffect(WebhookInbox, Effect.succeed(inbox)),
       HttpRouter.provideServiceEffect(LaunchRegistry, Effect.succeed(registry)),
       HttpRouter.provideServiceEffect(PartsLedgerModule.PartsLedger, Effect.succeed(ledger)),
+      Routes.mount("smsWebhook", basePath, sms.handler),
       announcing
     )
     const launch = launchHandlers({ launcher, apiKeys, links })
@@ -211,15 +222,7 @@ export const make = <E, R>(
     })
     const adminRouter = HttpRouter.empty.pipe(Routes.mount("metrics", "", metricsHandler(apiKeys)))
 
-    const link = (purpose: LaunchLinks.Purpose): Runtime["launchLink"] => ({ expiresIn, repairOrderId, shopId }) =>
-      Effect.gen(function*() {
-        const secret = links.secrets[0]
-        if (secret === undefined) return yield* new LaunchLinksDisabled()
-        const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
-        const expiresAt = now + Math.floor(Duration.toSeconds(Duration.decode(expiresIn ?? "15 minutes")))
-        return LaunchLinks.url(publicBaseUrl, basePath, secret, { shopId, repairOrderId, expiresAt }, purpose)
-      })
-
+    const link = mintLink({ ...links, publicBaseUrl, basePath, disabled: () => new LaunchLinksDisabled() })
     return {
       basePath,
       publicBaseUrl,
@@ -240,6 +243,9 @@ export const make = <E, R>(
       // The stores' layers ran the migrations: `shoplink_sessions` exists.
       database: sql,
       shopSystem: Context.get(context, ShopSystem),
+      repairOrderStates: Context.get(context, RepairOrderStatesModule.RepairOrderStates),
+      smsWebhookUrl: sms.url,
+      subscribeRepairOrderEvents: sms.subscribe,
       drain: InboxWorker.processDue(options.worker === false ? {} : options.worker ?? {}).pipe(Effect.provide(context)),
       isKeyedPath: Routes.isKeyedPath(basePath),
       // Keys (after webhooks/ or callback/, wherever they are), random-looking segments and the query.

@@ -35,6 +35,7 @@ import { type DeliveryWrite, orderWrite, quoteWrite, writeOf as deliveryWriteOf 
 import * as metrics from "./internal/metrics.js"
 import { OrderVerifier } from "./OrderVerifier.js"
 import { PartsLedger } from "./PartsLedger.js"
+import { RepairOrderStates, takesParts } from "./RepairOrderStates.js"
 import { ShopSystem } from "@shoplink/connector/ShopSystem"
 import { type InboxEntry, type InboxError, WebhookInbox } from "./WebhookInbox.js"
 
@@ -244,6 +245,7 @@ const applyEntry = (
           // What the verifier compares with the distributor's order: the lines this delivery applies.
           lines: write.lines as typeof write.lines | undefined,
           operation: "applyOrder",
+          toLedger: (l: PartsLedger["Type"]) => l.recordOrder(write),
           keep: takesLines ? undefined : Option.map(ledger, (l) => l.recordOrder(write)),
           write: takesLines || sms.capabilities.has("recordPurchaseOrder") ? sms.applyOrder(write) : undefined
         }
@@ -255,12 +257,32 @@ const applyEntry = (
           orderID: undefined,
           lines: undefined,
           operation: "applyQuote",
+          toLedger: (l: PartsLedger["Type"]) => l.recordQuote(write),
           keep: takesLines ? undefined : Option.map(ledger, (l) => l.recordQuote(write)),
           write: takesLines ? sms.applyQuote(write) : undefined
         }
       })
     if (Either.isLeft(decoded)) return { error: `stored body does not decode: ${decoded.left}`, retryable: false }
-    const { keep, lines, operation, orderID, write } = decoded.right
+    const { lines, operation, orderID, toLedger } = decoded.right
+    let { keep, write } = decoded.right
+    // A repair order its SMS reported closed or deleted (`RepairOrderStates`) takes no more parts:
+    // the lines are kept in the parts ledger instead, and nothing is written onto it.
+    const states = sms.capabilities.has("receiveRepairOrderEvents")
+      ? yield* Effect.serviceOption(RepairOrderStates)
+      : Option.none()
+    if (Option.isSome(states) && Option.isSome(ledger)) {
+      const known = yield* guarded(
+        "repair order state",
+        timeout,
+        states.value.get({ shopId: entry.shopId, repairOrderId: entry.repairOrderId }),
+        (error) => ({ error: error.message, retryable: true })
+      )
+      if (Either.isLeft(known)) return known.left
+      if (Option.isSome(known.right) && !takesParts(known.right.value.state)) {
+        keep = Option.some(toLedger(ledger.value))
+        write = undefined
+      }
+    }
     // Nothing to write or keep for an SMS that cannot take these lines and a runtime without a ledger:
     // done, not failed.
     if (write === undefined && (keep === undefined || Option.isNone(keep))) return "applied" as const

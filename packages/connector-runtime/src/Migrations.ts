@@ -232,6 +232,16 @@ const initialSchema = Effect.flatMap(SqlClient.SqlClient, (sql) => {
       updated_at ${int64} NOT NULL,
       PRIMARY KEY (shop_id, repair_order_id, line_key)
     )`,
+    // What the SMS's webhooks said of a repair order, read back from the SMS (`RepairOrderStates`):
+    // one row per repair order, the newest reading.
+    sql`CREATE TABLE shoplink_repair_order_states (
+      shop_id TEXT NOT NULL,
+      repair_order_id TEXT NOT NULL,
+      state TEXT NOT NULL,
+      action TEXT NOT NULL,
+      checked_at ${int64} NOT NULL,
+      PRIMARY KEY (shop_id, repair_order_id)
+    )`,
     // Sign-in sessions (`SessionStore` of @shoplink/service-pages): any instance serves any
     // signed-in user, and a restart signs nobody out. The row is keyed by the SHA-256 of the
     // session id (the cookie is the only copy of the id); the CSRF token is derived from the id,

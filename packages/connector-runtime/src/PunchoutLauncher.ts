@@ -90,6 +90,24 @@ export class VehicleRequired extends Schema.TaggedError<VehicleRequired>()("Vehi
 }
 
 /**
+ * The SMS says the repair order is closed (`RepairOrder.closed`): no parts are ordered for it.
+ *
+ * @example
+ * import { PunchoutLauncher } from "@shoplink/connector-runtime"
+ * new PunchoutLauncher.RepairOrderClosed({ repairOrderId: "ro_1", number: "1042" }).message
+ *
+ * @since 0.1.0
+ */
+export class RepairOrderClosed extends Schema.TaggedError<RepairOrderClosed>()("RepairOrderClosed", {
+  repairOrderId: Schema.String,
+  number: Schema.String
+}) {
+  override get message(): string {
+    return `repair order ${this.number} is closed in the shop system: parts cannot be ordered for it`
+  }
+}
+
+/**
  * Everything a launch can fail with.
  *
  * @example
@@ -107,6 +125,7 @@ export type LaunchError =
   | PunchoutError.InvalidInput
   | CapabilityMissing
   | VehicleRequired
+  | RepairOrderClosed
 
 /**
  * The launcher's operations.
@@ -279,6 +298,10 @@ export const make = (options: Options): Effect.Effect<
         // The shop first: an unknown or revoked shop fails before any shop-system or distributor call.
         const customer = yield* credentials.get(shopId)
         const repairOrder = yield* load(shopId, repairOrderId)
+        // A closed repair order opens no catalog (its past orders still open: `openOrder`).
+        if (repairOrder.closed === true) {
+          return yield* new RepairOrderClosed({ repairOrderId: repairOrder.id, number: repairOrder.number })
+        }
         const vehicle = vehicleParameters(repairOrder.vehicle)
         const term = searchTerm?.trim()
         if (term && vehicle.identifier === "none") return yield* new VehicleRequired({ repairOrderId })

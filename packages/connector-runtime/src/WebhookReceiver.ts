@@ -20,7 +20,6 @@ import * as Either from "effect/Either"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
-import * as Stream from "effect/Stream"
 import type { IncomingMessage, ServerResponse } from "node:http"
 import { Html } from "@shoplink/http"
 import {
@@ -42,6 +41,7 @@ import {
   receivedByKind,
   utf8Text
 } from "./internal/nodeWebhooks.js"
+import { readLimited } from "./internal/http/responses.js"
 import * as Routes from "./internal/routes.js"
 import { LaunchRegistry } from "./LaunchRegistry.js"
 import { PartsLedger } from "./PartsLedger.js"
@@ -75,25 +75,6 @@ const tooLarge = () =>
  * Scope and stops pulling at the limit: the stream is released (and the socket closed) only
  * after the 413 has been written, so the sender receives it instead of a connection reset.
  */
-const readLimited = (request: HttpServerRequest.HttpServerRequest, maxBytes: number) =>
-  Effect.gen(function*() {
-    const pull = yield* Stream.toPull(request.stream)
-    const chunks: Array<Uint8Array> = []
-    let size = 0
-    while (true) {
-      const next = yield* Effect.either(pull)
-      if (Either.isLeft(next)) {
-        if (Option.isNone(next.left)) return Buffer.concat(chunks)
-        return yield* Effect.fail(next.left.value)
-      }
-      for (const chunk of next.right) {
-        size += chunk.byteLength
-        if (size > maxBytes) return undefined
-        chunks.push(chunk)
-      }
-    }
-  })
-
 /** Entry ids are UUIDs; anything else in the cookie or the query is ignored. */
 const entryId = (value: unknown): string | undefined =>
   typeof value === "string" && /^[0-9a-f-]{36}$/i.test(value) ? value : undefined

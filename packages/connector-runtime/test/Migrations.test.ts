@@ -13,6 +13,7 @@ const TABLES = [
   "shoplink_launches",
   "shoplink_migrations",
   "shoplink_parts",
+  "shoplink_repair_order_states",
   "shoplink_sessions",
   "shoplink_shop_secrets",
   "shoplink_shops"

@@ -19,6 +19,7 @@ const builders: { readonly [N in RouteName]: (runtime: ConnectorRuntime.Runtime)
   webhookOrder: () => Effect.succeed(PunchoutLauncher.launchUrls(origin, basePath, keys).order),
   webhookQuote: () => Effect.succeed(PunchoutLauncher.launchUrls(origin, basePath, keys).quote),
   callback: () => Effect.succeed(PunchoutLauncher.launchUrls(origin, basePath, keys).callback),
+  smsWebhook: (runtime) => runtime.smsWebhookUrl(grant.shopId),
   launch: () => Effect.succeed(path("launch", basePath)),
   launchLink: (runtime) => runtime.launchLink(grant),
   parts: (runtime) => runtime.partsLink(grant),
@@ -49,6 +50,7 @@ const setup = ConnectorRuntime.make(makeMemorySms([]).layer, {
   punchout: { baseUrl: "http://127.0.0.1:1", vendorApiKey: Redacted.make("vendor-key") },
   storage: "memory",
   launchLinkSecrets: [Redacted.make("link-secret")],
+  smsWebhookSecrets: [Redacted.make("sms-webhook-secret")],
   worker: false,
   retention: false
 }).pipe(Effect.provide(FetchHttpClient.layer))

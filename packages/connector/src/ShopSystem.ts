@@ -17,7 +17,9 @@ import * as Schema from "effect/Schema"
  * - `writeQuotedParts` — put quoted parts on a repair order (quote webhook);
  * - `writeOrderedParts` — put ordered parts on a repair order (order webhook);
  * - `recordPurchaseOrder` — record the distributor order number and status on the repair order;
- * - `linkToRepairOrder` — give a URL of the repair order in the SMS, for the callback page.
+ * - `linkToRepairOrder` — give a URL of the repair order in the SMS, for the callback page;
+ * - `receiveRepairOrderEvents` — decode the SMS's repair-order webhooks and subscribe the runtime's
+ *   URL to them (`Operations.repairOrderEvents`), so a closed or deleted repair order is seen at once.
  *
  * @example
  * import type { ShopSystem } from "@shoplink/connector"
@@ -32,13 +34,14 @@ export type Capability =
   | "writeOrderedParts"
   | "recordPurchaseOrder"
   | "linkToRepairOrder"
+  | "receiveRepairOrderEvents"
 
 /**
  * Every capability, in a stable order.
  *
  * @example
  * import { ShopSystem } from "@shoplink/connector"
- * ShopSystem.ALL_CAPABILITIES.length // 6
+ * ShopSystem.ALL_CAPABILITIES.length // 7
  *
  * @since 0.1.0
  */
@@ -48,7 +51,8 @@ export const ALL_CAPABILITIES: ReadonlyArray<Capability> = [
   "writeQuotedParts",
   "writeOrderedParts",
   "recordPurchaseOrder",
-  "linkToRepairOrder"
+  "linkToRepairOrder",
+  "receiveRepairOrderEvents"
 ]
 
 /**
@@ -91,6 +95,11 @@ export interface RepairOrder {
   readonly customer?: { readonly id: string; readonly name: string } | undefined
   /** A link to the repair order in the SMS (capability `linkToRepairOrder`). */
   readonly url?: string | undefined
+  /**
+   * True when the SMS says the repair order is closed (invoiced, posted, archived): the runtime
+   * then refuses to launch punchout for it. Absent means open.
+   */
+  readonly closed?: boolean | undefined
 }
 
 /**
@@ -248,6 +257,49 @@ export class CapabilityMissing extends Schema.TaggedError<CapabilityMissing>()("
 }
 
 /**
+ * A repair order an SMS webhook delivery names, and what happened to it. The runtime does not take
+ * the delivery's word for it: it reads the repair order again (`loadRepairOrder`) and records what
+ * it finds.
+ *
+ * @example
+ * import type { ShopSystem } from "@shoplink/connector"
+ * const event: ShopSystem.RepairOrderEvent = { repairOrderId: "ro_8f2", action: "deleted" }
+ *
+ * @since 0.1.0
+ */
+export interface RepairOrderEvent {
+  readonly repairOrderId: string
+  readonly action: "created" | "updated" | "deleted"
+}
+
+/**
+ * What an adapter with the capability `receiveRepairOrderEvents` provides: `decode` reads one
+ * delivery's body (events the runtime does not need decode to none; a body that is not the SMS's
+ * shape fails, not retryable), and `subscribe` registers the runtime's URL for the shop with the
+ * SMS, once however often it is called.
+ *
+ * @example
+ * import { Effect } from "effect"
+ * import type { ShopSystem } from "@shoplink/connector"
+ * const events: ShopSystem.RepairOrderEvents = {
+ *   decode: ({ body }) => Effect.succeed([{ repairOrderId: String(JSON.parse(body).id), action: "updated" }]),
+ *   subscribe: () => Effect.void
+ * }
+ *
+ * @since 0.1.0
+ */
+export interface RepairOrderEvents {
+  readonly decode: (delivery: {
+    readonly shopId: string
+    readonly body: string
+  }) => Effect.Effect<ReadonlyArray<RepairOrderEvent>, ShopSystemError>
+  readonly subscribe: (subscription: {
+    readonly shopId: string
+    readonly url: string
+  }) => Effect.Effect<void, ShopSystemError>
+}
+
+/**
  * The operations of the port. Writes must be idempotent by `PartLine.idempotencyKey`.
  *
  * @example
@@ -279,6 +331,8 @@ export interface Operations {
   }) => Effect.Effect<ReadonlyArray<RepairOrder>, ShopSystemError>
   readonly applyQuote: (write: QuoteWrite) => Effect.Effect<WriteResult, RepairOrderNotFound | ShopSystemError>
   readonly applyOrder: (write: OrderWrite) => Effect.Effect<WriteResult, RepairOrderNotFound | ShopSystemError>
+  /** The SMS's repair-order webhooks (capability `receiveRepairOrderEvents`); others leave it out. */
+  readonly repairOrderEvents?: RepairOrderEvents | undefined
 }
 
 /**

@@ -84,3 +84,9 @@ export const defects = Metric.counter("shoplink_inbox_apply_defects_total", {
   description: "Adapter defects (throws, dies, interruptions) recorded as failed attempts",
   incremental: true
 })
+
+/** SMS repair-order webhooks, by outcome: the state recorded, or why none was. */
+export const smsEvents = Metric.counter("shoplink_sms_events_total", {
+  description: "SMS repair-order webhook events: the state recorded (open, closed, deleted) or refused, undecodable, unavailable",
+  incremental: true
+})

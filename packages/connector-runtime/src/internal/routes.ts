@@ -7,13 +7,14 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 /**
  * Each route: its method, whether it lives under the runtime's base path (`base`) or at the
  * server's root (`root`: probes and scrapes, which are not traced), its path (`:key` is a launch
- * key) and what admits a request: a launch key in the path, a vendor API key, a signed link in the
+ * key) and what admits a request: a key in the path (a launch key; a shop's SMS webhook key), a vendor API key, a signed link in the
  * query (`link`), either of the last two, or nothing.
  */
 export const routes = {
   webhookOrder: { method: "POST", mount: "base", path: "/webhooks/:key/order", admits: "key" },
   webhookQuote: { method: "POST", mount: "base", path: "/webhooks/:key/quote", admits: "key" },
   callback: { method: "GET", mount: "base", path: "/callback/:key", admits: "key" },
+  smsWebhook: { method: "POST", mount: "base", path: "/sms-webhooks/:key", admits: "key" },
   launch: { method: "POST", mount: "base", path: "/launch", admits: "bearer" },
   launchLink: { method: "GET", mount: "base", path: "/launch/link", admits: "link" },
   parts: { method: "GET", mount: "base", path: "/parts", admits: "link-or-bearer" },

@@ -9,7 +9,7 @@ import type * as Duration from "effect/Duration"
 import type * as Effect from "effect/Effect"
 import type * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
-import type { ShopSystem } from "@shoplink/connector/ShopSystem"
+import type { ShopSystem, ShopSystemError } from "@shoplink/connector/ShopSystem"
 import type { OrderManagementClient } from "@shoplink/order-management"
 import type { Punchout } from "@shoplink/protocol"
 import type { PunchoutClient, SessionPool } from "@shoplink/punchout"
@@ -20,8 +20,10 @@ import type * as InboxWorker from "../InboxWorker.js"
 import type * as OrderVerifier from "../OrderVerifier.js"
 import type * as PartsLedgerModule from "../PartsLedger.js"
 import type * as PunchoutLauncherModule from "../PunchoutLauncher.js"
+import type * as RepairOrderStatesModule from "../RepairOrderStates.js"
 import type * as Retention from "../Retention.js"
 import type * as ShopStoreModule from "../ShopStore.js"
+import type * as SmsWebhooksModule from "../SmsWebhooks.js"
 import type * as Storage from "../Storage.js"
 import type { WebhookInbox } from "../WebhookInbox.js"
 
@@ -77,6 +79,11 @@ export interface Options {
   readonly launchLinkSecrets?: ReadonlyArray<Redacted.Redacted<string>> | undefined
   /** Longest lifetime a signed link may claim (default 1 hour). */
   readonly launchLinkMaxLifetime?: Duration.DurationInput
+  /**
+   * Secrets the shops' SMS webhook URLs are keyed with (first keys; see `SmsWebhooks`). Without
+   * them, or with an adapter that does not receive repair-order events, the route answers 404.
+   */
+  readonly smsWebhookSecrets?: ReadonlyArray<Redacted.Redacted<string>> | undefined
   /**
    * On PostgreSQL, how long a worker's claim on an inbox entry lasts without a heartbeat before
    * another process may take it over (default 30 seconds, on the database's clock; see
@@ -176,6 +183,17 @@ export interface Runtime {
     readonly expiresIn?: Duration.DurationInput
   }) => Effect.Effect<string, LaunchLinksDisabled>
   readonly shopSystem: ShopSystem["Type"]
+  /** What the SMS's repair-order webhooks said of each repair order, read back (`RepairOrderStates`). */
+  readonly repairOrderStates: RepairOrderStatesModule.Operations
+  /** The URL the shop's SMS posts repair-order webhooks to (`{basePath}/sms-webhooks/{key}`). */
+  readonly smsWebhookUrl: (shopId: string) => Effect.Effect<string, SmsWebhooksModule.SmsWebhooksDisabled>
+  /**
+   * Registers the shop's `smsWebhookUrl` with its SMS (the adapter's `repairOrderEvents.subscribe`,
+   * idempotent). Call it when a shop is added and after rotating `smsWebhookSecrets`.
+   */
+  readonly subscribeRepairOrderEvents: (
+    shopId: string
+  ) => Effect.Effect<string, SmsWebhooksModule.SmsWebhooksDisabled | ShopSystemError>
   /** One worker pass over the due inbox entries (tests; the background worker does this itself). */
   readonly drain: Effect.Effect<InboxWorker.PassResult, Effect.Effect.Error<ReturnType<typeof InboxWorker.processDue>>>
   /** Whether a request path is one of the runtime's public, launch-keyed paths. */

@@ -12,6 +12,7 @@ import { type CredentialStore, layerShopStore as credentialsFromShops } from "..
 import * as LaunchRegistry from "../LaunchRegistry.js"
 import * as OrderVerifier from "../OrderVerifier.js"
 import * as PartsLedger from "../PartsLedger.js"
+import * as RepairOrderStates from "../RepairOrderStates.js"
 import * as SecretBox from "../SecretBox.js"
 import * as ShopStore from "../ShopStore.js"
 import * as Storage from "../Storage.js"
@@ -41,14 +42,16 @@ export const buildStores = (options: Options) =>
         WebhookInbox.layerMemory,
         LaunchRegistry.layerMemory,
         ApiKeys.layerMemory,
-        PartsLedger.layerMemory
+        PartsLedger.layerMemory,
+        RepairOrderStates.layerMemory
       )
       : Layer.mergeAll(
         ShopStore.layerSql,
         WebhookInbox.layerSqlWith(options.inboxLease === undefined ? {} : { lease: options.inboxLease }),
         LaunchRegistry.layerSql,
         ApiKeys.layerSql,
-        PartsLedger.layerSql
+        PartsLedger.layerSql,
+        RepairOrderStates.layerSql
       ).pipe(
         Layer.provide(Layer.succeed(SqlClient.SqlClient, sql)),
         Layer.provide(secretBox)

@@ -25,6 +25,7 @@ const launchFailure = (error: PunchoutLauncher.LaunchError): { readonly status: 
     case "RepairOrderNotFound":
       return { status: 404, error: "not found" }
     case "CredentialsRevoked":
+    case "RepairOrderClosed":
       return { status: 409, error: error.message }
     case "VehicleRequired":
       return { status: 422, error: error.message }
