@@ -52,7 +52,11 @@ const smsWithEvents = () => {
       loadRepairOrder: (ref) => {
         if (state.unavailable) {
           return Effect.fail(
-            new ShopSystem.ShopSystemError({ operation: "loadRepairOrder", reason: "SMS answered 503", retryable: true })
+            new ShopSystem.ShopSystemError({
+              operation: "loadRepairOrder",
+              reason: "SMS answered 503",
+              retryable: true
+            })
           )
         }
         if (state.deleted.has(ref.repairOrderId)) return Effect.fail(new ShopSystem.RepairOrderNotFound(ref))
@@ -116,7 +120,12 @@ const runtimeOn = (storage: "memory" | "sqlite" | "postgres", secrets: ReadonlyA
     yield* runtime.shops.add({
       id: "shop_a",
       name: "Main Street Auto",
-      distributor: { accountNo: us.accountNo, username: us.username, country: "US", apiToken: Redacted.make(us.apiToken) },
+      distributor: {
+        accountNo: us.accountNo,
+        username: us.username,
+        country: "US",
+        apiToken: Redacted.make(us.apiToken)
+      },
       sms: { apiKey: Redacted.make("sms-key-of-shop-a-0001") }
     })
     return { sandbox, sms, runtime, publicBaseUrl }

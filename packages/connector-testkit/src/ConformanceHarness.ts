@@ -177,6 +177,11 @@ export interface SmsHarness<R> {
    * `ShopSystemError` with that `retryable`.
    */
   readonly failNextWrites: (count: number, retryable: boolean) => Effect.Effect<void>
+  /**
+   * The body the SMS posts when a repair order is updated or deleted, for the check of
+   * `receiveRepairOrderEvents`; leave out when the adapter does not declare it.
+   */
+  readonly repairOrderEventBody?: ((repairOrderId: string, action: "updated" | "deleted") => string) | undefined
 }
 
 /**

@@ -21,11 +21,12 @@ describe("the report of a narrowed adapter", () => {
     expect(off).toEqual([
       "launch: the catalog opens for the vehicle by baseVehicleID",
       "list: the shop's open repair orders, newest first, at most limit; another shop sees none of them",
+      "repair-order events: a delivery decodes to the repair order it names, junk fails in one line, subscribing twice is harmless",
       "export and submit: ordered lines on the repair order",
       "export and submit: the distributor orderID on the repair order",
       "callback: the page after an export links back to the repair order"
     ])
-    expect(report.checks.filter((c) => c.status === "absent")).toHaveLength(5)
+    expect(report.checks.filter((c) => c.status === "absent")).toHaveLength(6)
     // Writes are still certified, through quotes.
     expect(report.checks.find((c) => c.name.startsWith("restart:"))?.status).toBe("checked")
   })
@@ -38,6 +39,7 @@ describe("the report of a narrowed adapter", () => {
     })
     expect(report.checks.filter((c) => c.status !== "checked").map((c) => [c.status, c.requires])).toEqual([
       ["excluded", ["listRepairOrders"]],
+      ["excluded", ["receiveRepairOrderEvents"]],
       ["excluded", ["linkToRepairOrder"]]
     ])
   })
@@ -52,6 +54,7 @@ describe("the report of a narrowed adapter", () => {
       const excluded = suite.checks.filter((c) => c.status === "excluded")
       expect(excluded.map((c) => c.name.split(":")[0])).toEqual([
         "list",
+        "repair-order events",
         "export",
         "export and submit",
         "export and submit",

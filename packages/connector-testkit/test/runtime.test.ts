@@ -41,7 +41,8 @@ const perShopLayer = Layer.effect(
       loadRepairOrder: (ref) => withKey(ref.shopId, "loadRepairOrder", reference.loadRepairOrder(ref)),
       listRepairOrders: (query) => withKey(query.shopId, "listRepairOrders", reference.listRepairOrders!(query)),
       applyQuote: (write) => withKey(write.shopId, "applyQuote", reference.applyQuote(write)),
-      applyOrder: (write) => withKey(write.shopId, "applyOrder", reference.applyOrder(write))
+      applyOrder: (write) => withKey(write.shopId, "applyOrder", reference.applyOrder(write)),
+      repairOrderEvents: reference.repairOrderEvents
     })
   })
 ).pipe(Layer.provide(ReferenceConnector.layer))

@@ -75,6 +75,11 @@ export interface Settings {
   readonly secretKeys: Redacted.Redacted<string>
   /** Signs links to the runtime's parts page (and launch links); without it, no such link. */
   readonly linkSecret?: Redacted.Redacted<string> | undefined
+  /**
+   * Keys the shops' SMS webhook URLs; with it and an adapter that receives repair-order events,
+   * every shop is subscribed at start-up (`runtime.subscribeRepairOrderEvents`).
+   */
+  readonly smsWebhookSecret?: Redacted.Redacted<string> | undefined
   readonly users: ReadonlyArray<SignIn.User>
   /** Shops onboarded (or replaced) at start-up. */
   readonly shops: ReadonlyArray<ShopStore.ShopInput>
@@ -226,6 +231,7 @@ export const make = <E, R>(
       storage: settings.database,
       secretKeys: settings.secretKeys,
       ...(settings.linkSecret === undefined ? {} : { launchLinkSecrets: [settings.linkSecret] }),
+      ...(settings.smsWebhookSecret === undefined ? {} : { smsWebhookSecrets: [settings.smsWebhookSecret] }),
       worker: { pollInterval: "100 millis", baseDelay: "1 second", maxAttempts: 8 }
     }).pipe(Effect.provide(http), Effect.mapError((error) => new StartFailed({ message: messageOf(error) })))
     const listRepairOrders = runtime.shopSystem.listRepairOrders
@@ -245,6 +251,21 @@ export const make = <E, R>(
       yield* runtime.shops.smsCredentials(shopId).pipe(Effect.catchAll((error) =>
         Effect.logWarning(`shop ${shopId}: ${error.message}`)
       ))
+    }
+    // The SMS posts each shop's repair-order changes here; a failure is said, and the service runs on.
+    if (settings.smsWebhookSecret !== undefined && connector.capabilities.has("receiveRepairOrderEvents")) {
+      for (const shopId of known) {
+        yield* runtime.subscribeRepairOrderEvents(shopId).pipe(
+          Effect.flatMap((address) =>
+            Effect.logInfo("subscribed to repair-order events").pipe(
+              Effect.annotateLogs({ shopId, url: runtime.redactPath(address) })
+            )
+          ),
+          Effect.catchAll((error) =>
+            Effect.logWarning(`shop ${shopId}: repair-order events not subscribed: ${error.message}`)
+          )
+        )
+      }
     }
     for (const user of settings.users.filter((u) => !known.has(u.shopId))) {
       yield* Effect.logWarning(
@@ -276,7 +297,10 @@ export const make = <E, R>(
       number: ro.number,
       vehicle: ServicePages.vehicleName(ro.vehicle),
       customer: ro.customer?.name ?? "",
-      vehicleHint: ServicePages.vehicleHint(ro.vehicle, hint)
+      vehicleHint: ServicePages.vehicleHint(ro.vehicle, hint),
+      closedNote: ro.closed === true
+        ? `Closed in ${connector.name}: parts are no longer ordered for this repair order.`
+        : undefined
     })
     const list = (session: SignIn.Session) =>
       Effect.map(

@@ -54,6 +54,10 @@ export const OWN = {
   linkSecret: {
     ...own("SHOPLINK_LINK_SECRET", "signs the links to the parts page (random per run when unset)"),
     secret: true
+  },
+  smsWebhookSecret: {
+    ...own("SHOPLINK_SMS_WEBHOOK_SECRET", "keys the shops' SMS webhook URLs (random per run when unset)"),
+    secret: true
   }
 } as const
 
@@ -91,7 +95,7 @@ export const serviceConfig = (defaults: { readonly smsVendorName: string }) =>
   })
 
 /**
- * The real distributor, the keyring, the link secret and the users file.
+ * The real distributor, the keyring, the link and SMS webhook secrets and the users file.
  *
  * @example
  * import { ServiceMain } from "@shoplink/service-pages"
@@ -106,6 +110,9 @@ export const distributorConfig = Config.all({
   // Checked as a keyring: the problem is named, never a key.
   secretKeys: Standard.secretBox.keys,
   linkSecret: Config.option(Config.redacted(OWN.linkSecret.env)).pipe(
+    Config.map(Option.getOrElse(() => Redacted.make(SignIn.randomToken())))
+  ),
+  smsWebhookSecret: Config.option(Config.redacted(OWN.smsWebhookSecret.env)).pipe(
     Config.map(Option.getOrElse(() => Redacted.make(SignIn.randomToken())))
   ),
   users: SignIn.usersFileConfig(SETTINGS.usersFile.env, { hashHint: "`shoplink-hash-password`" })
@@ -199,7 +206,14 @@ export const readOrExplain = <A>(
 export interface Embedded<S> {
   readonly settings: Pick<
     ServiceApp.Settings,
-    "punchoutBaseUrl" | "vendorApiKey" | "orderManagement" | "secretKeys" | "linkSecret" | "users" | "shops"
+    | "punchoutBaseUrl"
+    | "vendorApiKey"
+    | "orderManagement"
+    | "secretKeys"
+    | "linkSecret"
+    | "smsWebhookSecret"
+    | "users"
+    | "shops"
   >
   readonly sms: S
   readonly banner: ReadonlyArray<string>
@@ -287,7 +301,12 @@ const program = <S>(main: Main<S>) =>
         database: service.database
       }))
     const database = setup.database ?? { sqlite: join(yield* scratchDirectory, "sample.sqlite") }
-    const settings: ServiceApp.Settings = { ...service, ...setup.settings, database }
+    const settings: ServiceApp.Settings = {
+      ...service,
+      ...setup.settings,
+      smsWebhookSecret: setup.settings.smsWebhookSecret ?? Redacted.make(SignIn.randomToken()),
+      database
+    }
     const app = yield* ServiceApp.make(main.connector(setup.sms), settings, main.options).pipe(
       Effect.catchTag("StartFailed", (error) => Effect.zipRight(failStart(error.message), Effect.interrupt))
     )

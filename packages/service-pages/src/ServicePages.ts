@@ -201,6 +201,8 @@ export interface RepairOrderRow {
   readonly customer: string
   /** Set when the vehicle has nothing the catalog can look it up by: what to add (`vehicleHint`). */
   readonly vehicleHint: string | undefined
+  /** Set when the SMS says the repair order is closed: shown instead of the Order parts button. */
+  readonly closedNote?: string | undefined
 }
 
 /**
@@ -227,10 +229,11 @@ export type WithoutVehicle = "button-and-hint" | "hint"
  * @since 0.1.0
  */
 export const orderPartsButton = (
-  ro: { readonly id: string; readonly vehicleHint: string | undefined },
+  ro: { readonly id: string; readonly vehicleHint: string | undefined; readonly closedNote?: string | undefined },
   viewer: Viewer,
   withoutVehicle: WithoutVehicle = "button-and-hint"
 ): Html => {
+  if (ro.closedNote !== undefined) return html`<p class="hint" data-testid="ro-closed">${ro.closedNote}</p>`
   const button = html`<form method="post" action="/ro/${encodeURIComponent(ro.id)}/order-parts" target="_blank">${
     csrfField(viewer.csrfToken)
   }<button data-testid="order-parts">Order parts</button></form>`
@@ -707,6 +710,8 @@ export const make = (options: Options): Effect.Effect<ServicePages> =>
           ? [404, "No such repair order in your shop."]
           : error._tag === "VehicleRequired"
           ? [422, error.message]
+          : error._tag === "RepairOrderClosed"
+          ? [409, `This repair order is closed in ${options.smsName}: parts are no longer ordered for it.`]
           : error._tag === "CredentialsRevoked"
           ? [
             409,

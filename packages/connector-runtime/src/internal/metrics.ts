@@ -87,6 +87,7 @@ export const defects = Metric.counter("shoplink_inbox_apply_defects_total", {
 
 /** SMS repair-order webhooks, by outcome: the state recorded, or why none was. */
 export const smsEvents = Metric.counter("shoplink_sms_events_total", {
-  description: "SMS repair-order webhook events: the state recorded (open, closed, deleted) or refused, undecodable, unavailable",
+  description:
+    "SMS repair-order webhook events: the state recorded (open, closed, deleted) or refused, undecodable, unavailable",
   incremental: true
 })

@@ -7,8 +7,8 @@ import * as HttpRouter from "@effect/platform/HttpRouter"
 /**
  * Each route: its method, whether it lives under the runtime's base path (`base`) or at the
  * server's root (`root`: probes and scrapes, which are not traced), its path (`:key` is a launch
- * key) and what admits a request: a key in the path (a launch key; a shop's SMS webhook key), a vendor API key, a signed link in the
- * query (`link`), either of the last two, or nothing.
+ * key, or a shop's SMS webhook key) and what admits a request: a key in the path, a vendor API
+ * key, a signed link in the query (`link`), either of the last two, or nothing.
  */
 export const routes = {
   webhookOrder: { method: "POST", mount: "base", path: "/webhooks/:key/order", admits: "key" },

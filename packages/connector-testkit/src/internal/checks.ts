@@ -257,6 +257,39 @@ export const makeSuite = <E, R>(options: Options<E, R>): Suite => {
     }
   )
 
+  // --- Repair-order webhooks (a closed or deleted repair order seen at once) ---------------------
+  add(
+    "repair-order events: a delivery decodes to the repair order it names, junk fails in one line, subscribing twice is harmless",
+    ["receiveRepairOrderEvents"],
+    statusOf("receiveRepairOrderEvents"),
+    {
+      checked: (env) =>
+        Effect.gen(function*() {
+          const sms = (yield* env.runtime()).shopSystem
+          const events = sms.repairOrderEvents
+          expect(events, "the connector declares receiveRepairOrderEvents: its ShopSystem has repairOrderEvents")
+            .toBeDefined()
+          const body = env.harness.repairOrderEventBody
+          expect(body, "the harness gives repairOrderEventBody(repairOrderId, action), the body the SMS posts")
+            .toBeDefined()
+          const id = env.repairOrderId
+          for (const action of ["updated", "deleted"] as const) {
+            const decoded = yield* events!.decode({ shopId: env.shopId, body: body!(id, action) })
+            expect(decoded.map((e) => e.repairOrderId), `a ${action} delivery names the repair order`).toContain(id)
+            if (action === "deleted") expect(decoded.find((e) => e.repairOrderId === id)?.action).toBe("deleted")
+          }
+          const junk = yield* Effect.flip(events!.decode({ shopId: env.shopId, body: "not the SMS's body" }))
+          expect(junk._tag, "a body that is not the SMS's fails").toBe("ShopSystemError")
+          expect(junk.retryable, "a body that is not the SMS's is not retryable").toBe(false)
+          expect(junk.message.includes("\n"), "one line").toBe(false)
+          const url = "https://shoplink.example/shoplink/sms-webhooks/conformance"
+          yield* events!.subscribe({ shopId: env.shopId, url })
+          yield* events!.subscribe({ shopId: env.shopId, url })
+        }),
+      absent: lacks("receiveRepairOrderEvents")
+    }
+  )
+
   // --- Export and Export and Submit --------------------------------------------------------------
   add(
     "export: quoted lines on the repair order (part, brand, description, quantity, cost, list, core)",

@@ -88,6 +88,23 @@ const make = Effect.gen(function*() {
         sms.listRepairOrders(shopId),
         (ros) => ros.slice(0, Math.max(0, Math.floor(limit))).map((ro) => toRepairOrder(ro, sms.repairOrderUrl(ro.id)))
       ),
+    // 4. Repair-order webhooks: the SMS posts `{ "repairOrderId", "event" }`; only the id matters,
+    //    since the runtime reads the repair order back.
+    repairOrderEvents: {
+      decode: ({ body }) => {
+        const event = decodeEvent(body)
+        return event === undefined
+          ? Effect.fail(
+            new ShopSystem.ShopSystemError({
+              operation: "repairOrderEvents.decode",
+              reason: "the body is not a Reference SMS repair-order event",
+              retryable: false
+            })
+          )
+          : Effect.succeed([event])
+      },
+      subscribe: ({ url }) => sms.subscribe(url)
+    },
     applyQuote: ({ lines, repairOrderId, shopId }) =>
       Effect.zipRight(
         find(shopId, repairOrderId),
@@ -105,6 +122,17 @@ const make = Effect.gen(function*() {
       })
   })
 })
+
+const decodeEvent = (body: string): ShopSystem.RepairOrderEvent | undefined => {
+  try {
+    const parsed = JSON.parse(body) as { readonly repairOrderId?: unknown; readonly event?: unknown }
+    if (typeof parsed.repairOrderId !== "string" || parsed.repairOrderId === "") return undefined
+    const action = parsed.event === "deleted" || parsed.event === "created" ? parsed.event : "updated"
+    return { repairOrderId: parsed.repairOrderId, action }
+  } catch {
+    return undefined
+  }
+}
 
 /**
  * The adapter's layer: a `ShopSystem` needing a `ReferenceSms` connection.

@@ -44,6 +44,7 @@ export const harness: ConformanceSms<ReferenceSms.ReferenceSms> = {
       return {
         layer: Layer.succeed(ReferenceSms.ReferenceSms, sms),
         repairOrders: { vin: idOf("vin"), licensePlate: idOf("licensePlate"), baseVehicleID: idOf("baseVehicleID") },
+        repairOrderEventBody: (repairOrderId, action) => JSON.stringify({ repairOrderId, event: action }),
         readLines: (repairOrderId) =>
           Effect.map(sms.listParts(repairOrderId), (lines) =>
             lines.map((l) => ({

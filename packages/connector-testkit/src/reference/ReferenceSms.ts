@@ -111,6 +111,10 @@ export interface Api {
   readonly failNextWrites: (count: number, temporary: boolean) => Effect.Effect<void>
   /** How the SMS links to a repair order in its web app. */
   readonly repairOrderUrl: (id: string) => string
+  /** Registers a URL for the SMS's repair-order webhooks (once per URL). */
+  readonly subscribe: (url: string) => Effect.Effect<void>
+  /** The registered webhook URLs. */
+  readonly subscriptions: () => Effect.Effect<ReadonlyArray<string>>
 }
 
 /**
@@ -144,6 +148,7 @@ export const make = (repairOrders: ReadonlyArray<SmsRepairOrder>): Api => {
   const parts = new Map<string, Array<SmsPartLine>>()
   const purchaseOrders = new Map<string, { readonly number: string; readonly status: string }>()
   let failures = { remaining: 0, temporary: true }
+  const webhooks = new Set<string>()
 
   // Every write passes here first, so an injected failure never leaves half a write behind.
   const checkWrite = Effect.suspend(() => {
@@ -172,6 +177,11 @@ export const make = (repairOrders: ReadonlyArray<SmsRepairOrder>): Api => {
         })
       ),
     getPurchaseOrder: (repairOrderId) => Effect.sync(() => purchaseOrders.get(repairOrderId)),
+    subscribe: (url) =>
+      Effect.sync(() => {
+        webhooks.add(url)
+      }),
+    subscriptions: () => Effect.sync(() => [...webhooks]),
     failNextWrites: (count, temporary) =>
       Effect.sync(() => {
         failures = { remaining: count, temporary }

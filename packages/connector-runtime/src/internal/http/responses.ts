@@ -34,11 +34,13 @@ export interface LinkSettings {
 }
 
 /** The runtime's `launchLink` and `partsLink`: a link of `purpose`, or `disabled()` without secrets. */
-export const mintLink = <E>(settings: LinkSettings & {
-  readonly publicBaseUrl: string
-  readonly basePath: string
-  readonly disabled: () => E
-}) =>
+export const mintLink = <E>(
+  settings: LinkSettings & {
+    readonly publicBaseUrl: string
+    readonly basePath: string
+    readonly disabled: () => E
+  }
+) =>
 (purpose: LaunchLinks.Purpose) =>
 (grant: { readonly shopId: string; readonly repairOrderId: string; readonly expiresIn?: Duration.DurationInput }) =>
   Effect.gen(function*() {
@@ -47,7 +49,13 @@ export const mintLink = <E>(settings: LinkSettings & {
     const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
     const expiresAt = now + Math.floor(Duration.toSeconds(Duration.decode(grant.expiresIn ?? "15 minutes")))
     const { repairOrderId, shopId } = grant
-    return LaunchLinks.url(settings.publicBaseUrl, settings.basePath, secret, { shopId, repairOrderId, expiresAt }, purpose)
+    return LaunchLinks.url(
+      settings.publicBaseUrl,
+      settings.basePath,
+      secret,
+      { shopId, repairOrderId, expiresAt },
+      purpose
+    )
   })
 
 /** The request's signed link checked for `purpose`, or `undefined` when links are off. */

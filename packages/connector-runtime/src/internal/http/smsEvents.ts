@@ -110,7 +110,9 @@ const subscriptions = (deps: Deps) => {
     Effect.gen(function*() {
       const events = deps.sms.capabilities.has("receiveRepairOrderEvents") ? deps.sms.repairOrderEvents : undefined
       if (events === undefined) {
-        return yield* new SmsWebhooks.SmsWebhooksDisabled({ reason: "the adapter does not receive repair-order events" })
+        return yield* new SmsWebhooks.SmsWebhooksDisabled({
+          reason: "the adapter does not receive repair-order events"
+        })
       }
       const address = yield* url(shopId)
       yield* events.subscribe({ shopId, url: address })
