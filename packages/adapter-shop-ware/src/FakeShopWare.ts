@@ -1,7 +1,15 @@
 /**
  * A fake Shop-Ware partner API (v1) for tests, the conformance suite and the sample app, on the
- * test-kit's `FakeServer` (loopback, port 0), with the paths and shapes of Shop-Ware's public
- * OpenAPI: the partner's authorizations (`writable` per tenant), tenants, repair orders (filtered
+ * test-kit's `FakeServer` (loopback, port 0), built from Shop-Ware's public OpenAPI rather than
+ * retyped: `openapi/shop-ware-v1.subset.yml` (the served path items, verbatim, with their source
+ * commit and lines) is turned by `scripts/generate-openapi.mjs` into a table of operations (method,
+ * path template, success status, request and response schemas). The fake mounts one route per row,
+ * refuses a body that breaks the request schema (422), and shapes each success answer to the
+ * response schema — exactly its properties; `null` where it is nullable and the fake has no value,
+ * else `""`, `0`, `false` or `[]` — so a field renamed in the document is renamed here, and
+ * test/openapi.test.ts checks every answer against the document (docs/assumptions.md, 157–158).
+ *
+ * It serves the partner's authorizations (`writable` per tenant), tenants, repair orders (filtered
  * by `status`, `shop_id` and `number`; `associations[]=integrator_tags`), vehicles, customers,
  * notes and integrator tags (list, create, update), all in Shop-Ware's pages (`results`,
  * `current_page`, `total_pages`, …) from `page` and `per_page`. The OpenAPI documents no error
@@ -32,6 +40,8 @@ import {
   ShopWareConfig,
   TENANT_ID_SECRET
 } from "./ShopWareConnector.js"
+import { type Handler, mount } from "./internal/openapi.js"
+import { OPERATIONS } from "./internal/openapi.generated.js"
 import { makeWebhooks } from "./internal/webhooks.js"
 
 /**
@@ -311,25 +321,7 @@ export interface FakeShopWare {
 
 // Repair orders are created a minute apart, in the order they are added.
 const SEED_TIME = Date.parse("2026-01-05T15:00:00.000Z")
-const TAGGABLE_TYPES = new Set([
-  "Appointment",
-  "Assignment",
-  "CannedJob",
-  "Category",
-  "Customer",
-  "GpException",
-  "Inventory",
-  "Payment",
-  "PaymentTransaction",
-  "PurchaseRecord",
-  "Recommendation",
-  "RepairOrder",
-  "Shop",
-  "Staff",
-  "Status",
-  "Vehicle",
-  "Vendor"
-])
+const SEED = "2026-01-05T15:00:00Z"
 
 interface FakeRepairOrder {
   readonly id: number
@@ -337,8 +329,8 @@ interface FakeRepairOrder {
   readonly shop_id: number
   readonly number: number
   state: string
-  readonly customer_id: number | null
-  readonly vehicle_id: number | null
+  readonly customer_id: number
+  readonly vehicle_id: number
   readonly created_at: string
   updated_at: string
 }
@@ -363,15 +355,6 @@ const error = (status: number, message: string, headers: Record<string, string> 
   body: { error: message },
   headers
 })
-
-const json = (raw: string): Record<string, unknown> | undefined => {
-  try {
-    const value = JSON.parse(raw) as unknown
-    return typeof value === "object" && value !== null ? value as Record<string, unknown> : undefined
-  } catch {
-    return undefined
-  }
-}
 
 const nonEmpty = (value: unknown): value is string => typeof value === "string" && value.length > 0
 
@@ -416,37 +399,33 @@ export const startFakeShopWareServer = async (options: FakeShopWareOptions = {})
   const addRepairOrder = (seed: FakeRepairOrderSeed): number => {
     const id = seed.id ?? nextId++
     const created = new Date(SEED_TIME + repairOrders.size * 60_000).toISOString().replace(/\.\d{3}Z$/, "Z")
-    let customerId: number | null = null
-    let vehicleId: number | null = null
-    if (seed.customer !== undefined) {
-      customerId = nextId++
-      customers.set(customerId, {
-        tenantId: seed.tenantId,
-        id: customerId,
-        created_at: created,
-        updated_at: created,
-        first_name: seed.customer.firstName,
-        last_name: seed.customer.lastName,
-        business_name: null,
-        shop_ids: [seed.shopId]
-      })
-    }
-    if (seed.vehicle !== undefined) {
-      vehicleId = nextId++
-      const v = seed.vehicle
-      vehicles.set(vehicleId, {
-        tenantId: seed.tenantId,
-        id: vehicleId,
-        created_at: created,
-        updated_at: created,
-        plate: v.plate ?? null,
-        vin: v.vin ?? null,
-        year: v.year ?? null,
-        make: v.make ?? null,
-        model: v.model ?? null,
-        customer_ids: customerId === null ? [] : [customerId]
-      })
-    }
+    // The document's repair order always has a `customer_id` and a `vehicle_id` (integers, not
+    // nullable): a seed without one gets an empty one, answered with the document's empty values.
+    const customerId = nextId++
+    customers.set(customerId, {
+      tenantId: seed.tenantId,
+      id: customerId,
+      created_at: created,
+      updated_at: created,
+      first_name: seed.customer?.firstName,
+      last_name: seed.customer?.lastName,
+      shop_ids: [seed.shopId],
+      origin_shop_id: seed.shopId,
+      customer_type: "individual"
+    })
+    const vehicleId = nextId++
+    const v = seed.vehicle ?? {}
+    vehicles.set(vehicleId, {
+      tenantId: seed.tenantId,
+      id: vehicleId,
+      created_at: created,
+      updated_at: created,
+      plate: v.plate,
+      vin: v.vin,
+      year: v.year,
+      make: v.make,
+      model: v.model
+    })
     repairOrders.set(id, {
       id,
       tenantId: seed.tenantId,
@@ -506,172 +485,134 @@ export const startFakeShopWareServer = async (options: FakeShopWareOptions = {})
     return { context: { partner, tenantId } }
   }
 
-  const T = "/api/v1/tenants/:tenant_id"
-  const routes: ReadonlyArray<FakeServer.Route<Grant>> = [
-    {
-      route: "GET /api/v1/partners/:partner_id/authorizations",
-      handle: ({ params, query }, grant) => {
-        if (params.partner_id !== String(grant.partner.partnerId)) return error(403, "Forbidden")
-        const rows = grant.partner.tenants.map((t, i) => ({
-          id: i + 1,
-          api_partner_id: grant.partner.partnerId,
-          tenant_id: t.tenantId,
-          writable: t.writable,
-          api_tenant_id: t.tenantId
-        }))
-        return { status: 200, body: pageOf(rows, query) }
-      }
+  // One handler per operation of the document's table (OPERATIONS, generated from the OpenAPI):
+  // the body arrives checked against the operation's request schema, and a success answer leaves
+  // shaped to its response schema (`mount`).
+  const T = "/api/v1/tenants/{tenant_id}"
+  const handlers: Record<string, Handler<Grant>> = {
+    ...webhooks.handlers,
+    "GET /api/v1/partners/{partner_id}/authorizations": ({ params, query }, grant) => {
+      if (params.partner_id !== String(grant.partner.partnerId)) return error(403, "Forbidden")
+      const rows = grant.partner.tenants.map((t, i) => ({
+        id: i + 1,
+        api_partner_id: grant.partner.partnerId,
+        tenant_id: t.tenantId,
+        writable: t.writable,
+        api_tenant_id: t.tenantId
+      }))
+      return { status: 200, body: pageOf(rows, query) }
     },
-    {
-      route: "GET /api/v1/tenants/:id",
-      handle: ({ params }) => {
-        const tenant = tenants.get(idOf(params.id) ?? -1)
-        return tenant === undefined
-          ? error(404, "Not Found")
-          : { status: 200, body: { ...tenant, country_code: "US", subscription_status: "Active" } }
-      }
+    "GET /api/v1/tenants/{id}": ({ params }) => {
+      const tenant = tenants.get(idOf(params.id) ?? -1)
+      return tenant === undefined
+        ? error(404, "Not Found")
+        : {
+          status: 200,
+          body: { ...tenant, country_code: "US", subscription_status: "Active", created_at: SEED, updated_at: SEED }
+        }
     },
-    {
-      route: `GET ${T}/repair_orders`,
-      handle: ({ query }, grant) => {
-        const shop = idOf(query["shop_id"])
-        const number = idOf(query["number"])
-        const rows = [...repairOrders.values()].filter((ro) =>
-          ro.tenantId === grant.tenantId && (shop === undefined || ro.shop_id === shop) &&
-          (query["status"] === undefined || query["status"] === "" || ro.state === query["status"]) &&
-          (number === undefined || ro.number === number)
-        ).sort((a, b) => a.id - b.id).map((ro) => roBody(ro, false))
-        return { status: 200, body: pageOf(rows, query) }
-      }
+    [`GET ${T}/repair_orders`]: ({ query }, grant) => {
+      const shop = idOf(query["shop_id"])
+      const number = idOf(query["number"])
+      const rows = [...repairOrders.values()].filter((ro) =>
+        ro.tenantId === grant.tenantId && (shop === undefined || ro.shop_id === shop) &&
+        (query["status"] === undefined || query["status"] === "" || ro.state === query["status"]) &&
+        (number === undefined || ro.number === number)
+      ).sort((a, b) => a.id - b.id).map((ro) => roBody(ro, false))
+      return { status: 200, body: pageOf(rows, query) }
     },
-    {
-      route: `GET ${T}/repair_orders/:id`,
-      handle: ({ params, query }, grant) => {
-        const ro = inTenant(repairOrders.get(idOf(params.id) ?? -1), grant)
-        if (ro === undefined) return error(404, "Not Found")
-        return { status: 200, body: roBody(ro, query["associations[]"] === "integrator_tags") }
-      }
+    [`GET ${T}/repair_orders/{id}`]: ({ params, query }, grant) => {
+      const ro = inTenant(repairOrders.get(idOf(params.id) ?? -1), grant)
+      if (ro === undefined) return error(404, "Not Found")
+      return { status: 200, body: roBody(ro, query["associations[]"] === "integrator_tags") }
     },
-    ...(["vehicles", "customers"] as const).map((table): FakeServer.Route<Grant> => ({
-      route: `GET ${T}/${table}/:id`,
-      handle: ({ params }, grant) => {
+    ...Object.fromEntries((["vehicles", "customers"] as const).map((table): [string, Handler<Grant>] => [
+      `GET ${T}/${table}/{id}`,
+      ({ params }, grant) => {
         const row = inTenant((table === "vehicles" ? vehicles : customers).get(idOf(params.id) ?? -1), grant)
         if (row === undefined) return error(404, "Not Found")
-        const { id } = row
-        return {
-          status: 200,
-          body: {
-            ...publicRow(row),
-            integrator_tags: tagsOf(grant.tenantId!, table === "vehicles" ? "Vehicle" : "Customer", id)
-          }
-        }
+        const type = table === "vehicles" ? "Vehicle" : "Customer"
+        return { status: 200, body: { ...publicRow(row), integrator_tags: tagsOf(grant.tenantId!, type, row.id) } }
       }
-    })),
-    {
-      route: `GET ${T}/notes`,
-      handle: ({ query }, grant) => {
-        const ro = idOf(query["repair_order_id"])
-        const rows = [...notes.values()].filter((n) =>
-          n.tenantId === grant.tenantId && (ro === undefined || n.repair_order_id === ro)
-        ).sort((a, b) => a.id - b.id).map(publicRow)
-        return { status: 200, body: pageOf(rows, query) }
-      }
+    ])),
+    [`GET ${T}/notes`]: ({ query }, grant) => {
+      const ro = idOf(query["repair_order_id"])
+      const rows = [...notes.values()].filter((n) =>
+        n.tenantId === grant.tenantId && (ro === undefined || n.repair_order_id === ro)
+      ).sort((a, b) => a.id - b.id).map(publicRow)
+      return { status: 200, body: pageOf(rows, query) }
     },
-    {
-      route: `POST ${T}/notes`,
-      handle: ({ body }, grant) => {
-        const input = json(body)
-        if (input === undefined) return error(400, "Malformed JSON")
-        const ro = inTenant(repairOrders.get(Number(input["repair_order_id"])), grant)
-        if (ro === undefined) return error(422, "repair_order_id must point to a repair order")
+    [`POST ${T}/notes`]: (_request, grant, input) => {
+      const ro = inTenant(repairOrders.get(Number(input["repair_order_id"])), grant)
+      if (ro === undefined) return error(422, "repair_order_id must point to a repair order")
+      if (!nonEmpty(input["description"])) return error(422, "description can't be blank")
+      const now = stamp()
+      const note: FakeNote = {
+        id: nextId++,
+        tenantId: grant.tenantId!,
+        repair_order_id: ro.id,
+        description: input["description"],
+        created_at: now,
+        updated_at: now
+      }
+      notes.set(note.id, note)
+      return { status: 201, body: publicRow(note) }
+    },
+    [`PUT ${T}/notes/{id}`]: ({ params }, grant, input) => {
+      const note = inTenant(notes.get(idOf(params.id) ?? -1), grant)
+      if (note === undefined) return error(404, "Not Found")
+      if (input["description"] !== undefined) {
         if (!nonEmpty(input["description"])) return error(422, "description can't be blank")
-        const now = stamp()
-        const note: FakeNote = {
-          id: nextId++,
-          tenantId: grant.tenantId!,
-          repair_order_id: ro.id,
-          description: input["description"],
-          created_at: now,
-          updated_at: now
-        }
-        notes.set(note.id, note)
-        return { status: 201, body: publicRow(note) }
+        note.description = input["description"]
       }
+      note.updated_at = stamp()
+      return { status: 200, body: publicRow(note) }
     },
-    {
-      route: `PUT ${T}/notes/:id`,
-      handle: ({ body, params }, grant) => {
-        const note = inTenant(notes.get(idOf(params.id) ?? -1), grant)
-        if (note === undefined) return error(404, "Not Found")
-        const input = json(body)
-        if (input === undefined) return error(400, "Malformed JSON")
-        if (input["description"] !== undefined) {
-          if (!nonEmpty(input["description"])) return error(422, "description can't be blank")
-          note.description = input["description"]
-        }
-        note.updated_at = stamp()
-        return { status: 200, body: publicRow(note) }
-      }
+    [`GET ${T}/integrator_tags`]: ({ query }, grant) => {
+      const rows = [...tags.values()].filter((t) => t.tenantId === grant.tenantId).sort((a, b) => b.id - a.id)
+        .map(publicRow)
+      return { status: 200, body: pageOf(rows, query) }
     },
-    {
-      route: `GET ${T}/integrator_tags`,
-      handle: ({ query }, grant) => {
-        const rows = [...tags.values()].filter((t) => t.tenantId === grant.tenantId).sort((a, b) => b.id - a.id)
-          .map(publicRow)
-        return { status: 200, body: pageOf(rows, query) }
+    // `taggable_type` (one of the document's enum), `taggable_id`, and non-empty `name` and `value`
+    // are checked against the request schema before the handler.
+    [`POST ${T}/integrator_tags`]: (_request, grant, input) => {
+      const type = String(input["taggable_type"])
+      const taggableId = Number(input["taggable_id"])
+      if (type === "RepairOrder" && inTenant(repairOrders.get(taggableId), grant) === undefined) {
+        return error(422, "taggable must exist")
       }
+      const now = stamp()
+      const tag: FakeTag = {
+        id: nextId++,
+        tenantId: grant.tenantId!,
+        taggable_type: type,
+        taggable_id: taggableId,
+        name: String(input["name"]),
+        value: String(input["value"]),
+        created_at: now,
+        updated_at: now
+      }
+      tags.set(tag.id, tag)
+      return { status: 201, body: publicRow(tag) }
     },
-    {
-      route: `POST ${T}/integrator_tags`,
-      handle: ({ body }, grant) => {
-        const input = json(body)
-        if (input === undefined) return error(400, "Malformed JSON")
-        const type = input["taggable_type"]
-        if (!nonEmpty(type) || !TAGGABLE_TYPES.has(type)) return error(422, "taggable_type is not included in the list")
-        if (typeof input["taggable_id"] !== "number") return error(422, "taggable_id can't be blank")
-        if (!nonEmpty(input["name"]) || !nonEmpty(input["value"])) return error(422, "name and value can't be blank")
-        if (type === "RepairOrder" && inTenant(repairOrders.get(input["taggable_id"]), grant) === undefined) {
-          return error(422, "taggable must exist")
-        }
-        const now = stamp()
-        const tag: FakeTag = {
-          id: nextId++,
-          tenantId: grant.tenantId!,
-          taggable_type: type,
-          taggable_id: input["taggable_id"],
-          name: input["name"],
-          value: input["value"],
-          created_at: now,
-          updated_at: now
-        }
-        tags.set(tag.id, tag)
-        return { status: 201, body: publicRow(tag) }
+    [`PUT ${T}/integrator_tags/{id}`]: ({ params }, grant, input) => {
+      const tag = inTenant(tags.get(idOf(params.id) ?? -1), grant)
+      if (tag === undefined) return error(404, "Not Found")
+      for (const key of ["name", "value", "taggable_type"] as const) {
+        if (typeof input[key] === "string") tag[key] = input[key]
       }
-    },
-    {
-      route: `PUT ${T}/integrator_tags/:id`,
-      handle: ({ body, params }, grant) => {
-        const tag = inTenant(tags.get(idOf(params.id) ?? -1), grant)
-        if (tag === undefined) return error(404, "Not Found")
-        const input = json(body)
-        if (input === undefined) return error(400, "Malformed JSON")
-        for (const key of ["name", "value", "taggable_type"] as const) {
-          if (input[key] === undefined) continue
-          if (!nonEmpty(input[key])) return error(422, `${key} can't be blank`)
-          tag[key] = input[key]
-        }
-        if (typeof input["taggable_id"] === "number") tag.taggable_id = input["taggable_id"]
-        tag.updated_at = stamp()
-        return { status: 200, body: publicRow(tag) }
-      }
+      if (typeof input["taggable_id"] === "number") tag.taggable_id = input["taggable_id"]
+      tag.updated_at = stamp()
+      return { status: 200, body: publicRow(tag) }
     }
-  ]
+  }
+  const routes = mount(OPERATIONS, handlers, (status, message) => error(status, message))
 
   const server = await FakeServer.start({
     host: options.host,
     port: options.port,
     before,
-    routes: [...routes, ...webhooks.routes],
+    routes,
     notFound: () => error(404, "Not Found"),
     record: (request, status): FakeShopWareRequest => ({
       method: request.method,
@@ -843,6 +784,14 @@ export const conformanceHarness = {
         readOrder: (repairOrderId: string) =>
           Effect.sync(() => recordedOrders(fake.tags(Number(repairOrderId))).at(-1)),
         failNextWrites: (count: number, retryable: boolean) => Effect.sync(() => fake.failNextWrites(count, retryable)),
+        // The body Shop-Ware posts about a repair order (what the fake's deliveries carry).
+        repairOrderEventBody: (repairOrderId: string, action: "updated" | "deleted") =>
+          JSON.stringify({
+            event: `repair_order.${action}`,
+            object_type: "repair_order",
+            action,
+            id: Number(repairOrderId)
+          }),
         fake
       }
     })

@@ -5,6 +5,7 @@
 // background; each is logged with the status answered or the transport error, and `settle()` waits
 // for all of them, so tests need no sleeps. A delivery never fails the fake.
 import type * as FakeServer from "@shoplink/connector-testkit/FakeServer"
+import type { Handler } from "./openapi.js"
 import type {
   FakePartner,
   FakeShopWareDelivery,
@@ -34,19 +35,6 @@ interface Delivery {
   error: string | undefined
 }
 
-type Answer = (status: number, body: unknown) => FakeServer.Response
-
-const parse = (raw: string): Record<string, unknown> | undefined => {
-  try {
-    const value = JSON.parse(raw) as unknown
-    return typeof value === "object" && value !== null && !Array.isArray(value)
-      ? value as Record<string, unknown>
-      : undefined
-  } catch {
-    return undefined
-  }
-}
-
 // A URL the fake can post to: http or https (Shop-Ware asks for HTTPS; the fake takes loopback http).
 const validUrl = (value: unknown): value is string => {
   if (typeof value !== "string") return false
@@ -65,24 +53,19 @@ const validFormat = (value: unknown): value is string | null | undefined =>
   value === undefined || value === null || value === "zapier"
 
 /**
- * The webhook state of one fake: its routes (`partnerOf` gives the authenticated partner of a
- * request) and the controls the fake exposes.
+ * The webhook state of one fake: the handlers of the `/api/v1/webhooks` operations (`partnerOf`
+ * gives the authenticated partner of a request; the body arrives checked against the document's
+ * request schema) and the controls the fake exposes.
  */
 export const makeWebhooks = <C>(options: {
   readonly partnerOf: (context: C) => FakePartner
   readonly error: (status: number, message: string) => FakeServer.Response
-  /** Shapes an answer to the document's schema of that route (identity when not derived). */
-  readonly shape?: (route: string, status: number, body: unknown) => unknown
 }) => {
   const subscriptions = new Map<number, Subscription>()
   const log: Array<Delivery> = []
   const pending = new Set<Promise<void>>()
   let nextId = 1
   const { error } = options
-  const answer = (route: string): Answer => (status, body) => ({
-    status,
-    body: options.shape === undefined ? body : options.shape(route, status, body)
-  })
   // What the API answers of a subscription (the control `webhooks()` adds the partner).
   const publicOf = (s: Subscription): Omit<FakeShopWareWebhook, "partnerId"> => ({
     id: s.id,
@@ -119,72 +102,52 @@ export const makeWebhooks = <C>(options: {
     return tracked.then(() => ({ ...entry }))
   }
 
-  const routes: ReadonlyArray<FakeServer.Route<C>> = [
-    {
-      route: "GET /api/v1/webhooks",
-      handle: (_request, context) => {
-        const partnerId = options.partnerOf(context).partnerId
-        const rows = [...subscriptions.values()].filter((s) => s.partnerId === partnerId).map(publicOf)
-        return answer("GET /api/v1/webhooks")(200, rows)
-      }
+  const handlers: Record<string, Handler<C>> = {
+    "GET /api/v1/webhooks": (_request, context) => {
+      const partnerId = options.partnerOf(context).partnerId
+      return { status: 200, body: [...subscriptions.values()].filter((s) => s.partnerId === partnerId).map(publicOf) }
     },
-    {
-      route: "POST /api/v1/webhooks",
-      handle: ({ body }, context) => {
-        const input = parse(body)
-        if (input === undefined) return error(400, "Malformed JSON")
-        if (!validUrl(input["url"])) return error(422, "url must be an http(s) URL")
-        if (!validEvents(input["events"])) return error(422, "events must be a non-empty list of object_type.action")
-        if (!validFormat(input["format"])) return error(422, "format must be null or zapier")
-        const subscription: Subscription = {
-          id: nextId++,
-          partnerId: options.partnerOf(context).partnerId,
-          url: input["url"],
-          events: [...input["events"]],
-          format: input["format"] ?? null
-        }
-        subscriptions.set(subscription.id, subscription)
-        return answer("POST /api/v1/webhooks")(201, publicOf(subscription))
+    "POST /api/v1/webhooks": (_request, context, input) => {
+      if (!validUrl(input["url"])) return error(422, "url must be an http(s) URL")
+      if (!validEvents(input["events"])) return error(422, "events must be a non-empty list of object_type.action")
+      if (!validFormat(input["format"])) return error(422, "format must be null or zapier")
+      const subscription: Subscription = {
+        id: nextId++,
+        partnerId: options.partnerOf(context).partnerId,
+        url: input["url"],
+        events: [...input["events"]],
+        format: input["format"] ?? null
       }
+      subscriptions.set(subscription.id, subscription)
+      return { status: 201, body: publicOf(subscription) }
     },
-    {
-      route: "GET /api/v1/webhooks/:id",
-      handle: ({ params }, context) => {
-        const s = owned(params.id, context)
-        return s === undefined ? error(404, "Not Found") : answer("GET /api/v1/webhooks/{id}")(200, publicOf(s))
-      }
+    "GET /api/v1/webhooks/{id}": ({ params }, context) => {
+      const s = owned(params.id, context)
+      return s === undefined ? error(404, "Not Found") : { status: 200, body: publicOf(s) }
     },
-    {
-      route: "PUT /api/v1/webhooks/:id",
-      handle: ({ body, params }, context) => {
-        const s = owned(params.id, context)
-        if (s === undefined) return error(404, "Not Found")
-        const input = parse(body)
-        if (input === undefined) return error(400, "Malformed JSON")
-        if (input["url"] !== undefined && !validUrl(input["url"])) return error(422, "url must be an http(s) URL")
-        if (input["events"] !== undefined && !validEvents(input["events"])) {
-          return error(422, "events must be a non-empty list of object_type.action")
-        }
-        if (!validFormat(input["format"])) return error(422, "format must be null or zapier")
-        if (input["url"] !== undefined) s.url = input["url"]
-        if (input["events"] !== undefined) s.events = [...input["events"]]
-        if (input["format"] !== undefined) s.format = input["format"]
-        return answer("PUT /api/v1/webhooks/{id}")(200, publicOf(s))
+    "PUT /api/v1/webhooks/{id}": ({ params }, context, input) => {
+      const s = owned(params.id, context)
+      if (s === undefined) return error(404, "Not Found")
+      if (input["url"] !== undefined && !validUrl(input["url"])) return error(422, "url must be an http(s) URL")
+      if (input["events"] !== undefined && !validEvents(input["events"])) {
+        return error(422, "events must be a non-empty list of object_type.action")
       }
+      if (!validFormat(input["format"])) return error(422, "format must be null or zapier")
+      if (input["url"] !== undefined) s.url = input["url"]
+      if (input["events"] !== undefined) s.events = [...input["events"]]
+      if (input["format"] !== undefined) s.format = input["format"]
+      return { status: 200, body: publicOf(s) }
     },
-    {
-      route: "DELETE /api/v1/webhooks/:id",
-      handle: ({ params }, context) => {
-        const s = owned(params.id, context)
-        if (s === undefined) return error(404, "Not Found")
-        subscriptions.delete(s.id)
-        return answer("DELETE /api/v1/webhooks/{id}")(200, {})
-      }
+    "DELETE /api/v1/webhooks/{id}": ({ params }, context) => {
+      const s = owned(params.id, context)
+      if (s === undefined) return error(404, "Not Found")
+      subscriptions.delete(s.id)
+      return { status: 200, body: {} }
     }
-  ]
+  }
 
   return {
-    routes,
+    handlers,
     /** Posts `objectType.action` about `id` to every subscription of `partnerIds` that has the event. */
     publish: (partnerIds: ReadonlySet<number>, objectType: string, action: string, id: number): void => {
       const event = `${objectType}.${action}`
