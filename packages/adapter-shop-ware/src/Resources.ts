@@ -256,3 +256,81 @@ export interface PageOf<A> {
   readonly current_page?: number | undefined
   readonly total_pages?: number | undefined
 }
+
+/**
+ * A webhook subscription of the partner (`/api/v1/webhooks`, v1:18892–19140): Shop-Ware posts
+ * the `events` (`object_type.event_action`, e.g. `repair_order.updated`) of every tenant that
+ * authorized the partner to `url`, in `format` (`null`, the default, or `zapier`).
+ *
+ * @example
+ * import type { Resources } from "@shoplink/adapter-shop-ware"
+ * const webhook: Resources.Webhook = {
+ *   id: 1, url: "https://shoplink.example/sms-webhooks/k1", events: ["repair_order.updated"], format: null
+ * }
+ *
+ * @since 0.1.0
+ */
+export const Webhook = Schema.Struct({
+  id: Schema.Number,
+  url: Schema.String,
+  events: Schema.optionalWith(Schema.Array(Schema.String), { nullable: true, default: () => [] }),
+  format: OptionalText
+})
+
+/**
+ * The webhook type.
+ *
+ * @example
+ * import type { Resources } from "@shoplink/adapter-shop-ware"
+ * const wantsUpdates = (w: Resources.Webhook) => w.events.includes("repair_order.updated")
+ *
+ * @since 0.1.0
+ */
+export type Webhook = typeof Webhook.Type
+
+/**
+ * The answer of `GET /api/v1/webhooks`: the OpenAPI shows a plain array (v1:18893–18931); a page
+ * (`results`, `current_page`, `total_pages`) is read too, should Shop-Ware page it.
+ *
+ * @example
+ * import { Schema } from "effect"
+ * import { Resources } from "@shoplink/adapter-shop-ware"
+ * Schema.decodeUnknownSync(Resources.WebhookList)([{ id: 1, url: "https://a.example/h", events: [] }])
+ *
+ * @since 0.1.0
+ */
+export const WebhookList = Schema.Union(Schema.Array(Webhook), Page(Webhook))
+
+/**
+ * The body of a webhook delivery, as the AsyncAPI document of the same repository shows it:
+ * `{ event, object_type, action, id }`, e.g.
+ * `{"event":"repair_order.updated","object_type":"repair_order","action":"updated","id":1042}`.
+ * Every field is optional here and other fields are ignored; `id` may come as a number or a string.
+ * No tenant and no signature are documented.
+ *
+ * @example
+ * import { Schema } from "effect"
+ * import { Resources } from "@shoplink/adapter-shop-ware"
+ * Schema.decodeUnknownSync(Resources.WebhookDelivery)({
+ *   event: "repair_order.deleted", object_type: "repair_order", action: "deleted", id: 1042
+ * })
+ *
+ * @since 0.1.0
+ */
+export const WebhookDelivery = Schema.Struct({
+  event: OptionalText,
+  object_type: OptionalText,
+  action: OptionalText,
+  id: Schema.optional(Schema.NullOr(Schema.Union(Schema.Number, Schema.String)))
+})
+
+/**
+ * The webhook delivery type.
+ *
+ * @example
+ * import type { Resources } from "@shoplink/adapter-shop-ware"
+ * const about = (d: Resources.WebhookDelivery) => d.object_type ?? d.event?.split(".")[0]
+ *
+ * @since 0.1.0
+ */
+export type WebhookDelivery = typeof WebhookDelivery.Type

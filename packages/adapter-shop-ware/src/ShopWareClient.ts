@@ -4,7 +4,8 @@
  *
  * **Authentication.** Every request carries the headers `X-Api-Partner-Id` and `X-Api-Secret`
  * (the OpenAPI's two `apiKey` security schemes); the secret is `Redacted` and never logged.
- * Business resources live under `/api/v1/tenants/{tenant_id}/`.
+ * Business resources live under `/api/v1/tenants/{tenant_id}/`; webhook subscriptions
+ * (`/api/v1/webhooks`) are the partner's, for every tenant that authorized it.
  *
  * **Paging.** Lists take `page` (1-based) and `per_page` and answer `results` with
  * `current_page` and `total_pages`; the client follows pages until `total_pages` (or an empty or
@@ -15,7 +16,8 @@
  * retried on no answer, a timeout, 408, 429 and 5xx. A `POST` (a new tag or note) is retried only
  * when Shop-Ware cannot have acted on it: a 429 (refused before any work) or a connection never
  * made; after a 5xx or a timeout the error is returned and the runtime's worker retries the whole
- * delivery, whose read-before-write finds what was written. A 429's `Retry-After` is waited exactly
+ * delivery, whose read-before-write finds what was written (a webhook subscription likewise: the
+ * next `subscribe` lists the subscriptions first). A 429's `Retry-After` is waited exactly
  * when it is at most `retry.retryAfterCap` (default 30 s); a longer one ends the retries and the
  * error carries it (`retryAfterMillis`). Other 4xx are never retried.
  *
@@ -122,6 +124,34 @@ export interface Client {
     tag: { readonly taggable_type: string; readonly taggable_id: number; readonly name: string; readonly value: string }
   ) => Effect.Effect<Resources.IntegratorTag, CallError>
   readonly updateTag: (id: number, value: string) => Effect.Effect<Resources.IntegratorTag, CallError>
+  /**
+   * The partner's webhook subscriptions (`GET /api/v1/webhooks`; partner-level, not per tenant):
+   * the plain array the OpenAPI shows, or every page should Shop-Ware page it.
+   */
+  readonly webhooks: Effect.Effect<ReadonlyArray<Resources.Webhook>, CallError>
+  /** Subscribes `url` to `events` (`POST /api/v1/webhooks`; `format` `null` is Shop-Ware's default). */
+  readonly createWebhook: (webhook: WebhookInput) => Effect.Effect<Resources.Webhook, CallError>
+  /** Changes a subscription (`PUT /api/v1/webhooks/{id}`): only the fields given. */
+  readonly updateWebhook: (id: number, changes: Partial<WebhookInput>) => Effect.Effect<Resources.Webhook, CallError>
+}
+
+/**
+ * What a webhook subscription is made of: the `url` Shop-Ware posts to (HTTPS, no redirects), the
+ * `events` (`object_type.event_action`) and the `format` (`null` for Shop-Ware's default body, or
+ * `"zapier"`; left out, Shop-Ware's default).
+ *
+ * @example
+ * import type { ShopWareClient } from "@shoplink/adapter-shop-ware"
+ * const input: ShopWareClient.WebhookInput = {
+ *   url: "https://shoplink.example/sms-webhooks/k1", events: ["repair_order.updated"], format: null
+ * }
+ *
+ * @since 0.1.0
+ */
+export interface WebhookInput {
+  readonly url: string
+  readonly events: ReadonlyArray<string>
+  readonly format?: string | null | undefined
 }
 
 // The failures a retry may act on are @shoplink/http's transport errors; a ShopWareError or
@@ -347,6 +377,36 @@ export const make = (options: Options): Effect.Effect<Client, never, HttpClient.
     const newestFirst = (a: Resources.RepairOrder, b: Resources.RepairOrder) =>
       (b.created_at ?? "").localeCompare(a.created_at ?? "") || b.id - a.id
 
+    // The list is one array in the OpenAPI; a paged answer is followed with `page` (the first
+    // request sends no paging parameters, which the document does not list for this path).
+    const webhooks = Effect.gen(function*() {
+      const listPage = (n: number) =>
+        call({
+          operation: "listWebhooks",
+          method: "GET",
+          path: "/api/v1/webhooks",
+          ...(n === 1 ? {} : { query: [["page", String(n)]] as const }),
+          schema: Resources.WebhookList
+        })
+      const first = yield* listPage(1)
+      if (Array.isArray(first)) return first as ReadonlyArray<Resources.Webhook>
+      const paged = first as Resources.PageOf<Resources.Webhook>
+      const items: Array<Resources.Webhook> = [...paged.results]
+      const total = paged.total_pages ?? 1
+      for (let n = (paged.current_page ?? 1) + 1; n <= Math.min(total, 10_000); n++) {
+        const page = yield* listPage(n)
+        const results = Array.isArray(page) ? page : (page as Resources.PageOf<Resources.Webhook>).results
+        if (results.length === 0) break
+        items.push(...results)
+      }
+      return items as ReadonlyArray<Resources.Webhook>
+    })
+    const webhookBody = (input: Partial<WebhookInput>) => ({
+      ...(input.url === undefined ? {} : { url: input.url }),
+      ...(input.events === undefined ? {} : { events: [...input.events] }),
+      ...(input.format === undefined ? {} : { format: input.format })
+    })
+
     const AuthorizationPage = Resources.Page(Resources.Authorization)
     const NotePage = Resources.Page(Resources.Note)
     return {
@@ -436,6 +496,23 @@ export const make = (options: Options): Effect.Effect<Client, never, HttpClient.
           path: `${tenantPath}/integrator_tags/${id}`,
           body: { value },
           schema: Resources.IntegratorTag
+        }),
+      webhooks,
+      createWebhook: (webhook) =>
+        call({
+          operation: "createWebhook",
+          method: "POST",
+          path: "/api/v1/webhooks",
+          body: webhookBody(webhook),
+          schema: Resources.Webhook
+        }),
+      updateWebhook: (id, changes) =>
+        call({
+          operation: "updateWebhook",
+          method: "PUT",
+          path: `/api/v1/webhooks/${id}`,
+          body: webhookBody(changes),
+          schema: Resources.Webhook
         })
     } satisfies Client
   })

@@ -11,7 +11,13 @@
  * - `recordPurchaseOrder` — each distributor order as an integrator tag on the repair order
  *   (`shoplink_order_<orderID>` = its status) plus a note (`…/notes`), idempotently: a later status
  *   updates both (`PUT`);
- * - `linkToRepairOrder` — the repair order's page in the tenant's Shop-Ware web app.
+ * - `linkToRepairOrder` — the repair order's page in the tenant's Shop-Ware web app;
+ * - `receiveRepairOrderEvents` — Shop-Ware's partner-level webhooks (`/api/v1/webhooks`):
+ *   `subscribe` registers the runtime's URL for `repair_order.created`, `.updated` and `.deleted`
+ *   once, and `decode` reads a delivery (`{ event, object_type, action, id }`) into the repair
+ *   order's id and action; the runtime then reads the repair order again.
+ *
+ * A repair order whose `state` is `invoice` is `closed` (the runtime launches no punchout for it).
  *
  * Shop-Ware's parts (`services[].parts`) are read-only: no endpoint creates or updates a part
  * line, so `writeQuotedParts` and `writeOrderedParts` are not declared and the runtime keeps quoted
@@ -27,7 +33,9 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
-import type * as Resources from "./Resources.js"
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
+import * as Resources from "./Resources.js"
 import * as ShopWareClient from "./ShopWareClient.js"
 import { type AnyShopWareError, ShopWareTenantNotAuthorized } from "./ShopWareError.js"
 
@@ -114,8 +122,103 @@ export const CAPABILITIES: ReadonlyArray<ShopSystem.Capability> = [
   "readRepairOrder",
   "listRepairOrders",
   "recordPurchaseOrder",
-  "linkToRepairOrder"
+  "linkToRepairOrder",
+  "receiveRepairOrderEvents"
 ]
+
+/**
+ * The repair-order state Shop-Ware calls `invoice` (v1:13422): the adapter reads it as `closed`,
+ * no longer open for parts ordering.
+ *
+ * @example
+ * import { ShopWareConnector } from "@shoplink/adapter-shop-ware"
+ * ShopWareConnector.CLOSED_STATES.includes("invoice") // true
+ *
+ * @since 0.1.0
+ */
+export const CLOSED_STATES: ReadonlyArray<string> = ["invoice"]
+
+/**
+ * The Shop-Ware events `subscribe` registers the runtime's URL for.
+ *
+ * @example
+ * import { ShopWareConnector } from "@shoplink/adapter-shop-ware"
+ * ShopWareConnector.REPAIR_ORDER_EVENTS
+ * // ["repair_order.created", "repair_order.updated", "repair_order.deleted"]
+ *
+ * @since 0.1.0
+ */
+export const REPAIR_ORDER_EVENTS: ReadonlyArray<string> = [
+  "repair_order.created",
+  "repair_order.updated",
+  "repair_order.deleted"
+]
+
+/** A body quoted in an error: one line, at most 80 characters. */
+const quote = (body: string) => {
+  const line = body.replace(/[\s\u0000-\u001f\u007f]+/g, " ").trim()
+  return line.length > 80 ? `${line.slice(0, 80)}…` : line
+}
+
+const ACTIONS: ReadonlyArray<ShopSystem.RepairOrderEvent["action"]> = ["created", "updated", "deleted"]
+
+/**
+ * Reads the body of one Shop-Ware webhook delivery (`Resources.WebhookDelivery`; other fields
+ * ignored) into the repair-order events it names: `repair_order.created`, `.updated` and
+ * `.deleted` are one event each (any other repair-order action is an `updated`, since the runtime
+ * reads the repair order again anyway); an event about another object (`customer.updated`, …) is
+ * none. The type comes from `object_type` and `action`, else from `event`. A body that is not a
+ * JSON object, names no object type, or a repair-order event without an `id` (a number or a string
+ * of digits) fails in one line, not retryable. Shop-Ware sends no tenant, so the id is all the
+ * delivery says.
+ *
+ * @example
+ * import { Effect } from "effect"
+ * import { ShopWareConnector } from "@shoplink/adapter-shop-ware"
+ * Effect.runSync(ShopWareConnector.decodeRepairOrderEvents(
+ *   `{"event":"repair_order.deleted","object_type":"repair_order","action":"deleted","id":1042}`
+ * ))
+ * // [{ repairOrderId: "1042", action: "deleted" }]
+ *
+ * @since 0.1.0
+ */
+export const decodeRepairOrderEvents = (
+  body: string
+): Effect.Effect<ReadonlyArray<ShopSystem.RepairOrderEvent>, ShopSystem.ShopSystemError> => {
+  const refuse = (reason: string) =>
+    Effect.fail(
+      new ShopSystem.ShopSystemError({
+        operation: "decodeRepairOrderEvents",
+        reason: `Shop-Ware webhook body ${reason}`,
+        retryable: false
+      })
+    )
+  let json: unknown
+  try {
+    json = JSON.parse(body)
+  } catch {
+    return refuse(`is not JSON: ${quote(body) || "empty"}`)
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    return refuse(`is not a JSON object: ${quote(body)}`)
+  }
+  const decoded = Schema.decodeUnknownEither(Resources.WebhookDelivery)(json)
+  if (Either.isLeft(decoded)) {
+    return refuse(`is not Shop-Ware's delivery ({ event, object_type, action, id }): ${quote(body)}`)
+  }
+  const delivery = decoded.right
+  const [eventType, eventAction] = (delivery.event ?? "").split(".")
+  const objectType = text(delivery.object_type) ?? text(eventType)
+  const action = text(delivery.action) ?? text(eventAction)
+  if (objectType === undefined) return refuse(`names no event or object_type: ${quote(body)}`)
+  if (objectType !== "repair_order") return Effect.succeed([])
+  const id = text(delivery.id)
+  if (id === undefined || !/^\d{1,18}$/.test(id)) {
+    return refuse(`of ${delivery.event ?? `${objectType}.${action ?? "?"}`} has no repair order id: ${quote(body)}`)
+  }
+  const known = ACTIONS.find((a) => a === action)
+  return Effect.succeed([{ repairOrderId: id, action: known ?? "updated" }])
+}
 
 /** The prefix of the integrator tag naming a distributor order on a repair order. */
 const TAG_PREFIX = "shoplink_order_"
@@ -176,6 +279,15 @@ const text = (
   value: string | number | null | undefined
 ): string | undefined =>
   value === null || value === undefined || String(value).trim() === "" ? undefined : String(value).trim()
+
+/** The same subscription URL: equal once parsed (case of scheme and host, default port). */
+const sameUrl = (a: string, b: string) => {
+  try {
+    return new URL(a).href === new URL(b).href
+  } catch {
+    return a === b
+  }
+}
 
 const toShopSystemError = (operation: string) => (error: AnyShopWareError) =>
   new ShopSystem.ShopSystemError({ operation, reason: error.message, retryable: error.retryable })
@@ -289,7 +401,8 @@ const make = Effect.gen(function*() {
         customer: customer === undefined
           ? undefined
           : { id: String(customer.id), name: name ?? `Customer ${customer.id}` },
-        url: `${appUrl.replace("{cname}", encodeURIComponent(cname))}/work_orders/${encodeURIComponent(String(ro.id))}`
+        url: `${appUrl.replace("{cname}", encodeURIComponent(cname))}/work_orders/${encodeURIComponent(String(ro.id))}`,
+        closed: CLOSED_STATES.includes(text(ro.state) ?? "")
       } satisfies ShopSystem.RepairOrder
     })
 
@@ -300,7 +413,9 @@ const make = Effect.gen(function*() {
       const connection = yield* connect(shopId, "loadRepairOrder", true)
       const ro = yield* fetchRepairOrder(connection, shopId, repairOrderId, "loadRepairOrder")
       const loaded = yield* repairOrderOf(connection, "loadRepairOrder", ro)
-      if (loaded.vehicle.vin === undefined) {
+      // A closed repair order is answered as it is: the runtime refuses to launch for it anyway,
+      // and records its state when a webhook names it.
+      if (loaded.vehicle.vin === undefined && !loaded.closed) {
         return yield* new ShopSystem.ShopSystemError({
           operation: "loadRepairOrder",
           reason: `Shop-Ware repair order ${loaded.number} has no vehicle with a VIN${
@@ -368,12 +483,38 @@ const make = Effect.gen(function*() {
       return { added: 0, alreadyPresent: 0 }
     })
 
+  // Webhooks are the partner's: the shop's credentials (and its tenant's authorization, read
+  // only) are checked first, then the runtime's URL is subscribed unless it already is.
+  const subscribe: ShopSystem.RepairOrderEvents["subscribe"] = ({ shopId, url }) =>
+    Effect.gen(function*() {
+      const { client } = yield* connect(shopId, "subscribeRepairOrderEvents", false)
+      const fail = toShopSystemError("subscribeRepairOrderEvents")
+      const existing = yield* client.webhooks.pipe(Effect.mapError(fail))
+      const same = existing.find((w) => sameUrl(w.url, url))
+      if (same === undefined) {
+        yield* client.createWebhook({ url, events: REPAIR_ORDER_EVENTS }).pipe(Effect.mapError(fail))
+        return
+      }
+      const missing = REPAIR_ORDER_EVENTS.filter((e) => !same.events.includes(e))
+      const format = text(same.format)
+      if (missing.length > 0 || format !== undefined) {
+        yield* client.updateWebhook(same.id, {
+          events: [...same.events, ...missing],
+          ...(format === undefined ? {} : { format: null })
+        }).pipe(Effect.mapError(fail))
+      }
+    })
+
   return ShopSystem.ShopSystem.of({
     capabilities: new Set(CAPABILITIES),
     loadRepairOrder,
     listRepairOrders,
     applyQuote,
-    applyOrder
+    applyOrder,
+    repairOrderEvents: {
+      decode: ({ body }) => decodeRepairOrderEvents(body),
+      subscribe
+    }
   })
 })
 
