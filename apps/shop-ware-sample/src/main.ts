@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `pnpm --filter shop-ware-sample start`: the Shop-Ware integration service (ServiceMain of
 // @shoplink/service-pages). With the distributor's or Shop-Ware's base URL set, it runs on the
-// environment, for the shops onboarded in its database (`shoplink shops add … --sms-secret apiKey`)
+// environment, for the shops onboarded in its database (`shoplink shops add … --sms-secret partnerId …`)
 // and the users of SHOPLINK_USERS_FILE (see the README); with neither, the embedded default
 // (embedded.ts): the distributor sandbox and a fake Shop-Ware in-process, with a demo shop and user.
 import { ServiceMain } from "@shoplink/service-pages"

@@ -167,7 +167,8 @@ export const make = <E, R>(
           basePath,
           smsVendorName: options.smsVendorName,
           ...(options.exportButtons === undefined ? {} : { exportButtons: options.exportButtons }),
-          ...(options.keyGracePeriod === undefined ? {} : { keyGracePeriod: options.keyGracePeriod })
+          ...(options.keyGracePeriod === undefined ? {} : { keyGracePeriod: options.keyGracePeriod }),
+          requireVehicle: options.requireVehicle
         }).pipe(Layer.provide(punchout), Layer.provide(Layer.succeedContext(context)))
       ),
       PunchoutLauncherModule.PunchoutLauncher

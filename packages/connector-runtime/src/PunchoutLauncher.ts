@@ -43,6 +43,11 @@ export interface Options {
   readonly exportButtons?: Punchout.ExportButtons
   /** How long a launch key outlives its session (default 1 hour): late webhook retries still land. */
   readonly keyGracePeriod?: Duration.DurationInput
+  /**
+   * Refuse a launch for a repair order whose vehicle the catalog cannot find (`VehicleRequired`)
+   * instead of opening the catalog without a vehicle (default false).
+   */
+  readonly requireVehicle?: boolean | undefined
 }
 
 /**
@@ -304,7 +309,9 @@ export const make = (options: Options): Effect.Effect<
         }
         const vehicle = vehicleParameters(repairOrder.vehicle)
         const term = searchTerm?.trim()
-        if (term && vehicle.identifier === "none") return yield* new VehicleRequired({ repairOrderId })
+        if ((term || options.requireVehicle === true) && vehicle.identifier === "none") {
+          return yield* new VehicleRequired({ repairOrderId })
+        }
         const session = yield* sessionFor(shopId, customer, repairOrder)
         const url = yield* Either.match(
           ShowUrls.showCatalogUrl(session, {

@@ -77,6 +77,17 @@ const setup = Effect.gen(function*() {
       .pipe(
         Effect.provide(launcher)
       )
+  // A launcher that refuses a repair order without a vehicle the catalog can find (`requireVehicle`).
+  const strict = yield* Layer.build(
+    PunchoutLauncher.layer({ publicBaseUrl, smsVendorName: "Shoplink Tests", requireVehicle: true }).pipe(
+      Layer.provide(punchout),
+      Layer.provide(Layer.succeedContext(context))
+    )
+  )
+  const launchStrict = (repairOrderId: string) =>
+    Effect.flatMap(PunchoutLauncher.PunchoutLauncher, (l) => l.launch({ shopId: "shop_1", repairOrderId })).pipe(
+      Effect.provide(strict)
+    )
   const drain = InboxWorker.processDue({ maxAttempts: 3 }).pipe(Effect.provide(context))
   const inbox = Effect.provide(WebhookInbox.WebhookInbox, context)
   // The same worker, checking orders against the sandbox's Order Management API first.
@@ -94,7 +105,7 @@ const setup = Effect.gen(function*() {
     Effect.provide(verifier),
     Effect.provide(context)
   )
-  return { sandbox, sms, launch, openOrder, drain, drainVerified, inbox, publicBaseUrl }
+  return { sandbox, sms, launch, launchStrict, openOrder, drain, drainVerified, inbox, publicBaseUrl }
 })
 
 const tokenOf = (url: Redacted.Redacted<string>) => new URL(Redacted.value(url)).searchParams.get("token")!
@@ -162,6 +173,18 @@ describe("connector runtime against the sandbox", () => {
       expect(Exit.isFailure(refused) && String(refused.cause)).toContain("a catalog search needs one")
       const missing = yield* Effect.exit(launch("ro_missing"))
       expect(Exit.isFailure(missing) && String(missing.cause)).toContain("RepairOrderNotFound")
+    }))
+
+  it.scoped("requireVehicle: a repair order without a vehicle is refused, where the default opens the catalog", () =>
+    Effect.gen(function*() {
+      const { launch, launchStrict } = yield* setup
+      const refused = yield* Effect.flip(launchStrict("ro_none"))
+      expect(refused).toBeInstanceOf(PunchoutLauncher.VehicleRequired)
+      expect(refused.message).toBe(
+        "repair order ro_none has no VIN, plate with state, or base vehicle ID: a catalog search needs one"
+      )
+      expect((yield* launch("ro_none")).vehicle).toBe("none")
+      expect((yield* launchStrict("ro_vin")).vehicle).toBe("vin")
     }))
 
   it.scoped("a repeated delivery is acknowledged but stored and applied once", () =>

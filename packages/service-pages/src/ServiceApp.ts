@@ -87,7 +87,7 @@ export interface Settings {
 
 /**
  * How the pages treat the SMS: a vehicle the catalog cannot find (`"button-and-hint"`: Order parts
- * opens the catalog without it; `"hint"`: the adapter refuses such a launch), whether an SMS error
+ * opens the catalog without it; `"hint"`: the hint alone, and the runtime refuses such a launch), whether an SMS error
  * retrying cannot cure is shown (422) for the user to fix, and how many repair orders the list shows.
  *
  * @example
@@ -232,6 +232,8 @@ export const make = <E, R>(
       secretKeys: settings.secretKeys,
       ...(settings.linkSecret === undefined ? {} : { launchLinkSecrets: [settings.linkSecret] }),
       ...(settings.smsWebhookSecret === undefined ? {} : { smsWebhookSecrets: [settings.smsWebhookSecret] }),
+      // "hint": no Order parts without a vehicle, and the runtime refuses such a launch too.
+      requireVehicle: options.withoutVehicle === "hint",
       worker: { pollInterval: "100 millis", baseDelay: "1 second", maxAttempts: 8 }
     }).pipe(Effect.provide(http), Effect.mapError((error) => new StartFailed({ message: messageOf(error) })))
     const listRepairOrders = runtime.shopSystem.listRepairOrders

@@ -98,6 +98,8 @@ export interface Options {
   readonly maxBodyBytes?: number
   /** How long a launch key outlives its session (default 1 hour). */
   readonly keyGracePeriod?: Duration.DurationInput
+  /** Refuse launches without a vehicle the catalog can find (see `PunchoutLauncher.Options`). */
+  readonly requireVehicle?: boolean | undefined
   /** What `/readyz` requires (see `Health.ReadinessOptions`). */
   readonly readiness?: Health.ReadinessOptions
   /**
