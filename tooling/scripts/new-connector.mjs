@@ -2,11 +2,13 @@
 // `pnpm new:connector <name>`: generates packages/adapter-<name> and apps/<name>-sample from
 // tooling/templates/connector, plus .changeset/first-release-adapter-<name>.md (the package's
 // first-release entry, see .changeset/README.md). The generated adapter typechecks and its test
-// runs the conformance suite, whose failures list what is left to do; it
-// reads each shop's API key through SmsCredentials, and has a fake of the SMS under `./testing`
-// (src/testing.ts) for its harness. The sample app runs it on ServiceApp (@shoplink/service-pages); with no
-// configuration, on an embedded default (the sandbox and the fake in-process), which its `demo`
-// script drives end to end.
+// runs the conformance suite, whose failures list what is left to do; it keeps one client per shop
+// from the shop's API key (SmsCredentials.perShop), and has a fake of the SMS and the conformance
+// harness on it under `./testing` (src/testing.ts). The sample app runs it on ServiceApp
+// (@shoplink/service-pages); with no configuration, on an embedded default (the sandbox and the
+// fake in-process), which its `demo` script drives end to end (the quoted lines on the fake, or in
+// the runtime's parts ledger for an adapter without part-line writes) and its tests start
+// (/readyz, sign-in, the list, Order parts), along with the conformance suite against the fake.
 //
 // Usage: node tooling/scripts/new-connector.mjs <name> [--title "Human Name"] [--root <dir>]
 //   <name>   lower-case kebab-case, e.g. "acme-shop" (the connector id and npm suffix)
@@ -103,14 +105,17 @@ Next:
   pnpm --filter @shoplink/adapter-${name} typecheck
   pnpm --filter @shoplink/adapter-${name} test   # the conformance suite: its failures are your to-do list
 Then follow docs/adding-a-connector.md: write the fake ${values.__title__}'s routes (src/testing.ts) and the
-adapter (src/${values.__Name__}Connector.ts). The adapter reads each shop's ${values.__title__} API key through
-SmsCredentials (secret "apiKey"; an SMS with OAuth client credentials reads two, e.g. "clientId" and
-"clientSecret": rename API_KEY_SECRET and onboard with one --sms-secret per name);
+adapter (src/${values.__Name__}Connector.ts). The adapter builds one client per shop from its ${values.__title__}
+API key with SmsCredentials.perShop (secret "apiKey"; an SMS with OAuth client credentials reads two,
+e.g. "clientId" and "clientSecret": rename API_KEY_SECRET, list both in \`required\` and onboard with
+one --sms-secret per name);
 ${rel(result.sample)} runs it on ServiceApp (sign-in, repair orders, Order parts; it starts once the
 adapter declares listRepairOrders), for the shops onboarded with
 \`shoplink shops add … --sms-secret apiKey\` (\`pnpm --filter ${values.__name__}-sample start\`); with no
 configuration it starts on the sandbox and the fake in-process, and
-\`pnpm --filter ${values.__name__}-sample demo\` runs a launch and a quote through them.`)
+\`pnpm --filter ${values.__name__}-sample demo\` runs a launch and a quote through them;
+\`pnpm --filter ${values.__name__}-sample test\` checks the service and runs the conformance suite (it fails,
+saying what is left, until the adapter is written).`)
 }
 
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -1,8 +1,12 @@
 // `pnpm new:connector` (tooling/scripts/new-connector.mjs): generates into a scratch repository,
-// then checks the files and names, and that the adapter and the sample app compile against the real
-// workspace packages. Then a connector generated and filled in from a fixture (Gearbox, a made-up
-// SMS: test/fixtures/generated) is certified by its conformance suite, its sample starts with no
-// configuration on the embedded default and answers /readyz, and its demo runs to the end.
+// then checks the files and names, that the adapter, the sample app and their tests compile against
+// the real workspace packages, and that the sample's tests, as generated, fail saying what is left.
+// Then a connector generated and filled in from a fixture (Gearbox, a made-up SMS:
+// test/fixtures/generated) is certified by its conformance suite, its sample's tests pass (the
+// service on the embedded default, sign-in required, the suite against the fake), its sample starts
+// with no configuration on the embedded default and answers /readyz, and its demo runs to the end,
+// showing the quoted lines on the fake's repair order and, for an adapter without part-line
+// writes, from the runtime's parts ledger.
 import { describe, expect, it } from "@effect/vitest"
 import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process"
 import {
@@ -101,8 +105,33 @@ describe("new:connector", () => {
     // The fake is the adapter's `./testing` entry point, which the sample's embedded default imports.
     expect(manifest.exports["./testing"]).toEqual({ types: "./dist/testing.d.ts", default: "./dist/testing.js" })
     expect(readFileSync(join(root, "apps/acme-shop-sample/src/embedded.ts"), "utf8")).toContain("startFakeAcmeShop()")
-    expect(source).toContain("credentials.secret(shopId, API_KEY_SECRET)")
-    expect(readFileSync(join(adapter, "test/harness.ts"), "utf8")).toContain("smsSecrets:")
+    // Each shop's key through SmsCredentials.perShop (one client per shop, rebuilt when the key
+    // changes), never read by hand on each call; the layer needs an HttpClient (ServiceApp gives one).
+    expect(source).toMatch(/yield\* SmsCredentials\.perShop\(\{\s*required: \[API_KEY_SECRET\],/)
+    expect(source).not.toMatch(/\.secret\(|yield\* SmsCredentials\.SmsCredentials/)
+    expect(source).toContain("AcmeShopConfig | HttpClient.HttpClient | SmsCredentials.SmsCredentials")
+    // The conformance harness is published with the fake (`/testing`): the sample's tests run it too.
+    const testing = readFileSync(join(adapter, "src/testing.ts"), "utf8")
+    expect(testing).toContain("export const conformanceHarness: ConformanceHarness.ConformanceSms<")
+    expect(testing).toContain("smsSecrets: { [API_KEY_SECRET]: Redacted.make(fake.apiKey) }")
+    expect(readFileSync(join(adapter, "test/harness.ts"), "utf8")).toContain(
+      "export { conformanceHarness as harness } from \"../src/testing.js\""
+    )
+
+    // The sample has tests: the service on the embedded default (/readyz, sign-in required, the
+    // list, Order parts) and the conformance suite against the fake.
+    expect(sample.scripts).toMatchObject({ build: "tsc -p tsconfig.build.json", test: "vitest run" })
+    expect(sample.devDependencies).toMatchObject({ vitest: "catalog:", "@effect/vitest": "catalog:" })
+    const appTest = readFileSync(join(root, "apps/acme-shop-sample/test/app.test.ts"), "utf8")
+    expect(appTest).toContain("fetch(`${app.url}/readyz`)")
+    expect(appTest).toContain("expect(list.location).toBe(\"/sign-in?next=%2F\")")
+    expect(readFileSync(join(root, "apps/acme-shop-sample/test/conformance.test.ts"), "utf8")).toContain(
+      "runConnectorConformance({ connector: AcmeShopConnector.connector, sms: conformanceHarness })"
+    )
+    // The demo does not assume the SMS takes part lines: without writeQuotedParts, the runtime's ledger.
+    const demo = readFileSync(join(root, "apps/acme-shop-sample/src/demo.ts"), "utf8")
+    expect(demo).toContain("const writesLines = runtime.shopSystem.capabilities.has(\"writeQuotedParts\")")
+    expect(demo).toContain("runtime.parts.list({ shopId: shop.id, repairOrderId: ro.id })")
 
     const changeset = readFileSync(join(root, ".changeset/first-release-adapter-acme-shop.md"), "utf8")
     expect(changeset).toMatch(/^---\n"@shoplink\/adapter-acme-shop": minor\n---\n\n\S/)
@@ -129,6 +158,7 @@ describe("new:connector", () => {
     expect(await compile(join(adapter, "tsconfig.build.json"))).toBe("")
     const sample = join(root, "apps/acme-shop-sample")
     linkDependencies(sample)
+    // The sample's src and test.
     expect(await compile(join(sample, "tsconfig.json"))).toBe("")
 
     // Once every operation is written, nothing of the template is left unused (no local
@@ -149,6 +179,24 @@ describe("new:connector", () => {
     } finally {
       writeFileSync(source, todo)
     }
+  }, 240_000)
+
+  it("as generated, the sample's tests fail saying what is left (listRepairOrders, not implemented)", async () => {
+    // The adapter's dist/ (the sample imports it) is the unfinished template's, from the build above.
+    const sample = join(root, "apps/acme-shop-sample")
+    const tests = run([join(sample, "node_modules/vitest/vitest.mjs"), "run"], {
+      cwd: sample,
+      tmp: mkdtempSync(join(root, "tmp-")),
+      timeoutMs: 200_000
+    })
+    const code = await tests.exited
+    const output = tests.output()
+    expect(code, output).toBe(1)
+    expect(output).toContain(
+      "the Acme Shop Pro sample does not start: the Acme Shop Pro connector cannot list repair orders (capability listRepairOrders)"
+    )
+    expect(output).toContain("Acme Shop Pro (acme-shop), contract v1: NOT certified")
+    expect(output).toMatch(/loadRepairOrder failed: not implemented: fetch the repair order from Acme Shop Pro/)
   }, 240_000)
 })
 
@@ -201,25 +249,26 @@ describe("a generated connector filled in from the fixture (Gearbox, a made-up S
   let sample = ""
   const scratchTmp = () => mkdtempSync(join(root, "tmp-"))
 
-  it("builds with the fixture's adapter, fake and harness written where the TODOs were", async () => {
+  it("builds with the fixture's adapter and fake written where the TODOs were", async () => {
     generate("gearbox")
     adapter = join(root, "packages/adapter-gearbox")
     sample = join(root, "apps/gearbox-sample")
     // The fixture's files end in .txt so that the testkit's own typecheck leaves them alone.
     const files = readdirSync(fixture, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts.txt"))
       .sort()
-    expect(files).toEqual([
-      join("src", "GearboxConnector.ts.txt"),
-      join("src", "testing.ts.txt"),
-      join("test", "harness.ts.txt")
-    ])
+    // The generated harness (test/harness.ts, the `conformanceHarness` of src/testing.ts) fits as it is.
+    expect(files).toEqual([join("src", "GearboxConnector.ts.txt"), join("src", "testing.ts.txt")])
     for (const file of files) copyFileSync(join(fixture, file), join(adapter, file.slice(0, -".txt".length)))
+    // The worked example reads each shop's key the way the template does.
+    const filled = readFileSync(join(adapter, "src/GearboxConnector.ts"), "utf8")
+    expect(filled).toContain("yield* SmsCredentials.perShop({")
+    expect(filled).not.toContain(".secret(")
     linkDependencies(adapter)
     linkDependencies(sample)
     // dist/ of the adapter (the sample imports it) and of the sample: one tsc run each, to keep
     // the cost down (the suite's run below would fail on a harness that does not fit).
     expect(await compile(join(adapter, "tsconfig.build.json"))).toBe("")
-    expect(await compile(join(sample, "tsconfig.json"))).toBe("")
+    expect(await compile(join(sample, "tsconfig.build.json"))).toBe("")
   }, 240_000)
 
   it("is certified by its conformance suite", async () => {
@@ -233,6 +282,19 @@ describe("a generated connector filled in from the fixture (Gearbox, a made-up S
     expect(output).toContain("Gearbox (gearbox), contract v1: certified")
     expect(output).toMatch(/ {2}(\d+) of \1 checks passed, 0 failed, 0 skipped/)
     expect(code, output).toBe(0)
+  }, 240_000)
+
+  it("passes its sample's tests: the service, sign-in required, the suite against the fake", async () => {
+    const tests = run([join(sample, "node_modules/vitest/vitest.mjs"), "run"], {
+      cwd: sample,
+      tmp: scratchTmp(),
+      timeoutMs: 200_000
+    })
+    const code = await tests.exited
+    const output = tests.output()
+    expect(code, output).toBe(0)
+    expect(output).toMatch(/✓ test\/app\.test\.ts \(3 tests\)/)
+    expect(output).toContain("Gearbox (gearbox), contract v1: certified")
   }, 240_000)
 
   it("starts its sample with no configuration on the embedded default: /readyz 200, then stops cleanly", async () => {
@@ -292,11 +354,42 @@ describe("a generated connector filled in from the fixture (Gearbox, a made-up S
     const code = await demo.exited
     const transcript = demo.output()
     expect(code, transcript).toBe(0)
+    expect(transcript).toContain("the adapter declares: readRepairOrder, listRepairOrders, writeQuotedParts,")
     expect(transcript).toContain("[2/3] Launch: Demo Auto orders parts for repair order 1042")
     expect(transcript).toMatch(/the catalog opens at http:\/\/127\.0\.0\.1:\d+\/\S*token=<redacted>/)
     expect(transcript).toContain("on repair order 1042 in Gearbox:")
     expect(transcript).toMatch(/ {2}quoted: 2 × \S+ \S+ .+ {2}cost \$\d+\.\d\d {2}list \$\d+\.\d\d/)
     expect(transcript).toMatch(/\nDone in \d+\.\d s\./)
     expect(readdirSync(tmp)).toEqual([])
+  }, 240_000)
+
+  it("runs its demo for an adapter without part-line writes: the quote from the runtime's parts ledger", async () => {
+    // The same adapter declaring no part-line write (what most SMS APIs allow), in its built code.
+    const built = join(adapter, "dist/GearboxConnector.js")
+    const original = readFileSync(built, "utf8")
+    const declared = /const CAPABILITIES = (\[[^\]]*"writeQuotedParts"[^\]]*\]);/
+    expect(original).toMatch(declared)
+    writeFileSync(
+      built,
+      original.replace(
+        declared,
+        "const CAPABILITIES = $1.filter((c) => c !== \"writeQuotedParts\" && c !== \"writeOrderedParts\");"
+      )
+    )
+    try {
+      const tmp = scratchTmp()
+      const demo = run([join(sample, "dist/demo.js")], { cwd: sample, tmp, timeoutMs: 200_000 })
+      const code = await demo.exited
+      const transcript = demo.output()
+      expect(code, transcript).toBe(0)
+      expect(transcript).toContain("(no part-line writes: the runtime's parts ledger keeps them)")
+      expect(transcript).toContain("kept with repair order 1042 by the runtime")
+      expect(transcript).not.toContain("in Gearbox:")
+      expect(transcript).toMatch(/ {2}quoted: 2 × \S+ \S+ .+ {2}cost \$\d+\.\d\d {2}list \$\d+\.\d\d/)
+      expect(transcript).toMatch(/\nDone in \d+\.\d s\./)
+      expect(readdirSync(tmp)).toEqual([])
+    } finally {
+      writeFileSync(built, original)
+    }
   }, 240_000)
 })

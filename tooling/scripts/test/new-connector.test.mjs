@@ -43,7 +43,7 @@ describe("new-connector.mjs", () => {
     )
   })
 
-  it("generates a sample app on ServiceApp and an adapter reading each shop's key through SmsCredentials", () => {
+  it("generates a sample app on ServiceApp and an adapter reading each shop's key through SmsCredentials.perShop", () => {
     const root = newRoot()
     generate({ name: "acme", root })
     const app = readFileSync(join(root, "apps/acme-sample/src/app.ts"), "utf8")
@@ -58,8 +58,15 @@ describe("new-connector.mjs", () => {
     }
     expect(readFileSync(join(root, "apps/acme-sample/src/main.ts"), "utf8")).toContain("ServiceMain.run({")
     const adapter = readFileSync(join(root, "packages/adapter-acme/src/AcmeConnector.ts"), "utf8")
-    expect(adapter).toContain("credentials.secret(shopId, API_KEY_SECRET)")
-    expect(readFileSync(join(root, "packages/adapter-acme/test/harness.ts"), "utf8")).toContain("smsSecrets:")
+    // One client per shop from its secrets (SmsCredentials.perShop), not the secret read by hand.
+    expect(adapter).toMatch(/yield\* SmsCredentials\.perShop\(\{\s*required: \[API_KEY_SECRET\],/)
+    expect(adapter).not.toContain(".secret(")
+    // Capabilities named, not ALL_CAPABILITIES filtered: one added to the contract is not declared unwritten.
+    expect(adapter).not.toMatch(/=\s*ShopSystem\.ALL_CAPABILITIES/)
+    expect(adapter).toMatch(/const CAPABILITIES: ReadonlyArray<ShopSystem\.Capability> = \[\s*"readRepairOrder",/)
+    expect(readFileSync(join(root, "packages/adapter-acme/src/testing.ts"), "utf8")).toContain(
+      "smsSecrets: { [API_KEY_SECRET]: Redacted.make(fake.apiKey) }"
+    )
     // The adapter depends on the contract and the transport only.
     const manifest = JSON.parse(readFileSync(join(root, "packages/adapter-acme/package.json"), "utf8"))
     expect(Object.keys(manifest.dependencies).sort()).toEqual(["@shoplink/connector", "@shoplink/http"])
@@ -73,8 +80,11 @@ describe("new-connector.mjs", () => {
     const testing = readFileSync(join(root, "packages/adapter-acme/src/testing.ts"), "utf8")
     expect(testing).toContain("export const startFakeAcme = ")
     expect(testing).toContain("TODO: Acme's routes")
+    // The conformance harness is published with the fake; the adapter's test re-exports it.
+    expect(testing).toContain("export const conformanceHarness: ConformanceHarness.ConformanceSms<")
+    expect(testing).toMatch(/export const conformanceHarness[\s\S]*yield\* startFakeAcme\(\)/)
     expect(readFileSync(join(root, "packages/adapter-acme/test/harness.ts"), "utf8")).toContain(
-      "yield* startFakeAcme()"
+      "export { conformanceHarness as harness } from \"../src/testing.js\""
     )
     const embedded = readFileSync(join(root, "apps/acme-sample/src/embedded.ts"), "utf8")
     expect(embedded).toContain("from \"@shoplink/adapter-acme/testing\"")
@@ -85,11 +95,37 @@ describe("new-connector.mjs", () => {
     expect(readFileSync(join(root, "apps/acme-sample/src/app.ts"), "utf8")).toContain("env: \"ACME_BASE_URL\"")
     const sample = JSON.parse(readFileSync(join(root, "apps/acme-sample/package.json"), "utf8"))
     expect(sample.scripts.demo).toBe("node dist/demo.js")
+    expect(sample.scripts.test).toBe("vitest run")
     expect(sample.dependencies).toMatchObject({
       "@shoplink/sandbox": "workspace:*",
       "@shoplink/connector-testkit": "workspace:*",
       "@shoplink/service-pages": "workspace:*"
     })
+  })
+
+  it("generates the sample's tests (the service, sign-in, the suite) and a demo for an SMS without part writes", () => {
+    const root = newRoot()
+    generate({ name: "acme", root })
+    const sample = join(root, "apps/acme-sample")
+    expect(JSON.parse(readFileSync(join(sample, "package.json"), "utf8")).devDependencies).toMatchObject({
+      vitest: "catalog:",
+      "@effect/vitest": "catalog:",
+      "@shoplink/vitest-config": "workspace:*"
+    })
+    // Tests are typechecked (tsconfig.json) but not built (tsconfig.build.json).
+    expect(JSON.parse(readFileSync(join(sample, "tsconfig.json"), "utf8")).include).toEqual(["src", "test"])
+    expect(JSON.parse(readFileSync(join(sample, "tsconfig.build.json"), "utf8")).include).toEqual(["src"])
+    expect(existsSync(join(sample, "vitest.config.ts"))).toBe(true)
+    const app = readFileSync(join(sample, "test/app.test.ts"), "utf8")
+    expect(app).toContain("fetch(`${app.url}/readyz`)")
+    expect(app).toContain("expect(list.location).toBe(\"/sign-in?next=%2F\")")
+    expect(app).toContain("Effect.dieMessage(`the Acme sample does not start: ${error.message}`)")
+    expect(readFileSync(join(sample, "test/conformance.test.ts"), "utf8")).toContain(
+      "runConnectorConformance({ connector: AcmeConnector.connector, sms: conformanceHarness })"
+    )
+    const demo = readFileSync(join(sample, "src/demo.ts"), "utf8")
+    expect(demo).toContain("runtime.shopSystem.capabilities.has(\"writeQuotedParts\")")
+    expect(demo).toContain("runtime.parts.list({ shopId: shop.id, repairOrderId: ro.id })")
   })
 
   it("refuses a bad name or an existing target before writing anything", () => {

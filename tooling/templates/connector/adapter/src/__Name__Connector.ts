@@ -10,8 +10,9 @@
  *
  * @since 0.1.0
  */
+import * as HttpClient from "@effect/platform/HttpClient"
 import { Connector, ShopSystem, SmsCredentials } from "@shoplink/connector"
-import { Context, Effect, Layer, type Redacted } from "effect"
+import { Context, Effect, Layer } from "effect"
 
 /**
  * How to reach __title__: its API base URL, the same for every shop. A shop's own API key is not
@@ -48,29 +49,45 @@ export const API_KEY_SECRET = "apiKey"
 // itself (its parts ledger, shown on the callback page, the parts page and `shoplink parts list`);
 // applyOrder is still called to record the distributor order when you declare recordPurchaseOrder.
 // Declare listRepairOrders once `listRepairOrders` below lists the shop's open repair orders,
-// newest first (what a service's repair-order page shows).
-const CAPABILITIES: ReadonlyArray<ShopSystem.Capability> = ShopSystem.ALL_CAPABILITIES.filter((c) =>
-  c !== "listRepairOrders"
-)
+// newest first (what a service's repair-order page shows), and receiveRepairOrderEvents once
+// `repairOrderEvents` decodes __title__'s repair-order webhooks (ShopSystem.RepairOrderEvents), if it
+// has any. Name them all here rather than filtering ShopSystem.ALL_CAPABILITIES, so that a
+// capability added to the contract later is not declared without its operation.
+const CAPABILITIES: ReadonlyArray<ShopSystem.Capability> = [
+  "readRepairOrder",
+  "writeQuotedParts",
+  "writeOrderedParts",
+  "recordPurchaseOrder",
+  "linkToRepairOrder"
+]
 
 const make = Effect.gen(function*() {
   const { baseUrl } = yield* __Name__Config
-  const credentials = yield* SmsCredentials.SmsCredentials
+  const http = yield* HttpClient.HttpClient
 
-  // One runtime serves many shops: each call reads the shop's own API key (a key replaced by
-  // onboarding applies at once). A missing key is a setup problem, not an outage: not retryable,
-  // so the delivery is dead-lettered and replayed once the shop is onboarded with its key.
+  // One runtime serves many shops, each with its own API key: one client per shop, built from its
+  // secrets on its first call and kept while they stay the same (a key replaced by onboarding
+  // makes a new client at once; two first calls build one). A missing key is a setup problem, not
+  // an outage: not retryable, so the delivery is dead-lettered and replayed once the shop is
+  // onboarded with its key. An SMS with several secrets lists them all in `required` (and
+  // `optional`), as packages/adapter-shop-ware does.
+  const clientOf = yield* SmsCredentials.perShop({
+    required: [API_KEY_SECRET],
+    build: (_shopId, secrets) =>
+      // TODO: build your __title__ API client here (packages/adapter-shop-ware/src/ShopWareClient.ts
+      // is one): @effect/platform's HttpClient (`http`), `baseUrl`, and the Redacted key as the auth
+      // header (never logged); `Exchange.send` and `Retry` of @shoplink/http for one call and its
+      // retries, and every page of a list followed.
+      Effect.succeed({ http, baseUrl, apiKey: secrets[API_KEY_SECRET]! })
+  })
+
+  // The shop's client. Where __title__ grants a shop read-only access (Shop-Ware's authorizations
+  // carry `writable`), check it here for the writes, and in loadRepairOrder too when
+  // recordPurchaseOrder is declared, so that a read-only shop is refused in one line before the
+  // catalog opens rather than after the order is placed.
   const connect = (shopId: string, operation: string) =>
-    credentials.secret(shopId, API_KEY_SECRET).pipe(
-      Effect.mapError((error) =>
-        new ShopSystem.ShopSystemError({ operation, reason: error.message, retryable: false })
-      ),
-      // TODO: build (or reuse, keyed by shop) your __title__ API client here: @effect/platform
-      // HttpClient, `baseUrl`, and the Redacted key as the auth header (never logged).
-      Effect.map((apiKey): { readonly baseUrl: string; readonly apiKey: Redacted.Redacted<string> } => ({
-        baseUrl,
-        apiKey
-      }))
+    clientOf(shopId).pipe(
+      Effect.mapError((error) => new ShopSystem.ShopSystemError({ operation, reason: error.message, retryable: false }))
     )
 
   return ShopSystem.ShopSystem.of({
@@ -97,26 +114,29 @@ const make = Effect.gen(function*() {
 })
 
 /**
- * The adapter's layer: a `ShopSystem` for every shop, needing `__Name__Config` and
- * `SmsCredentials` (which `ConnectorRuntime` provides from its shop store).
+ * The adapter's layer: a `ShopSystem` for every shop, needing `__Name__Config`, an `HttpClient`
+ * and `SmsCredentials` (which `ConnectorRuntime` provides from its shop store; the sample's
+ * `ServiceApp` provides the `HttpClient`).
  *
  * @example
  * import { Layer, Redacted } from "effect"
+ * import { FetchHttpClient } from "@effect/platform"
  * import { SmsCredentials } from "@shoplink/connector"
  * import { __Name__Connector } from "@shoplink/adapter-__name__"
  * // Outside ConnectorRuntime (a script, a test), give the shops' secrets yourself:
  * const shopSystem = __Name__Connector.layer.pipe(
  *   Layer.provide(Layer.succeed(__Name__Connector.__Name__Config, { baseUrl: "https://api.__name__.example" })),
+ *   Layer.provide(FetchHttpClient.layer),
  *   Layer.provide(SmsCredentials.layerStatic({ shop_1: { apiKey: Redacted.make("key") } }))
  * )
  *
  * @since 0.1.0
  */
-export const layer: Layer.Layer<ShopSystem.ShopSystem, never, __Name__Config | SmsCredentials.SmsCredentials> = Layer
-  .effect(
-    ShopSystem.ShopSystem,
-    make
-  )
+export const layer: Layer.Layer<
+  ShopSystem.ShopSystem,
+  never,
+  __Name__Config | HttpClient.HttpClient | SmsCredentials.SmsCredentials
+> = Layer.effect(ShopSystem.ShopSystem, make)
 
 /**
  * The __title__ connector.
@@ -127,10 +147,12 @@ export const layer: Layer.Layer<ShopSystem.ShopSystem, never, __Name__Config | S
  *
  * @since 0.1.0
  */
-export const connector: Connector.Connector<never, __Name__Config | SmsCredentials.SmsCredentials> = Connector
-  .defineConnector({
-    id: "__name__",
-    name: "__title__",
-    capabilities: CAPABILITIES,
-    layer
-  })
+export const connector: Connector.Connector<
+  never,
+  __Name__Config | HttpClient.HttpClient | SmsCredentials.SmsCredentials
+> = Connector.defineConnector({
+  id: "__name__",
+  name: "__title__",
+  capabilities: CAPABILITIES,
+  layer
+})

@@ -1,16 +1,23 @@
 /**
  * @shoplink/adapter-__name__/testing — a fake __title__ API on the test-kit's `FakeServer` (a real
- * HTTP server on 127.0.0.1, port 0) for the adapter's tests, the conformance harness
- * (test/harness.ts) and the sample's embedded default. The plumbing is done (the API key, failing
- * writes on demand, a store the tests read directly); what is left is `routes`: __title__'s own
- * paths and payloads, written from its public API documentation, as reads and writes of the store.
+ * HTTP server on 127.0.0.1, port 0) and the conformance harness on it (`conformanceHarness`), for
+ * the adapter's tests (test/harness.ts), the sample's tests and its embedded default. The plumbing
+ * is done (the API key, failing writes on demand, a store the tests read directly, the harness);
+ * what is left is `routes`: __title__'s own paths and payloads, written from its public API
+ * documentation, as reads and writes of the store.
  *
  * @since 0.1.0
  */
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import type * as HttpClient from "@effect/platform/HttpClient"
 import type { ShopSystem } from "@shoplink/connector"
+import type { ConformanceHarness } from "@shoplink/connector-testkit"
 import * as FakeServer from "@shoplink/connector-testkit/FakeServer"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
+import { __Name__Config, API_KEY_SECRET } from "./__Name__Connector.js"
 
 /**
  * A repair order in the fake. Keep the facts the adapter maps (number, vehicle, customer) here, in
@@ -111,7 +118,9 @@ export const FAKE___NAME___API_KEY = "fake-__name__-api-key"
 // TODO: __title__'s routes, as its API documentation describes them: the repair order the adapter
 // loads (with its vehicle and customer), the part lines it lists and adds, the purchase order it
 // records. Each is "<METHOD> <path>" (`:id` a parameter) with its answer in __title__'s JSON and
-// status codes (404 for an unknown repair order); the request body arrives as text. For example:
+// status codes (404 for an unknown repair order); the request body arrives as text. A list the
+// API pages answers one page (`FakeServer.page(items, { offset, size })`) in its envelope, so the
+// adapter's client is tested following the pages. For example:
 //   { route: "GET /repair-orders/:id", handle: ({ params }, store) => ... store.repairOrders.get(params.id!) ... }
 const routes: ReadonlyArray<FakeServer.Route<FakeStore>> = []
 
@@ -179,3 +188,43 @@ export const startFake__Name__ = (
     (running) =>
       running.fake
   )
+
+/**
+ * The conformance harness (`ConformanceSms` of `@shoplink/connector-testkit`): a fresh fake
+ * __title__ for each check, seeded with the suite's repair orders, the adapter pointed at it over
+ * `fetch`, the key the fake accepts as the shop's `smsSecrets` (the suite onboards the shop with
+ * it and the runtime gives it to the adapter through `SmsCredentials`, as in production), and
+ * direct reads of what the adapter wrote in the fake's store. Once the fake's routes and the
+ * adapter are written, nothing here needs to change unless the adapter's layer needs more (a
+ * setting of `__Name__Config`: add it to `layer`). An SMS without part-line writes answers
+ * `readLines` with `Effect.succeed([])`; one without a purchase-order record, `readOrder` with
+ * `Effect.succeed(undefined)`.
+ *
+ * @example
+ * import { runConnectorConformance } from "@shoplink/connector-testkit"
+ * import { __Name__Connector } from "@shoplink/adapter-__name__"
+ * import { conformanceHarness } from "@shoplink/adapter-__name__/testing"
+ * runConnectorConformance({ connector: __Name__Connector.connector, sms: conformanceHarness })
+ *
+ * @since 0.1.0
+ */
+export const conformanceHarness: ConformanceHarness.ConformanceSms<__Name__Config | HttpClient.HttpClient> = {
+  setup: (seed) =>
+    Effect.gen(function*() {
+      const fake = yield* startFake__Name__()
+      const seeded = seed.repairOrders.map((ro) => ({
+        identifier: ro.identifier,
+        id: fake.addRepairOrder({ number: ro.number, customerName: ro.customer.name, vehicle: ro.vehicle })
+      }))
+      const idOf = (identifier: ConformanceHarness.VehicleIdentifier) =>
+        seeded.find((ro) => ro.identifier === identifier)?.id ?? "missing"
+      return {
+        layer: Layer.merge(Layer.succeed(__Name__Config, { baseUrl: fake.url }), FetchHttpClient.layer),
+        smsSecrets: { [API_KEY_SECRET]: Redacted.make(fake.apiKey) },
+        repairOrders: { vin: idOf("vin"), licensePlate: idOf("licensePlate"), baseVehicleID: idOf("baseVehicleID") },
+        readLines: (id) => Effect.sync(() => fake.lines(id).map(({ key: _key, ...line }) => line)),
+        readOrder: (id) => Effect.sync(() => fake.order(id)),
+        failNextWrites: (count, retryable) => Effect.sync(() => fake.failNextWrites(count, retryable))
+      }
+    })
+}

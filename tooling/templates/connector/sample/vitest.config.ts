@@ -1,0 +1,3 @@
+import { defineShoplinkConfig } from "@shoplink/vitest-config"
+
+export default defineShoplinkConfig()
