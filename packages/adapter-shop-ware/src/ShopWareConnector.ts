@@ -385,7 +385,9 @@ const make = Effect.gen(function*() {
       const tenant = yield* connection.tenant.pipe(Effect.mapError(toShopSystemError(operation)))
       const person = [text(customer?.first_name), text(customer?.last_name)].filter((s) => s !== undefined).join(" ")
       const name = person !== "" ? person : text(customer?.business_name)
-      const year = vehicle?.year === null || vehicle?.year === undefined ? undefined : Number(vehicle.year)
+      // The document's vehicle year is text; an empty one is no year (not 0).
+      const yearText = text(vehicle?.year)
+      const year = yearText === undefined ? undefined : Number(yearText)
       const cname = text(tenant.cname) ?? client.tenantId
       return {
         id: String(ro.id),
@@ -407,24 +409,14 @@ const make = Effect.gen(function*() {
     })
 
   // A launch ends in a distributor order recorded here: the tenant must be writable, checked now,
-  // before any distributor call.
+  // before any distributor call. A repair order without a VIN is answered as it is (its page shows
+  // what to add); a runtime with `requireVehicle` (ServiceApp's `withoutVehicle: "hint"`) refuses
+  // to launch for it, since Shop-Ware keeps no plate state to search by.
   const loadRepairOrder: ShopSystem.Operations["loadRepairOrder"] = ({ repairOrderId, shopId }) =>
     Effect.gen(function*() {
       const connection = yield* connect(shopId, "loadRepairOrder", true)
       const ro = yield* fetchRepairOrder(connection, shopId, repairOrderId, "loadRepairOrder")
-      const loaded = yield* repairOrderOf(connection, "loadRepairOrder", ro)
-      // A closed repair order is answered as it is: the runtime refuses to launch for it anyway,
-      // and records its state when a webhook names it.
-      if (loaded.vehicle.vin === undefined && !loaded.closed) {
-        return yield* new ShopSystem.ShopSystemError({
-          operation: "loadRepairOrder",
-          reason: `Shop-Ware repair order ${loaded.number} has no vehicle with a VIN${
-            loaded.vehicle.licensePlate === undefined ? " or a plate" : " (Shop-Ware keeps no plate state to search by)"
-          }: add the VIN in Shop-Ware before ordering parts`,
-          retryable: false
-        })
-      }
-      return loaded
+      return yield* repairOrderOf(connection, "loadRepairOrder", ro)
     })
 
   // Listed as they are, without a VIN too: the list says what to add before ordering.

@@ -1,5 +1,6 @@
 // The conformance suite against the sandbox and the fake Shop-Ware. Shop-Ware declares
-// readRepairOrder, listRepairOrders, recordPurchaseOrder and linkToRepairOrder: the write checks
+// readRepairOrder, listRepairOrders, recordPurchaseOrder, linkToRepairOrder and
+// receiveRepairOrderEvents: the write checks
 // run as "absent" (nothing written to Shop-Ware's parts), and the fallback checks certify that
 // the runtime keeps the quoted and ordered parts itself. Shop-Ware's vehicle holds a VIN and a
 // plate without its state, so only the VIN is an identifier the catalog can search by.

@@ -1,6 +1,7 @@
 // The adapter against the fake Shop-Ware, beyond the conformance suite: the refusals (wrong
-// credentials, a tenant not authorized or read-only, no VIN) in one line and not retryable;
-// paging and 429 + Retry-After; the distributor order recorded once, and updated on a new status.
+// credentials, a tenant not authorized or read-only) in one line and not retryable; a plate-only
+// repair order read as it is; paging and 429 + Retry-After; the distributor order recorded once,
+// and updated on a new status.
 import { FetchHttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { ShopSystem, SmsCredentials } from "@shoplink/connector"
@@ -50,7 +51,7 @@ describe("ShopWareConnector", () => {
       expect(Either.isLeft(missing) && missing.left._tag).toBe("RepairOrderNotFound")
     }))
 
-  it.scoped("refuses in one line: wrong credentials, a read-only tenant, an unauthorized one, no VIN", () =>
+  it.scoped("refuses in one line: wrong credentials, a read-only tenant, an unauthorized one; reads a plate-only RO", () =>
     Effect.gen(function*() {
       const { sms } = yield* setup({
         wrong: { ...smsSecretsFor(partner, 1), apiSecret: Redacted.make("nope") },
@@ -66,9 +67,10 @@ describe("ShopWareConnector", () => {
       expect(yield* refusal(sms.loadRepairOrder({ shopId: "stranger", repairOrderId: "1042" }))).toContain(
         "has not authorized"
       )
-      expect(yield* refusal(sms.loadRepairOrder({ shopId: "ok", repairOrderId: "1043" }))).toContain(
-        "no vehicle with a VIN"
-      )
+      // No VIN: read as it is (a runtime with requireVehicle refuses the launch); the plate is shown.
+      const plateOnly = yield* sms.loadRepairOrder({ shopId: "ok", repairOrderId: "1043" })
+      expect(plateOnly.vehicle.vin).toBeUndefined()
+      expect(plateOnly.vehicle.licensePlate).toBeDefined()
       expect(yield* refusal(sms.loadRepairOrder({ shopId: "missing", repairOrderId: "1042" }))).toContain(
         "shop missing"
       )
