@@ -33,6 +33,10 @@ export const startEmbedded = () =>
       },
       // A key ring made for the run: the embedded default's database is thrown away at exit.
       secretKeys: Redacted.make(SecretBox.generateKey("embedded")),
+      // Made for the run too: the parts page's links, and the shop's URL for Shop-Ware's webhooks
+      // (the service subscribes it at start-up; the fake posts repair_order.* there).
+      linkSecret: Redacted.make(SignIn.randomToken()),
+      smsWebhookSecret: Redacted.make(SignIn.randomToken()),
       users: [{
         email: user.email,
         name: user.name,
