@@ -206,7 +206,7 @@ const sessionCookieOf = (context: BrowserContext) =>
 
 describe("shop-ware-sample in Chromium", () => {
   it.live(
-    "repair orders → Order parts → catalog → Export → Export and Submit → parts kept by the integration, the order recorded in Shop-Ware as a tag and a note",
+    "repair orders → Order parts → catalog → Export → Export and Submit → parts kept by the integration, the order recorded in Shop-Ware as a tag and a note; invoiced there, the RO closes to ordering",
     () =>
       Effect.scoped(Effect.gen(function*() {
         const { appUrl, browser, embedded, users } = yield* setup
@@ -299,12 +299,37 @@ describe("shop-ware-sample in Chromium", () => {
           )
         )) as { readonly results: ReadonlyArray<{ readonly description: string }> }
         expect(notesFromApi.results.map((n) => n.description)).toEqual([notes[0]!.description])
-        // Shop-Ware was written nothing but the tag and the note: no part line.
+        // Shop-Ware was written nothing but the webhook subscriptions (at start-up, one per shop),
+        // the tag and the note: no part line.
         const writes = embedded.fake.requests().filter((r) =>
           r.method !== "GET"
         )
-        expect(writes.length).toBeGreaterThan(0)
-        for (const w of writes) expect(w.path).toMatch(/^\/api\/v1\/tenants\/1\/(notes|integrator_tags)(\/\d+)?$/)
+        expect(writes.filter((w) => w.path === "/api/v1/webhooks").map((w) => w.method)).toEqual(["POST", "POST"])
+        const onRepairOrder = writes.filter((w) => w.path !== "/api/v1/webhooks")
+        expect(onRepairOrder.length).toBeGreaterThan(0)
+        for (const w of onRepairOrder) {
+          expect(w.path).toMatch(/^\/api\/v1\/tenants\/1\/(notes|integrator_tags)(\/\d+)?$/)
+        }
+
+        // #1043's page opens too (a plate only): the hint of what to add, no Order parts.
+        const plateOnly = FAKE_SHOP_WARE_FIXTURES.repairOrders[1]!
+        yield* step(() => page.goto(`${appUrl}/ro/${plateOnly.id}`))
+        expect(yield* step(() => page.getByTestId("ro-title").textContent())).toContain("RO 1043")
+        expect(yield* step(() => page.getByTestId("vehicle-hint").count())).toBe(1)
+        expect(yield* step(() => page.getByTestId("order-parts").count())).toBe(0)
+
+        // Shop-Ware invoices #1042: its webhook reaches the service, which reads the repair order
+        // back; the page then says it is closed, offers no Order parts, and still shows its parts.
+        embedded.fake.setState(ro1042.id, "invoice")
+        yield* step(() => embedded.fake.settle())
+        expect(embedded.fake.deliveries().map((d) => d.status)).toContain(204)
+        yield* step(() => page.goto(`${appUrl}/ro/${ro1042.id}`))
+        expect(yield* step(() => page.getByTestId("ro-closed").textContent())).toBe(
+          "Closed in Shop-Ware: parts are no longer ordered for this repair order."
+        )
+        expect(yield* step(() => page.getByTestId("order-parts").count())).toBe(0)
+        expect(yield* step(() => page.getByTestId("order-status").textContent())).toBe("Order submitted")
+        yield* screenshot(page, "ro-closed")
         expect(cspErrors).toEqual([])
       })),
     180_000
