@@ -89,6 +89,8 @@ export interface Operations {
     readonly shopId: string
     readonly repairOrderId: string
   }) => Effect.Effect<Option.Option<Recorded>, RepairOrderStatesError>
+  /** Deletes the readings taken before `checkedBefore` (epoch ms; `Retention`); answers how many. */
+  readonly purge: (checkedBefore: number) => Effect.Effect<number, RepairOrderStatesError>
 }
 
 /**
@@ -139,7 +141,12 @@ export const layerMemory: Layer.Layer<RepairOrderStates> = Layer.effect(
           if (known !== undefined && known.checkedAt > recorded.checkedAt) return map
           return new Map(map).set(refOf(recorded), recorded)
         }),
-      get: (where) => Effect.map(Ref.get(ref), (map) => Option.fromNullable(map.get(refOf(where))))
+      get: (where) => Effect.map(Ref.get(ref), (map) => Option.fromNullable(map.get(refOf(where)))),
+      purge: (checkedBefore) =>
+        Ref.modify(ref, (map) => {
+          const kept = new Map([...map].filter(([, r]) => r.checkedAt >= checkedBefore))
+          return [map.size - kept.size, kept]
+        })
     }))
 )
 
@@ -193,7 +200,10 @@ export const layerSql: Layer.Layer<RepairOrderStates, RepairOrderStatesError, Sq
             }))
           ),
           Effect.mapError(storeError)
-        )
+        ),
+      purge: (checkedBefore) =>
+        sql`DELETE FROM shoplink_repair_order_states WHERE checked_at < ${checkedBefore}
+          RETURNING repair_order_id`.pipe(Effect.map((rows) => rows.length), Effect.mapError(storeError))
     })
   })
 )

@@ -10,6 +10,7 @@
  * | pending inbox entries | until applied or dead-lettered | — |
  * | dead letters | until replayed or discarded (`WebhookInbox.discard`, `shoplink inbox discard`) | — |
  * | launch keys | until they expire, plus `launchKeys` (default 7 days) | deleted |
+ * | repair-order states (`RepairOrderStates`) | `repairOrderStates` (default 90 days) after the last reading | deleted |
  *
  * A cleared body reads `""`; the entry (ids, status, times) stays. A late delivery for an expired
  * launch key is answered 410 while the key is kept, 404 after.
@@ -20,8 +21,10 @@ import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import { LaunchRegistry, type LaunchRegistryError } from "./LaunchRegistry.js"
+import { RepairOrderStates, type RepairOrderStatesError } from "./RepairOrderStates.js"
 import { type InboxError, WebhookInbox } from "./WebhookInbox.js"
 
 /**
@@ -47,6 +50,11 @@ export interface Options {
   readonly appliedEntries?: Duration.DurationInput
   /** How long a launch key is kept after it expired (default 7 days). */
   readonly launchKeys?: Duration.DurationInput
+  /**
+   * How long a repair order's state, as its SMS's webhooks last had it read back, is kept
+   * (default 90 days): long after the last order a catalog opened before its close could send.
+   */
+  readonly repairOrderStates?: Duration.DurationInput
 }
 
 /**
@@ -62,11 +70,13 @@ export interface PurgeResult {
   readonly bodiesCleared: number
   readonly entriesDeleted: number
   readonly launchKeysDeleted: number
+  /** Repair-order states deleted (0 without a `RepairOrderStates` in context). */
+  readonly repairOrderStatesDeleted: number
 }
 
 /**
- * Purges once, now (by the Effect `Clock`): old applied bodies cleared, older applied entries and
- * long-expired launch keys deleted. Pending entries and dead letters are never touched.
+ * Purges once, now (by the Effect `Clock`): old applied bodies cleared, older applied entries,
+ * long-expired launch keys and old repair-order states deleted. Pending entries and dead letters are never touched.
  *
  * @example
  * import { Effect } from "effect"
@@ -77,7 +87,11 @@ export interface PurgeResult {
  */
 export const purge = (
   options: Options = {}
-): Effect.Effect<PurgeResult, InboxError | LaunchRegistryError, WebhookInbox | LaunchRegistry> =>
+): Effect.Effect<
+  PurgeResult,
+  InboxError | LaunchRegistryError | RepairOrderStatesError,
+  WebhookInbox | LaunchRegistry
+> =>
   Effect.gen(function*() {
     const inbox = yield* WebhookInbox
     const registry = yield* LaunchRegistry
@@ -89,9 +103,19 @@ export const purge = (
       deleteAppliedBefore: now - millis(options.appliedEntries, "90 days")
     })
     const launchKeysDeleted = yield* registry.purgeExpired(now - millis(options.launchKeys, "7 days"))
-    const result = { bodiesCleared: entries.bodiesCleared, entriesDeleted: entries.deleted, launchKeysDeleted }
+    // Optional, so a runtime assembled without it (and its tests) purges the rest.
+    const states = yield* Effect.serviceOption(RepairOrderStates)
+    const repairOrderStatesDeleted = Option.isSome(states)
+      ? yield* states.value.purge(now - millis(options.repairOrderStates, "90 days"))
+      : 0
+    const result = {
+      bodiesCleared: entries.bodiesCleared,
+      entriesDeleted: entries.deleted,
+      launchKeysDeleted,
+      repairOrderStatesDeleted
+    }
     yield* Effect.annotateCurrentSpan(result)
-    if (result.bodiesCleared + result.entriesDeleted + result.launchKeysDeleted > 0) {
+    if (result.bodiesCleared + result.entriesDeleted + result.launchKeysDeleted + repairOrderStatesDeleted > 0) {
       yield* Effect.logInfo("retention purged").pipe(Effect.annotateLogs(result))
     }
     return result

@@ -4,8 +4,14 @@ import type { HttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { UndiciHttpClient } from "@shoplink/http-node"
 import { ShopSystem } from "@shoplink/connector"
-import { ConnectorRuntime, LaunchRegistry, Retention, WebhookInbox } from "@shoplink/connector-runtime"
-import { Effect, Exit, Layer, Logger, LogLevel, Redacted, TestClock } from "effect"
+import {
+  ConnectorRuntime,
+  LaunchRegistry,
+  RepairOrderStates,
+  Retention,
+  WebhookInbox
+} from "@shoplink/connector-runtime"
+import { Effect, Exit, Layer, Logger, LogLevel, Option, Redacted, TestClock } from "effect"
 import { scratchDatabase, sqlite } from "./fixtures.js"
 
 const HOUR = 3_600_000
@@ -96,9 +102,53 @@ describe("Retention.run", () => {
         .toEqual({
           bodiesCleared: 1,
           entriesDeleted: 0,
-          launchKeysDeleted: 1
+          launchKeysDeleted: 1,
+          repairOrderStatesDeleted: 0
         })
     }).pipe(Effect.provide(Layer.merge(WebhookInbox.layerMemory, LaunchRegistry.layerMemory))))
+
+  it.effect("repair-order states go after `repairOrderStates` since their last reading, on SQLite", () =>
+    Effect.gen(function*() {
+      const states = yield* RepairOrderStates.RepairOrderStates
+      const at = (days: number) => days * DAY
+      yield* states.record({
+        shopId: "shop_1",
+        repairOrderId: "ro_old",
+        state: "closed",
+        action: "updated",
+        checkedAt: 0
+      })
+      yield* TestClock.adjust(`${50 * DAY} millis`)
+      yield* states.record({
+        shopId: "shop_1",
+        repairOrderId: "ro_new",
+        state: "deleted",
+        action: "deleted",
+        checkedAt: at(50)
+      })
+      // An older reading of ro_new (delivered late) does not replace the newer one.
+      yield* states.record({
+        shopId: "shop_1",
+        repairOrderId: "ro_new",
+        state: "open",
+        action: "updated",
+        checkedAt: 1
+      })
+      yield* TestClock.adjust(`${41 * DAY} millis`)
+      const purged = yield* Retention.purge({ repairOrderStates: "90 days" })
+      expect(purged.repairOrderStatesDeleted).toBe(1)
+      expect(yield* states.get({ shopId: "shop_1", repairOrderId: "ro_old" })).toEqual(Option.none())
+      expect(Option.map(yield* states.get({ shopId: "shop_1", repairOrderId: "ro_new" }), (r) => r.state)).toEqual(
+        Option.some("deleted")
+      )
+    }).pipe(
+      Effect.provide(
+        Layer.mergeAll(WebhookInbox.layerSql, LaunchRegistry.layerSql, RepairOrderStates.layerSql).pipe(
+          Layer.provide(sqlite(scratchDatabase()))
+        )
+      ),
+      Effect.orDie
+    ))
 })
 
 describe("ConnectorRuntime retention", () => {
