@@ -10,7 +10,7 @@
  * | pending inbox entries | until applied or dead-lettered | — |
  * | dead letters | until replayed or discarded (`WebhookInbox.discard`, `shoplink inbox discard`) | — |
  * | launch keys | until they expire, plus `launchKeys` (default 7 days) | deleted |
- * | repair-order states (`RepairOrderStates`) | `repairOrderStates` (default 90 days) after the last reading | deleted |
+ * | repair-order states | `repairOrderStates` (default 90 days) after the last reading | deleted |
  *
  * A cleared body reads `""`; the entry (ids, status, times) stays. A late delivery for an expired
  * launch key is answered 410 while the key is kept, 404 after.
