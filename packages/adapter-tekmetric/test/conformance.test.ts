@@ -21,6 +21,7 @@ it("the report shows the undeclared capabilities absent and the fallback checked
       "writeOrderedParts",
       "writeOrderedParts or writeQuotedParts",
       "readRepairOrder",
+      "receiveRepairOrderEvents",
       "baseVehicleID"
     ])
   )
