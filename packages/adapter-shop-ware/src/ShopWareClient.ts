@@ -25,7 +25,7 @@
  */
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import { Exchange, Retry, Transport, TransportError } from "@shoplink/http"
+import { Exchange, Retry, TransportError } from "@shoplink/http"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -218,46 +218,17 @@ export const make = (options: Options): Effect.Effect<Client, never, HttpClient.
       Exchange.send(http, request, { operation, attempt, timeout, baseUrl })
 
     /** A failed status as the error a retry acts on (429, 408, 5xx) or a final one. */
-    const statusError = (
-      call: Where,
-      answer: { readonly status: number; readonly text: string; readonly retryAfter: string | undefined },
-      attempt: number,
-      now: number
-    ): AttemptError => {
-      const retryAfterMillis = Transport.retryAfterMillis(answer.retryAfter, now)
-      const retryAfter = retryAfterMillis === undefined ? undefined : Duration.millis(retryAfterMillis)
+    const statusError = (call: Where, answer: Exchange.Answer, attempt: number, now: number): AttemptError => {
       const detail = messageOf(answer.text)
-      const url = `${baseUrl}${call.path}`
-      if (answer.status === 429) {
-        return new TransportError.RateLimited({
-          operation: call.operation,
-          method: call.method,
-          url,
-          attempt,
-          detail,
-          ...(retryAfter ? { retryAfter } : {})
-        })
-      }
-      if (answer.status === 408 || answer.status >= 500) {
-        return new TransportError.UnexpectedResponse({
-          operation: call.operation,
-          method: call.method,
-          url,
-          attempt,
-          reason: "HttpStatus",
-          httpStatus: answer.status,
-          detail,
-          ...(retryAfter ? { retryAfter } : {})
-        })
-      }
+      const where = { operation: call.operation, method: call.method, path: call.path }
+      const retrying = Exchange.retryableStatusError(where, answer, { baseUrl, attempt, now, detail })
+      if (retrying !== undefined) return retrying
       // Wrong credentials answer 401 anywhere; on the authorizations call a 403 is theirs too.
       if (answer.status === 401 || (call.authCall === true && answer.status === 403)) {
         return new ShopWareAuthError({ status: answer.status, detail })
       }
       return new ShopWareError({
-        operation: call.operation,
-        method: call.method,
-        path: call.path,
+        ...where,
         reason: "HttpStatus",
         status: answer.status,
         detail,
@@ -267,31 +238,12 @@ export const make = (options: Options): Effect.Effect<Client, never, HttpClient.
     }
 
     /** A transport error left after the retries, as a ShopWareError. */
-    const final = (call: Where) => (error: AttemptError): CallError => {
-      if (error._tag === "ShopWareError" || error._tag === "ShopWareAuthError") return error
-      const common = { operation: call.operation, method: call.method, path: call.path, attempts: error.attempt }
-      switch (error._tag) {
-        case "Timeout":
-          return new ShopWareError({ ...common, reason: "Timeout", detail: error.detail, requestSent: true })
-        case "RequestFailed":
-          return new ShopWareError({
-            ...common,
-            reason: error.reason === "InvalidRequest" ? "InvalidRequest" : "Transport",
-            detail: error.detail,
-            requestSent: error.requestSent
-          })
-        case "RateLimited":
-        case "UnexpectedResponse":
-          return new ShopWareError({
-            ...common,
-            reason: "HttpStatus",
-            status: error.httpStatus,
-            detail: error.detail,
-            requestSent: true,
-            ...(error.retryAfter === undefined ? {} : { retryAfterMillis: Duration.toMillis(error.retryAfter) })
-          })
-      }
-    }
+    const final = (call: Where) => (error: AttemptError): CallError =>
+      error._tag === "ShopWareError" || error._tag === "ShopWareAuthError"
+        ? error
+        : new ShopWareError(
+          Exchange.fromTransportError({ operation: call.operation, method: call.method, path: call.path }, error)
+        )
 
     const call = <A>(spec: Call<A>): Effect.Effect<A, CallError> =>
       Retry.retry(
@@ -346,17 +298,14 @@ export const make = (options: Options): Effect.Effect<Client, never, HttpClient.
 
     /** Every page of a list: `page` from 1 until `total_pages`, an empty or a short page. */
     const allPages = <A>(page: (n: number) => Effect.Effect<Resources.PageOf<A>, CallError>) =>
-      Effect.gen(function*() {
-        const items: Array<A> = []
-        for (let n = 1; n <= 10_000; n++) {
-          const current = yield* page(n)
-          items.push(...current.results)
-          const last = current.total_pages === undefined
+      Exchange.allPages({
+        first: 1,
+        page,
+        items: (current) => current.results,
+        isLast: (current, n) =>
+          current.total_pages === undefined
             ? current.results.length < pageSize
             : (current.current_page ?? n) >= current.total_pages
-          if (last || current.results.length === 0) break
-        }
-        return items as ReadonlyArray<A>
       })
 
     const RepairOrderPage = Resources.Page(Resources.RepairOrder)
@@ -379,27 +328,23 @@ export const make = (options: Options): Effect.Effect<Client, never, HttpClient.
 
     // The list is one array in the OpenAPI; a paged answer is followed with `page` (the first
     // request sends no paging parameters, which the document does not list for this path).
-    const webhooks = Effect.gen(function*() {
-      const listPage = (n: number) =>
-        call({
-          operation: "listWebhooks",
-          method: "GET",
-          path: "/api/v1/webhooks",
-          ...(n === 1 ? {} : { query: [["page", String(n)]] as const }),
-          schema: Resources.WebhookList
-        })
-      const first = yield* listPage(1)
-      if (Array.isArray(first)) return first as ReadonlyArray<Resources.Webhook>
-      const paged = first as Resources.PageOf<Resources.Webhook>
-      const items: Array<Resources.Webhook> = [...paged.results]
-      const total = paged.total_pages ?? 1
-      for (let n = (paged.current_page ?? 1) + 1; n <= Math.min(total, 10_000); n++) {
-        const page = yield* listPage(n)
-        const results = Array.isArray(page) ? page : (page as Resources.PageOf<Resources.Webhook>).results
-        if (results.length === 0) break
-        items.push(...results)
-      }
-      return items as ReadonlyArray<Resources.Webhook>
+    const webhooks = Exchange.allPages({
+      first: 1,
+      page: (n: number) =>
+        Effect.map(
+          call({
+            operation: "listWebhooks",
+            method: "GET",
+            path: "/api/v1/webhooks",
+            ...(n === 1 ? {} : { query: [["page", String(n)]] as const }),
+            schema: Resources.WebhookList
+          }),
+          // A plain array is the whole list: one page.
+          (list): Resources.PageOf<Resources.Webhook> =>
+            Array.isArray(list) ? { results: list } : list as Resources.PageOf<Resources.Webhook>
+        ),
+      items: (page) => page.results,
+      isLast: (page, n) => (page.current_page ?? n) >= (page.total_pages ?? 1)
     })
     const webhookBody = (input: Partial<WebhookInput>) => ({
       ...(input.url === undefined ? {} : { url: input.url }),

@@ -6,6 +6,7 @@
  *
  * @since 0.1.0
  */
+import { Exchange } from "@shoplink/http"
 import * as Schema from "effect/Schema"
 
 /**
@@ -73,7 +74,7 @@ export class ShopWareTenantNotAuthorized
  *
  * @since 0.1.0
  */
-export type Reason = "Transport" | "Timeout" | "HttpStatus" | "Decode" | "InvalidRequest"
+export type Reason = Exchange.CallFailureReason
 
 /**
  * A Shop-Ware call that failed after the retries its kind allows.
@@ -88,38 +89,17 @@ export type Reason = "Transport" | "Timeout" | "HttpStatus" | "Decode" | "Invali
  *
  * @since 0.1.0
  */
-export class ShopWareError extends Schema.TaggedError<ShopWareError>()("ShopWareError", {
-  /** The client operation (`getRepairOrder`, `createNote`, …). */
-  operation: Schema.String,
-  method: Schema.String,
-  /** The path below the base URL, without the query string. */
-  path: Schema.String,
-  reason: Schema.Literal("Transport", "Timeout", "HttpStatus", "Decode", "InvalidRequest"),
-  status: Schema.optional(Schema.Number),
-  detail: Schema.String,
-  /** Whether the request may have reached Shop-Ware. */
-  requestSent: Schema.Boolean,
-  /** Attempts made, retries included. */
-  attempts: Schema.Number,
-  /** The `Retry-After` of the last 429, in milliseconds. */
-  retryAfterMillis: Schema.optional(Schema.Number)
-}) {
-  /** Whether the same call may succeed later: no answer, a timeout, 408, 429 or a 5xx. */
+export class ShopWareError extends Schema.TaggedError<ShopWareError>()("ShopWareError", Exchange.CallFailure) {
+  /** Whether the same call may succeed later: no answer, a timeout, 408, 429 or a 5xx (`Retry`'s rule). */
   get retryable(): boolean {
-    if (this.reason === "Transport" || this.reason === "Timeout") return true
-    if (this.reason === "HttpStatus" && this.status !== undefined) {
-      return this.status === 408 || this.status === 429 || this.status >= 500
-    }
-    return false
+    return Exchange.callRetryable(this)
   }
   /** Shop-Ware said the id does not exist. */
   get notFound(): boolean {
-    return this.reason === "HttpStatus" && this.status === 404
+    return Exchange.callNotFound(this)
   }
   override get message(): string {
-    const status = this.status === undefined ? "" : ` ${this.status}`
-    const tries = this.attempts > 1 ? ` after ${this.attempts} attempts` : ""
-    return `Shop-Ware ${this.operation} (${this.method} ${this.path}) failed: ${this.reason}${status}: ${this.detail}${tries}`
+    return Exchange.describeCall("Shop-Ware", this)
   }
 }
 

@@ -26,7 +26,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { Exchange, Retry, Transport, TransportError } from "@shoplink/http"
+import { Exchange, Retry, TransportError } from "@shoplink/http"
 import * as Resources from "./Resources.js"
 import { TekmetricAuthError, TekmetricError } from "./TekmetricError.js"
 
@@ -182,77 +182,28 @@ export const make = (options: Options): Effect.Effect<Client, never, HttpClient.
 
     /** A failed status as the error a retry acts on (429, 408, 5xx) or a final one. */
     const statusError = (
-      call: { readonly operation: string; readonly method: string; readonly path: string },
-      answer: { readonly status: number; readonly text: string; readonly retryAfter: string | undefined },
+      where: Exchange.Where,
+      answer: Exchange.Answer,
       attempt: number,
       now: number
     ): AttemptError => {
-      const retryAfterMillis = Transport.retryAfterMillis(answer.retryAfter, now)
-      const retryAfter = retryAfterMillis === undefined ? undefined : Duration.millis(retryAfterMillis)
       const detail = messageOf(answer.text)
-      const url = `${baseUrl}${call.path}`
-      if (answer.status === 429) {
-        return new TransportError.RateLimited({
-          operation: call.operation,
-          method: call.method,
-          url,
-          attempt,
-          detail,
-          ...(retryAfter ? { retryAfter } : {})
-        })
-      }
-      if (answer.status === 408 || answer.status >= 500) {
-        return new TransportError.UnexpectedResponse({
-          operation: call.operation,
-          method: call.method,
-          url,
-          attempt,
+      return Exchange.retryableStatusError(where, answer, { baseUrl, attempt, now, detail }) ??
+        new TekmetricError({
+          ...where,
           reason: "HttpStatus",
-          httpStatus: answer.status,
+          status: answer.status,
           detail,
-          ...(retryAfter ? { retryAfter } : {})
+          requestSent: true,
+          attempts: attempt
         })
-      }
-      return new TekmetricError({
-        operation: call.operation,
-        method: call.method,
-        path: call.path,
-        reason: "HttpStatus",
-        status: answer.status,
-        detail,
-        requestSent: true,
-        attempts: attempt
-      })
     }
 
     /** A transport error left after the retries, as a TekmetricError. */
-    const final =
-      (call: { readonly operation: string; readonly method: string; readonly path: string }) =>
-      (error: AttemptError): CallError => {
-        if (error._tag === "TekmetricError" || error._tag === "TekmetricAuthError") return error
-        const common = { operation: call.operation, method: call.method, path: call.path, attempts: error.attempt }
-        switch (error._tag) {
-          case "Timeout":
-            return new TekmetricError({ ...common, reason: "Timeout", detail: error.detail, requestSent: true })
-          case "RequestFailed":
-            return new TekmetricError({
-              ...common,
-              reason: error.reason === "InvalidRequest" ? "InvalidRequest" : "Transport",
-              detail: error.detail,
-              requestSent: error.requestSent
-            })
-          case "RateLimited":
-          case "UnexpectedResponse":
-            return new TekmetricError({
-              ...common,
-              reason: "HttpStatus",
-              status: error.httpStatus,
-              detail: error.detail,
-              requestSent: true,
-              ...(error.retryAfter === undefined ? {} : { retryAfterMillis: Duration.toMillis(error.retryAfter) })
-            })
-        }
-      }
+    const final = (where: Exchange.Where) => (error: AttemptError): CallError =>
+      error._tag === "TekmetricError" || error._tag === "TekmetricAuthError"
+        ? error
+        : new TekmetricError(Exchange.fromTransportError(where, error))
 
     const withRetries = <A>(attempt: (n: number) => Effect.Effect<A, AttemptError>) =>
       Retry.retry(attempt, {
@@ -382,17 +333,13 @@ export const make = (options: Options): Effect.Effect<Client, never, HttpClient.
     const RepairOrderPage = Resources.Page(Resources.RepairOrder)
     const JobPage = Resources.Page(Resources.Job)
 
+    // Every page from 0: until `last`, else `totalPages`, else an empty page.
     const allPages = <A>(page: (n: number) => Effect.Effect<Resources.PageOf<A>, CallError>) =>
-      Effect.gen(function*() {
-        const items: Array<A> = []
-        for (let n = 0; n < 10_000; n++) {
-          const current = yield* page(n)
-          items.push(...current.content)
-          const done = current.last ??
-            (current.totalPages === undefined ? current.content.length === 0 : n + 1 >= current.totalPages)
-          if (done || current.content.length === 0) break
-        }
-        return items as ReadonlyArray<A>
+      Exchange.allPages({
+        first: 0,
+        page,
+        items: (current) => current.content,
+        isLast: (current, n) => current.last ?? (current.totalPages !== undefined && n + 1 >= current.totalPages)
       })
 
     const repairOrders: Client["repairOrders"] = (shop, page = {}) =>
@@ -407,9 +354,8 @@ export const make = (options: Options): Effect.Effect<Client, never, HttpClient.
     const openRepairOrders: Client["openRepairOrders"] = (shop, limit) =>
       Effect.gen(function*() {
         const size = Math.max(1, Math.min(pageSize, limit))
-        const items: Array<Resources.RepairOrder> = []
-        for (let n = 0; items.length < limit; n++) {
-          const current = yield* call({
+        const page = (n: number) =>
+          call({
             operation: "listRepairOrders",
             method: "GET",
             path: "/api/v1/repair-orders",
@@ -423,10 +369,14 @@ export const make = (options: Options): Effect.Effect<Client, never, HttpClient.
             },
             schema: RepairOrderPage
           })
-          items.push(...current.content)
-          if (current.content.length === 0 || (current.last ?? current.content.length < size)) break
-        }
-        return items.slice(0, limit) as ReadonlyArray<Resources.RepairOrder>
+        const items = yield* Exchange.allPages({
+          first: 0,
+          page,
+          items: (current) => current.content,
+          isLast: (current) => current.last ?? current.content.length < size,
+          limit
+        })
+        return items.slice(0, limit)
       })
 
     const jobsPage = (shop: string, repairOrderId: string, page: number) =>

@@ -20,6 +20,7 @@ import { join } from "node:path"
 import { Pool } from "undici"
 import Database from "better-sqlite3"
 import { LaunchRegistry, WebhookInbox, WebhookReceiver } from "../dist/index.js"
+import { receiveFloor, sqliteFloorStore } from "../../../tooling/chaos/floor.mjs"
 import { orderContentKey } from "../dist/internal/deliveries.js"
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4)
@@ -27,7 +28,6 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16)
 const FIXED_RATE = Number(process.env.BENCH_FIXED_RATE ?? 500)
 const FIXED_SECONDS = Number(process.env.BENCH_FIXED_SECONDS ?? 30)
-const MAX_BODY_BYTES = 256 * 1024
 
 const body = (n) =>
   JSON.stringify({
@@ -109,24 +109,10 @@ const bare = createServer((req, res) => {
 await new Promise((resolve) => bare.listen(0, "127.0.0.1", resolve))
 const bareUrl = `http://127.0.0.1:${bare.address().port}`
 
-// The durable floor: what any receiver must at least do before its 2xx, with nothing else.
+// The durable floor: what any receiver must at least do before its 2xx, with nothing else (the
+// hand-written node:http + better-sqlite3 receiver of tooling/chaos/floor.mjs, for the order webhook).
 const floorDb = new Database(join(dir, "floor.sqlite"))
-floorDb.pragma("journal_mode = WAL")
-floorDb.pragma("synchronous = FULL")
-floorDb.exec(`CREATE TABLE inbox (content_key TEXT PRIMARY KEY, kind TEXT NOT NULL, shop_id TEXT NOT NULL,
-  repair_order_id TEXT NOT NULL, body TEXT NOT NULL, received_at INTEGER NOT NULL)`)
-const insert = floorDb.prepare("INSERT INTO inbox VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (content_key) DO NOTHING")
 const floorLaunches = new Map([["k".repeat(43), { shopId: "shop_1", repairOrderId: "ro_1" }]])
-let pending = []
-const commit = floorDb.transaction((rows) => {
-  for (const row of rows) insert.run(row.key, "order", row.shopId, row.repairOrderId, row.text, Date.now())
-})
-const flush = () => {
-  const batch = pending
-  pending = []
-  commit(batch)
-  for (const row of batch) row.res.writeHead(200, { "content-type": "application/json" }).end("{\"received\":true}")
-}
 const isOrderWebhook = (value) =>
   typeof value === "object" && value !== null && typeof value.referenceID === "string" &&
   typeof value.order === "object" && value.order !== null && typeof value.order.orderID === "string" &&
@@ -135,30 +121,12 @@ const isOrderWebhook = (value) =>
     typeof l === "object" && l !== null && typeof l.productID === "string" && typeof l.brandID === "string" &&
     typeof l.quantity === "number"
   )
-const floor = createServer((req, res) => {
-  const match = /^\/shoplink\/webhooks\/([^/]+)\/order$/.exec(req.url ?? "")
-  const launch = match === null ? undefined : floorLaunches.get(match[1])
-  if (req.method !== "POST" || launch === undefined) return void res.writeHead(404).end()
-  const chunks = []
-  let size = 0
-  req.on("data", (c) => {
-    size += c.length
-    if (size > MAX_BODY_BYTES) return void res.writeHead(413, { connection: "close" }).end()
-    chunks.push(c)
-  })
-  req.on("end", () => {
-    if (size > MAX_BODY_BYTES) return
-    const text = Buffer.concat(chunks).toString("utf8")
-    let webhook
-    try {
-      webhook = JSON.parse(text)
-    } catch {
-      return void res.writeHead(400).end()
-    }
-    if (!isOrderWebhook(webhook)) return void res.writeHead(400).end()
-    if (pending.length === 0) setImmediate(flush)
-    pending.push({ key: orderContentKey(launch.shopId, launch.repairOrderId, webhook), ...launch, text, res })
-  })
+const floor = receiveFloor({
+  kind: "order",
+  launches: floorLaunches,
+  isWebhook: isOrderWebhook,
+  contentKey: (launch, webhook) => orderContentKey(launch.shopId, launch.repairOrderId, webhook),
+  store: sqliteFloorStore(floorDb, { kind: "order", table: "inbox" })
 })
 await new Promise((resolve) => floor.listen(0, "127.0.0.1", resolve))
 const floorUrl = `http://127.0.0.1:${floor.address().port}`

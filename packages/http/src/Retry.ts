@@ -14,7 +14,7 @@ import * as Schedule from "effect/Schedule"
 import * as ScheduleDecision from "effect/ScheduleDecision"
 import * as ScheduleInterval from "effect/ScheduleInterval"
 import * as Random from "effect/Random"
-import { isTransportError, retryAfterOf } from "./TransportError.js"
+import { isTransportError, retryAfterOf, type RetryClass, statusRetryClass } from "./TransportError.js"
 
 /**
  * Whether a request may be repeated without effect (`idempotent`) or could act twice (`unsafe`).
@@ -164,6 +164,11 @@ export const validate = (
 export const make = (input: RetryPolicyInput = {}, base: RetryPolicy = defaults): RetryPolicy =>
   Either.getOrThrowWith(validate(input, base), (p) => new Error(`${p.setting} ${p.problem}`))
 
+// An HTTP answer may have acted: only an idempotent request goes again, and only when its status
+// is not one the same request would get again.
+const retryableAnswer = (retryClass: RetryClass, idempotency: Idempotency): boolean =>
+  idempotency === "idempotent" && retryClass !== "invalid"
+
 /**
  * Whether a failure may be retried for a request of the given idempotency. An `idempotent` request
  * (a read, CreateSession, ReserveOrder…) retries every transport failure except a request that
@@ -204,7 +209,7 @@ export const retryable = (error: unknown, idempotency: Idempotency): boolean => 
       case "RateLimited":
         return idempotency === "idempotent"
       case "UnexpectedResponse":
-        return idempotency === "idempotent" && error.retryClass !== "invalid"
+        return retryableAnswer(error.retryClass, idempotency)
     }
   }
   if (typeof error !== "object" || error === null || !("retryClass" in error)) return false
@@ -217,6 +222,25 @@ export const retryable = (error: unknown, idempotency: Idempotency): boolean => 
   }
   return retryClass === "server" && idempotency === "idempotent"
 }
+
+/**
+ * Whether an HTTP error status may be retried, by the same rule as `retryable` applies to an
+ * `UnexpectedResponse` of that status: for an `idempotent` request (the default) 408, 429 and 5xx
+ * (`TransportError.statusRetryClass` not `invalid`); for an `unsafe` one never, since the answer
+ * shows the request reached the server. An SMS client uses it to tell a status its retries act on
+ * from a final one, and its error's `retryable` (may the same call succeed later) is this.
+ *
+ * @example
+ * import { Retry } from "@shoplink/http"
+ * Retry.retryableStatus(503) // true
+ * Retry.retryableStatus(429) // true
+ * Retry.retryableStatus(404) // false
+ * Retry.retryableStatus(503, "unsafe") // false
+ *
+ * @since 0.1.0
+ */
+export const retryableStatus = (status: number, idempotency: Idempotency = "idempotent"): boolean =>
+  retryableAnswer(statusRetryClass(status), idempotency)
 
 /**
  * The pause before retry number `retry` (1 for the first retry), given a uniform random number in

@@ -53,6 +53,22 @@ export type TypeId = typeof TypeId
  */
 export type RetryClass = "retryable" | "server" | "invalid"
 
+/**
+ * The retry class of an HTTP error status, the one rule every status answer is judged by: 408 and
+ * 429 `retryable`, 5xx `server`, anything else `invalid`. `UnexpectedResponse.retryClass` is this
+ * of its `httpStatus`, and `Retry.retryableStatus` applies it to a request's idempotency.
+ *
+ * @example
+ * import { TransportError } from "@shoplink/http"
+ * TransportError.statusRetryClass(429) // "retryable"
+ * TransportError.statusRetryClass(503) // "server"
+ * TransportError.statusRetryClass(404) // "invalid"
+ *
+ * @since 0.1.0
+ */
+export const statusRetryClass = (status: number): RetryClass =>
+  status === 408 || status === 429 ? "retryable" : status >= 500 ? "server" : "invalid"
+
 // Fields every member has. `operation` names what was asked (a Punchout command, an Order
 // Management operation, a shop-system call); `url` is always redacted by the client.
 const common = {
@@ -174,8 +190,8 @@ export type UnexpectedResponseReason = "HttpStatus" | "EmptyBody" | "InvalidJson
 
 /**
  * The server (or something in front of it) answered, but not as the API does: see
- * `UnexpectedResponseReason`. `httpStatus` decides the retry class: 408 `retryable`, 5xx
- * `server`, anything else `invalid`. `excerpt` is the start of the body with secrets replaced by
+ * `UnexpectedResponseReason`. `httpStatus` decides the retry class (`statusRetryClass`: 408 and
+ * 429 `retryable`, 5xx `server`, anything else `invalid`). `excerpt` is the start of the body with secrets replaced by
  * `<redacted>`.
  *
  * @example
@@ -206,11 +222,7 @@ export class UnexpectedResponse
   /** The brand of the family. */
   readonly [TypeId]: TypeId = TypeId
   get retryClass(): RetryClass {
-    return this.httpStatus === 408 || this.httpStatus === 429
-      ? "retryable"
-      : this.httpStatus >= 500
-      ? "server"
-      : "invalid"
+    return statusRetryClass(this.httpStatus)
   }
   override get message(): string {
     const body = this.excerpt === undefined ? "" : `; body starts ${JSON.stringify(this.excerpt)}`
