@@ -8,6 +8,8 @@
 // names through the package's dependencies. All examples of a package compile in one strict
 // program; a failure names the export, its source file and line, and the compiler's message.
 // Usage: node check-examples.mjs [packageDir …]   (default: every publishable package; build first)
+// One run compiles two programs per package through one compiler host (`declarationCache`): the
+// .d.ts files they share (Effect's above all) are parsed once, not once per program.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join, relative, resolve } from "node:path"
 import ts from "typescript"
@@ -34,11 +36,34 @@ const tagText = (comment) =>
 /** The code of an `@example`: markdown fences and a leading caption line without code removed. */
 const exampleCode = (text) => text.split("\n").filter((line) => !/^\s*```/.test(line)).join("\n").trim()
 
+/**
+ * A compiler host that keeps each declaration file (.d.ts) it parses for the next program: for one
+ * run over built packages, whose declarations do not change while it runs. Other files (sources,
+ * the examples written for each package) are read afresh every time.
+ */
+export const declarationCache = (options = exampleCompilerOptions) => {
+  const host = ts.createCompilerHost(options)
+  const parse = host.getSourceFile.bind(host)
+  const parsed = new Map()
+  host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile) => {
+    if (!fileName.endsWith(".d.ts") || shouldCreateNewSourceFile) {
+      return parse(fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile)
+    }
+    const mode = typeof languageVersionOrOptions === "object"
+      ? `${languageVersionOrOptions.languageVersion}:${languageVersionOrOptions.impliedNodeFormat}:${languageVersionOrOptions.jsDocParsingMode}`
+      : String(languageVersionOrOptions)
+    const key = `${mode}:${fileName}`
+    if (!parsed.has(key)) parsed.set(key, parse(fileName, languageVersionOrOptions, onError))
+    return parsed.get(key)
+  }
+  return host
+}
+
 /** Every `@example` of the public exports of the package in `dir`, with where it is written. */
-export const collectExamples = (dir) => {
+export const collectExamples = (dir, host = undefined) => {
   const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))
   const entries = entrySources(dir)
-  const program = ts.createProgram(entries.map((e) => e.file), { ...exampleCompilerOptions, noEmit: true })
+  const program = ts.createProgram(entries.map((e) => e.file), { ...exampleCompilerOptions, noEmit: true }, host)
   const checker = program.getTypeChecker()
   const examples = []
   const seenSymbols = new Set()
@@ -109,9 +134,12 @@ export const collectReadmeExamples = (dir) => {
   return examples
 }
 
-/** Writes and compiles the examples of one package; returns the failures as readable lines. */
-export const checkPackageExamples = (dir) => {
-  const collected = collectExamples(dir)
+/**
+ * Writes and compiles the examples of one package; returns the failures as readable lines. `host`:
+ * a `declarationCache()` shared by the packages of one run.
+ */
+export const checkPackageExamples = (dir, host = undefined) => {
+  const collected = collectExamples(dir, host)
   const name = collected.name
   const examples = [...collected.examples, ...collectReadmeExamples(dir)]
   const out = join(dir, ".tmp", "examples")
@@ -127,7 +155,7 @@ export const checkPackageExamples = (dir) => {
   const failures = []
   try {
     if (examples.length > 0) {
-      const program = ts.createProgram([...byFile.keys()], exampleCompilerOptions)
+      const program = ts.createProgram([...byFile.keys()], exampleCompilerOptions, host)
       for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
         const example = diagnostic.file && byFile.get(resolve(diagnostic.file.fileName))
         const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n    ")
@@ -161,8 +189,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ? process.argv.slice(2).map((d) => resolve(d))
     : publishablePackages().map((p) => p.dir)
   let failed = 0
+  const host = declarationCache()
   for (const dir of dirs) {
-    const { name, count, failures } = checkPackageExamples(dir)
+    const { name, count, failures } = checkPackageExamples(dir, host)
     if (failures.length === 0) {
       console.log(`${name}: ${count} @example and README block(s) type-check`)
     } else {
