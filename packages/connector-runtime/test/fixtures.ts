@@ -3,17 +3,10 @@ import { PgClient } from "@effect/sql-pg"
 import { SqliteClient } from "@effect/sql-sqlite-node"
 import { testDatabase } from "@shoplink/vitest-config/postgres"
 import { Context, Effect, Layer, Redacted } from "effect"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { afterAll } from "vitest"
+import { scratchFile } from "./support/scratch.js"
 
-const dir = mkdtempSync(join(tmpdir(), "shoplink-connector-"))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
-
-let counter = 0
-/** A fresh database file path. */
-export const scratchDatabase = () => join(dir, `db-${++counter}.sqlite`)
+/** A fresh database file path, in the current test file's scratch folder (support/scratch.ts). */
+export const scratchDatabase = () => scratchFile("db", ".sqlite")
 
 /** A SqliteClient layer on that file; build it again on the same path to simulate a restart. */
 export const sqlite = (filename: string) => SqliteClient.layer({ filename })
