@@ -56,20 +56,28 @@ const linkDependencies = (packageDir: string) => {
   }
 }
 
-// Asynchronous: a synchronous tsc run blocks vitest's worker long enough, on a busy machine, for
-// its report to the main process to time out.
+// `tsc -b`, as the generated scripts and `pnpm typecheck` do: a project with its references (the
+// tests' tsconfig.json checks against its own build project's .d.ts, built first). Asynchronous: a
+// synchronous tsc run blocks vitest's worker long enough, on a busy machine, for its report to the
+// main process to time out.
 const compile = (project: string): Promise<string> =>
   new Promise((resolve) => {
-    execFile(process.execPath, [tsc, "-p", project], { encoding: "utf8" }, (error, stdout) => {
+    execFile(process.execPath, [tsc, "-b", project], { encoding: "utf8" }, (error, stdout) => {
       resolve(error === null ? "" : String(stdout || error))
     })
   })
 
 beforeAll(() => {
   root = mkdtempSync(join(tmpdir(), "shoplink-new-connector-"))
-  // The generated tsconfigs extend the repository's shared bases.
+  // The generated tsconfigs extend the repository's shared bases, and reference the workspace
+  // packages' build projects (built by \`pnpm build:ts\`, so \`tsc -b\` finds them up to date): each
+  // package of the repository beside the generated ones, as in the repository.
   mkdirSync(join(root, "tooling"))
   symlinkSync(join(repo, "tooling/tsconfig"), join(root, "tooling/tsconfig"), "dir")
+  mkdirSync(join(root, "packages"))
+  for (const name of readdirSync(join(repo, "packages"))) {
+    symlinkSync(join(repo, "packages", name), join(root, "packages", name), "dir")
+  }
 })
 afterAll(() => rmSync(root, { recursive: true, force: true }))
 
@@ -120,7 +128,7 @@ describe("new:connector", () => {
 
     // The sample has tests: the service on the embedded default (/readyz, sign-in required, the
     // list, Order parts) and the conformance suite against the fake.
-    expect(sample.scripts).toMatchObject({ build: "tsc -p tsconfig.build.json", test: "vitest run" })
+    expect(sample.scripts).toMatchObject({ build: "tsc -b tsconfig.build.json", test: "vitest run" })
     expect(sample.devDependencies).toMatchObject({ vitest: "catalog:", "@effect/vitest": "catalog:" })
     const appTest = readFileSync(join(root, "apps/acme-shop-sample/test/app.test.ts"), "utf8")
     expect(appTest).toContain("fetch(`${app.url}/readyz`)")
@@ -137,7 +145,7 @@ describe("new:connector", () => {
     expect(changeset).toMatch(/^---\n"@shoplink\/adapter-acme-shop": minor\n---\n\n\S/)
 
     // No placeholder is left anywhere.
-    const leftovers = [join(root, "packages"), join(root, "apps"), join(root, ".changeset")]
+    const leftovers = [join(root, "packages/adapter-acme-shop"), join(root, "apps"), join(root, ".changeset")]
       .flatMap((dir) => readdirSync(dir, { recursive: true, encoding: "utf8" }).map((f) => join(dir, f)))
       .filter((f) => statSync(f).isFile() && (/__[A-Za-z]+__/.test(f) || /__[A-Za-z]+__/.test(readFileSync(f, "utf8"))))
     expect(leftovers).toEqual([])
@@ -177,7 +185,9 @@ describe("new:connector", () => {
     try {
       expect(await compile(join(adapter, "tsconfig.json"))).toBe("")
     } finally {
+      // tsc -b built dist/ from the finished source: back to the template's, which the next test runs.
       writeFileSync(source, todo)
+      expect(await compile(join(adapter, "tsconfig.build.json"))).toBe("")
     }
   }, 240_000)
 

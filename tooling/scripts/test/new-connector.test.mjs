@@ -112,8 +112,12 @@ describe("new-connector.mjs", () => {
       "@effect/vitest": "catalog:",
       "@shoplink/vitest-config": "workspace:*"
     })
-    // Tests are typechecked (tsconfig.json) but not built (tsconfig.build.json).
-    expect(JSON.parse(readFileSync(join(sample, "tsconfig.json"), "utf8")).include).toEqual(["src", "test"])
+    // Tests are typechecked (tsconfig.json, against the sample's own build project) but not built
+    // (tsconfig.build.json); both reference the workspace packages the sample depends on (tsc -b).
+    const checked = JSON.parse(readFileSync(join(sample, "tsconfig.json"), "utf8"))
+    expect(checked.include).toEqual(["test"])
+    expect(checked.references).toContainEqual({ path: "./tsconfig.build.json" })
+    expect(checked.references).toContainEqual({ path: "../../packages/adapter-acme/tsconfig.build.json" })
     expect(JSON.parse(readFileSync(join(sample, "tsconfig.build.json"), "utf8")).include).toEqual(["src"])
     expect(existsSync(join(sample, "vitest.config.ts"))).toBe(true)
     const app = readFileSync(join(sample, "test/app.test.ts"), "utf8")
