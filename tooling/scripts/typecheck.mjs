@@ -21,7 +21,7 @@ import { existsSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join, relative, resolve } from "node:path"
 import ts from "typescript"
-import { root, workspacePackages } from "./workspace.mjs"
+import { refreshVersions, root, workspacePackages } from "./workspace.mjs"
 
 const packages = workspacePackages().filter((p) => existsSync(join(p.dir, "tsconfig.json")))
 const byName = new Map(packages.map((p) => [p.json.name, p]))
@@ -76,14 +76,7 @@ if (problems.length > 0) {
 
 const started = Date.now()
 const buildOnly = process.argv.includes("--build")
-for (const pkg of packages) {
-  if (!/write-version\.mjs/.test(pkg.json.scripts?.build ?? "")) continue
-  const written = spawnSync(process.execPath, [join(import.meta.dirname, "write-version.mjs")], {
-    cwd: pkg.dir,
-    stdio: "inherit"
-  })
-  if (written.status !== 0) process.exit(written.status ?? 1)
-}
+refreshVersions(packages)
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc")
 const projects = packages
   .map((p) => join(p.dir, buildOnly ? "tsconfig.build.json" : "tsconfig.json"))

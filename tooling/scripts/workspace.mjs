@@ -1,4 +1,5 @@
 // Reads the workspace's packages: shared by the check scripts.
+import { spawnSync } from "node:child_process"
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 
@@ -36,4 +37,20 @@ export const entrySources = (dir) => {
       return { key, file: join(dir, js.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts")) }
     })
     .filter((entry) => existsSync(entry.file))
+}
+
+/**
+ * Refreshes src/internal/version.ts (write-version.mjs) of the packages whose own `build` script
+ * does, as that script would before `tsc`: for builds that run one `tsc -b` over many packages.
+ * Exits the process when one fails.
+ */
+export const refreshVersions = (packages) => {
+  for (const pkg of packages) {
+    if (!/write-version\.mjs/.test(pkg.json.scripts?.build ?? "")) continue
+    const written = spawnSync(process.execPath, [join(import.meta.dirname, "write-version.mjs")], {
+      cwd: pkg.dir,
+      stdio: "inherit"
+    })
+    if (written.status !== 0) process.exit(written.status ?? 1)
+  }
 }
