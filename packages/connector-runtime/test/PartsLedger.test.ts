@@ -2,18 +2,15 @@
 // memory, SQLite and PostgreSQL; then the runtime end to end against the sandbox with an adapter
 // that declares neither writeQuotedParts nor writeOrderedParts: the worker keeps the lines, the
 // callback page lists them, the parts page (vendor key or signed link) shows them with a CSV.
-import { HttpRouter } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
 import type { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { ShopSystem } from "@shoplink/connector"
-import { ConnectorRuntime, PartsLedger, Storage } from "@shoplink/connector-runtime"
-import { UndiciHttpClient } from "@shoplink/http-node"
-import { SANDBOX_FIXTURES, startSandbox } from "@shoplink/sandbox"
-import { Context, Effect, Layer, Redacted } from "effect"
-import { createServer } from "node:http"
-import { postgres, scratchDatabase, TestDatabaseUrl } from "./fixtures.js"
+import { PartsLedger, Storage } from "@shoplink/connector-runtime"
+import { SANDBOX_FIXTURES } from "@shoplink/sandbox"
+import { Effect, Layer, Redacted } from "effect"
+import { postgres, scratchDatabase } from "./fixtures.js"
 import { makeMemorySms } from "./support/memorySms.js"
+import { servedRuntime, type TestStorage } from "./support/servedRuntime.js"
 
 const line = (key: string, overrides: Partial<ShopSystem.PartLine> = {}): ShopSystem.PartLine => ({
   idempotencyKey: key,
@@ -172,46 +169,12 @@ const request = (url: string, init: RequestInit = {}) =>
     return { status: response.status, headers: response.headers, text: await response.text() }
   })
 
-const runtimeOn = (storage: "memory" | "sqlite" | "postgres") =>
+const runtimeOn = (storage: TestStorage) =>
   Effect.gen(function*() {
-    // PostgreSQL: a database of its own on the test server, dropped with the test's scope.
-    const pgUrl = storage === "postgres" ? Context.get(yield* Layer.build(postgres()), TestDatabaseUrl) : undefined
-    const sandbox = yield* startSandbox()
     const sms = readOnlySms()
-    const server = yield* NodeHttpServer.make(() => createServer(), { port: 0, host: "127.0.0.1" })
-    const port = server.address._tag === "TcpAddress" ? server.address.port : 0
-    const publicBaseUrl = `http://127.0.0.1:${port}`
-    const runtime = yield* ConnectorRuntime.make(sms.layer, {
-      publicBaseUrl,
-      smsVendorName: "Shoplink Tests",
-      punchout: { baseUrl: sandbox.url, vendorApiKey: Redacted.make(sandbox.credentials.vendorApiKey) },
-      storage: pgUrl !== undefined
-        ? { postgres: Redacted.make(pgUrl) }
-        : storage === "memory"
-        ? "memory"
-        : { sqlite: scratchDatabase() },
-      secretKeys: Redacted.make("k1:" + Buffer.alloc(32, 9).toString("base64")),
-      launchLinkSecrets: [linkSecret],
-      worker: false
-    }).pipe(Effect.provide(yield* Layer.build(UndiciHttpClient.layer)))
-    yield* runtime.serve(
-      server,
-      HttpRouter.concat(runtime.publicRouter, runtime.apiRouter).pipe(HttpRouter.toHttpApp, Effect.flatten)
-    )
-    const { us } = sandbox.credentials.customers
-    yield* runtime.shops.add({
-      id: "shop_a",
-      name: "Main Street Auto",
-      distributor: {
-        accountNo: us.accountNo,
-        username: us.username,
-        country: "US",
-        apiToken: Redacted.make(us.apiToken)
-      },
-      sms: { apiKey: Redacted.make("sms-key-of-shop-a-0001") }
-    })
-    const { key } = yield* runtime.apiKeys.create("sms-backend")
-    return { sandbox, sms, runtime, publicBaseUrl, vendorKey: Redacted.value(key) }
+    const served = yield* servedRuntime(storage, sms.layer, { launchLinkSecrets: [linkSecret] })
+    const { key } = yield* served.runtime.apiKeys.create("sms-backend")
+    return { ...served, sms, vendorKey: Redacted.value(key) }
   })
 
 for (const storage of ["memory", "sqlite", "postgres"] as const) {

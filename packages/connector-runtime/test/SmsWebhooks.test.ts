@@ -3,17 +3,13 @@
 // deleted repair order changes: no launch, and a distributor order that arrives after the close is
 // kept in the parts ledger, not written onto the repair order. On memory, SQLite and PostgreSQL,
 // over real HTTP against the sandbox.
-import { HttpRouter } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { ShopSystem } from "@shoplink/connector"
-import { ConnectorRuntime, PunchoutLauncher, SmsWebhooks } from "@shoplink/connector-runtime"
-import { UndiciHttpClient } from "@shoplink/http-node"
-import { SANDBOX_FIXTURES, startSandbox } from "@shoplink/sandbox"
-import { Context, Effect, Layer, Option, Redacted } from "effect"
-import { createServer } from "node:http"
-import { postgres, scratchDatabase, TestDatabaseUrl } from "./fixtures.js"
+import { type ConnectorRuntime, PunchoutLauncher, SmsWebhooks } from "@shoplink/connector-runtime"
+import { SANDBOX_FIXTURES } from "@shoplink/sandbox"
+import { Effect, Layer, Option, Redacted } from "effect"
 import { makeMemorySms } from "./support/memorySms.js"
+import { servedRuntime, type TestStorage } from "./support/servedRuntime.js"
 
 const secret = Redacted.make("sms-webhook-secret-for-tests")
 
@@ -91,44 +87,10 @@ const post = (url: string, body: string) =>
     return { status: response.status, text: await response.text() }
   })
 
-const runtimeOn = (storage: "memory" | "sqlite" | "postgres", secrets: ReadonlyArray<Redacted.Redacted<string>>) =>
+const runtimeOn = (storage: TestStorage, secrets: ReadonlyArray<Redacted.Redacted<string>>) =>
   Effect.gen(function*() {
-    const pgUrl = storage === "postgres" ? Context.get(yield* Layer.build(postgres()), TestDatabaseUrl) : undefined
-    const sandbox = yield* startSandbox()
     const sms = smsWithEvents()
-    const server = yield* NodeHttpServer.make(() => createServer(), { port: 0, host: "127.0.0.1" })
-    const port = server.address._tag === "TcpAddress" ? server.address.port : 0
-    const publicBaseUrl = `http://127.0.0.1:${port}`
-    const runtime = yield* ConnectorRuntime.make(sms.layer, {
-      publicBaseUrl,
-      smsVendorName: "Shoplink Tests",
-      punchout: { baseUrl: sandbox.url, vendorApiKey: Redacted.make(sandbox.credentials.vendorApiKey) },
-      storage: pgUrl !== undefined
-        ? { postgres: Redacted.make(pgUrl) }
-        : storage === "memory"
-        ? "memory"
-        : { sqlite: scratchDatabase() },
-      secretKeys: Redacted.make("k1:" + Buffer.alloc(32, 7).toString("base64")),
-      smsWebhookSecrets: secrets,
-      worker: false
-    }).pipe(Effect.provide(yield* Layer.build(UndiciHttpClient.layer)))
-    yield* runtime.serve(
-      server,
-      HttpRouter.concat(runtime.publicRouter, runtime.apiRouter).pipe(HttpRouter.toHttpApp, Effect.flatten)
-    )
-    const { us } = sandbox.credentials.customers
-    yield* runtime.shops.add({
-      id: "shop_a",
-      name: "Main Street Auto",
-      distributor: {
-        accountNo: us.accountNo,
-        username: us.username,
-        country: "US",
-        apiToken: Redacted.make(us.apiToken)
-      },
-      sms: { apiKey: Redacted.make("sms-key-of-shop-a-0001") }
-    })
-    return { sandbox, sms, runtime, publicBaseUrl }
+    return { ...yield* servedRuntime(storage, sms.layer, { smsWebhookSecrets: secrets }), sms }
   })
 
 const stateOf = (runtime: ConnectorRuntime.Runtime, repairOrderId: string) =>
