@@ -245,8 +245,8 @@ const applyEntry = (
           // What the verifier compares with the distributor's order: the lines this delivery applies.
           lines: write.lines as typeof write.lines | undefined,
           operation: "applyOrder",
+          takesLines,
           toLedger: (l: PartsLedger["Type"]) => l.recordOrder(write),
-          keep: takesLines ? undefined : Option.map(ledger, (l) => l.recordOrder(write)),
           write: takesLines || sms.capabilities.has("recordPurchaseOrder") ? sms.applyOrder(write) : undefined
         }
       })
@@ -257,14 +257,15 @@ const applyEntry = (
           orderID: undefined,
           lines: undefined,
           operation: "applyQuote",
+          takesLines,
           toLedger: (l: PartsLedger["Type"]) => l.recordQuote(write),
-          keep: takesLines ? undefined : Option.map(ledger, (l) => l.recordQuote(write)),
           write: takesLines ? sms.applyQuote(write) : undefined
         }
       })
     if (Either.isLeft(decoded)) return { error: `stored body does not decode: ${decoded.left}`, retryable: false }
-    const { lines, operation, orderID, toLedger } = decoded.right
-    let { keep, write } = decoded.right
+    const { lines, operation, orderID, takesLines, toLedger } = decoded.right
+    let { write } = decoded.right
+    let keep = takesLines ? undefined : Option.map(ledger, toLedger)
     // A repair order its SMS reported closed or deleted (`RepairOrderStates`) takes no more parts:
     // the lines are kept in the parts ledger instead, and nothing is written onto it.
     const states = sms.capabilities.has("receiveRepairOrderEvents")

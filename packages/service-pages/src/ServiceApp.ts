@@ -255,9 +255,10 @@ export const make = <E, R>(
       ))
     }
     // The SMS posts each shop's repair-order changes here; a failure is said, and the service runs on.
+    // A few shops at a time: each is a call or two to the SMS before the service is ready.
     if (settings.smsWebhookSecret !== undefined && connector.capabilities.has("receiveRepairOrderEvents")) {
-      for (const shopId of known) {
-        yield* runtime.subscribeRepairOrderEvents(shopId).pipe(
+      yield* Effect.forEach(known, (shopId) =>
+        runtime.subscribeRepairOrderEvents(shopId).pipe(
           Effect.flatMap((address) =>
             Effect.logInfo("subscribed to repair-order events").pipe(
               Effect.annotateLogs({ shopId, url: runtime.redactPath(address) })
@@ -266,8 +267,7 @@ export const make = <E, R>(
           Effect.catchAll((error) =>
             Effect.logWarning(`shop ${shopId}: repair-order events not subscribed: ${error.message}`)
           )
-        )
-      }
+        ), { concurrency: 4, discard: true })
     }
     for (const user of settings.users.filter((u) => !known.has(u.shopId))) {
       yield* Effect.logWarning(
